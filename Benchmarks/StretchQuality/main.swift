@@ -1,0 +1,1 @@
+print("StretchQuality: not written yet")

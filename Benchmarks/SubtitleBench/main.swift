@@ -1,0 +1,1 @@
+print("SubtitleBench: not written yet")

@@ -1,0 +1,1 @@
+print("TracksBench: not written yet")

@@ -1,0 +1,70 @@
+# mtool: build, test, demo and benchmarks. Targets install what they need on Debian 12 (as root).
+SHELL := /bin/bash
+SWIFT ?= swift
+APT_DEV := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev pkg-config
+APT_PEERS := ffmpeg soundstretch rubberband-cli
+FIXTURES := Tests/Fixtures
+MTOOL := .build/release/mtool
+
+.PHONY: all deps peer-deps build release test demo bench lint format fixtures clean
+
+all: build
+
+# FFmpeg 5.1 development files through apt, only when pkg-config cannot find them.
+deps:
+	@if ! pkg-config --exists libavformat libavcodec libavutil libswresample 2>/dev/null; then \
+	  echo "installing $(APT_DEV)"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get update -qq && apt-get install -y -qq --no-install-recommends $(APT_DEV) >/dev/null; \
+	fi
+
+# The programs the benchmarks compare against.
+peer-deps: deps
+	@missing=""; \
+	for p in ffmpeg:ffmpeg soundstretch:soundstretch rubberband:rubberband-cli; do \
+	  command -v $${p%%:*} >/dev/null || missing="$$missing $${p#*:}"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing$$missing"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product mtool
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+demo: release
+	@echo "== mtool tracks $(FIXTURES)/multitrack.mkv"
+	@$(MTOOL) tracks $(FIXTURES)/multitrack.mkv
+	@echo
+	@echo "== mtool cues $(FIXTURES)/sample.vtt"
+	@$(MTOOL) cues $(FIXTURES)/sample.vtt || true
+	@echo
+	@echo "== mtool stretch $(FIXTURES)/clip.wav /tmp/mtool-demo-1.5x.wav --speed 1.5"
+	@$(MTOOL) stretch $(FIXTURES)/clip.wav /tmp/mtool-demo-1.5x.wav --speed 1.5 || true
+
+bench: peer-deps
+	$(SWIFT) build -c release
+	$(SWIFT) run -c release SubtitleBench
+	$(SWIFT) run -c release TracksBench
+	$(SWIFT) run -c release StretchQuality
+
+lint:
+	$(SWIFT) format lint --strict -r Package.swift Sources Tests Benchmarks
+
+format:
+	$(SWIFT) format -i -r Package.swift Sources Tests Benchmarks
+
+# Regenerates the committed fixtures (needs the ffmpeg CLI).
+fixtures: peer-deps
+	Scripts/make-fixtures.sh
+
+clean:
+	rm -rf .build

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Regenerates the small media and subtitle fixtures in Tests/Fixtures with the ffmpeg CLI.
+# The generated files are committed, so tests and `make demo` do not need ffmpeg.
+# Deterministic: fixed sources, bit-exact encoders, no timestamps in the container metadata.
+set -euo pipefail
+cd "$(dirname "$0")/../Tests/Fixtures"
+ff=(ffmpeg -hide_banner -loglevel error -y -nostdin)
+bitexact=(-fflags +bitexact -flags:v +bitexact -flags:a +bitexact)
+
+# Subtitle source used as a subtitle stream inside media.
+cat > sample.srt <<'SRT'
+1
+00:00:00,500 --> 00:00:01,500
+Hello, <i>world</i>.
+
+2
+00:00:01,800 --> 00:00:02,900
+{\an8}Second cue,
+two lines.
+SRT
+
+cat > sample.vtt <<'VTT'
+WEBVTT - sample
+
+STYLE
+::cue(.loud) { color: red }
+
+REGION
+id:top
+width:40%
+lines:3
+regionanchor:0%,100%
+viewportanchor:10%,90%
+scroll:up
+
+NOTE a comment
+
+intro
+00:00:00.500 --> 00:00:01.500 align:start position:10%
+Hello, <c.loud>world</c> &amp; <v Roger>friends</v>.
+
+00:00:01.800 --> 00:00:02.900 region:top line:0
+Second cue
+two lines.
+VTT
+
+# 2 s of stereo audio at 22.05 kHz: a 440 Hz tone with a 220 Hz tone beneath.
+"${ff[@]}" -f lavfi -i "sine=frequency=440:sample_rate=22050:duration=2" \
+  -f lavfi -i "sine=frequency=220:sample_rate=22050:duration=2" \
+  -filter_complex "[0:a][1:a]amerge=inputs=2,volume=0.5[a]" -map "[a]" \
+  "${bitexact[@]}" -c:a pcm_s16le clip.wav
+
+# Multi-track Matroska: English stereo (default), French 5.1, an English commentary,
+# and two subtitle tracks (English, French forced).
+"${ff[@]}" -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=2" \
+  -f lavfi -i "sine=frequency=330:sample_rate=48000:duration=2" \
+  -f lavfi -i "sine=frequency=550:sample_rate=48000:duration=2" \
+  -i sample.srt -i sample.srt \
+  -filter_complex "[0:a]pan=stereo|c0=c0|c1=c0[en];[1:a]pan=5.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0[fr];[2:a]pan=stereo|c0=c0|c1=c0[com]" \
+  -map "[en]" -map "[fr]" -map "[com]" -map 3:s -map 4:s \
+  -c:a libopus -b:a 32k -c:s subrip \
+  -metadata:s:a:0 language=eng -metadata:s:a:0 title="" \
+  -metadata:s:a:1 language=fre \
+  -metadata:s:a:2 language=eng -metadata:s:a:2 title="Director's Commentary" \
+  -metadata:s:s:0 language=eng -metadata:s:s:1 language=fre \
+  -disposition:a:0 default -disposition:a:1 0 -disposition:a:2 comment \
+  -disposition:s:0 0 -disposition:s:1 forced \
+  "${bitexact[@]}" multitrack.mkv
+
+ls -l

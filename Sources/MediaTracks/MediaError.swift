@@ -1,0 +1,74 @@
+internal import CFFmpeg
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// An error reported by FFmpeg or by this module while reading or writing media.
+///
+/// `code` is FFmpeg's negative `AVERROR` value (or `0` for errors raised by this module itself),
+/// `operation` names what was being done, and `detail` is a readable explanation.
+public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The kind of failure, independent of FFmpeg's numeric codes.
+  public enum Kind: String, Hashable, Sendable, Codable {
+    /// The input does not exist or cannot be opened for reading.
+    case notFound
+    /// The input exists but is not media FFmpeg can read (garbage, truncated, unknown format).
+    case malformed
+    /// The input has no stream of the requested type (for example no audio track).
+    case noSuchStream
+    /// The output could not be created or written.
+    case outputFailed
+    /// A caller-supplied argument is invalid.
+    case invalidArgument
+    /// Any other FFmpeg failure.
+    case other
+  }
+
+  /// The kind of failure.
+  public var kind: Kind
+  /// FFmpeg's `AVERROR` code, or `0` when the error did not come from FFmpeg.
+  public var code: Int32
+  /// What was being done, for example `"avformat_open_input"`.
+  public var operation: String
+  /// A readable explanation, including the path where one applies.
+  public var detail: String
+
+  /// Creates an error.
+  public init(kind: Kind, code: Int32 = 0, operation: String, detail: String) {
+    self.kind = kind
+    self.code = code
+    self.operation = operation
+    self.detail = detail
+  }
+
+  /// A one-line description: the detail and, for FFmpeg failures, FFmpeg's message.
+  public var description: String {
+    if code == 0 { return detail }
+    return "\(detail): \(MediaError.message(for: code))"
+  }
+
+  /// FFmpeg's text for an `AVERROR` code.
+  static func message(for code: Int32) -> String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    buffer.withUnsafeMutableBufferPointer { cff_strerror(code, $0.baseAddress, $0.count) }
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Maps an FFmpeg return code from opening an input to a typed error.
+  static func opening(_ path: String, code: Int32) -> MediaError {
+    let kind: Kind
+    if code == cff_averror(ENOENT) || code == cff_averror(EACCES) || code == cff_averror(EISDIR) {
+      kind = .notFound
+    } else if code == cff_averror_invaliddata() || code == cff_averror_eof() {
+      kind = .malformed
+    } else {
+      kind = .other
+    }
+    return MediaError(
+      kind: kind, code: code, operation: "avformat_open_input", detail: "cannot open '\(path)'")
+  }
+}

@@ -1,0 +1,224 @@
+/// The subtitle formats this module reads and writes.
+public enum SubtitleFormat: String, Hashable, Sendable, Codable, CaseIterable {
+  /// W3C WebVTT.
+  case webVTT = "vtt"
+  /// SubRip (SRT), as found in the wild.
+  case srt
+}
+
+/// A parsed subtitle file: header, regions, style sheets, cues and diagnostics.
+///
+/// The document owns `text`, the file's content as UTF-8 bytes (after decoding the source
+/// encoding and, for WebVTT, after replacing NUL and invalid sequences with U+FFFD). Cues refer
+/// to their identifier and payload by byte ranges into `text`; `String`s are made only when
+/// asked for (`id(of:)`, `text(of:)`).
+public struct SubtitleDocument: Hashable, Sendable {
+  /// The format the document was parsed from (or is meant to be written as).
+  public var format: SubtitleFormat
+  /// The file content as UTF-8 bytes; cue ranges index into it.
+  public var text: [UInt8]
+  /// WebVTT: the text after `WEBVTT` on the signature line plus the header lines up to the
+  /// first blank line, without the signature itself. Empty for SRT.
+  public var header: String
+  /// WebVTT `REGION` definitions in file order. Cues refer to them by index.
+  public var regions: [Region]
+  /// WebVTT `STYLE` blocks, each kept as its CSS text.
+  public var styles: [String]
+  /// The cues in file order.
+  public var cues: [Cue]
+  /// Everything that was repaired, skipped or ignored while parsing, in file order.
+  public var diagnostics: [Diagnostic]
+  /// The HLS `X-TIMESTAMP-MAP` header, when the WebVTT header had one.
+  public var timestampMap: TimestampMap?
+
+  /// Creates a document from its parts.
+  public init(
+    format: SubtitleFormat, text: [UInt8], header: String = "", regions: [Region] = [],
+    styles: [String] = [], cues: [Cue] = [], diagnostics: [Diagnostic] = [],
+    timestampMap: TimestampMap? = nil
+  ) {
+    self.format = format
+    self.text = text
+    self.header = header
+    self.regions = regions
+    self.styles = styles
+    self.cues = cues
+    self.diagnostics = diagnostics
+    self.timestampMap = timestampMap
+  }
+
+  /// The identifier of `cue` as a `String` (empty when the cue has none).
+  public func id(of cue: Cue) -> String {
+    String(decoding: text[cue.idRange], as: UTF8.self)
+  }
+
+  /// The raw cue payload of `cue` as a `String`: lines joined by `\n`, markup not interpreted.
+  public func text(of cue: Cue) -> String {
+    String(decoding: text[cue.textRange], as: UTF8.self)
+  }
+
+  /// The region `cue` refers to, or `nil`.
+  public func region(of cue: Cue) -> Region? {
+    guard let index = cue.settings.region, regions.indices.contains(index) else { return nil }
+    return regions[index]
+  }
+}
+
+/// One timed cue. Times are in seconds; text is referenced by byte ranges into the owning
+/// `SubtitleDocument.text`.
+public struct Cue: Hashable, Sendable {
+  /// Byte range of the cue identifier in the document's `text` (empty when there is none).
+  public var idRange: Range<Int>
+  /// Byte range of the cue payload in the document's `text`. Lines are separated by a single
+  /// `\n` in the stored bytes (line terminators are normalised when the document is built).
+  public var textRange: Range<Int>
+  /// Start time in seconds.
+  public var startTime: Double
+  /// End time in seconds.
+  public var endTime: Double
+  /// Positioning and alignment settings (WebVTT cue settings; for SRT, those derived from
+  /// ASS override tags such as `{\an8}`).
+  public var settings: CueSettings
+  /// The 1-based line number in the source where the cue's timing line is.
+  public var line: Int
+
+  /// Creates a cue.
+  public init(
+    idRange: Range<Int> = 0..<0, textRange: Range<Int>, startTime: Double, endTime: Double,
+    settings: CueSettings = CueSettings(), line: Int = 0
+  ) {
+    self.idRange = idRange
+    self.textRange = textRange
+    self.startTime = startTime
+    self.endTime = endTime
+    self.settings = settings
+    self.line = line
+  }
+}
+
+/// WebVTT cue settings with the VTTCue IDL's defaults and value conventions.
+public struct CueSettings: Hashable, Sendable {
+  /// Writing direction: horizontal (`""`), vertical growing left (`"rl"`) or right (`"lr"`).
+  public enum Vertical: String, Hashable, Sendable, Codable {
+    case horizontal = ""
+    case rightToLeft = "rl"
+    case leftToRight = "lr"
+  }
+  /// `line` alignment (`lineAlign` in the IDL).
+  public enum LineAlign: String, Hashable, Sendable, Codable {
+    case start, center, end
+  }
+  /// `position` alignment (`positionAlign` in the IDL).
+  public enum PositionAlign: String, Hashable, Sendable, Codable {
+    case lineLeft = "line-left"
+    case center
+    case lineRight = "line-right"
+    case auto
+  }
+  /// Text alignment (`align` in the IDL).
+  public enum Align: String, Hashable, Sendable, Codable {
+    case start, center, end, left, right
+  }
+
+  /// Writing direction. Default: horizontal.
+  public var vertical: Vertical = .horizontal
+  /// The line position: a line number when `snapToLines` is true, a percentage otherwise;
+  /// `nil` means `"auto"`.
+  public var line: Double? = nil
+  /// Whether `line` is a line number (true) or a percentage (false). Default: true.
+  public var snapToLines: Bool = true
+  /// Alignment of the cue box on the line axis. Default: start.
+  public var lineAlign: LineAlign = .start
+  /// The position as a percentage of the video width; `nil` means `"auto"`.
+  public var position: Double? = nil
+  /// Alignment of the cue box at `position`. Default: auto.
+  public var positionAlign: PositionAlign = .auto
+  /// The size of the cue box as a percentage. Default: 100.
+  public var size: Double = 100
+  /// Text alignment within the cue box. Default: center.
+  public var align: Align = .center
+  /// Index into the document's `regions`, or `nil`.
+  public var region: Int? = nil
+
+  /// Creates settings with the IDL defaults.
+  public init() {}
+}
+
+/// A WebVTT region (`REGION` block), with the VTTRegion IDL's value conventions.
+public struct Region: Hashable, Sendable, Codable {
+  /// The region identifier.
+  public var id: String = ""
+  /// Width as a percentage of the viewport. Default: 100.
+  public var width: Double = 100
+  /// Height in lines. Default: 3.
+  public var lines: Int = 3
+  /// Region anchor x, percent. Default: 0.
+  public var regionAnchorX: Double = 0
+  /// Region anchor y, percent. Default: 100.
+  public var regionAnchorY: Double = 100
+  /// Viewport anchor x, percent. Default: 0.
+  public var viewportAnchorX: Double = 0
+  /// Viewport anchor y, percent. Default: 100.
+  public var viewportAnchorY: Double = 100
+  /// Scroll setting: `""` (none) or `"up"`.
+  public var scroll: String = ""
+
+  /// Creates a region with the IDL defaults.
+  public init() {}
+}
+
+/// The HLS `X-TIMESTAMP-MAP=MPEGTS:<ticks>,LOCAL:<timestamp>` header of a WebVTT segment.
+public struct TimestampMap: Hashable, Sendable, Codable {
+  /// The MPEG-TS presentation time in 90 kHz ticks (33-bit).
+  public var mpegts: Int64
+  /// The cue time, in seconds, that corresponds to `mpegts`.
+  public var local: Double
+
+  /// Creates a map.
+  public init(mpegts: Int64, local: Double) {
+    self.mpegts = mpegts
+    self.local = local
+  }
+}
+
+/// Something the parser repaired, skipped or ignored, with where it happened.
+public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
+  /// 1-based line number in the source.
+  public var line: Int
+  /// Byte offset in the document's `text`.
+  public var offset: Int
+  /// What was found and what was done about it.
+  public var reason: String
+
+  /// Creates a diagnostic.
+  public init(line: Int, offset: Int, reason: String) {
+    self.line = line
+    self.offset = offset
+    self.reason = reason
+  }
+
+  /// `line N: reason`.
+  public var description: String { "line \(line): \(reason)" }
+}
+
+/// A subtitle file that cannot be parsed at all.
+public enum SubtitleError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// A WebVTT file whose signature is missing or wrong: the whole file is rejected.
+  case badSignature(line: Int, offset: Int)
+  /// The bytes are not text in the given (or detected) encoding.
+  case badEncoding(name: String, offset: Int)
+  /// An encoding name that is not supported.
+  case unknownEncoding(String)
+  /// Nothing in the input looks like subtitles of the requested or detected format.
+  case notSubtitles(reason: String)
+
+  /// A one-line description.
+  public var description: String {
+    switch self {
+    case .badSignature(let line, _): "not a WebVTT file: bad or missing signature (line \(line))"
+    case .badEncoding(let name, let offset): "invalid \(name) at byte \(offset)"
+    case .unknownEncoding(let name): "unknown encoding '\(name)'"
+    case .notSubtitles(let reason): "not a subtitle file: \(reason)"
+    }
+  }
+}

@@ -1,0 +1,110 @@
+/// One option a subcommand accepts.
+struct OptionSpec: Sendable {
+  /// Long name without dashes, for example `"json"`.
+  let name: String
+  /// Optional one-letter alias, for example `"o"`.
+  let short: Character?
+  /// The value's placeholder in help (`"SECONDS"`); `nil` for a flag that takes no value.
+  let valueName: String?
+  /// One line of help.
+  let help: String
+
+  init(_ name: String, short: Character? = nil, value: String? = nil, help: String) {
+    self.name = name
+    self.short = short
+    self.valueName = value
+    self.help = help
+  }
+}
+
+/// The result of parsing a subcommand's arguments against its option table.
+struct ParsedArguments: Sendable {
+  /// Arguments that are not options, in order (`-` included).
+  var positionals: [String] = []
+  /// Option values by long name; a flag is stored with an empty value. Repeats append.
+  var options: [String: [String]] = [:]
+
+  /// Whether the flag or option `name` was given.
+  func has(_ name: String) -> Bool { options[name] != nil }
+
+  /// The last value given for option `name`, or `nil`.
+  func value(_ name: String) -> String? { options[name]?.last }
+
+  /// The value of `name` parsed as a `Double`, or `nil` when absent.
+  /// - Throws: a usage error when present but not a number.
+  func double(_ name: String, command: String) throws(CLIError) -> Double? {
+    guard let text = value(name) else { return nil }
+    guard let number = Double(text) else {
+      throw CLIError.usage(command, "--\(name) expects a number, got '\(text)'")
+    }
+    return number
+  }
+
+  /// The value of `name` parsed as an `Int`, or `nil` when absent.
+  /// - Throws: a usage error when present but not an integer.
+  func int(_ name: String, command: String) throws(CLIError) -> Int? {
+    guard let text = value(name) else { return nil }
+    guard let number = Int(text) else {
+      throw CLIError.usage(command, "--\(name) expects an integer, got '\(text)'")
+    }
+    return number
+  }
+}
+
+/// Parses `arguments` against `options`: `--name`, `--name value`, `--name=value`, `-x value`,
+/// `--` to end options, and `-` as a positional (standard input or output).
+func parseArguments(
+  _ arguments: ArraySlice<String>, options: [OptionSpec], command: String
+) throws(CLIError) -> ParsedArguments {
+  var result = ParsedArguments()
+  var index = arguments.startIndex
+  var optionsEnded = false
+  while index < arguments.endIndex {
+    let argument = arguments[index]
+    index += 1
+    if optionsEnded || argument == "-" || !argument.hasPrefix("-") || isNegativeNumber(argument) {
+      result.positionals.append(argument)
+      continue
+    }
+    if argument == "--" {
+      optionsEnded = true
+      continue
+    }
+    var name: Substring
+    var inlineValue: String? = nil
+    let spec: OptionSpec?
+    if argument.hasPrefix("--") {
+      name = argument.dropFirst(2)
+      if let equals = name.firstIndex(of: "=") {
+        inlineValue = String(name[name.index(after: equals)...])
+        name = name[..<equals]
+      }
+      spec = options.first { $0.name == name }
+    } else {
+      name = argument.dropFirst()
+      spec = name.count == 1 ? options.first { $0.short == name.first } : nil
+    }
+    guard let spec else { throw CLIError.usage(command, "unknown option '\(argument)'") }
+    if spec.valueName == nil {
+      if inlineValue != nil {
+        throw CLIError.usage(command, "option '--\(spec.name)' takes no value")
+      }
+      result.options[spec.name, default: []].append("")
+      continue
+    }
+    if let inlineValue {
+      result.options[spec.name, default: []].append(inlineValue)
+    } else if index < arguments.endIndex {
+      result.options[spec.name, default: []].append(arguments[index])
+      index += 1
+    } else {
+      throw CLIError.usage(command, "option '--\(spec.name)' needs a value")
+    }
+  }
+  return result
+}
+
+/// `-1`, `-0.5`: a negative number given where a positional or value is expected.
+private func isNegativeNumber(_ text: String) -> Bool {
+  text.count > 1 && text.hasPrefix("-") && Double(text) != nil
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// The result of running the built `mtool` binary.
+struct RunResult {
+  var status: Int32
+  var stdout: String
+  var stderr: String
+}
+
+/// The directory holding the committed fixtures, found from this file's path.
+let fixtures: String = {
+  var path = #filePath
+  while let slash = path.lastIndex(of: "/"), !path.hasSuffix("/Tests") {
+    path = String(path[..<slash])
+  }
+  return path + "/Fixtures"
+}()
+
+/// The `mtool` executable built beside the test bundle.
+let mtoolBinary: String = {
+  let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+  var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+  // Inside an .xctest bundle directory on some layouts.
+  while dir.path != "/" {
+    let candidate = dir.appendingPathComponent("mtool").path
+    if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    dir = dir.deletingLastPathComponent()
+  }
+  return "mtool"
+}()
+
+/// Runs `mtool` with `arguments` and optional standard input; waits for it to finish.
+func runMtool(_ arguments: [String], stdin: Data? = nil) throws -> RunResult {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: mtoolBinary)
+  process.arguments = arguments
+  let out = Pipe()
+  let err = Pipe()
+  process.standardOutput = out
+  process.standardError = err
+  let input = Pipe()
+  process.standardInput = input
+  try process.run()
+  if let stdin { input.fileHandleForWriting.write(stdin) }
+  try? input.fileHandleForWriting.close()
+  // Read both pipes concurrently so neither fills up and blocks the child.
+  nonisolated(unsafe) var errData = Data()
+  let group = DispatchGroup()
+  group.enter()
+  DispatchQueue.global().async {
+    errData = err.fileHandleForReading.readDataToEndOfFile()
+    group.leave()
+  }
+  let outData = out.fileHandleForReading.readDataToEndOfFile()
+  group.wait()
+  process.waitUntilExit()
+  return RunResult(
+    status: process.terminationStatus,
+    stdout: String(decoding: outData, as: UTF8.self),
+    stderr: String(decoding: errData, as: UTF8.self))
+}
