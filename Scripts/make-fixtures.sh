@@ -67,4 +67,12 @@ VTT
   -disposition:s:0 0 -disposition:s:1 forced \
   "${bitexact[@]}" multitrack.mkv
 
+# A file with a subtitle track and no audio.
+"${ff[@]}" -i sample.srt -c:s subrip -metadata:s:s:0 language=eng "${bitexact[@]}" \
+  subtitles-only.mkv
+
+# Truncated copies: a WAVE cut inside its header, a Matroska file cut after its first clusters.
+head -c 30 clip.wav > truncated-header.wav
+head -c 12000 multitrack.mkv > truncated.mkv
+
 ls -l

@@ -40,3 +40,52 @@ struct FormatContext: ~Copyable {
     avformat_close_input(&context)
   }
 }
+
+extension FormatContext {
+  /// The stream at `index` (which must be below `streamCount`); borrowed, never escapes.
+  func stream(at index: Int) -> UnsafeMutablePointer<AVStream> {
+    raw.pointee.streams[index]!
+  }
+
+  /// A stream's duration in seconds, else the container's, else `nil`.
+  func duration(ofStream index: Int) -> Double? {
+    let stream = stream(at: index)
+    let value = stream.pointee.duration
+    if value != cff_nopts_value() && value > 0 {
+      return Double(value) * av_q2d(stream.pointee.time_base)
+    }
+    return containerDuration
+  }
+
+  /// The duration in seconds the headers state for a stream (or the container), or `nil` when it
+  /// is unknown or only estimated from the bit rate and file size.
+  func headerDuration(ofStream index: Int) -> Double? {
+    guard raw.pointee.duration_estimation_method != AVFMT_DURATION_FROM_BITRATE else { return nil }
+    return duration(ofStream: index)
+  }
+
+  /// The container's duration in seconds, or `nil` when unknown.
+  var containerDuration: Double? {
+    let value = raw.pointee.duration
+    guard value != cff_nopts_value() && value > 0 else { return nil }
+    return Double(value) / Double(cff_time_base())
+  }
+
+  /// The stream index of the default audio track: the one the track model's default choice
+  /// picks with no language preference (the first main track flagged default, else the first
+  /// main track, else the first audio track).
+  func defaultAudioStream(path: String) throws(MediaError) -> Int {
+    var first: Int? = nil
+    for index in 0..<streamCount {
+      let candidate = stream(at: index)
+      guard candidate.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO else { continue }
+      if candidate.pointee.disposition & 1 != 0 { return index }
+      if first == nil { first = index }
+    }
+    guard let first else {
+      throw MediaError(
+        kind: .noSuchStream, operation: "AudioDecoder", detail: "'\(path)' has no audio track")
+    }
+    return first
+  }
+}

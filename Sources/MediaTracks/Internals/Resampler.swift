@@ -1,0 +1,89 @@
+internal import CFFmpeg
+
+/// Owns one `SwrContext` that converts between sample formats, rates and channel layouts.
+/// It starts unconfigured; `configure` replaces any earlier configuration.
+struct Resampler: ~Copyable {
+  private(set) var raw: OpaquePointer? = nil
+  /// The input it was configured for, to notice mid-stream changes.
+  private(set) var inputFormat: Int32 = -1
+  private(set) var inputRate: Int32 = 0
+  private(set) var inputChannels: Int32 = 0
+
+  init() {}
+
+  /// Whether it is configured for this input.
+  func matches(format: Int32, rate: Int32, channels: Int32) -> Bool {
+    raw != nil && inputFormat == format && inputRate == rate && inputChannels == channels
+  }
+
+  /// Configures and initialises the resampler.
+  /// The corresponding C functions are `swr_alloc_set_opts2` and `swr_init`.
+  mutating func configure(
+    input layout: UnsafePointer<AVChannelLayout>, format inFormat: AVSampleFormat,
+    rate inRate: Int32,
+    output outLayout: UnsafePointer<AVChannelLayout>, format outFormat: AVSampleFormat,
+    rate outRate: Int32
+  ) throws(MediaError) {
+    swr_free(&raw)
+    var code = swr_alloc_set_opts2(
+      &raw, UnsafeMutablePointer(mutating: outLayout), outFormat, outRate,
+      UnsafeMutablePointer(mutating: layout), inFormat, inRate, 0, nil)
+    if code >= 0 { code = swr_init(raw) }
+    if code < 0 {
+      swr_free(&raw)
+      throw MediaError(
+        kind: .other, code: code, operation: "swr_init",
+        detail: "cannot configure sample conversion")
+    }
+    inputFormat = inFormat.rawValue
+    inputRate = inRate
+    inputChannels = layout.pointee.nb_channels
+  }
+
+  deinit {
+    var context = raw
+    swr_free(&context)
+  }
+}
+
+/// A channel layout value that is uninitialised when it goes away.
+struct ChannelLayout: ~Copyable {
+  var raw = AVChannelLayout()
+
+  /// The native default layout for `channels` channels.
+  /// The corresponding C function is `av_channel_layout_default`.
+  init(defaultFor channels: Int) {
+    av_channel_layout_default(&raw, Int32(channels))
+  }
+
+  /// A copy of `layout`; an unspecified layout becomes the default one for its channel count.
+  init(copying layout: UnsafePointer<AVChannelLayout>) {
+    if layout.pointee.order == AV_CHANNEL_ORDER_UNSPEC || layout.pointee.nb_channels <= 0 {
+      av_channel_layout_default(&raw, max(1, layout.pointee.nb_channels))
+    } else if av_channel_layout_copy(&raw, layout) < 0 {
+      av_channel_layout_default(&raw, layout.pointee.nb_channels)
+    }
+  }
+
+  /// FFmpeg's description, for example `"5.1(side)"`.
+  /// The corresponding C function is `av_channel_layout_describe`.
+  var described: String {
+    withUnsafePointer(to: raw) { Self.describe($0) }
+  }
+
+  /// FFmpeg's description of `layout`.
+  static func describe(_ layout: UnsafePointer<AVChannelLayout>) -> String {
+    var buffer = [CChar](repeating: 0, count: 128)
+    let code = buffer.withUnsafeMutableBufferPointer {
+      av_channel_layout_describe(layout, $0.baseAddress, $0.count)
+    }
+    if code < 0 { return "" }
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  deinit {
+    var copy = raw
+    av_channel_layout_uninit(&copy)
+  }
+}
