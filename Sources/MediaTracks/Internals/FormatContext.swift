@@ -71,21 +71,16 @@ extension FormatContext {
     return Double(value) / Double(cff_time_base())
   }
 
-  /// The stream index of the default audio track: the one the track model's default choice
-  /// picks with no language preference (the first main track flagged default, else the first
-  /// main track, else the first audio track).
+  /// The stream index of the default audio track: the one ``TrackSelection`` picks with no
+  /// language preference (from the facts the headers give).
   func defaultAudioStream(path: String) throws(MediaError) -> Int {
-    var first: Int? = nil
-    for index in 0..<streamCount {
-      let candidate = stream(at: index)
-      guard candidate.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO else { continue }
-      if candidate.pointee.disposition & 1 != 0 { return index }
-      if first == nil { first = index }
-    }
-    guard let first else {
+    var (audio, _) = tracks()
+    TrackKinds.classify(&audio)
+    guard let chosen = TrackSelection.defaultAudio(in: audio, preferences: TrackPreferences())
+    else {
       throw MediaError(
         kind: .noSuchStream, operation: "AudioDecoder", detail: "'\(path)' has no audio track")
     }
-    return first
+    return chosen.index
   }
 }

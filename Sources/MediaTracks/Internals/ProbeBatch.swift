@@ -1,0 +1,100 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Shared state of a batch probe: the next file to take and the results so far.
+/// Every mutable field is inside a `Mutex`.
+final class ProbeBatch: Sendable {
+  private struct State {
+    var next = 0
+    var results: [Result<MediaInfo, MediaError>?]
+  }
+
+  let paths: [String]
+  let preferences: TrackPreferences
+  let locale: LabelLocale
+  let onResult: (@Sendable (Int, Result<MediaInfo, MediaError>) -> Void)?
+  private let state: Mutex<State>
+
+  init(
+    paths: [String], preferences: TrackPreferences, locale: LabelLocale,
+    onResult: (@Sendable (Int, Result<MediaInfo, MediaError>) -> Void)?
+  ) {
+    self.paths = paths
+    self.preferences = preferences
+    self.locale = locale
+    self.onResult = onResult
+    state = Mutex(State(results: Array(repeating: nil, count: paths.count)))
+  }
+
+  /// Takes files one at a time until none are left.
+  func run() {
+    while true {
+      let position = state.withLock { state -> Int? in
+        guard state.next < paths.count else { return nil }
+        defer { state.next += 1 }
+        return state.next
+      }
+      guard let position else { return }
+      let result: Result<MediaInfo, MediaError>
+      do throws(MediaError) {
+        result = .success(
+          try MediaProbe.probe(path: paths[position], preferences: preferences, locale: locale))
+      } catch {
+        result = .failure(error)
+      }
+      state.withLock { state in
+        state.results[position] = result
+        onResult?(position, result)
+      }
+    }
+  }
+
+  /// Every result, in input order (after all workers are done).
+  func results() -> [Result<MediaInfo, MediaError>] {
+    state.withLock { state in
+      state.results.map {
+        $0
+          ?? .failure(
+            MediaError(kind: .other, operation: "probe", detail: "the file was not probed"))
+      }
+    }
+  }
+}
+
+/// Runs a closure on several POSIX threads and waits for all of them.
+enum WorkerThreads {
+  private final class Box: Sendable {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+  }
+
+  /// Runs `body` on `count` threads at once; returns when every thread has finished. If a thread
+  /// cannot be created, its share runs on the calling thread.
+  static func run(count: Int, _ body: @escaping @Sendable () -> Void) {
+    var threads: [pthread_t] = []
+    for _ in 0..<count {
+      let box = Unmanaged.passRetained(Box(body)).toOpaque()
+      var thread = pthread_t()
+      let code = pthread_create(
+        &thread, nil,
+        { raw in
+          guard let raw else { return nil }
+          let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
+          box.body()
+          return nil
+        }, box)
+      if code == 0 {
+        threads.append(thread)
+      } else {
+        Unmanaged<Box>.fromOpaque(box).release()
+        body()
+      }
+    }
+    for thread in threads { pthread_join(thread, nil) }
+  }
+}

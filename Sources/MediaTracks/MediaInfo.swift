@@ -1,0 +1,191 @@
+/// What an audio track is for, after the HTML `AudioTrack.kind` values.
+public enum AudioKind: String, Hashable, Sendable, Codable, CaseIterable {
+  /// The primary audio track.
+  case main
+  /// Another version of the main audio in the same language (a different mix or take).
+  case alternative
+  /// Commentary on the programme, for example by its director.
+  case commentary
+  /// Audio descriptions of the video only (to be mixed with the main track).
+  case descriptions
+  /// The main audio mixed with audio descriptions.
+  case mainDescriptions = "main-desc"
+  /// A translated (dubbed) version of the main audio.
+  case translation
+}
+
+/// What a subtitle track is for, after the HTML `TextTrack.kind` values.
+public enum SubtitleKind: String, Hashable, Sendable, Codable, CaseIterable {
+  /// A transcription or translation of the dialogue.
+  case subtitles
+  /// Dialogue plus sound effects and speaker cues, for the deaf and hard of hearing (SDH).
+  case captions
+  /// Text descriptions of the video, for the blind.
+  case descriptions
+  /// Chapter titles.
+  case chapters
+  /// Data for scripts, not shown.
+  case metadata
+}
+
+/// One audio track of a media file or a streaming manifest.
+public struct AudioTrack: Hashable, Sendable, Codable {
+  /// The container stream index (for a manifest: the rendition's position, from 0).
+  public var index: Int
+  /// FFmpeg's codec name (`"aac"`, `"opus"`), or the manifest's codecs string; `""` if unknown.
+  public var codec: String
+  /// The codec profile (`"LC"`, `"HE-AAC"`), or `nil`.
+  public var profile: String?
+  /// Samples per second in Hz, or `0` when unknown.
+  public var sampleRate: Int
+  /// Channel count, or `0` when unknown.
+  public var channels: Int
+  /// The clean channel-layout name: `mono`, `stereo`, `2.1`, `5.1`, `7.1`, … (`""` if unknown).
+  public var channelLayout: String
+  /// Bits per second, or `nil` when unknown.
+  public var bitRate: Int?
+  /// Duration in seconds, or `nil` when unknown.
+  public var duration: Double?
+  /// Start time in seconds, or `nil` when unknown.
+  public var startTime: Double?
+  /// The BCP-47 language tag (`"fr"`), or `nil` when undetermined.
+  public var language: String?
+  /// The language tag exactly as the file states it (`"fre"`), or `nil`.
+  public var languageTag: String?
+  /// The track's title, or `nil`.
+  public var title: String?
+  /// FFmpeg's disposition names that apply, in FFmpeg's order (`"default"`, `"comment"`, …).
+  public var dispositions: [String]
+  /// What the track is for (see ``TrackKinds``).
+  public var kind: AudioKind
+  /// A readable label, unique within its file (see ``TrackLabeler``); `""` until labelled.
+  public var label: String
+
+  /// Creates a track from its fields.
+  public init(
+    index: Int, codec: String = "", profile: String? = nil, sampleRate: Int = 0,
+    channels: Int = 0, channelLayout: String = "", bitRate: Int? = nil, duration: Double? = nil,
+    startTime: Double? = nil, language: String? = nil, languageTag: String? = nil,
+    title: String? = nil, dispositions: [String] = [], kind: AudioKind = .main, label: String = ""
+  ) {
+    self.index = index
+    self.codec = codec
+    self.profile = profile
+    self.sampleRate = sampleRate
+    self.channels = channels
+    self.channelLayout = channelLayout
+    self.bitRate = bitRate
+    self.duration = duration
+    self.startTime = startTime
+    self.language = language
+    self.languageTag = languageTag
+    self.title = title
+    self.dispositions = dispositions
+    self.kind = kind
+    self.label = label
+  }
+
+  /// Whether the file flags this track as the default one.
+  public var isDefault: Bool { dispositions.contains("default") }
+}
+
+/// One subtitle track of a media file or a streaming manifest.
+public struct SubtitleTrack: Hashable, Sendable, Codable {
+  /// The container stream index (for a manifest: the rendition's position, from 0).
+  public var index: Int
+  /// FFmpeg's codec name (`"subrip"`, `"mov_text"`), or the manifest's codecs string.
+  public var codec: String
+  /// The BCP-47 language tag, or `nil` when undetermined.
+  public var language: String?
+  /// The language tag exactly as the file states it, or `nil`.
+  public var languageTag: String?
+  /// The track's title, or `nil`.
+  public var title: String?
+  /// FFmpeg's disposition names that apply (`"default"`, `"forced"`, `"hearing_impaired"`, …).
+  public var dispositions: [String]
+  /// What the track is for (see ``TrackKinds``).
+  public var kind: SubtitleKind
+  /// A readable label, unique within its file (see ``TrackLabeler``); `""` until labelled.
+  public var label: String
+
+  /// Creates a track from its fields.
+  public init(
+    index: Int, codec: String = "", language: String? = nil, languageTag: String? = nil,
+    title: String? = nil, dispositions: [String] = [], kind: SubtitleKind = .subtitles,
+    label: String = ""
+  ) {
+    self.index = index
+    self.codec = codec
+    self.language = language
+    self.languageTag = languageTag
+    self.title = title
+    self.dispositions = dispositions
+    self.kind = kind
+    self.label = label
+  }
+
+  /// Whether the track carries only forced subtitles (foreign-language parts, signs).
+  public var isForced: Bool { dispositions.contains("forced") }
+  /// Whether the file flags this track as the default one.
+  public var isDefault: Bool { dispositions.contains("default") }
+}
+
+/// The tracks of one media file (or manifest), with labels and the default choice.
+public struct MediaInfo: Hashable, Sendable, Codable {
+  /// The path as given.
+  public var path: String
+  /// FFmpeg's demuxer name (`"matroska,webm"`), or `"hls"` / `"dash"` for manifests.
+  public var format: String
+  /// Duration in seconds, or `nil` when unknown.
+  public var duration: Double?
+  /// The container's overall bits per second, or `nil` when unknown.
+  public var bitRate: Int?
+  /// Audio tracks in stream order.
+  public var audio: [AudioTrack]
+  /// Subtitle tracks in stream order.
+  public var subtitles: [SubtitleTrack]
+  /// The `index` of the audio track to play by default, or `nil` when there is no audio.
+  public var defaultAudio: Int?
+  /// The `index` of the subtitle track to show by default, or `nil` for none.
+  public var defaultSubtitle: Int?
+
+  /// Creates a value from its fields.
+  public init(
+    path: String, format: String, duration: Double? = nil, bitRate: Int? = nil,
+    audio: [AudioTrack] = [], subtitles: [SubtitleTrack] = [], defaultAudio: Int? = nil,
+    defaultSubtitle: Int? = nil
+  ) {
+    self.path = path
+    self.format = format
+    self.duration = duration
+    self.bitRate = bitRate
+    self.audio = audio
+    self.subtitles = subtitles
+    self.defaultAudio = defaultAudio
+    self.defaultSubtitle = defaultSubtitle
+  }
+
+  /// Fills in kinds, labels and the default choice from the raw track facts.
+  ///
+  /// - Parameters:
+  ///   - preferences: The viewer's languages and options for the default choice.
+  ///   - locale: The words labels are made of.
+  ///   - classifyKinds: Whether to derive kinds from dispositions and titles
+  ///     (``TrackKinds``); `false` keeps the kinds already set (as manifests state them).
+  public mutating func finish(
+    preferences: TrackPreferences = TrackPreferences(), locale: LabelLocale = .english,
+    classifyKinds: Bool = true
+  ) {
+    if classifyKinds {
+      TrackKinds.classify(&audio)
+      TrackKinds.classify(&subtitles)
+    }
+    let labeler = TrackLabeler(locale: locale)
+    labeler.label(&audio)
+    labeler.label(&subtitles)
+    let chosen = TrackSelection.defaultAudio(in: audio, preferences: preferences)
+    defaultAudio = chosen?.index
+    defaultSubtitle =
+      TrackSelection.defaultSubtitle(in: subtitles, audio: chosen, preferences: preferences)?.index
+  }
+}

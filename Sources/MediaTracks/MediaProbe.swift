@@ -1,0 +1,72 @@
+internal import CFFmpeg
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads the audio and subtitle tracks of media files (and of HLS and DASH manifests), labels
+/// them and makes the default choice.
+public enum MediaProbe {
+  /// Probes one file.
+  ///
+  /// Media files are opened in process with libavformat. Only the headers are read when they
+  /// state every audio and subtitle stream's codec (and, for audio, sample rate and channels),
+  /// as Matroska, WebM, MP4, Ogg and WAVE headers do; otherwise (MPEG-TS, raw AAC, …) packets
+  /// are read until the facts are known. Paths ending in `.m3u8` are parsed as HLS master
+  /// playlists and `.mpd` as DASH manifests, in Swift (see ``ManifestParser``).
+  ///
+  /// - Parameters:
+  ///   - path: A file path (or any URL FFmpeg can open).
+  ///   - preferences: The viewer's languages and options for the default choice.
+  ///   - locale: The words labels are made of.
+  /// - Returns: The tracks with kinds, labels and the default choice filled in.
+  /// - Throws: `MediaError` with kind `.notFound` for a missing or unreadable file and
+  ///   `.malformed` for data that is not media (or not a manifest).
+  public static func probe(
+    path: String, preferences: TrackPreferences = TrackPreferences(),
+    locale: LabelLocale = .english
+  ) throws(MediaError) -> MediaInfo {
+    if let manifest = try ManifestParser.parseIfManifest(path: path) {
+      var info = manifest
+      info.finish(preferences: preferences, locale: locale, classifyKinds: false)
+      return info
+    }
+    let context = try FormatContext(path: path)
+    if context.needsStreamInfo { try context.findStreamInfo(path: path) }
+    let (audio, subtitles) = context.tracks()
+    var info = MediaInfo(
+      path: path, format: context.formatName, duration: context.containerDuration,
+      bitRate: context.bitRate, audio: audio, subtitles: subtitles)
+    info.finish(preferences: preferences, locale: locale)
+    return info
+  }
+
+  /// Probes many files with at most `jobs` files open at once, one FFmpeg context per file on
+  /// the worker that opened it.
+  ///
+  /// - Parameters:
+  ///   - paths: The files, in the order results are wanted.
+  ///   - jobs: The most files probed at once (at least 1).
+  ///   - preferences: The viewer's languages and options for the default choice.
+  ///   - locale: The words labels are made of.
+  ///   - onResult: Called as each file completes (in completion order, one call at a time, from
+  ///     a worker thread) with its position in `paths` and its result.
+  /// - Returns: One result per path, in input order: the file's tracks or its error.
+  public static func probe(
+    paths: [String], jobs: Int, preferences: TrackPreferences = TrackPreferences(),
+    locale: LabelLocale = .english,
+    onResult: (@Sendable (Int, Result<MediaInfo, MediaError>) -> Void)? = nil
+  ) -> [Result<MediaInfo, MediaError>] {
+    let work = ProbeBatch(
+      paths: paths, preferences: preferences, locale: locale, onResult: onResult)
+    let workers = max(1, min(jobs, paths.count))
+    if workers == 1 {
+      work.run()
+    } else {
+      WorkerThreads.run(count: workers) { work.run() }
+    }
+    return work.results()
+  }
+}

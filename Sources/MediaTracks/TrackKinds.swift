@@ -1,0 +1,88 @@
+/// Derives each track's ``AudioKind`` or ``SubtitleKind`` from its dispositions and title.
+///
+/// Audio, first rule that applies:
+/// 1. `comment` disposition, or a title containing "commentary" → ``AudioKind/commentary``.
+/// 2. `descriptions` together with `dependent` (a description-only track meant to be mixed)
+///    → ``AudioKind/descriptions``.
+/// 3. `visual_impaired` or `descriptions`, or a title containing "audio description" or
+///    "described" → ``AudioKind/mainDescriptions`` (broadcast audio-description tracks are
+///    complete mixes).
+/// 4. `dub` → ``AudioKind/translation``.
+/// 5. `original` → ``AudioKind/main``.
+/// 6. Among the remaining tracks of one language (tracks without a language form one group):
+///    the track flagged `default`, else the first, is ``AudioKind/main`` unless the language
+///    already has an `original` track; the others are ``AudioKind/alternative``.
+///
+/// Subtitles, first rule that applies:
+/// 1. `hearing_impaired` or `captions`, or a title containing "SDH" or "CC" as a word
+///    → ``SubtitleKind/captions``.
+/// 2. `descriptions` or `visual_impaired` → ``SubtitleKind/descriptions``.
+/// 3. `metadata` → ``SubtitleKind/metadata``.
+/// 4. A title containing "chapter" → ``SubtitleKind/chapters``.
+/// 5. Otherwise ``SubtitleKind/subtitles`` (forced tracks included: see
+///    ``SubtitleTrack/isForced``).
+public enum TrackKinds {
+  /// Sets `kind` on every audio track by the rules above.
+  ///
+  /// - Complexity: O(*n*²) in the number of tracks (a handful per file).
+  public static func classify(_ tracks: inout [AudioTrack]) {
+    var plain: [Int] = []
+    for position in tracks.indices {
+      let track = tracks[position]
+      let has = { (name: String) in track.dispositions.contains(name) }
+      let title = (track.title ?? "").lowercased()
+      if has("comment") || title.contains("commentary") {
+        tracks[position].kind = .commentary
+      } else if has("descriptions") && has("dependent") {
+        tracks[position].kind = .descriptions
+      } else if has("visual_impaired") || has("descriptions")
+        || title.contains("audio description") || title.contains("described")
+      {
+        tracks[position].kind = .mainDescriptions
+      } else if has("dub") {
+        tracks[position].kind = .translation
+      } else if has("original") {
+        tracks[position].kind = .main
+      } else {
+        plain.append(position)
+      }
+    }
+    for position in plain {
+      let language = tracks[position].language.map(LanguageTag.base(of:))
+      let sameLanguage = { (other: AudioTrack) in
+        other.language.map(LanguageTag.base(of:)) == language
+      }
+      let hasOriginal = tracks.contains {
+        sameLanguage($0) && $0.dispositions.contains("original") && $0.kind == .main
+      }
+      let group = plain.filter { sameLanguage(tracks[$0]) }
+      let main = group.first { tracks[$0].isDefault } ?? group.first
+      tracks[position].kind = !hasOriginal && main == position ? .main : .alternative
+    }
+  }
+
+  /// Sets `kind` on every subtitle track by the rules above.
+  ///
+  /// - Complexity: O(*n*) in the number of tracks.
+  public static func classify(_ tracks: inout [SubtitleTrack]) {
+    for position in tracks.indices {
+      let track = tracks[position]
+      let has = { (name: String) in track.dispositions.contains(name) }
+      let title = track.title ?? ""
+      let words = title.split { !$0.isLetter }.map { $0.uppercased() }
+      if has("hearing_impaired") || has("captions") || words.contains("SDH")
+        || words.contains("CC")
+      {
+        tracks[position].kind = .captions
+      } else if has("descriptions") || has("visual_impaired") {
+        tracks[position].kind = .descriptions
+      } else if has("metadata") {
+        tracks[position].kind = .metadata
+      } else if title.lowercased().contains("chapter") {
+        tracks[position].kind = .chapters
+      } else {
+        tracks[position].kind = .subtitles
+      }
+    }
+  }
+}

@@ -1,0 +1,144 @@
+/// Makes readable labels that are unique within one file: "English", "English (5.1)",
+/// "French – Audio Description", "Spanish – Commentary (Director's Commentary)".
+///
+/// A label starts with the language name in the ``LabelLocale`` (a track without a language uses
+/// its title, else "Unknown language"), then the kind where it is not plain: " – Commentary",
+/// " – Audio Description" for audio; " – SDH", " – Forced", " – Descriptions" for subtitles.
+/// Commentary and audio-description tracks also show a title that adds something, in
+/// parentheses, because such titles tell tracks of that kind apart.
+///
+/// Tracks that would share a label are told apart, in this order, by what differs among them:
+/// 1. the channel layout (audio only): "English (5.1)" and "English (stereo)",
+/// 2. the title,
+/// 3. the codec,
+/// 4. a number: "English (Track 2)"; as a last resort the stream index.
+///
+/// Qualifiers are added to the colliding tracks only, and only when the value differs among them.
+public struct TrackLabeler: Sendable {
+  /// The words labels are made of.
+  public var locale: LabelLocale
+
+  /// Creates a labeler for `locale`.
+  public init(locale: LabelLocale = .english) {
+    self.locale = locale
+  }
+
+  /// Sets `label` on every audio track.
+  ///
+  /// - Complexity: O(*n*²) in the number of tracks.
+  public func label(_ tracks: inout [AudioTrack]) {
+    let bases = tracks.map { track -> (String, [String]) in
+      var base = name(language: track.language, title: track.title)
+      var fixed: [String] = []
+      switch track.kind {
+      case .commentary:
+        base += locale.separator + locale.commentary
+        if let extra = informativeTitle(track.title, language: track.language) {
+          fixed.append(extra)
+        }
+      case .descriptions, .mainDescriptions:
+        base += locale.separator + locale.audioDescription
+        if let extra = informativeTitle(track.title, language: track.language) {
+          fixed.append(extra)
+        }
+      case .main, .alternative, .translation:
+        break
+      }
+      return (base, fixed)
+    }
+    let labels = disambiguate(
+      bases: bases,
+      qualifiers: [
+        tracks.map { $0.channelLayout }, tracks.map { $0.title ?? "" }, tracks.map { $0.codec },
+      ],
+      indexes: tracks.map(\.index))
+    for position in tracks.indices { tracks[position].label = labels[position] }
+  }
+
+  /// Sets `label` on every subtitle track.
+  ///
+  /// - Complexity: O(*n*²) in the number of tracks.
+  public func label(_ tracks: inout [SubtitleTrack]) {
+    let bases = tracks.map { track -> (String, [String]) in
+      var base = name(language: track.language, title: track.title)
+      switch track.kind {
+      case .captions: base += locale.separator + locale.captions
+      case .descriptions: base += locale.separator + locale.descriptions
+      case .subtitles, .chapters, .metadata: break
+      }
+      if track.isForced { base += locale.separator + locale.forced }
+      return (base, [])
+    }
+    let labels = disambiguate(
+      bases: bases,
+      qualifiers: [tracks.map { $0.title ?? "" }, tracks.map { $0.codec }],
+      indexes: tracks.map(\.index))
+    for position in tracks.indices { tracks[position].label = labels[position] }
+  }
+
+  private func name(language: String?, title: String?) -> String {
+    if let language { return locale.languageName(for: language) }
+    if let title, !title.isEmpty { return title }
+    return locale.unknownLanguage
+  }
+
+  /// A title worth showing: not empty and not just the language name.
+  private func informativeTitle(_ title: String?, language: String?) -> String? {
+    guard let title, !title.isEmpty, language != nil else { return nil }
+    let lowered = title.lowercased()
+    if let language, lowered == locale.languageName(for: language).lowercased() { return nil }
+    if lowered == locale.commentary.lowercased() || lowered == locale.audioDescription.lowercased()
+    {
+      return nil
+    }
+    return title
+  }
+
+  private func render(_ base: String, _ qualifiers: [String]) -> String {
+    qualifiers.isEmpty ? base : base + " (" + qualifiers.joined(separator: ", ") + ")"
+  }
+
+  /// Adds qualifiers to colliding labels until every label is unique.
+  private func disambiguate(
+    bases: [(String, [String])], qualifiers: [[String]], indexes: [Int]
+  ) -> [String] {
+    var parts = bases.map { $0.1 }
+    var labels = bases.indices.map { render(bases[$0].0, parts[$0]) }
+    for values in qualifiers {
+      for group in collisions(labels) {
+        let distinct = Set(group.map { values[$0] })
+        guard distinct.count > 1 else { continue }
+        for position in group
+        where !values[position].isEmpty
+          && !parts[position].contains(values[position])
+        {
+          parts[position].append(values[position])
+          labels[position] = render(bases[position].0, parts[position])
+        }
+      }
+    }
+    for group in collisions(labels) {
+      for (number, position) in group.enumerated() {
+        parts[position].append("\(locale.track) \(number + 1)")
+        labels[position] = render(bases[position].0, parts[position])
+      }
+    }
+    for group in collisions(labels) {
+      for position in group {
+        labels[position] += " [\(indexes[position])]"
+      }
+    }
+    return labels
+  }
+
+  /// Groups of positions (two or more) that share a label, in first-appearance order.
+  private func collisions(_ labels: [String]) -> [[Int]] {
+    var groups: [String: [Int]] = [:]
+    var order: [String] = []
+    for (position, label) in labels.enumerated() {
+      if groups[label] == nil { order.append(label) }
+      groups[label, default: []].append(position)
+    }
+    return order.compactMap { groups[$0] }.filter { $0.count > 1 }
+  }
+}
