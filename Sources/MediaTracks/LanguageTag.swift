@@ -24,7 +24,7 @@ public enum LanguageTag {
     else { return nil }
     var language = first.lowercased()
     if language == "und" { return nil }
-    if language.count == 3, let short = iso639_2To1[language] { language = short }
+    if language.count == 3, let short = isoAlpha3ToAlpha2[language] { language = short }
     switch language {
     case "iw": language = "he"
     case "in": language = "id"
@@ -59,7 +59,7 @@ public enum LanguageTag {
   }
 
   /// Every ISO 639-2 code (both /B and /T forms) that has an ISO 639-1 code.
-  static let iso639_2To1: [String: String] = [
+  static let isoAlpha3ToAlpha2: [String: String] = [
     "aar": "aa", "abk": "ab", "afr": "af", "aka": "ak", "alb": "sq", "amh": "am", "ara": "ar",
     "arg": "an", "arm": "hy", "asm": "as", "ava": "av", "ave": "ae", "aym": "ay", "aze": "az",
     "bak": "ba", "bam": "bm", "baq": "eu", "bel": "be", "ben": "bn", "bih": "bh", "bis": "bi",
