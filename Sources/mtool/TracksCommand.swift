@@ -1,15 +1,35 @@
 import MediaTracks
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 let tracksCommand = Command(
   name: "tracks",
   summary: "List the audio and subtitle tracks of media files.",
-  usage: "mtool tracks FILE... [--json]",
+  usage: "mtool tracks FILE... [--json | --jsonl] [--prefer LANGS] [--jobs N]",
   options: [
-    OptionSpec("json", help: "Print one JSON document.")
+    OptionSpec("json", help: "Print one JSON document for all files."),
+    OptionSpec("jsonl", help: "Print one JSON object per file, as each completes."),
+    OptionSpec(
+      "prefer", value: "LANGS", help: "Preferred languages, comma-separated (en-US,fr)."),
+    OptionSpec("jobs", short: "j", value: "N", help: "Files probed at once (default 4)."),
   ],
   details: """
     arguments:
-      FILE   a media file or a URL FFmpeg can open
+      FILE   a media file, an HLS master playlist (.m3u8) or a DASH manifest (.mpd)
+
+    Each track gets a readable label; '*' marks the audio and subtitle tracks a player
+    would start with, chosen for the --prefer languages (exact language before base
+    language before the file's default flag; commentary and audio description only when
+    nothing else exists). Subtitles: none or forced-only when the audio is in a preferred
+    language, else a full track in the first preferred language that has one.
+
+    A file that cannot be read is reported on stderr ('mtool: tracks: FILE: reason') and,
+    with --json or --jsonl, in the file's "error" field; the other files are still listed.
+    The exit code is 66 if a file was missing, else 65 if one was not readable media.
     """,
   run: runTracks
 )
@@ -19,30 +39,72 @@ func runTracks(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   guard !arguments.positionals.isEmpty else {
     throw CLIError.usage("tracks", "no input file; see 'mtool help tracks'")
   }
+  if arguments.has("json") && arguments.has("jsonl") {
+    throw CLIError.usage("tracks", "--json and --jsonl cannot be combined")
+  }
+  var languages: [String] = []
+  for value in arguments.options["prefer"] ?? [] {
+    for item in value.split(separator: ",") {
+      let text = item.trimmingSpaces
+      guard let tag = LanguageTag.bcp47(text) else {
+        throw CLIError.usage(
+          "tracks", "--prefer expects language tags like 'en-US,fr', got '\(text)'")
+      }
+      languages.append(tag)
+    }
+  }
+  let jobs = try arguments.int("jobs", command: "tracks") ?? 4
+  guard jobs >= 1 else { throw CLIError.usage("tracks", "--jobs must be at least 1, got \(jobs)") }
+  let preferences = TrackPreferences(languages: languages)
+  let paths = arguments.positionals
+
+  let streaming = arguments.has("jsonl")
+  let printAsCompleted: @Sendable (Int, Result<MediaInfo, MediaError>) -> Void = {
+    position, result in
+    var out = StandardOutput()
+    out.write(TracksOutput.json(path: paths[position], result).serialized + "\n")
+    out.flush()
+    if case .failure(let error) = result {
+      var err = StandardError()
+      err.write(TracksOutput.errorLine(path: paths[position], error))
+    }
+  }
+  let results: [Result<MediaInfo, MediaError>] = MediaProbe.probe(
+    paths: paths, jobs: jobs, preferences: preferences,
+    onResult: streaming ? printAsCompleted : nil)
+
   var stdout = StandardOutput()
   defer { stdout.flush() }
-  var files: [JSONValue] = []
-  for path in arguments.positionals {
-    let info: ContainerInfo
-    do throws(MediaError) {
-      info = try MediaContainer.inspect(path: path)
-    } catch {
-      throw CLIError(
-        code: error.kind == .notFound ? .noInput : .dataError, command: "tracks",
-        message: error.description)
+  var stderr = StandardError()
+  var code = ExitCode.ok
+  for (path, result) in zip(paths, results) {
+    guard case .failure(let error) = result else { continue }
+    if error.kind == MediaError.Kind.notFound {
+      code = .noInput
+    } else if code == .ok {
+      code = .dataError
     }
-    if arguments.has("json") {
-      files.append(
-        .object([
-          ("path", .string(path)), ("format", .string(info.formatName)),
-          ("streams", .int(info.streamCount)),
-        ]))
-    } else {
-      stdout.write("\(path): \(info.formatName), \(info.streamCount) streams\n")
-    }
+    if !streaming { stderr.write(TracksOutput.errorLine(path: path, error)) }
   }
+  if streaming { return code }
   if arguments.has("json") {
+    let files = zip(paths, results).map { TracksOutput.json(path: $0, $1) }
     stdout.write(JSONValue.object([("files", .array(files))]).serialized + "\n")
+  } else {
+    var first = true
+    for result in results {
+      guard case .success(let info) = result else { continue }
+      if !first { stdout.write("\n") }
+      first = false
+      stdout.write(TracksOutput.table(info))
+    }
   }
-  return .ok
+  return code
+}
+
+extension Substring {
+  /// The text without leading and trailing spaces.
+  fileprivate var trimmingSpaces: String {
+    String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+  }
 }

@@ -1,0 +1,121 @@
+import MediaTracks
+
+/// The text and JSON forms of `mtool tracks` results.
+enum TracksOutput {
+  /// The stderr line for a file that failed.
+  static func errorLine(path: String, _ error: MediaError) -> String {
+    CLIError(code: .dataError, command: "tracks", message: "\(path): \(reason(error))").line + "\n"
+  }
+
+  /// A short reason for a failed file.
+  static func reason(_ error: MediaError) -> String {
+    switch error.kind {
+    case .notFound: return "no such file or not readable"
+    case .malformed: return "not readable media (\(error.description))"
+    default: return error.description
+    }
+  }
+
+  /// One file as a JSON object: `path, format, duration, audio, subtitles, defaultAudio,
+  /// defaultSubtitle, error`.
+  static func json(path: String, _ result: Result<MediaInfo, MediaError>) -> JSONValue {
+    switch result {
+    case .success(let info):
+      return .object([
+        ("path", .string(path)), ("format", .string(info.format)),
+        ("duration", number(info.duration)), ("audio", .array(info.audio.map(json(audio:)))),
+        ("subtitles", .array(info.subtitles.map(json(subtitle:)))),
+        ("defaultAudio", int(info.defaultAudio)), ("defaultSubtitle", int(info.defaultSubtitle)),
+        ("error", .null),
+      ])
+    case .failure(let error):
+      return .object([
+        ("path", .string(path)), ("format", .null), ("duration", .null), ("audio", .array([])),
+        ("subtitles", .array([])), ("defaultAudio", .null), ("defaultSubtitle", .null),
+        ("error", .string(reason(error))),
+      ])
+    }
+  }
+
+  static func json(audio track: AudioTrack) -> JSONValue {
+    .object([
+      ("index", .int(track.index)), ("codec", .string(track.codec)),
+      ("profile", string(track.profile)), ("language", string(track.language)),
+      ("languageTag", string(track.languageTag)), ("title", string(track.title)),
+      ("channels", .int(track.channels)), ("channelLayout", .string(track.channelLayout)),
+      ("sampleRate", .int(track.sampleRate)), ("bitRate", int(track.bitRate)),
+      ("duration", number(track.duration)),
+      ("dispositions", .array(track.dispositions.map { .string($0) })),
+      ("kind", .string(track.kind.rawValue)), ("label", .string(track.label)),
+    ])
+  }
+
+  static func json(subtitle track: SubtitleTrack) -> JSONValue {
+    .object([
+      ("index", .int(track.index)), ("codec", .string(track.codec)),
+      ("language", string(track.language)), ("languageTag", string(track.languageTag)),
+      ("title", string(track.title)),
+      ("dispositions", .array(track.dispositions.map { .string($0) })),
+      ("kind", .string(track.kind.rawValue)), ("label", .string(track.label)),
+    ])
+  }
+
+  /// The readable table of one file; `*` marks the default choice.
+  static func table(_ info: MediaInfo) -> String {
+    var text = info.path + ": " + info.format
+    if let duration = info.duration { text += ", " + seconds(duration) }
+    text += "\n"
+    if info.audio.isEmpty {
+      text += "  audio: none\n"
+    } else {
+      text += "  audio:\n"
+      for track in info.audio {
+        var details = [track.codec]
+        if !track.channelLayout.isEmpty { details.append(track.channelLayout) }
+        if track.sampleRate > 0 { details.append("\(track.sampleRate) Hz") }
+        if let bitRate = track.bitRate { details.append("\(bitRate / 1000) kb/s") }
+        if !track.dispositions.isEmpty { details.append(track.dispositions.joined(separator: ",")) }
+        text += row(
+          marked: track.index == info.defaultAudio, index: track.index, label: track.label,
+          details: details)
+      }
+    }
+    if info.subtitles.isEmpty {
+      text += "  subtitles: none\n"
+    } else {
+      text += "  subtitles:" + (info.defaultSubtitle == nil ? " (off by default)\n" : "\n")
+      for track in info.subtitles {
+        var details = [track.codec]
+        if !track.dispositions.isEmpty { details.append(track.dispositions.joined(separator: ",")) }
+        text += row(
+          marked: track.index == info.defaultSubtitle, index: track.index, label: track.label,
+          details: details)
+      }
+    }
+    return text
+  }
+
+  private static func row(marked: Bool, index: Int, label: String, details: [String]) -> String {
+    let head = "  " + (marked ? "* " : "  ") + "#\(index)"
+    let paddedHead = head + String(repeating: " ", count: max(1, 8 - head.count))
+    let paddedLabel = label + String(repeating: " ", count: max(2, 44 - label.count))
+    return paddedHead + paddedLabel + details.filter { !$0.isEmpty }.joined(separator: "  ") + "\n"
+  }
+
+  private static func seconds(_ value: Double) -> String {
+    let tenths = Int((value * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10) s"
+  }
+
+  private static func string(_ value: String?) -> JSONValue {
+    value.map { .string($0) } ?? .null
+  }
+
+  private static func int(_ value: Int?) -> JSONValue {
+    value.map { .int($0) } ?? .null
+  }
+
+  private static func number(_ value: Double?) -> JSONValue {
+    value.map { .number($0) } ?? .null
+  }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+private func parseJSON(_ text: String) throws -> Any {
+  try JSONSerialization.jsonObject(with: Data(text.utf8))
+}
+
+private func files(_ result: RunResult) throws -> [[String: Any]] {
+  let document = try #require(try parseJSON(result.stdout) as? [String: Any])
+  return try #require(document["files"] as? [[String: Any]])
+}
+
+@Test func tracksTableMarksTheDefaultChoice() throws {
+  let result = try runMtool(["tracks", fixtures + "/multitrack.mkv"])
+  #expect(result.status == 0)
+  #expect(result.stderr.isEmpty)
+  let lines = result.stdout.split(separator: "\n").map(String.init)
+  #expect(lines.first?.hasSuffix("multitrack.mkv: matroska,webm, 2.9 s") == true)
+  let marked = lines.filter { $0.hasPrefix("  * ") }
+  #expect(marked.count == 1)
+  #expect(marked.first?.contains("#0  English") == true)
+  #expect(result.stdout.contains("English \u{2013} Commentary (Director's Commentary)"))
+  #expect(result.stdout.contains("French \u{2013} Forced"))
+}
+
+@Test func tracksPreferChangesTheChoice() throws {
+  let result = try runMtool(["tracks", "--prefer", "fr-CA,en", fixtures + "/multitrack.mkv"])
+  #expect(result.status == 0)
+  let marked = result.stdout.split(separator: "\n").filter { $0.hasPrefix("  * ") }
+  #expect(marked.count == 2)
+  #expect(marked.first?.contains("#1  French") == true)
+  #expect(marked.last?.contains("#4  French \u{2013} Forced") == true)
+}
+
+@Test func tracksJSONHasEveryKey() throws {
+  let result = try runMtool(["tracks", "--json", fixtures + "/multitrack.mkv"])
+  #expect(result.status == 0)
+  let file = try #require(try files(result).first)
+  for key in [
+    "path", "format", "duration", "audio", "subtitles", "defaultAudio", "defaultSubtitle", "error",
+  ] {
+    #expect(file.keys.contains(key), "missing \(key)")
+  }
+  #expect(file["format"] as? String == "matroska,webm")
+  #expect(file["defaultAudio"] as? Int == 0)
+  #expect(file["defaultSubtitle"] is NSNull)
+  #expect(file["error"] is NSNull)
+  let audio = try #require(file["audio"] as? [[String: Any]])
+  #expect(audio.count == 3)
+  let french = audio[1]
+  for key in [
+    "index", "codec", "profile", "language", "languageTag", "title", "channels", "channelLayout",
+    "sampleRate", "bitRate", "duration", "dispositions", "kind", "label",
+  ] {
+    #expect(french.keys.contains(key), "audio lacks \(key)")
+  }
+  #expect(french["index"] as? Int == 1)
+  #expect(french["language"] as? String == "fr")
+  #expect(french["languageTag"] as? String == "fre")
+  #expect(french["channels"] as? Int == 6)
+  #expect(french["channelLayout"] as? String == "5.1")
+  #expect(french["sampleRate"] as? Int == 48000)
+  #expect(french["kind"] as? String == "main")
+  #expect(audio[2]["kind"] as? String == "commentary")
+  #expect(audio[2]["dispositions"] as? [String] == ["comment"])
+  let subtitles = try #require(file["subtitles"] as? [[String: Any]])
+  #expect(subtitles.map { $0["index"] as? Int } == [3, 4])
+  #expect(subtitles[1]["dispositions"] as? [String] == ["forced"])
+}
+
+@Test func tracksJSONListsFailedFilesAndSetsExitCodes() throws {
+  let paths = [
+    fixtures + "/clip.wav", fixtures + "/no-such.mkv", fixtures + "/truncated-header.wav",
+  ]
+  let result = try runMtool(["tracks", "--json", "--jobs", "2"] + paths)
+  #expect(result.status == 66)
+  let listed = try files(result)
+  #expect(listed.map { $0["path"] as? String } == paths)
+  #expect(listed[0]["error"] is NSNull)
+  #expect(listed[1]["error"] is String)
+  #expect(listed[2]["error"] is String)
+  let errors = result.stderr.split(separator: "\n")
+  #expect(errors.count == 2)
+  #expect(errors.allSatisfy { $0.hasPrefix("mtool: tracks: ") })
+  #expect(errors.first?.hasPrefix("mtool: tracks: \(paths[1]): ") == true)
+
+  let bad = try runMtool(["tracks", fixtures + "/truncated-header.wav", fixtures + "/clip.wav"])
+  #expect(bad.status == 65)
+  #expect(bad.stdout.contains("clip.wav: wav"))
+  #expect(bad.stderr.split(separator: "\n").count == 1)
+}
+
+@Test func tracksJSONLinesGivesOneObjectPerFile() throws {
+  let paths = [fixtures + "/multitrack.mkv", fixtures + "/clip.wav", fixtures + "/gone.wav"]
+  let result = try runMtool(["tracks", "--jsonl", "-j", "3"] + paths)
+  #expect(result.status == 66)
+  let lines = result.stdout.split(separator: "\n").map(String.init)
+  #expect(lines.count == 3)
+  let objects = try lines.map { try #require(try parseJSON($0) as? [String: Any]) }
+  #expect(Set(objects.compactMap { $0["path"] as? String }) == Set(paths))
+}
+
+@Test(arguments: [
+  ["--prefer", "1x"], ["--jobs", "0"], ["--json", "--jsonl"], ["--jobs", "many"],
+])
+func tracksRejectsBadOptions(options: [String]) throws {
+  let result = try runMtool(["tracks"] + options + [fixtures + "/clip.wav"])
+  #expect(result.status == 64)
+  #expect(result.stdout.isEmpty)
+  #expect(result.stderr.hasPrefix("mtool: tracks: "))
+}
