@@ -6,6 +6,17 @@ public enum StretchError: Error, Hashable, Sendable, CustomStringConvertible {
   case sampleRateOutOfRange(Int, supported: ClosedRange<Int>)
   /// A channel count outside the supported range.
   case channelCountOutOfRange(Int, supported: ClosedRange<Int>)
+  /// A speed menu with no rates.
+  case emptyMenu
+  /// A menu rate (at `index`, zero-based) that is not finite, not positive or outside the
+  /// supported range.
+  case invalidMenuRate(index: Int, value: Double, supported: ClosedRange<Double>)
+  /// A menu rate (at `index`, zero-based) equal to an earlier one.
+  case duplicateMenuRate(index: Int, value: Double)
+  /// A label list whose length differs from the rate list's.
+  case labelCountMismatch(rates: Int, labels: Int)
+  /// A default rate that is not one of the menu's rates.
+  case defaultRateNotInMenu(Double)
 
   /// A one-line description naming the bad value and the supported range.
   public var description: String {
@@ -16,6 +27,16 @@ public enum StretchError: Error, Hashable, Sendable, CustomStringConvertible {
       "sample rate \(s) Hz is outside the supported range \(r.lowerBound)...\(r.upperBound) Hz"
     case .channelCountOutOfRange(let c, let r):
       "channel count \(c) is outside the supported range \(r.lowerBound)...\(r.upperBound)"
+    case .emptyMenu:
+      "a speed menu needs at least one rate"
+    case .invalidMenuRate(let i, let v, let r):
+      "menu rate #\(i) (\(v)) is outside the supported range \(r.lowerBound)...\(r.upperBound)"
+    case .duplicateMenuRate(let i, let v):
+      "menu rate #\(i) (\(v)) repeats an earlier rate"
+    case .labelCountMismatch(let r, let l):
+      "a speed menu with \(r) rates needs \(r) labels, not \(l)"
+    case .defaultRateNotInMenu(let v):
+      "default rate \(v) is not one of the menu's rates"
     }
   }
 }

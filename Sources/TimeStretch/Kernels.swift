@@ -1,0 +1,170 @@
+// Vector kernels of the stretcher. Each has a scalar reference below it, and the tests check that
+// both agree. Pointers never leave this module.
+
+/// Returns `Σ a[i]·b[i]` and `Σ b[i]²` over `count` elements (SIMD16 multiply-adds).
+@inline(__always)
+func dotAndEnergy(
+  _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int
+) -> (dot: Float, energy: Float) {
+  var dot0 = SIMD16<Float>(repeating: 0)
+  var dot1 = SIMD16<Float>(repeating: 0)
+  var en0 = SIMD16<Float>(repeating: 0)
+  var en1 = SIMD16<Float>(repeating: 0)
+  let ra = UnsafeRawPointer(a)
+  let rb = UnsafeRawPointer(b)
+  let stride = MemoryLayout<Float>.stride
+  var i = 0
+  while i + 32 <= count {
+    let a0 = ra.loadUnaligned(fromByteOffset: i * stride, as: SIMD16<Float>.self)
+    let b0 = rb.loadUnaligned(fromByteOffset: i * stride, as: SIMD16<Float>.self)
+    let a1 = ra.loadUnaligned(fromByteOffset: (i + 16) * stride, as: SIMD16<Float>.self)
+    let b1 = rb.loadUnaligned(fromByteOffset: (i + 16) * stride, as: SIMD16<Float>.self)
+    dot0.addProduct(a0, b0)
+    en0.addProduct(b0, b0)
+    dot1.addProduct(a1, b1)
+    en1.addProduct(b1, b1)
+    i += 32
+  }
+  var dot8 = SIMD8<Float>(repeating: 0)
+  var en8 = SIMD8<Float>(repeating: 0)
+  while i + 8 <= count {
+    let a0 = ra.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
+    let b0 = rb.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
+    dot8.addProduct(a0, b0)
+    en8.addProduct(b0, b0)
+    i += 8
+  }
+  var dot = (dot0 + dot1).sum() + dot8.sum()
+  var energy = (en0 + en1).sum() + en8.sum()
+  while i < count {
+    dot += a[i] * b[i]
+    energy += b[i] * b[i]
+    i += 1
+  }
+  return (dot, energy)
+}
+
+/// Scalar reference of ``dotAndEnergy(_:_:count:)``.
+func dotAndEnergyReference(
+  _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int
+) -> (dot: Float, energy: Float) {
+  var dot: Double = 0
+  var energy: Double = 0
+  for i in 0..<count {
+    dot += Double(a[i]) * Double(b[i])
+    energy += Double(b[i]) * Double(b[i])
+  }
+  return (Float(dot), Float(energy))
+}
+
+/// `acc[i] += w[i] · x[i]` over `count` elements (SIMD16).
+@inline(__always)
+func addWindowed(
+  _ acc: UnsafeMutablePointer<Float>, _ w: UnsafePointer<Float>, _ x: UnsafePointer<Float>,
+  count: Int
+) {
+  let racc = UnsafeMutableRawPointer(acc)
+  let rw = UnsafeRawPointer(w)
+  let rx = UnsafeRawPointer(x)
+  let stride = MemoryLayout<Float>.stride
+  var i = 0
+  while i + 16 <= count {
+    let o = i * stride
+    var s = racc.loadUnaligned(fromByteOffset: o, as: SIMD16<Float>.self)
+    let wv = rw.loadUnaligned(fromByteOffset: o, as: SIMD16<Float>.self)
+    let xv = rx.loadUnaligned(fromByteOffset: o, as: SIMD16<Float>.self)
+    s.addProduct(wv, xv)
+    racc.storeBytes(of: s, toByteOffset: o, as: SIMD16<Float>.self)
+    i += 16
+  }
+  while i < count {
+    acc[i] += w[i] * x[i]
+    i += 1
+  }
+}
+
+/// Scalar reference of ``addWindowed(_:_:_:count:)``.
+func addWindowedReference(
+  _ acc: UnsafeMutablePointer<Float>, _ w: UnsafePointer<Float>, _ x: UnsafePointer<Float>,
+  count: Int
+) {
+  for i in 0..<count {
+    acc[i] += w[i] * x[i]
+  }
+}
+
+/// `acc[i] += w[i] · (h.0·x[i−s] + h.1·x[i] + h.2·x[i+s] + h.3·x[i+2s])` over `count` elements:
+/// a windowed read at a fractional position with a four-point interpolator, where `s` is the
+/// distance between neighbouring frames (the channel count for interleaved audio). `acc` may be
+/// `nil`-windowed by passing `w == nil`, in which case the interpolated value is stored.
+@inline(__always)
+func addInterpolated(
+  _ acc: UnsafeMutablePointer<Float>, _ w: UnsafePointer<Float>?, _ x: UnsafePointer<Float>,
+  frameStride s: Int, coefficients h: SIMD4<Float>, count: Int
+) {
+  let racc = UnsafeMutableRawPointer(acc)
+  let rx = UnsafeRawPointer(x)
+  let stride = MemoryLayout<Float>.stride
+  let h0 = SIMD8<Float>(repeating: h[0])
+  let h1 = SIMD8<Float>(repeating: h[1])
+  let h2 = SIMD8<Float>(repeating: h[2])
+  let h3 = SIMD8<Float>(repeating: h[3])
+  var i = 0
+  while i + 8 <= count {
+    let o = i * stride
+    let xm = rx.loadUnaligned(fromByteOffset: o - s * stride, as: SIMD8<Float>.self)
+    let x0 = rx.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+    let x1 = rx.loadUnaligned(fromByteOffset: o + s * stride, as: SIMD8<Float>.self)
+    let x2 = rx.loadUnaligned(fromByteOffset: o + 2 * s * stride, as: SIMD8<Float>.self)
+    var v: SIMD8<Float> = h0 * xm
+    v.addProduct(h1, x0)
+    v.addProduct(h2, x1)
+    v.addProduct(h3, x2)
+    if let w {
+      var a = racc.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+      let wv = UnsafeRawPointer(w).loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+      a.addProduct(wv, v)
+      racc.storeBytes(of: a, toByteOffset: o, as: SIMD8<Float>.self)
+    } else {
+      racc.storeBytes(of: v, toByteOffset: o, as: SIMD8<Float>.self)
+    }
+    i += 8
+  }
+  while i < count {
+    var v = h[0] * x[i - s]
+    v += h[1] * x[i]
+    v += h[2] * x[i + s]
+    v += h[3] * x[i + 2 * s]
+    if let w {
+      acc[i] += w[i] * v
+    } else {
+      acc[i] = v
+    }
+    i += 1
+  }
+}
+
+/// Scalar reference of ``addInterpolated(_:_:_:frameStride:coefficients:count:)``.
+func addInterpolatedReference(
+  _ acc: UnsafeMutablePointer<Float>, _ w: UnsafePointer<Float>?, _ x: UnsafePointer<Float>,
+  frameStride s: Int, coefficients h: SIMD4<Float>, count: Int
+) {
+  for i in 0..<count {
+    let v = h[0] * x[i - s] + h[1] * x[i] + h[2] * x[i + s] + h[3] * x[i + 2 * s]
+    if let w {
+      acc[i] += w[i] * v
+    } else {
+      acc[i] = v
+    }
+  }
+}
+
+/// Four-point Lagrange interpolation weights for the points −1, 0, 1, 2 at fraction `f` (0..<1).
+@inline(__always)
+func lagrangeCoefficients(_ f: Double) -> SIMD4<Float> {
+  let a = -f * (f - 1) * (f - 2) / 6
+  let b = (f + 1) * (f - 1) * (f - 2) / 2
+  let c = -(f + 1) * f * (f - 2) / 2
+  let d = (f + 1) * f * (f - 1) / 6
+  return SIMD4<Float>(Float(a), Float(b), Float(c), Float(d))
+}

@@ -1,0 +1,65 @@
+/// One point where the playback speed changed: from output frame `outputFrame` on, output maps to
+/// input (media) frames as `inputFrame + (o − outputFrame) · speed`.
+public struct SpeedBreakpoint: Sendable, Hashable, Codable {
+  /// The first output frame played at `speed` (frames since the start of the stream).
+  public var outputFrame: Int
+  /// The input (media) position of `outputFrame`, in input frames (fractional).
+  public var inputFrame: Double
+  /// The speed from `outputFrame` on (input frames per output frame).
+  public var speed: Double
+}
+
+/// The piecewise-linear map from output frames to input (media) frames, one piece per speed.
+///
+/// The stretcher places every segment at the input position this map gives for the segment's
+/// output position (plus a bounded local search offset), so the map is exact by construction.
+/// It keeps the newest ``capacity`` breakpoints: when more speed changes happen, the oldest piece
+/// is dropped and output frames before the oldest kept breakpoint are extrapolated from it.
+struct MediaTimeMap {
+  /// How many breakpoints are kept.
+  static let capacity = 256
+
+  private(set) var points: [SpeedBreakpoint]
+
+  init(speed: Double) {
+    points = []
+    points.reserveCapacity(Self.capacity)
+    points.append(SpeedBreakpoint(outputFrame: 0, inputFrame: 0, speed: speed))
+  }
+
+  mutating func reset(speed: Double) {
+    points.removeAll(keepingCapacity: true)
+    points.append(SpeedBreakpoint(outputFrame: 0, inputFrame: 0, speed: speed))
+  }
+
+  var last: SpeedBreakpoint { points[points.count - 1] }
+
+  /// Starts a new piece at `outputFrame` (which must not precede the last breakpoint).
+  mutating func change(speed: Double, atOutputFrame outputFrame: Int) {
+    let input = inputFrame(forOutputFrame: Double(outputFrame))
+    if last.outputFrame == outputFrame {
+      points[points.count - 1].speed = speed
+      return
+    }
+    if points.count == Self.capacity {
+      points.removeFirst()
+    }
+    points.append(SpeedBreakpoint(outputFrame: outputFrame, inputFrame: input, speed: speed))
+  }
+
+  /// The input frame (fractional) of an output frame.
+  func inputFrame(forOutputFrame o: Double) -> Double {
+    var i = points.count - 1
+    while i > 0 && Double(points[i].outputFrame) > o {
+      i -= 1
+    }
+    let b = points[i]
+    return b.inputFrame + (o - Double(b.outputFrame)) * b.speed
+  }
+
+  /// The output frame (fractional) of an input frame, on the newest piece.
+  func outputFrameOnLastPiece(forInputFrame x: Double) -> Double {
+    let b = last
+    return Double(b.outputFrame) + (x - b.inputFrame) / b.speed
+  }
+}

@@ -1,0 +1,375 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// Segment planning: where each output segment is read from, and the buffers behind it.
+//
+// Positions are internal input frames: the stream's frame f is internal frame f + preroll, and the
+// first `preroll` internal frames are silence, so the first real segment has a predecessor and the
+// output starts at full level. Output segment k covers internal output frames k·hop ..< k·hop +
+// window; the stream's output frame o is internal output frame o + hop.
+extension TimeStretcher {
+  /// The speed-map piece that segment `segment` and later will use (the pending speed applied).
+  func nextPiece() -> SpeedBreakpoint {
+    let last = map.last
+    guard speed != last.speed else { return last }
+    let out = (max(segment, 1) - 1) * hop
+    if out == last.outputFrame {
+      return SpeedBreakpoint(outputFrame: out, inputFrame: last.inputFrame, speed: speed)
+    }
+    let input = map.inputFrame(forOutputFrame: Double(out))
+    return SpeedBreakpoint(outputFrame: out, inputFrame: input, speed: speed)
+  }
+
+  /// The ideal internal input position of segment `k` on `piece`.
+  @inline(__always)
+  func idealPosition(_ k: Int, _ piece: SpeedBreakpoint) -> Double {
+    if k == 0 { return Double(preroll - hop) }
+    let out = Double((k - 1) * hop) - Double(piece.outputFrame)
+    return Double(preroll) + (piece.inputFrame + out * piece.speed)
+  }
+
+  mutating func applyPendingSpeed() {
+    guard speed != map.last.speed else { return }
+    map.change(speed: speed, atOutputFrame: (max(segment, 1) - 1) * hop)
+  }
+
+  // MARK: Input buffer
+
+  /// Appends `n` frames from `src`, or silence when `src` is nil. Non-finite samples become 0.
+  mutating func appendFrames(_ src: UnsafePointer<Float>?, _ n: Int) {
+    makeRoom(n)
+    let dst = input + frames * channels
+    if let src {
+      for i in 0..<(n * channels) {
+        let v = src[i]
+        dst[i] = v.isFinite ? v : 0
+      }
+    } else {
+      dst.update(repeating: 0, count: n * channels)
+    }
+    let m = mix + frames
+    if channels == 1 {
+      m.update(from: dst, count: n)
+    } else {
+      for i in 0..<n {
+        var s: Float = 0
+        for c in 0..<channels {
+          s += dst[i * channels + c]
+        }
+        m[i] = s
+      }
+    }
+    frames += n
+    while (decDone + 1) * 4 <= frames {
+      let j = decDone * 4
+      dec[decDone] = (mix[j] + mix[j + 1]) + (mix[j + 2] + mix[j + 3])
+      decDone += 1
+    }
+  }
+
+  /// The first internal frame that must be kept (a multiple of 4).
+  func retentionPoint() -> Int {
+    let nextIdeal = idealPosition(segment, nextPiece())
+    var keep = min(Int(previous.rounded(.down)) - 8, Int(nextIdeal.rounded(.down)) - behind - 8)
+    keep = min(keep, scanned)
+    keep = max(keep, base)
+    keep = min(keep, base + frames)
+    return keep - (keep - base) % 4
+  }
+
+  mutating func makeRoom(_ n: Int) {
+    guard frames + n > capacity else { return }
+    let keep = retentionPoint()
+    let shift = keep - base
+    if shift > 0 {
+      let kept = frames - shift
+      memmove(input, input + shift * channels, kept * channels * MemoryLayout<Float>.stride)
+      memmove(mix, mix + shift, kept * MemoryLayout<Float>.stride)
+      let decShift = shift / 4
+      memmove(dec, dec + decShift, (decDone - decShift) * MemoryLayout<Float>.stride)
+      base = keep
+      frames = kept
+      decDone -= decShift
+    }
+    guard frames + n > capacity else { return }
+    let newCapacity = max(capacity * 2, frames + n + 1024)
+    let newInput = UnsafeMutablePointer<Float>.allocate(capacity: newCapacity * channels)
+    let newMix = UnsafeMutablePointer<Float>.allocate(capacity: newCapacity + 8)
+    let newDec = UnsafeMutablePointer<Float>.allocate(capacity: newCapacity / 4 + 8)
+    newInput.update(from: input, count: frames * channels)
+    newMix.update(from: mix, count: frames)
+    newDec.update(from: dec, count: decDone)
+    input.deallocate()
+    mix.deallocate()
+    dec.deallocate()
+    input = newInput
+    mix = newMix
+    dec = newDec
+    capacity = newCapacity
+  }
+
+  // MARK: Segments
+
+  /// Plans, reads and overlap-adds the next segment; returns false when it needs more input.
+  mutating func produceSegment() -> Bool {
+    applyPendingSpeed()
+    let k = segment
+    let ideal = idealPosition(k, map.last)
+    let limit = Double(base + frames - reach)
+    if !(ideal < limit) {
+      guard finished else { return false }
+      let needed = Int(ideal.rounded(.down)) + reach + 1 - (base + frames)
+      appendFrames(nil, max(needed, hop))
+    }
+    scanOnsets(upTo: Int(ideal.rounded(.down)) + radius + window)
+    let p = k < 2 ? Double(preroll - hop + k * hop) : choosePosition(k, ideal)
+    markEmitted(p)
+    addSegment(at: p)
+    let hopSamples = hop * channels
+    if k >= 1 {
+      ready.update(from: acc, count: hopSamples)
+      readyStart = 0
+      readyCount = hop
+    }
+    acc.update(from: acc + hopSamples, count: (window - hop) * channels)
+    (acc + (window - hop) * channels).update(repeating: 0, count: hopSamples)
+    previous = p
+    segment += 1
+    return true
+  }
+
+  /// Adds the windowed segment read at internal position `p` (fractional) to the accumulator.
+  mutating func addSegment(at p: Double) {
+    let j = Int(p.rounded(.down))
+    let f = p - Double(j)
+    let src = input + (j - base) * channels
+    let n = window * channels
+    if f == 0 {
+      addWindowed(acc, windowInterleaved, src, count: n)
+    } else {
+      addInterpolated(
+        acc, windowInterleaved, src, frameStride: channels, coefficients: lagrangeCoefficients(f),
+        count: n)
+    }
+  }
+
+  /// Chooses segment `k`'s input position: onset rules first, then the similarity search.
+  mutating func choosePosition(_ k: Int, _ ideal: Double) -> Double {
+    let hopD = Double(hop)
+    let windowD = Double(window)
+    let hardLo = max(ideal - Double(behind), Double(base + 1))
+    let hardHi = ideal + Double(radius)
+    // An onset in the second half of the previous segment: continue it exactly, so the onset is
+    // played once, at full level, where it already started.
+    if lastEmitted != Int.min {
+      let e = Double(lastEmitted)
+      let natural = previous + hopD
+      if e >= natural && e < previous + windowD && natural >= hardLo && natural <= hardHi {
+        return natural
+      }
+    }
+    // Never read an onset that was already played.
+    let loEmitted = lastEmitted == Int.min ? -Double.infinity : Double(lastEmitted + 1)
+    var lo = max(ideal - Double(radius), loEmitted, hardLo)
+    var hi = hardHi
+    // The next onset is placed in one segment's second half (the next segment then continues it),
+    // as close to its scaled time as the bounds allow; earlier segments keep clear of it and no
+    // segment skips it.
+    if pendingCount > 0 {
+      let c = Double(pending[pendingHead])
+      if c < hardHi + windowD {
+        let floorLo = max(loEmitted, hardLo)
+        let eMin = max(hopD, c - hardHi)
+        let eMax = min(windowD - 1, c - floorLo)
+        if eMin <= eMax {
+          let first = (c - eMax).rounded(.up)
+          let last = (c - eMin).rounded(.down)
+          let want =
+            map.outputFrameOnLastPiece(forInputFrame: c - Double(preroll)) + hopD
+            - Double(k * hop)
+          if want <= eMax || first > last {
+            // On time, or late whatever comes next.
+            return max(first, min(last, (c - max(want, eMin)).rounded()))
+          }
+          // Early now: compare with the lateness of the next segment.
+          let nextHi = idealPosition(k + 1, map.last) + Double(radius)
+          let lateNext = hopD + max(hopD, c - nextHi) - want
+          if want - eMax <= lateNext {
+            return first
+          }
+          hi = min(hi, c - windowD)
+        } else if c - hardHi < windowD {
+          hi = min(hi, c - hopD)
+        }
+      }
+    }
+    if hi < lo {
+      lo = max(loEmitted, hardLo)
+    }
+    if hi < lo {
+      hi = hardHi
+      lo = min(lo, hi)
+    }
+    return search(lo: lo, hi: hi, ideal: ideal)
+  }
+
+  /// The position in `lo...hi` whose waveform best continues the previous segment (normalised
+  /// cross-correlation of the channel sum over the overlap, coarse on the 4:1 decimation, fine
+  /// around the three best coarse lags, refined by a parabola through the peak).
+  mutating func search(lo: Double, hi: Double, ideal: Double) -> Double {
+    let jLo = Int(lo.rounded(.up))
+    let jHi = Int(hi.rounded(.down))
+    guard jLo <= jHi else { return max(min(ideal, hi), lo) }
+    let length = hop
+    // The natural continuation of the previous segment, from the channel sum.
+    let q = previous + Double(hop)
+    let q0 = Int(q.rounded(.down))
+    let qf = q - Double(q0)
+    if qf == 0 {
+      ref.update(from: mix + (q0 - base), count: length)
+    } else {
+      addInterpolated(
+        ref, nil, mix + (q0 - base), frameStride: 1, coefficients: lagrangeCoefficients(qf),
+        count: length)
+    }
+    let refEnergy = dotAndEnergy(ref, ref, count: length).energy
+    guard refEnergy > 1e-12 else { return max(min(ideal, hi), lo) }
+    let coarseLength = length / 4
+    for m in 0..<coarseLength {
+      let i = 4 * m
+      refDec[m] = (ref[i] + ref[i + 1]) + (ref[i + 2] + ref[i + 3])
+    }
+    let refDecEnergy = dotAndEnergy(refDec, refDec, count: coarseLength).energy
+    let scale = Float(1) / Float(radius)
+    let idealF = Float(ideal)
+    @inline(__always) func penalty(_ j: Int) -> Float {
+      let d = (Float(j) - idealF) * scale
+      return Self.distancePenalty * d * d
+    }
+    // Coarse: every 4th lag, three best kept.
+    var s1 = -Float.infinity
+    var s2 = -Float.infinity
+    var s3 = -Float.infinity
+    var j1 = jLo
+    var j2 = jLo
+    var j3 = jLo
+    var j = (jLo + 3) / 4 * 4
+    while j <= jHi {
+      let r = dotAndEnergy(refDec, dec + (j - base) / 4, count: coarseLength)
+      let ncc = r.energy > refDecEnergy * 1e-6 ? r.dot / (r.energy * refDecEnergy).squareRoot() : 0
+      let s = ncc - penalty(j)
+      if s > s1 {
+        s3 = s2
+        j3 = j2
+        s2 = s1
+        j2 = j1
+        s1 = s
+        j1 = j
+      } else if s > s2 {
+        s3 = s2
+        j3 = j2
+        s2 = s
+        j2 = j
+      } else if s > s3 {
+        s3 = s
+        j3 = j
+      }
+      j += 4
+    }
+    // Fine: full resolution around the coarse winners.
+    var best = -Float.infinity
+    var bestJ = jLo
+    var bestNCC: Float = 0
+    for rank in 0..<3 {
+      let candidate = rank == 0 ? j1 : (rank == 1 ? j2 : j3)
+      let score = rank == 0 ? s1 : (rank == 1 ? s2 : s3)
+      guard score > -Float.infinity else { continue }
+      var f = max(jLo, candidate - 3)
+      let fEnd = min(jHi, candidate + 3)
+      while f <= fEnd {
+        let ncc = normalizedCorrelation(at: f, refEnergy: refEnergy)
+        let s = ncc - penalty(f)
+        if s > best {
+          best = s
+          bestJ = f
+          bestNCC = ncc
+        }
+        f += 1
+      }
+    }
+    if best == -Float.infinity {
+      bestJ = max(jLo, min(jHi, Int(ideal.rounded())))
+      bestNCC = normalizedCorrelation(at: bestJ, refEnergy: refEnergy)
+    }
+    // Sub-frame refinement.
+    let left = normalizedCorrelation(at: bestJ - 1, refEnergy: refEnergy)
+    let right = normalizedCorrelation(at: bestJ + 1, refEnergy: refEnergy)
+    let curvature = left - 2 * bestNCC + right
+    var p = Double(bestJ)
+    if curvature < 0 && bestNCC < 1 - 1e-6 {
+      let delta = Double(0.5 * (left - right) / curvature)
+      if abs(delta) >= 1e-3 && abs(delta) <= 0.5 {
+        p += delta
+      }
+    }
+    return max(min(p, hi), lo)
+  }
+
+  @inline(__always)
+  func normalizedCorrelation(at j: Int, refEnergy: Float) -> Float {
+    let r = dotAndEnergy(ref, mix + (j - base), count: hop)
+    return r.energy > refEnergy * 1e-6 ? r.dot / (r.energy * refEnergy).squareRoot() : 0
+  }
+
+  // MARK: Onsets
+
+  /// Finds onsets (a block's energy ten times its recent mean) in the channel sum up to `limit`.
+  mutating func scanOnsets(upTo limit: Int) {
+    let floor = Float(block) * 1e-7
+    while scanned + block <= limit {
+      let s = mix + (scanned - base)
+      var energy: Float = 0
+      var peak: Float = 0
+      for i in 0..<block {
+        let v = s[i]
+        energy += v * v
+        peak = max(peak, abs(v))
+      }
+      var mean: Float = 0
+      for i in 0..<Self.historyLength {
+        mean += history[i]
+      }
+      mean /= Float(Self.historyLength)
+      if energy > Self.onsetRatio * mean + floor && scanned - lastOnsetBlock > 2 * block {
+        var i = 0
+        while i < block - 1 && abs(s[i]) < 0.5 * peak {
+          i += 1
+        }
+        if pendingCount < Self.pendingCapacity {
+          pending[(pendingHead + pendingCount) % Self.pendingCapacity] = scanned + i
+          pendingCount += 1
+        }
+        lastOnsetBlock = scanned
+      }
+      history[historyPos] = energy
+      historyPos = (historyPos + 1) % Self.historyLength
+      scanned += block
+    }
+  }
+
+  /// Retires the onsets that segment at `p` covers; those inside it count as played.
+  mutating func markEmitted(_ p: Double) {
+    while pendingCount > 0 {
+      let c = pending[pendingHead]
+      guard Double(c) < p + Double(window) else { break }
+      if Double(c) >= p {
+        lastEmitted = max(lastEmitted, c)
+      }
+      pendingHead = (pendingHead + 1) % Self.pendingCapacity
+      pendingCount -= 1
+    }
+  }
+}

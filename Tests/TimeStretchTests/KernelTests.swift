@@ -1,0 +1,95 @@
+import Testing
+
+@testable import TimeStretch
+
+private func randomSignal(_ n: Int, seed: UInt64) -> [Float] {
+  var rng = SeededGenerator(seed: seed)
+  return (0..<n).map { _ in Float(Int64(bitPattern: rng.next()) >> 40) / Float(1 << 23) }
+}
+
+@Test(arguments: [0, 1, 7, 8, 15, 16, 31, 32, 33, 100, 441, 1024])
+func dotAndEnergyMatchesTheScalarReference(count: Int) {
+  let a = randomSignal(count + 3, seed: 1)
+  let b = randomSignal(count + 3, seed: 2)
+  a.withUnsafeBufferPointer { pa in
+    b.withUnsafeBufferPointer { pb in
+      guard let x = pa.baseAddress, let y = pb.baseAddress else { return }
+      for offset in 0..<3 {
+        let v = dotAndEnergy(x + offset, y + offset, count: count)
+        let r = dotAndEnergyReference(x + offset, y + offset, count: count)
+        let tolerance = Float(1e-5) * Float(max(count, 1))
+        #expect(abs(v.dot - r.dot) <= tolerance)
+        #expect(abs(v.energy - r.energy) <= tolerance)
+      }
+    }
+  }
+}
+
+@Test(arguments: [0, 1, 15, 16, 17, 64, 100, 882])
+func addWindowedMatchesTheScalarReference(count: Int) {
+  let w = randomSignal(count, seed: 3)
+  let x = randomSignal(count, seed: 4)
+  var fast = randomSignal(count, seed: 5)
+  var slow = fast
+  w.withUnsafeBufferPointer { pw in
+    x.withUnsafeBufferPointer { px in
+      fast.withUnsafeMutableBufferPointer { pf in
+        slow.withUnsafeMutableBufferPointer { ps in
+          guard let w = pw.baseAddress, let x = px.baseAddress, let f = pf.baseAddress,
+            let s = ps.baseAddress
+          else { return }
+          addWindowed(f, w, x, count: count)
+          addWindowedReference(s, w, x, count: count)
+        }
+      }
+    }
+  }
+  // The vector path fuses multiply and add, so the last bit may differ.
+  var worst: Float = 0
+  for i in 0..<count { worst = max(worst, abs(fast[i] - slow[i])) }
+  #expect(worst <= 1e-6)
+}
+
+@Test(arguments: [1, 2, 6])
+func addInterpolatedMatchesTheScalarReference(stride: Int) {
+  let count = 203 * stride
+  let w = randomSignal(count, seed: 6)
+  let x = randomSignal(count + 4 * stride, seed: 7)
+  for f in [0.0, 0.25, 0.5, 0.9] {
+    let h = lagrangeCoefficients(f)
+    for windowed in [true, false] {
+      var fast = randomSignal(count, seed: 8)
+      var slow = fast
+      w.withUnsafeBufferPointer { pw in
+        x.withUnsafeBufferPointer { px in
+          fast.withUnsafeMutableBufferPointer { pf in
+            slow.withUnsafeMutableBufferPointer { ps in
+              guard let wp = pw.baseAddress, let xp = px.baseAddress, let fp = pf.baseAddress,
+                let sp = ps.baseAddress
+              else { return }
+              let weights: UnsafePointer<Float>? = windowed ? wp : nil
+              addInterpolated(
+                fp, weights, xp + stride, frameStride: stride, coefficients: h, count: count)
+              addInterpolatedReference(
+                sp, weights, xp + stride, frameStride: stride, coefficients: h, count: count)
+            }
+          }
+        }
+      }
+      var worst: Float = 0
+      for i in 0..<count { worst = max(worst, abs(fast[i] - slow[i])) }
+      #expect(worst <= 1e-6)
+    }
+  }
+}
+
+@Test func lagrangeCoefficientsInterpolateCubicsExactly() {
+  for f in [0.0, 0.1, 0.5, 0.77] {
+    let h = lagrangeCoefficients(f)
+    #expect(abs(h.sum() - 1) < 1e-6)
+    // x³ sampled at -1, 0, 1, 2.
+    let v = -h[0] + h[2] + 8 * h[3]
+    #expect(abs(Double(v) - f * f * f) < 1e-5)
+  }
+  #expect(lagrangeCoefficients(0) == SIMD4<Float>(0, 1, 0, 0))
+}

@@ -1,0 +1,258 @@
+import Testing
+
+@testable import TimeStretch
+
+/// Streams `input` through a stretcher with random push and pull sizes.
+func streamed(
+  _ input: [Float], channels: Int, sampleRate: Int, speed: Double, seed: UInt64
+) throws -> [Float] {
+  var s = try TimeStretcher(sampleRate: sampleRate, channels: channels, speed: speed)
+  var rng = SeededGenerator(seed: seed)
+  let frames = input.count / channels
+  var out: [Float] = []
+  var buffer = [Float](repeating: 0, count: 3000 * channels)
+  var pos = 0
+  while pos < frames {
+    let n = min(frames - pos, Int(rng.next() % 1500) + 1)
+    s.push(Array(input[(pos * channels)..<((pos + n) * channels)]), frames: n)
+    pos += n
+    let want = Int(rng.next() % 3000) + 1
+    let got = s.pull(into: &buffer, maxFrames: want)
+    out += buffer[0..<(got * channels)]
+  }
+  s.finish()
+  while true {
+    let got = s.pull(into: &buffer, maxFrames: Int(rng.next() % 700) + 1)
+    if got == 0 { break }
+    out += buffer[0..<(got * channels)]
+  }
+  return out
+}
+
+@Test(arguments: [0.5, 1.0, 1.5, 2.7])
+func blockSizesDoNotChangeTheOutput(speed: Double) throws {
+  let input = mixture(sampleRate: 16_000, frames: 12_000, channels: 2, clickEvery: 2100, seed: 7)
+  var whole = try TimeStretcher(sampleRate: 16_000, channels: 2, speed: speed)
+  let expected = whole.process(input: input)
+  let a = try streamed(input, channels: 2, sampleRate: 16_000, speed: speed, seed: 1)
+  let b = try streamed(input, channels: 2, sampleRate: 16_000, speed: speed, seed: 99)
+  #expect(a == expected)
+  #expect(b == expected)
+}
+
+@Test(arguments: [0.1, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 4.0, 10.0])
+func outputLengthIsExact(speed: Double) throws {
+  for frames in [0, 1, 999, 6007] {
+    var s = try TimeStretcher(sampleRate: 8000, channels: 1, speed: speed)
+    let input = sine(frequency: 300, sampleRate: 8000, frames: frames)
+    let out = s.process(input: input)
+    #expect(out.count == Int((Double(frames) / speed).rounded()), "frames \(frames)")
+  }
+}
+
+@Test func badParametersThrow() {
+  do {
+    _ = try TimeStretcher(sampleRate: 44_100, channels: 2, speed: .nan)
+    Issue.record("NaN accepted")
+  } catch {
+    guard case .speedOutOfRange(let v, let r) = error else {
+      Issue.record("wrong error \(error)")
+      return
+    }
+    #expect(v.isNaN && r == 0.1...10)
+  }
+  for speed in [0, -1, Double.infinity, -Double.infinity, 1e9, 0.05, 11] {
+    #expect(throws: StretchError.speedOutOfRange(speed, supported: 0.1...10)) {
+      _ = try TimeStretcher(sampleRate: 44_100, channels: 2, speed: speed)
+    }
+  }
+  #expect(throws: StretchError.sampleRateOutOfRange(0, supported: 8000...192_000)) {
+    _ = try TimeStretcher(sampleRate: 0, channels: 2, speed: 1)
+  }
+  #expect(throws: StretchError.sampleRateOutOfRange(400_000, supported: 8000...192_000)) {
+    _ = try TimeStretcher(sampleRate: 400_000, channels: 2, speed: 1)
+  }
+  for channels in [0, 9, -3] {
+    #expect(throws: StretchError.channelCountOutOfRange(channels, supported: 1...8)) {
+      _ = try TimeStretcher(sampleRate: 44_100, channels: channels, speed: 1)
+    }
+  }
+}
+
+@Test func setSpeedValidates() throws {
+  var s = try TimeStretcher(sampleRate: 8000, channels: 1, speed: 1)
+  for bad in [0, -1, Double.nan, Double.infinity, 1e9] {
+    do {
+      try s.setSpeed(bad)
+      Issue.record("speed \(bad) accepted")
+    } catch {
+      if case .speedOutOfRange(let v, _) = error {
+        #expect(v == bad || (v.isNaN && bad.isNaN))
+      } else {
+        Issue.record("wrong error \(error)")
+      }
+    }
+  }
+  #expect(s.speed == 1)
+  try s.setSpeed(2.5)
+  #expect(s.speed == 2.5)
+}
+
+@Test func resetStartsOver() throws {
+  let a = mixture(sampleRate: 8000, frames: 5000, channels: 1, clickEvery: 900, seed: 3)
+  let b = sine(frequency: 440, sampleRate: 8000, frames: 4000)
+  var fresh = try TimeStretcher(sampleRate: 8000, channels: 1, speed: 1.3)
+  let expected = fresh.process(input: b)
+  var s = try TimeStretcher(sampleRate: 8000, channels: 1, speed: 1.3)
+  s.push(a)
+  var buffer = [Float](repeating: 0, count: 1000)
+  _ = s.pull(into: &buffer, maxFrames: 1000)
+  s.reset()
+  #expect(s.deliveredFrames == 0)
+  s.push(b)
+  s.finish()
+  var out: [Float] = []
+  while true {
+    let n = s.pull(into: &buffer, maxFrames: 1000)
+    if n == 0 { break }
+    out += buffer[0..<n]
+  }
+  #expect(out == expected)
+}
+
+@Test(arguments: [2, 6])
+func identicalChannelsStayIdentical(channels: Int) throws {
+  let mono = mixture(sampleRate: 16_000, frames: 8000, channels: 1, clickEvery: 1700, seed: 5)
+  var input = [Float](repeating: 0, count: mono.count * channels)
+  for i in 0..<mono.count {
+    for c in 0..<channels { input[i * channels + c] = mono[i] }
+  }
+  var s = try TimeStretcher(sampleRate: 16_000, channels: channels, speed: 0.8)
+  let out = s.process(input: input)
+  let first = channel(out, 0, of: channels)
+  for c in 1..<channels {
+    #expect(channel(out, c, of: channels) == first)
+  }
+}
+
+@Test(arguments: [0.5, 0.75, 1.5, 2.0, 3.0])
+func pitchIsPreserved(speed: Double) throws {
+  let rate = 16_000
+  let input = sine(frequency: 440, sampleRate: rate, frames: 16_000)
+  var s = try TimeStretcher(sampleRate: rate, channels: 1, speed: speed)
+  let out = s.process(input: input)
+  let f = zeroCrossingFrequency(out, sampleRate: rate, from: 800, to: out.count - 800)
+  #expect(abs(f - 440) < 0.5, "estimated \(f) Hz")
+}
+
+@Test func unitSpeedReproducesTheInput() throws {
+  let input = mixture(sampleRate: 8000, frames: 6000, channels: 2, clickEvery: 1000, seed: 11)
+  var s = try TimeStretcher(sampleRate: 8000, channels: 2, speed: 1)
+  let out = s.process(input: input)
+  #expect(out.count == input.count)
+  var worst: Float = 0
+  for i in 0..<out.count { worst = max(worst, abs(out[i] - input[i])) }
+  #expect(worst < 1e-5)
+}
+
+@Test func speedChangesKeepTheMediaTimeMapExact() throws {
+  let rate = 8000
+  let input = mixture(sampleRate: rate, frames: 40_000, channels: 1, clickEvery: 3000, seed: 2)
+  var s = try TimeStretcher(sampleRate: rate, channels: 1, speed: 1)
+  var buffer = [Float](repeating: 0, count: 512)
+  var pulled = 0
+  let speeds = [1.5, 0.5, 2.5, 0.75, 4, 1]
+  var pos = 0
+  var step = 0
+  while pos < 40_000 {
+    let n = min(1000, 40_000 - pos)
+    s.push(Array(input[pos..<(pos + n)]), frames: n)
+    pos += n
+    while true {
+      let got = s.pull(into: &buffer, maxFrames: 512)
+      if got == 0 { break }
+      pulled += got
+    }
+    if pos % 6000 == 0 {
+      try s.setSpeed(speeds[step % speeds.count])
+      step += 1
+    }
+  }
+  s.finish()
+  while true {
+    let got = s.pull(into: &buffer, maxFrames: 512)
+    if got == 0 { break }
+    pulled += got
+  }
+  let points = s.breakpoints
+  #expect(points.count == 7)
+  for i in 1..<points.count {
+    let a = points[i - 1]
+    let b = points[i]
+    #expect(b.outputFrame > a.outputFrame)
+    let expected = a.inputFrame + Double(b.outputFrame - a.outputFrame) * a.speed
+    #expect(abs(b.inputFrame - expected) < 1e-9)
+    #expect(abs(s.mediaTime(forOutputFrame: b.outputFrame) - b.inputFrame / Double(rate)) < 1e-12)
+  }
+  // The total output maps back onto the total input.
+  let last = points[points.count - 1]
+  let end = Double(last.outputFrame) + (40_000 - last.inputFrame) / last.speed
+  #expect(pulled == Int(end.rounded()))
+  #expect(abs(s.mediaTime(forOutputFrame: pulled) - 5) < 0.5 / Double(rate) * 4)
+}
+
+@Test func latencyIsAtMostThirtyMilliseconds() throws {
+  for rate in [8000, 22_050, 44_100, 48_000, 96_000, 192_000] {
+    let s = try TimeStretcher(sampleRate: rate, channels: 2, speed: 1)
+    #expect(s.latencySeconds <= 0.030)
+    #expect(s.latencyFrames > 0)
+  }
+}
+
+@Test func availableFramesMatchesPull() throws {
+  var s = try TimeStretcher(sampleRate: 8000, channels: 1, speed: 1.7)
+  let input = mixture(sampleRate: 8000, frames: 9000, channels: 1, clickEvery: 1000, seed: 4)
+  var buffer = [Float](repeating: 0, count: 20_000)
+  var pos = 0
+  while pos < 9000 {
+    s.push(Array(input[pos..<(pos + 900)]), frames: 900)
+    pos += 900
+    let promised = s.availableFrames
+    #expect(s.pull(into: &buffer, maxFrames: 20_000) == promised)
+    #expect(s.availableFrames == 0)
+  }
+}
+
+@Test func clicksAreNeitherDoubledNorDropped() throws {
+  let rate = 16_000
+  let every = 1600
+  var input = [Float](repeating: 0, count: 32_000)
+  for i in stride(from: 800, to: input.count, by: every) { input[i] = 0.9 }
+  for speed in [0.5, 0.75, 1.5, 2.0] {
+    var s = try TimeStretcher(sampleRate: rate, channels: 1, speed: speed)
+    let out = s.process(input: input)
+    var peaks: [Int] = []
+    for i in 0..<out.count where abs(out[i]) > 0.3 {
+      if let last = peaks.last, i - last < 16 { continue }
+      peaks.append(i)
+    }
+    let expected = stride(from: 800, to: input.count, by: every).map {
+      Int((Double($0) / speed).rounded())
+    }.filter { $0 < out.count }
+    #expect(peaks.count == expected.count, "speed \(speed): \(peaks.count) peaks")
+    for (p, e) in zip(peaks, expected) {
+      // On time within 2 ms up to 1.5x; faster, the 30 ms look-ahead allows up to one hop late.
+      let tolerance = speed <= 1.5 ? rate / 500 : rate / 100
+      #expect(abs(p - e) <= tolerance, "speed \(speed): click at \(p), expected \(e)")
+    }
+  }
+}
+
+@Test func nonFiniteInputDoesNotPropagate() throws {
+  var input = sine(frequency: 300, sampleRate: 8000, frames: 4000)
+  input[100] = .nan
+  input[2000] = .infinity
+  var s = try TimeStretcher(sampleRate: 8000, channels: 1, speed: 0.7)
+  let out = s.process(input: input)
+  #expect(out.allSatisfy { $0.isFinite })
+}
