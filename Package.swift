@@ -34,7 +34,7 @@ let package = Package(
     .testTarget(name: "SubtitleParserTests", dependencies: ["SubtitleParser"]),
     .testTarget(name: "TimeStretchTests", dependencies: ["TimeStretch"]),
     .testTarget(name: "MediaTracksTests", dependencies: ["MediaTracks"]),
-    .testTarget(name: "mtoolTests", dependencies: ["mtool"]),
+    .testTarget(name: "mtoolTests", dependencies: ["mtool", "MediaTracks"]),
     .executableTarget(
       name: "SubtitleBench",
       dependencies: ["SubtitleParser", "MediaTracks"],

@@ -1,0 +1,171 @@
+import Foundation
+import MediaTracks
+import Testing
+
+/// A fresh scratch folder for one test's outputs.
+private func scratchFolder() throws -> String {
+  let path = NSTemporaryDirectory() + "mtool-stretch-\(UUID().uuidString)"
+  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  return path
+}
+
+/// Decodes a whole file and returns (frames, sample rate).
+private func decodedLength(_ path: String) throws -> (Int, Int) {
+  var decoder = try AudioDecoder(path: path)
+  var buffer: [Float] = []
+  var frames = 0
+  while case let n = try decoder.read(into: &buffer, maxFrames: 4096), n > 0 { frames += n }
+  return (frames, decoder.sampleRate)
+}
+
+@Test(arguments: [0.5, 1.5, 2.0])
+func stretchesToTheExactLength(speed: Double) throws {
+  let folder = try scratchFolder()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  let out = folder + "/out.wav"
+  let result = try runMtool(["stretch", fixtures + "/clip.wav", out, "--speed", "\(speed)"])
+  #expect(result.status == 0, "\(result.stderr)")
+  let (frames, rate) = try decodedLength(out)
+  #expect(rate == 22050)
+  let expected = (44100.0 / speed).rounded()
+  // Within one millisecond of input duration / speed.
+  #expect(abs(Double(frames) - expected) <= 22.05)
+  // Nothing but the output is left in the folder.
+  #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.wav"])
+}
+
+@Test func jsonSummaryDescribesTheRun() throws {
+  let folder = try scratchFolder()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  let result = try runMtool([
+    "stretch", fixtures + "/clip.wav", folder + "/out.flac", "--speed", "2", "--json",
+  ])
+  #expect(result.status == 0, "\(result.stderr)")
+  let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+  #expect(object?["channels"] as? Int == 2)
+  #expect(object?["sampleRate"] as? Int == 22050)
+  #expect(object?["speed"] as? Double == 2)
+  #expect(object?["inputFrames"] as? Int == 44100)
+  #expect(object?["outputFrames"] as? Int == 22050)
+  #expect((object?["realtimeFactor"] as? Double ?? 0) > 0)
+}
+
+@Test func speedMapChangesSpeedAtInputTimes() throws {
+  let folder = try scratchFolder()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  let result = try runMtool([
+    "stretch", fixtures + "/clip.wav", folder + "/out.wav", "--speed-map", "0:1,1:2", "--json",
+  ])
+  #expect(result.status == 0, "\(result.stderr)")
+  let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+  // 1 s at 1x then 1 s at 2x: 1.5 s of output. The change takes effect within the stretcher's
+  // latency (30 ms of input, 15 ms of output at 2x) of the requested time.
+  let frames = object?["outputFrames"] as? Int ?? 0
+  #expect(abs(frames - 33075) <= 331)
+}
+
+@Test(arguments: ["0", "-1", "nan", "inf", "1e9", "abc", "0.01", "11"])
+func badSpeedIsUsageErrorNamingTheRange(speed: String) throws {
+  let folder = try scratchFolder()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  let result = try runMtool([
+    "stretch", fixtures + "/clip.wav", folder + "/o.wav", "--speed", speed,
+  ])
+  #expect(result.status == 64)
+  #expect(result.stderr.hasPrefix("mtool: stretch: "))
+  #expect(result.stderr.contains("0.1 to 10"))
+  #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+  #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+}
+
+@Test func failuresHaveTheDocumentedExitCodes() throws {
+  let folder = try scratchFolder()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  let out = folder + "/o.wav"
+  let cases: [([String], Int32)] = [
+    (["stretch", folder + "/missing.wav", out, "--speed", "2"], 66),
+    (["stretch", folder, out, "--speed", "2"], 66),
+    (["stretch", fixtures + "/sample.srt", out, "--speed", "2"], 65),
+    (["stretch", fixtures + "/clip.wav", fixtures + "/clip.wav", "--speed", "2"], 64),
+    (["stretch", fixtures + "/clip.wav", folder + "/no/such/dir/o.wav", "--speed", "2"], 1),
+    (["stretch", fixtures + "/clip.wav", folder + "/o.xyz", "--speed", "2"], 64),
+    (["stretch", fixtures + "/clip.wav", out], 64),
+    (["stretch", fixtures + "/clip.wav", out, "--speed-map", "5:1,2:2"], 64),
+    (["stretch", fixtures + "/multitrack.mkv", out, "--speed", "2", "--track", "de"], 65),
+  ]
+  for (arguments, code) in cases {
+    let result = try runMtool(arguments)
+    #expect(result.status == code, "\(arguments): \(result.stderr)")
+    #expect(result.stderr.hasPrefix("mtool: stretch: "), "\(arguments)")
+    #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(arguments)")
+  }
+  #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+}
+
+@Test func trackByLanguagePicksThatTrack() throws {
+  let folder = try scratchFolder()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  let result = try runMtool([
+    "stretch", fixtures + "/multitrack.mkv", folder + "/fr.wav", "--speed", "1.25", "--track",
+    "fr", "--json",
+  ])
+  #expect(result.status == 0, "\(result.stderr)")
+  let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+  #expect(object?["track"] as? Int == 1)
+  #expect(object?["channels"] as? Int == 6)
+}
+
+@Test func interruptRemovesThePartialOutput() throws {
+  let folder = try scratchFolder()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  // The input is a FIFO fed with a WAV header and one second of audio, then held open: the
+  // command blocks mid-stream with its partial output created, and is interrupted there.
+  signal(SIGPIPE, SIG_IGN)
+  let fifo = folder + "/in.wav"
+  #expect(mkfifo(fifo, 0o600) == 0)
+  var header = Data("RIFF".utf8)
+  func le32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { header.append(contentsOf: $0) } }
+  func le16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { header.append(contentsOf: $0) } }
+  le32(0xFFFF_FFF0)
+  header.append(contentsOf: Array("WAVEfmt ".utf8))
+  le32(16)
+  le16(1)
+  le16(2)
+  le32(48000)
+  le32(48000 * 4)
+  le16(4)
+  le16(16)
+  header.append(contentsOf: Array("data".utf8))
+  le32(0xFFFF_FFC0)
+  let audio = Data(count: 48000 * 4)
+  let headerBytes = header
+  let writer = Thread {
+    guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+    handle.write(headerBytes)
+    handle.write(audio)
+    Thread.sleep(forTimeInterval: 30)
+    try? handle.close()
+  }
+  writer.start()
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: mtoolBinary)
+  process.arguments = ["stretch", fifo, folder + "/out.wav", "--speed", "0.5"]
+  process.standardOutput = FileHandle.nullDevice
+  process.standardError = FileHandle.nullDevice
+  try process.run()
+  var sawPartial = false
+  for _ in 0..<500 {
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+    if names.contains(where: { $0.contains("partial") }) {
+      sawPartial = true
+      break
+    }
+    usleep(20_000)
+  }
+  usleep(200_000)
+  process.interrupt()
+  process.waitUntilExit()
+  #expect(sawPartial)
+  #expect(process.terminationStatus == 130)
+  #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["in.wav"])
+}
