@@ -53,8 +53,9 @@ extension SubtitleDocument {
     var out: [UInt8] = []
     out.reserveCapacity(text.count + cues.count * 48)
     out.append(contentsOf: "WEBVTT".utf8)
-    if let first = header.utf8.first {
-      if first != 0x20 && first != 0x09 && first != 0x0A { out.append(0x20) }
+    if !header.isEmpty {
+      // The parser keeps what follows the one space or tab after the signature.
+      out.append(0x20)
       out.append(contentsOf: header.utf8)
     }
     if let map = timestampMap, !header.contains("X-TIMESTAMP-MAP") {
@@ -64,7 +65,7 @@ extension SubtitleDocument {
     out.append(contentsOf: "\n\n".utf8)
     for region in regions {
       var block = "REGION\nid:\(region.id)\nwidth:\(number(region.width))%\n"
-      block += "lines:\(region.lines)\n"
+      block += "lines:\(number(region.lineCount))\n"
       block += "regionanchor:\(number(region.regionAnchorX))%,\(number(region.regionAnchorY))%\n"
       block +=
         "viewportanchor:\(number(region.viewportAnchorX))%,\(number(region.viewportAnchorY))%\n"
@@ -142,19 +143,35 @@ func appendTimestamp(_ seconds: Double, separator: UInt8, to out: inout [UInt8])
   out.append(UInt8(0x30 + ms % 10))
 }
 
-/// A number as WebVTT writes it: no exponent, integers without a fraction.
+/// A number as WebVTT writes it: plain decimal notation without an exponent, integers without
+/// a fraction, and the shortest digits that read back as the same `Double`.
 func number(_ value: Double) -> String {
   guard value.isFinite else { return "0" }
   if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
   let text = String(value)
-  if !text.contains("e") { return text }
-  // Tiny or huge values: fixed notation with six decimals, trailing zeros trimmed.
-  let scaled = (abs(value) * 1_000_000).rounded()
-  guard scaled < 9e18 else { return (value < 0 ? "-" : "") + String(Int64(abs(value))) }
-  let whole = Int64(scaled) / 1_000_000
-  var fraction = String(Int64(scaled) % 1_000_000)
-  fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
-  while fraction.hasSuffix("0") { fraction.removeLast() }
-  let sign = value < 0 && scaled > 0 ? "-" : ""
-  return fraction.isEmpty ? sign + String(whole) : sign + String(whole) + "." + fraction
+  guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) else { return text }
+  // Move the decimal point of the shortest round-trip digits by the exponent.
+  let exponent = Int(text[text.index(after: e)...]) ?? 0
+  var mantissa = text[..<e]
+  let negative = mantissa.hasPrefix("-")
+  if negative { mantissa = mantissa.dropFirst() }
+  let point = mantissa.firstIndex(of: ".").map {
+    mantissa.distance(from: mantissa.startIndex, to: $0)
+  }
+  let digits = mantissa.filter { $0 != "." }
+  let position = (point ?? digits.count) + exponent
+  var out: String
+  if position <= 0 {
+    out = "0." + String(repeating: "0", count: -position) + digits
+  } else if position >= digits.count {
+    out = digits + String(repeating: "0", count: position - digits.count)
+  } else {
+    let cut = digits.index(digits.startIndex, offsetBy: position)
+    out = String(digits[..<cut]) + "." + String(digits[cut...])
+  }
+  if out.contains(".") {
+    while out.hasSuffix("0") { out.removeLast() }
+    if out.hasSuffix(".") { out.removeLast() }
+  }
+  return negative ? "-" + out : out
 }

@@ -63,7 +63,7 @@ public enum SubtitleFile {
     var document: SubtitleDocument
     switch chosen {
     case .webVTT:
-      document = try WebVTTDispatch.parse(utf8)
+      document = try WebVTT.parse(utf8)
     case .srt:
       if !validated, let bad = TextEncoding.firstInvalidUTF8(in: utf8) {
         var line = 1
@@ -109,12 +109,5 @@ public enum SubtitleFile {
     if utf8.count == i + 6 { return true }
     let next = utf8[i + 6]
     return next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D
-  }
-}
-
-/// Routes WebVTT input to its parser once that parser is part of the module.
-enum WebVTTDispatch {
-  static func parse(_ utf8: [UInt8]) throws(SubtitleError) -> SubtitleDocument {
-    throw SubtitleError.notSubtitles(reason: "WebVTT input is not supported by this build yet")
   }
 }

@@ -169,3 +169,76 @@ let messySRT = """
   #expect(later.cues.map(\.startTime) == [1.1, 0.3, 5.1])
   #expect(later.diagnostics.isEmpty)
 }
+
+/// Cue meaning plus the region it refers to (regions compared by value, not index).
+func meaningsWithRegions(_ document: SubtitleDocument) -> [String] {
+  zip(meanings(document), document.cues).map { meaning, cue in
+    var m = meaning
+    m.settings.region = nil
+    return "\(m) region=\(String(describing: document.region(of: cue)))"
+  }
+}
+
+@Test(arguments: WPT.fileParsingInputs())
+func webVTTRoundTripsThroughItsWriter(path: String) throws {
+  guard let first = try? WebVTT.parse(WPT.bytes(path)) else { return }
+  let written = first.webVTT()
+  let second = try WebVTT.parse(written)
+  #expect(meaningsWithRegions(second) == meaningsWithRegions(first), "\(path)")
+  #expect(second.header == first.header)
+  #expect(second.styles == first.styles)
+  #expect(second.timestampMap == first.timestampMap)
+  #expect(second.webVTT() == written)
+}
+
+@Test func webVTTThroughSRTAndBack() throws {
+  let source = """
+    WEBVTT
+
+    a
+    00:00:01.000 --> 00:00:02.000 line:0 align:left
+    <i>Hi</i> &amp; <c.red>red</c>
+
+    00:00:03.000 --> 00:00:04.000 line:50% line:50%,center align:right
+    <b>mid</b>
+    """
+  let vtt = try SubtitleFile.parse(Array(source.utf8))
+  #expect(vtt.format == .webVTT)
+  let srt = try SubRip.parse(vtt.srt())
+  #expect(
+    summary(srt) == [
+      "1|1.0|2.0|<i>Hi</i> & <font color=\"red\">red</font>", "2|3.0|4.0|<b>mid</b>",
+    ])
+  #expect(srt.cues[0].settings == SubRip.settings(forASSAlignment: 7))
+  #expect(srt.cues[1].settings == SubRip.settings(forASSAlignment: 6))
+  let back = try WebVTT.parse(srt.webVTT())
+  #expect(back.cues.map(\.settings) == vtt.cues.map(\.settings))
+  #expect(back.text(of: back.cues[0]) == "<i>Hi</i> &amp; <c.red>red</c>")
+}
+
+@Test func srtMarkupTreeMatchesWebVTTShape() throws {
+  let document = try SubRip.parse(
+    Array(
+      "1\n00:00:01,000 --> 00:00:02,000\n<I>a</i> <font color=\"red\" size=3>b<b>c</font>d</b> <x>\n"
+        .utf8))
+  let tree = document.markupTree(of: document.cues[0])
+  let font = CueElement(
+    kind: .font,
+    attributes: [.init(name: "color", value: "red"), .init(name: "size", value: "3")],
+    children: [.text("b"), .element(CueElement(kind: .bold, children: [.text("c")]))])
+  let expected: [CueNode] = [
+    .element(CueElement(kind: .italic, children: [.text("a")])), .text(" "), .element(font),
+    .text("d <x>"),
+  ]
+  #expect(tree == expected)
+}
+
+@Test func numbersAreWrittenWithoutExponent() {
+  for value in [0, 12.5, 1e-5, 1.5e-7, -2.25e-9, 1.8446744073709552e19, 1e34, 33.333333333333336] {
+    let text = number(value)
+    #expect(!text.contains("e"))
+    #expect(Double(text) == value, "\(text)")
+  }
+  #expect(number(1e-5) == "0.00001")
+  #expect(number(1e20) == "100000000000000000000")
+}
