@@ -154,6 +154,7 @@ public enum ByteScanner {
     return end
   }
 
+  @inline(__always)
   static func findVector(_ byte: UInt8, _ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int)
     -> Int
   {

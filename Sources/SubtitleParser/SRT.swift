@@ -276,7 +276,9 @@ struct SRTParser {
   init(_ base: UnsafePointer<UInt8>) { p = base }
 
   mutating func run(_ start: Int, _ n: Int) {
-    cues.reserveCapacity(max(16, n / 96))
+    // Every timing line has a `>`: counting them (32 bytes a step) bounds the cue count
+    // without the over-allocation of a size-based guess or the copies of growing.
+    cues.reserveCapacity(min(ByteScanner.countVector(0x3E, p, start, n), n / 16) + 1)
     var state = State.between
     var i = start
     var line = 1
@@ -295,7 +297,7 @@ struct SRTParser {
     var lastLine = 0..<0
 
     while i < n {
-      let eol = ByteScanner.findMemchr(0x0A, p, i, n)
+      let eol = ByteScanner.findVector(0x0A, p, i, n)
       defer {
         i = eol + 1
         line += 1
@@ -439,7 +441,16 @@ struct SRTParser {
     _ textEnd: Int
   ) {
     if t.flags & SRTParser.absurdHours != 0 { return }
-    let range = textStart < 0 ? timingEnd..<timingEnd : textStart..<textEnd
+    var range = textStart < 0 ? timingEnd..<timingEnd : textStart..<textEnd
+    var settings = CueSettings()
+    // Leading `{\anN}` blocks only move the start of the text; no rewrite is needed.
+    while range.count >= 6 && p[range.lowerBound] == 0x7B && p[range.lowerBound + 1] == 0x5C
+      && p[range.lowerBound + 2] == 0x61 && p[range.lowerBound + 3] == 0x6E
+      && p[range.lowerBound + 4] &- 0x31 < 9 && p[range.lowerBound + 5] == 0x7D
+    {
+      settings = SubRip.settings(forASSAlignment: Int(p[range.lowerBound + 4] &- 0x30))
+      range = (range.lowerBound + 6)..<range.upperBound
+    }
     var trimmedId = id
     while trimmedId.lowerBound < trimmedId.upperBound
       && (p[trimmedId.lowerBound] == 0x20 || p[trimmedId.lowerBound] == 0x09)
@@ -458,7 +469,7 @@ struct SRTParser {
     cues.append(
       Cue(
         idRange: trimmedId, textRange: range, startTime: Double(t.start) / 1000,
-        endTime: Double(t.end) / 1000, line: line))
+        endTime: Double(t.end) / 1000, settings: settings, line: line))
   }
 
   mutating func note(_ line: Int, _ offset: Int, _ reason: String) {
@@ -533,6 +544,30 @@ struct SRTParser {
   /// `H…:MM:SS[,.]mmm` (also `MM:SS,mmm`), in milliseconds.
   @inline(__always)
   func timestamp(_ k: inout Int, _ end: Int, _ flags: inout UInt16) -> Int64? {
+    // The canonical `HH:MM:SS,mmm` first, without loops.
+    if k + 12 <= end {
+      let d0 = p[k] &- 0x30
+      let d1 = p[k + 1] &- 0x30
+      let d3 = p[k + 3] &- 0x30
+      let d4 = p[k + 4] &- 0x30
+      let d6 = p[k + 6] &- 0x30
+      let d7 = p[k + 7] &- 0x30
+      let d9 = p[k + 9] &- 0x30
+      let d10 = p[k + 10] &- 0x30
+      let d11 = p[k + 11] &- 0x30
+      let separator = p[k + 8]
+      if d0 < 10 && d1 < 10 && p[k + 2] == 0x3A && d3 < 6 && d4 < 10 && p[k + 5] == 0x3A
+        && d6 < 6 && d7 < 10 && (separator == 0x2C || separator == 0x2E) && d9 < 10
+        && d10 < 10 && d11 < 10 && (k + 12 == end || p[k + 12] &- 0x30 >= 10)
+      {
+        k += 12
+        let hours = Int64(d0) &* 10 &+ Int64(d1)
+        let minutes = Int64(d3) &* 10 &+ Int64(d4)
+        let seconds = Int64(d6) &* 10 &+ Int64(d7)
+        let millis = Int64(d9) &* 100 &+ Int64(d10) &* 10 &+ Int64(d11)
+        return ((hours &* 60 &+ minutes) &* 60 &+ seconds) &* 1000 &+ millis
+      }
+    }
     let first = digits(&k, end)
     guard first.count > 0, k < end, p[k] == 0x3A else { return nil }
     k += 1
