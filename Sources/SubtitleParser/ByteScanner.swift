@@ -249,6 +249,88 @@ public enum ByteScanner {
     return firstNonASCIIScalar(base, i, end)
   }
 
+  /// Sequential search for one byte (a line end) that classifies 64 bytes at a time into a bit
+  /// mask and then answers each `next(from:)` from the mask: one pass over the data however
+  /// short the lines are. `from` must not decrease between calls.
+  struct Cursor {
+    let base: UnsafePointer<UInt8>
+    let end: Int
+    let needle: SIMD32<UInt8>
+    /// Start of the block `bits` describes.
+    var block: Int
+    /// Bit k set: `base[block + k]` is the needle. Only valid when `block + 64 <= end`.
+    var bits: UInt64
+
+    init(_ byte: UInt8, _ base: UnsafePointer<UInt8>, _ end: Int) {
+      self.base = base
+      self.end = end
+      self.needle = SIMD32(repeating: byte)
+      self.block = Int.min / 2
+      self.bits = 0
+    }
+
+    /// The first index `>= from` holding the byte, or `end`.
+    @inline(__always)
+    mutating func next(from: Int) -> Int {
+      var k = from - block
+      if k < 0 || k >= 64 {
+        guard from + 64 <= end else { return ByteScanner.findScalar(needle[0], base, from, end) }
+        load(from)
+        k = 0
+      }
+      var remaining = bits & (~0 << UInt64(k))
+      while remaining == 0 {
+        let nextBlock = block + 64
+        guard nextBlock + 64 <= end else {
+          return ByteScanner.findScalar(needle[0], base, nextBlock, end)
+        }
+        load(nextBlock)
+        remaining = bits
+      }
+      return block + remaining.trailingZeroBitCount
+    }
+
+    @inline(__always)
+    mutating func load(_ at: Int) {
+      block = at
+      let raw = UnsafeRawPointer(base + at)
+      let a: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: 0, as: SIMD32<UInt8>.self)
+      let b: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: 32, as: SIMD32<UInt8>.self)
+      bits = ByteScanner.bitMask(a .== needle) | ByteScanner.bitMask(b .== needle) << 32
+    }
+  }
+
+  /// The 32 lanes of `mask` as the low 32 bits of an integer (lane k is bit k). The lanes are
+  /// all-ones or all-zeros bytes; a multiply gathers one bit of each byte of a 64-bit word.
+  @inline(__always)
+  static func bitMask(_ mask: SIMDMask<SIMD32<Int8>>) -> UInt64 {
+    let words = unsafeBitCast(mask, to: (UInt64, UInt64, UInt64, UInt64).self)
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let magic: UInt64 = 0x0102_0408_1020_4080
+    let w0 = ((words.0 & ones) &* magic) >> 56
+    let w1 = ((words.1 & ones) &* magic) >> 56
+    let w2 = ((words.2 & ones) &* magic) >> 56
+    let w3 = ((words.3 & ones) &* magic) >> 56
+    return w0 | w1 << 8 | w2 << 16 | w3 << 24
+  }
+
+  /// Every index of `byte` in `bytes`, found with `Cursor` (for testing and measuring it).
+  static func cursorPositions(of byte: UInt8, in bytes: [UInt8]) -> [Int] {
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return [] }
+      var cursor = Cursor(byte, base, buffer.count)
+      var out: [Int] = []
+      var i = 0
+      while true {
+        i = cursor.next(from: i)
+        if i >= buffer.count { break }
+        out.append(i)
+        i += 1
+      }
+      return out
+    }
+  }
+
   /// The lowest lane set in `mask`, or 32 when none is. The mask's lanes are all-ones or
   /// all-zeros bytes, so viewing them as four 64-bit words and counting trailing zero bits
   /// finds the first set lane without a lane loop.

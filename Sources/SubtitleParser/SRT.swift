@@ -280,6 +280,7 @@ struct SRTParser {
     // without the over-allocation of a size-based guess or the copies of growing.
     cues.reserveCapacity(min(ByteScanner.countVector(0x3E, p, start, n), n / 16) + 1)
     var state = State.between
+    var lineEnds = ByteScanner.Cursor(0x0A, p, n)
     var i = start
     var line = 1
     var pendingId = 0..<0
@@ -297,7 +298,7 @@ struct SRTParser {
     var lastLine = 0..<0
 
     while i < n {
-      let eol = ByteScanner.findVector(0x0A, p, i, n)
+      let eol = lineEnds.next(from: i)
       defer {
         i = eol + 1
         line += 1

@@ -78,3 +78,19 @@ func vectorAndMemchrFindMatchScalar(seed: Int) {
   #expect(ByteScanner.lineStarts(in: []) == [])
   #expect(ByteScanner.firstIndex(of: 0x0A, in: Array("abc".utf8)) == 3)
 }
+
+@Test(arguments: [11, 12, 13])
+func cursorFindsEveryOccurrenceLikeScalar(seed: Int) {
+  var rng = SplitMix(seed: UInt64(seed))
+  for _ in 0..<200 {
+    let count = Int(rng.next() % 400)
+    let alphabet: [UInt8] = rng.next() % 2 == 0 ? [0x41, 0x0A] : [0x41, 0x42, 0x43, 0x44, 0x0A]
+    let bytes = randomBytes(count, &rng, alphabet: alphabet)
+    let expected = bytes.indices.filter { bytes[$0] == 0x0A }
+    #expect(ByteScanner.cursorPositions(of: 0x0A, in: bytes) == expected)
+  }
+  // Gaps longer than a block, and a needle in the last byte of a block.
+  var long = [UInt8](repeating: 0x41, count: 300)
+  for i in [0, 63, 64, 127, 250, 299] { long[i] = 0x0A }
+  #expect(ByteScanner.cursorPositions(of: 0x0A, in: long) == [0, 63, 64, 127, 250, 299])
+}
