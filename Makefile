@@ -52,6 +52,7 @@ demo: release
 
 bench: peer-deps
 	$(SWIFT) build -c release
+	python3 Scripts/make-subtitle-corpus.py Benchmarks/corpus
 	$(SWIFT) run -c release SubtitleBench
 	$(SWIFT) run -c release TracksBench
 	$(SWIFT) run -c release StretchQuality

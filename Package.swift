@@ -37,7 +37,7 @@ let package = Package(
     .testTarget(name: "mtoolTests", dependencies: ["mtool", "MediaTracks"]),
     .executableTarget(
       name: "SubtitleBench",
-      dependencies: ["SubtitleParser", "MediaTracks"],
+      dependencies: ["SubtitleParser", "CFFmpeg"],
       path: "Benchmarks/SubtitleBench"
     ),
     .executableTarget(

@@ -150,8 +150,14 @@ public struct Region: Hashable, Sendable, Codable {
   public var id: String = ""
   /// Width as a percentage of the viewport. Default: 100.
   public var width: Double = 100
-  /// Height in lines. Default: 3.
-  public var lines: Int = 3
+  /// Height in lines, as the VTTRegion IDL reports it (a JavaScript number: WebVTT allows
+  /// integers of any size, e.g. `lines:18446744073709551616`). Default: 3.
+  public var lineCount: Double = 3
+  /// Height in lines as an `Int` (`lineCount` clamped to `0...Int.max`). Default: 3.
+  public var lines: Int {
+    get { lineCount >= 0x1p63 ? Int.max : Int(max(0, lineCount)) }
+    set { lineCount = Double(newValue) }
+  }
   /// Region anchor x, percent. Default: 0.
   public var regionAnchorX: Double = 0
   /// Region anchor y, percent. Default: 100.

@@ -4,9 +4,169 @@ let cuesCommand = Command(
   name: "cues",
   summary: "Parse, inspect and convert WebVTT and SRT subtitles.",
   usage: "mtool cues FILE|- [options]",
-  options: [],
-  details: "",
-  run: { _ throws(CLIError) -> ExitCode in
-    throw CLIError.failure("cues", "not available in this build yet")
-  }
+  options: [
+    OptionSpec("format", value: "auto|vtt|srt", help: "Input format (default: auto)."),
+    OptionSpec("encoding", value: "NAME", help: "Input encoding (default: detect)."),
+    OptionSpec("json", help: "Print one JSON document."),
+    OptionSpec("jsonl", help: "Print one JSON object per cue (JSON Lines)."),
+    OptionSpec("tree", help: "Add each cue's cue-text tree."),
+    OptionSpec("stats", help: "Parse only; print counts, size and parse time."),
+    OptionSpec("to", value: "vtt|srt", help: "Convert and write subtitles in this format."),
+    OptionSpec("output", short: "o", value: "OUT", help: "Write to OUT instead of stdout."),
+    OptionSpec("at", value: "SECONDS", help: "Only the cues active at this time."),
+    OptionSpec("shift", value: "SECONDS", help: "Move every cue by this many seconds."),
+  ],
+  details: """
+    arguments:
+      FILE   a .vtt or .srt file, or - for standard input
+
+    The default output lists each cue: number, identifier, times, settings, then its text.
+    --json prints {"format","header","regions","styles","cues","diagnostics","timestampMap"};
+    cues use the VTTCue attribute names (startTime and endTime in seconds, line and position
+    a number or "auto"). Diagnostics (repairs and skipped input) appear there; otherwise only
+    their count is printed on stderr. Encodings: UTF-8, UTF-16LE, UTF-16BE, windows-1252,
+    ISO-8859-1, ISO-8859-15.
+
+    examples:
+      mtool cues movie.srt --to vtt -o movie.vtt
+      mtool cues talk.vtt --at 12.5 --json
+      mtool cues - --stats < big.srt
+    """,
+  run: runCues
 )
+
+/// What `mtool cues` was asked to print.
+private enum CuesMode {
+  case listing
+  case json
+  case jsonLines
+  case stats
+  case convert(SubtitleFormat)
+}
+
+@Sendable
+func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
+  let name = "cues"
+  guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
+    throw CLIError.usage(
+      name,
+      arguments.positionals.isEmpty
+        ? "no input file; see 'mtool help cues'" : "expects exactly one input file")
+  }
+  var format: SubtitleFormat? = nil
+  if let value = arguments.value("format"), value != "auto" {
+    guard let parsed = SubtitleFormat(rawValue: value) else {
+      throw CLIError.usage(name, "--format expects auto, vtt or srt, got '\(value)'")
+    }
+    format = parsed
+  }
+  var encoding: TextEncoding? = nil
+  if let value = arguments.value("encoding") {
+    do throws(SubtitleError) {
+      encoding = try TextEncoding(name: value)
+    } catch {
+      throw CLIError.usage(name, "--encoding: \(error.description)")
+    }
+  }
+  let at = try arguments.double("at", command: name)
+  let shift = try arguments.double("shift", command: name)
+  if let at, !at.isFinite { throw CLIError.usage(name, "--at expects a finite number") }
+  if let shift, !shift.isFinite { throw CLIError.usage(name, "--shift expects a finite number") }
+  let mode = try selectMode(arguments, command: name)
+  let tree = arguments.has("tree")
+
+  let bytes = try readInput(path, command: name)
+  let clock = ContinuousClock()
+  let started = clock.now
+  var document: SubtitleDocument
+  do throws(SubtitleError) {
+    document = try SubtitleFile.parse(bytes, format: format, encoding: encoding)
+  } catch {
+    throw CLIError.data(name, error.description)
+  }
+  let elapsed = clock.now - started
+  if let shift { document = document.shifted(by: shift) }
+
+  var cueIndices = Array(document.cues.indices)
+  if let at { cueIndices = CueTimeline(cues: document.cues).active(at: at) }
+
+  var sink = try OutputSink(path: arguments.value("output"), command: name)
+  var diagnosticCount = document.diagnostics.count
+  switch mode {
+  case .stats:
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    sink.write("format: \(document.format.rawValue)\n")
+    sink.write("cues: \(document.cues.count)\n")
+    sink.write("diagnostics: \(document.diagnostics.count)\n")
+    sink.write("bytes: \(bytes.count)\n")
+    sink.write("parse time: \(formatFixed(seconds * 1000, decimals: 3)) ms\n")
+    if seconds > 0 {
+      sink.write(
+        "throughput: \(formatFixed(Double(bytes.count) / seconds / 1e6, decimals: 1)) MB/s\n")
+    }
+  case .convert(let target):
+    var converted = document.converted(to: target)
+    if at != nil { converted.cues = cueIndices.map { converted.cues[$0] } }
+    diagnosticCount = converted.diagnostics.count
+    sink.write(bytes: target == .srt ? converted.srt() : converted.webVTT())
+  case .json:
+    CueJSON.writeDocument(document, cues: cueIndices, tree: tree, to: &sink)
+    diagnosticCount = 0
+  case .jsonLines:
+    for index in cueIndices {
+      var line = ""
+      CueJSON.appendCue(document, document.cues[index], tree: tree, to: &line)
+      line += "\n"
+      sink.write(line)
+    }
+  case .listing:
+    for index in cueIndices {
+      sink.write(CueListing.entry(document, index: index, tree: tree))
+    }
+  }
+  try sink.commit(command: name)
+  if diagnosticCount > 0 {
+    var stderr = StandardError()
+    let plural = diagnosticCount == 1 ? "diagnostic" : "diagnostics"
+    stderr.write("mtool: cues: \(diagnosticCount) \(plural) (see --json)\n")
+  }
+  return .ok
+}
+
+/// The output mode from the flags, rejecting combinations that make no sense.
+private func selectMode(_ arguments: ParsedArguments, command: String) throws(CLIError)
+  -> CuesMode
+{
+  var chosen: [String] = []
+  for flag in ["json", "jsonl", "stats", "to"] where arguments.has(flag) { chosen.append(flag) }
+  if chosen.count > 1 {
+    throw CLIError.usage(
+      command, "--\(chosen[0]) and --\(chosen[1]) cannot be used together")
+  }
+  if arguments.has("tree") && (arguments.has("stats") || arguments.has("to")) {
+    throw CLIError.usage(command, "--tree only goes with the listing, --json or --jsonl")
+  }
+  if let target = arguments.value("to") {
+    guard let format = SubtitleFormat(rawValue: target) else {
+      throw CLIError.usage(command, "--to expects vtt or srt, got '\(target)'")
+    }
+    return .convert(format)
+  }
+  if arguments.has("json") { return .json }
+  if arguments.has("jsonl") { return .jsonLines }
+  if arguments.has("stats") { return .stats }
+  return .listing
+}
+
+/// `value` with exactly `decimals` digits after the point.
+func formatFixed(_ value: Double, decimals: Int) -> String {
+  guard value.isFinite else { return "0" }
+  var scale = 1.0
+  for _ in 0..<decimals { scale *= 10 }
+  let scaled = Int64((abs(value) * scale).rounded())
+  let whole = scaled / Int64(scale)
+  var fraction = String(scaled % Int64(scale))
+  fraction = String(repeating: "0", count: max(0, decimals - fraction.count)) + fraction
+  let sign = value < 0 && scaled != 0 ? "-" : ""
+  return decimals == 0 ? sign + String(whole) : sign + String(whole) + "." + fraction
+}

@@ -1,0 +1,356 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Byte search over raw UTF-8 (or any) bytes: the line splitting and byte lookup the parsers
+/// build on.
+///
+/// Each search exists in three flavours that give identical results: `scalar` (the reference,
+/// one byte at a time), `vector` (32 bytes per step with `SIMD32<UInt8>` compares) and `memchr`
+/// (the platform C library). The parsers use the flavour `ByteScanner.Kernel.fastest` names,
+/// chosen by measurement (see the subtitle benchmark).
+public enum ByteScanner {
+  /// Which implementation a search uses.
+  public enum Kernel: String, Hashable, Sendable, CaseIterable {
+    /// One byte at a time; the reference the others are tested against.
+    case scalar
+    /// 32 bytes per step with portable SIMD compares.
+    case vector
+    /// The C library's `memchr`.
+    case memchr
+  }
+
+  /// The index of the first `byte` in `bytes[range]`, or `range.upperBound` when there is none.
+  ///
+  /// - Parameters:
+  ///   - byte: The byte to look for.
+  ///   - bytes: The bytes to search; the caller keeps ownership.
+  ///   - range: The indices to search; clamped to `bytes.indices`.
+  ///   - kernel: The implementation to use.
+  /// - Complexity: O(*n*) where *n* is the length of `range`.
+  public static func firstIndex(
+    of byte: UInt8, in bytes: [UInt8], range: Range<Int>? = nil, kernel: Kernel = .memchr
+  ) -> Int {
+    let whole = 0..<bytes.count
+    let r = (range ?? whole).clamped(to: whole)
+    return bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return r.upperBound }
+      return find(byte, base, r.lowerBound, r.upperBound, kernel)
+    }
+  }
+
+  /// The index of the first byte in `bytes[range]` that is either `a` or `b`, or
+  /// `range.upperBound` when there is none.
+  ///
+  /// - Parameters:
+  ///   - a: One byte to look for.
+  ///   - b: The other byte to look for.
+  ///   - bytes: The bytes to search; the caller keeps ownership.
+  ///   - range: The indices to search; clamped to `bytes.indices`.
+  ///   - kernel: `.scalar` or `.vector` (`.memchr` runs two `memchr` calls).
+  /// - Complexity: O(*n*) where *n* is the length of `range`.
+  public static func firstIndex(
+    ofEither a: UInt8, _ b: UInt8, in bytes: [UInt8], range: Range<Int>? = nil,
+    kernel: Kernel = .vector
+  ) -> Int {
+    let whole = 0..<bytes.count
+    let r = (range ?? whole).clamped(to: whole)
+    return bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return r.upperBound }
+      switch kernel {
+      case .scalar: return findEitherScalar(a, b, base, r.lowerBound, r.upperBound)
+      case .vector: return findEitherVector(a, b, base, r.lowerBound, r.upperBound)
+      case .memchr:
+        let first = find(a, base, r.lowerBound, r.upperBound, .memchr)
+        return find(b, base, r.lowerBound, first, .memchr)
+      }
+    }
+  }
+
+  /// The number of occurrences of `byte` in `bytes` (for example `\n` to count lines).
+  ///
+  /// - Parameters:
+  ///   - byte: The byte to count.
+  ///   - bytes: The bytes to scan; the caller keeps ownership.
+  ///   - kernel: The implementation to use.
+  /// - Complexity: O(*n*).
+  public static func count(of byte: UInt8, in bytes: [UInt8], kernel: Kernel = .vector) -> Int {
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return 0 }
+      switch kernel {
+      case .scalar: return countScalar(byte, base, 0, buffer.count)
+      case .vector: return countVector(byte, base, 0, buffer.count)
+      case .memchr:
+        var n = 0
+        var i = 0
+        while i < buffer.count {
+          i = find(byte, base, i, buffer.count, .memchr)
+          if i < buffer.count { n += 1 }
+          i += 1
+        }
+        return n
+      }
+    }
+  }
+
+  /// The start offsets of every line in `bytes` (the first line starts at 0; each `\n` starts
+  /// another line after it). Only `\n` ends a line here; parsers normalise `\r` first.
+  ///
+  /// - Parameters:
+  ///   - bytes: The bytes to split; the caller keeps ownership.
+  ///   - kernel: The implementation to use.
+  /// - Returns: Line start offsets, ascending; empty for empty input.
+  /// - Complexity: O(*n*).
+  public static func lineStarts(in bytes: [UInt8], kernel: Kernel = .memchr) -> [Int] {
+    var starts: [Int] = []
+    guard !bytes.isEmpty else { return starts }
+    starts.append(0)
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      var i = 0
+      let n = buffer.count
+      while true {
+        i = find(0x0A, base, i, n, kernel)
+        if i >= n - 1 { break }
+        i += 1
+        starts.append(i)
+      }
+    }
+    return starts
+  }
+
+  // MARK: - Kernels (internal; pointer based)
+
+  @inline(__always)
+  static func find(
+    _ byte: UInt8, _ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int, _ kernel: Kernel
+  ) -> Int {
+    switch kernel {
+    case .scalar: return findScalar(byte, base, from, end)
+    case .vector: return findVector(byte, base, from, end)
+    case .memchr: return findMemchr(byte, base, from, end)
+    }
+  }
+
+  @inline(__always)
+  static func findMemchr(_ byte: UInt8, _ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int)
+    -> Int
+  {
+    guard from < end else { return end }
+    guard let hit = memchr(base + from, Int32(byte), end - from) else { return end }
+    return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+  }
+
+  static func findScalar(_ byte: UInt8, _ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int)
+    -> Int
+  {
+    var i = from
+    while i < end {
+      if base[i] == byte { return i }
+      i += 1
+    }
+    return end
+  }
+
+  @inline(__always)
+  static func findVector(_ byte: UInt8, _ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int)
+    -> Int
+  {
+    var i = from
+    let raw = UnsafeRawPointer(base)
+    let needle: SIMD32<UInt8> = SIMD32(repeating: byte)
+    while i + 32 <= end {
+      let block: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: i, as: SIMD32<UInt8>.self)
+      let hit = firstSetLane(block .== needle)
+      if hit < 32 { return i + hit }
+      i += 32
+    }
+    return findScalar(byte, base, i, end)
+  }
+
+  static func findEitherScalar(
+    _ a: UInt8, _ b: UInt8, _ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int
+  ) -> Int {
+    var i = from
+    while i < end {
+      let c = base[i]
+      if c == a || c == b { return i }
+      i += 1
+    }
+    return end
+  }
+
+  static func findEitherVector(
+    _ a: UInt8, _ b: UInt8, _ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int
+  ) -> Int {
+    var i = from
+    let raw = UnsafeRawPointer(base)
+    let va: SIMD32<UInt8> = SIMD32(repeating: a)
+    let vb: SIMD32<UInt8> = SIMD32(repeating: b)
+    while i + 32 <= end {
+      let block: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: i, as: SIMD32<UInt8>.self)
+      let hit = firstSetLane((block .== va) .| (block .== vb))
+      if hit < 32 { return i + hit }
+      i += 32
+    }
+    return findEitherScalar(a, b, base, i, end)
+  }
+
+  static func countScalar(_ byte: UInt8, _ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int)
+    -> Int
+  {
+    var n = 0
+    var i = from
+    while i < end {
+      if base[i] == byte { n += 1 }
+      i += 1
+    }
+    return n
+  }
+
+  static func countVector(_ byte: UInt8, _ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int)
+    -> Int
+  {
+    var n = 0
+    var i = from
+    let raw = UnsafeRawPointer(base)
+    let needle: SIMD32<UInt8> = SIMD32(repeating: byte)
+    while i + 32 <= end {
+      let block: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: i, as: SIMD32<UInt8>.self)
+      n += setLaneCount(block .== needle)
+      i += 32
+    }
+    return n + countScalar(byte, base, i, end)
+  }
+
+  /// The index of the first byte `>= 0x80` in `base[from..<end]`, or `end`.
+  static func firstNonASCIIScalar(_ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> Int {
+    var i = from
+    while i < end {
+      if base[i] >= 0x80 { return i }
+      i += 1
+    }
+    return end
+  }
+
+  /// Vector version of `firstNonASCIIScalar`.
+  static func firstNonASCIIVector(_ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> Int {
+    var i = from
+    let raw = UnsafeRawPointer(base)
+    let limit: SIMD32<UInt8> = SIMD32(repeating: 0x7F)
+    while i + 32 <= end {
+      let block: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: i, as: SIMD32<UInt8>.self)
+      let hit = firstSetLane(limit .< block)
+      if hit < 32 { return i + hit }
+      i += 32
+    }
+    return firstNonASCIIScalar(base, i, end)
+  }
+
+  /// Sequential search for one byte (a line end) that classifies 64 bytes at a time into a bit
+  /// mask and then answers each `next(from:)` from the mask: one pass over the data however
+  /// short the lines are. `from` must not decrease between calls.
+  struct Cursor {
+    let base: UnsafePointer<UInt8>
+    let end: Int
+    let needle: SIMD32<UInt8>
+    /// Start of the block `bits` describes.
+    var block: Int
+    /// Bit k set: `base[block + k]` is the needle. Only valid when `block + 64 <= end`.
+    var bits: UInt64
+
+    init(_ byte: UInt8, _ base: UnsafePointer<UInt8>, _ end: Int) {
+      self.base = base
+      self.end = end
+      self.needle = SIMD32(repeating: byte)
+      self.block = Int.min / 2
+      self.bits = 0
+    }
+
+    /// The first index `>= from` holding the byte, or `end`.
+    @inline(__always)
+    mutating func next(from: Int) -> Int {
+      var k = from - block
+      if k < 0 || k >= 64 {
+        guard from + 64 <= end else { return ByteScanner.findScalar(needle[0], base, from, end) }
+        load(from)
+        k = 0
+      }
+      var remaining = bits & (~0 << UInt64(k))
+      while remaining == 0 {
+        let nextBlock = block + 64
+        guard nextBlock + 64 <= end else {
+          return ByteScanner.findScalar(needle[0], base, nextBlock, end)
+        }
+        load(nextBlock)
+        remaining = bits
+      }
+      return block + remaining.trailingZeroBitCount
+    }
+
+    @inline(__always)
+    mutating func load(_ at: Int) {
+      block = at
+      let raw = UnsafeRawPointer(base + at)
+      let a: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: 0, as: SIMD32<UInt8>.self)
+      let b: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: 32, as: SIMD32<UInt8>.self)
+      bits = ByteScanner.bitMask(a .== needle) | ByteScanner.bitMask(b .== needle) << 32
+    }
+  }
+
+  /// The 32 lanes of `mask` as the low 32 bits of an integer (lane k is bit k). The lanes are
+  /// all-ones or all-zeros bytes; a multiply gathers one bit of each byte of a 64-bit word.
+  @inline(__always)
+  static func bitMask(_ mask: SIMDMask<SIMD32<Int8>>) -> UInt64 {
+    let words = unsafeBitCast(mask, to: (UInt64, UInt64, UInt64, UInt64).self)
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let magic: UInt64 = 0x0102_0408_1020_4080
+    let w0 = ((words.0 & ones) &* magic) >> 56
+    let w1 = ((words.1 & ones) &* magic) >> 56
+    let w2 = ((words.2 & ones) &* magic) >> 56
+    let w3 = ((words.3 & ones) &* magic) >> 56
+    return w0 | w1 << 8 | w2 << 16 | w3 << 24
+  }
+
+  /// Every index of `byte` in `bytes`, found with `Cursor` (for testing and measuring it).
+  static func cursorPositions(of byte: UInt8, in bytes: [UInt8]) -> [Int] {
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return [] }
+      var cursor = Cursor(byte, base, buffer.count)
+      var out: [Int] = []
+      var i = 0
+      while true {
+        i = cursor.next(from: i)
+        if i >= buffer.count { break }
+        out.append(i)
+        i += 1
+      }
+      return out
+    }
+  }
+
+  /// The lowest lane set in `mask`, or 32 when none is. The mask's lanes are all-ones or
+  /// all-zeros bytes, so viewing them as four 64-bit words and counting trailing zero bits
+  /// finds the first set lane without a lane loop.
+  @inline(__always)
+  static func firstSetLane(_ mask: SIMDMask<SIMD32<Int8>>) -> Int {
+    let words = unsafeBitCast(mask, to: (UInt64, UInt64, UInt64, UInt64).self)
+    if words.0 != 0 { return words.0.trailingZeroBitCount &>> 3 }
+    if words.1 != 0 { return 8 &+ words.1.trailingZeroBitCount &>> 3 }
+    if words.2 != 0 { return 16 &+ words.2.trailingZeroBitCount &>> 3 }
+    if words.3 != 0 { return 24 &+ words.3.trailingZeroBitCount &>> 3 }
+    return 32
+  }
+
+  /// The number of lanes set in `mask`.
+  @inline(__always)
+  static func setLaneCount(_ mask: SIMDMask<SIMD32<Int8>>) -> Int {
+    let words = unsafeBitCast(mask, to: (UInt64, UInt64, UInt64, UInt64).self)
+    let bits =
+      words.0.nonzeroBitCount &+ words.1.nonzeroBitCount &+ words.2.nonzeroBitCount
+      &+ words.3.nonzeroBitCount
+    return bits &>> 3
+  }
+}

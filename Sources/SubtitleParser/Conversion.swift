@@ -1,0 +1,298 @@
+/// Converting documents between SRT and WebVTT, and moving them in time.
+extension SubtitleDocument {
+  /// The document rewritten for `target`: cue markup translated, settings kept where the target
+  /// can express them, and a `Diagnostic` (appended after the parse diagnostics) for everything
+  /// it cannot.
+  ///
+  /// SRT to WebVTT: `<i>`, `<b>`, `<u>` stay; `<font color=…>` becomes the WebVTT default
+  /// colour class of the same colour (`<c.red>`; white, lime, cyan, red, yellow, magenta, blue,
+  /// black, by name or `#rrggbb`) or is dropped; other font attributes are dropped; `&`, `<` and
+  /// `>` that are not markup are escaped. Settings from `{\anN}` carry over.
+  ///
+  /// WebVTT to SRT: `<i>`, `<b>`, `<u>` stay; `<c.colour>` with a default colour class becomes
+  /// `<font color="colour">`; voice, language, ruby and timestamp tags, other classes, regions,
+  /// styles and the header are dropped; character references are decoded. Settings become the
+  /// nearest `{\anN}` alignment; cue identifiers become sequence numbers.
+  ///
+  /// - Parameter target: The format to convert to; the same format returns `self`.
+  /// - Returns: A document with its own text buffer and `format == target`.
+  /// - Complexity: O(*n*) in the size of the text.
+  public func converted(to target: SubtitleFormat) -> SubtitleDocument {
+    guard target != format else { return self }
+    var out = SubtitleDocument(format: target, text: [], diagnostics: diagnostics)
+    out.text.reserveCapacity(text.count + text.count / 8)
+    out.cues.reserveCapacity(cues.count)
+    var notes: [Diagnostic] = []
+    if target == .srt {
+      if !header.isEmpty || timestampMap != nil {
+        notes.append(Diagnostic(line: 1, offset: 0, reason: "WebVTT header dropped (not in SRT)"))
+      }
+      if !styles.isEmpty {
+        notes.append(
+          Diagnostic(line: 1, offset: 0, reason: "\(styles.count) STYLE block(s) dropped"))
+      }
+      if !regions.isEmpty {
+        notes.append(
+          Diagnostic(line: 1, offset: 0, reason: "\(regions.count) REGION block(s) dropped"))
+      }
+    } else {
+      out.regions = regions
+    }
+    for cue in cues {
+      var new = cue
+      let source = text[clamped(cue.textRange)]
+      if target == .webVTT {
+        let id = text[clamped(cue.idRange)]
+        let idStart = out.text.count
+        out.text.append(contentsOf: id)
+        new.idRange = idStart..<out.text.count
+        let start = out.text.count
+        MarkupConverter(line: cue.line, offset: cue.textRange.lowerBound)
+          .srtToWebVTT(source, into: &out.text, notes: &notes)
+        new.textRange = start..<out.text.count
+      } else {
+        new.idRange = out.text.count..<out.text.count
+        let start = out.text.count
+        MarkupConverter(line: cue.line, offset: cue.textRange.lowerBound)
+          .webVTTToSRT(source, into: &out.text, notes: &notes)
+        new.textRange = start..<out.text.count
+        let alignment = SubRip.assAlignment(for: cue.settings)
+        let expressible = SubRip.settings(forASSAlignment: alignment)
+        var comparable = cue.settings
+        comparable.region = nil
+        if comparable != expressible {
+          notes.append(
+            Diagnostic(
+              line: cue.line, offset: cue.textRange.lowerBound,
+              reason:
+                "cue settings\(webVTTSettings(cue.settings)) approximated as {\\an\(alignment)}"))
+        } else if cue.settings.region != nil {
+          notes.append(
+            Diagnostic(
+              line: cue.line, offset: cue.textRange.lowerBound, reason: "cue region dropped"))
+        }
+        new.settings = expressible
+      }
+      out.cues.append(new)
+    }
+    out.diagnostics += notes
+    return out
+  }
+
+  /// The document with every cue moved by `seconds` (times rounded to the millisecond). A cue
+  /// that would start before 0 starts at 0 (and one that would also end before 0 ends at 0),
+  /// with a diagnostic.
+  ///
+  /// - Parameter seconds: The shift; negative moves cues earlier.
+  /// - Returns: The shifted document; text and other parts are unchanged.
+  /// - Complexity: O(*c*) in the number of cues.
+  public func shifted(by seconds: Double) -> SubtitleDocument {
+    var out = self
+    guard seconds.isFinite else { return out }
+    for i in out.cues.indices {
+      var start = ((out.cues[i].startTime + seconds) * 1000).rounded() / 1000
+      var end = ((out.cues[i].endTime + seconds) * 1000).rounded() / 1000
+      if start < 0 {
+        out.diagnostics.append(
+          Diagnostic(
+            line: out.cues[i].line, offset: out.cues[i].textRange.lowerBound,
+            reason: end <= 0
+              ? "cue ends before 0 after the shift; clamped to 0 --> 0"
+              : "cue starts before 0 after the shift; start clamped to 0"))
+        start = 0
+        end = max(0, end)
+      }
+      out.cues[i].startTime = start
+      out.cues[i].endTime = end
+    }
+    return out
+  }
+}
+
+/// The WebVTT default colour classes (WebVTT, "Default text colour") and their sRGB values.
+let webVTTColourClasses: [(name: String, rgb: String)] = [
+  ("white", "ffffff"), ("lime", "00ff00"), ("cyan", "00ffff"), ("red", "ff0000"),
+  ("yellow", "ffff00"), ("magenta", "ff00ff"), ("blue", "0000ff"), ("black", "000000"),
+]
+
+/// Translates the markup of one cue's text.
+struct MarkupConverter {
+  /// Source line and offset of the cue, for diagnostics.
+  let line: Int
+  let offset: Int
+
+  /// The default colour class for an SRT `color` value (a name or `#rrggbb`), or `nil`.
+  static func colourClass(_ value: String) -> String? {
+    var v = value.lowercased()
+    if v == "aqua" { v = "cyan" }
+    if v == "fuchsia" { v = "magenta" }
+    if v.hasPrefix("#") { v.removeFirst() }
+    for entry in webVTTColourClasses where entry.name == v || entry.rgb == v { return entry.name }
+    return nil
+  }
+
+  func note(_ notes: inout [Diagnostic], _ reason: String) {
+    notes.append(Diagnostic(line: line, offset: offset, reason: reason))
+  }
+
+  func srtToWebVTT(_ src: ArraySlice<UInt8>, into out: inout [UInt8], notes: inout [Diagnostic]) {
+    var fonts: [Bool] = []
+    var i = src.startIndex
+    while i < src.endIndex {
+      let c = src[i]
+      if c == 0x3C, let close = src[(i + 1)...].firstIndex(of: 0x3E),
+        !src[(i + 1)..<close].contains(0x3C)
+      {
+        let tag = Array(src[(i + 1)..<close])
+        if let emitted = srtTag(tag, fonts: &fonts, notes: &notes) {
+          out.append(contentsOf: emitted.utf8)
+          i = close + 1
+          continue
+        }
+      }
+      switch c {
+      case 0x26: out.append(contentsOf: "&amp;".utf8)
+      case 0x3C: out.append(contentsOf: "&lt;".utf8)
+      case 0x3E: out.append(contentsOf: "&gt;".utf8)
+      default: out.append(c)
+      }
+      i += 1
+    }
+  }
+
+  /// The WebVTT for one SRT tag (content between `<` and `>`), or `nil` when it is not markup.
+  private func srtTag(_ tag: [UInt8], fonts: inout [Bool], notes: inout [Diagnostic]) -> String? {
+    let lower = String(decoding: tag, as: UTF8.self).lowercased()
+    let closing = lower.hasPrefix("/")
+    let body = closing ? lower.dropFirst() : Substring(lower)
+    let name = body.prefix { $0.isLetter }
+    switch name {
+    case "i", "b", "u":
+      return closing ? "</\(name)>" : "<\(name)>"
+    case "font":
+      if closing {
+        return fonts.popLast() == true ? "</c>" : ""
+      }
+      let attributes = body.dropFirst(4)
+      let colour = attributeValue(attributes, "color")
+      if attributes.contains("face") || attributes.contains("size") {
+        note(&notes, "<font> face/size dropped (not in WebVTT)")
+      }
+      if let colour, let cls = MarkupConverter.colourClass(colour) {
+        fonts.append(true)
+        return "<c.\(cls)>"
+      }
+      if let colour {
+        note(&notes, "<font color=\"\(colour)\"> has no WebVTT colour class; dropped")
+      }
+      fonts.append(false)
+      return ""
+    default:
+      return nil
+    }
+  }
+
+  /// The value of attribute `name` in `attributes` (`name=value`, `name="value"`, `name='v'`).
+  private func attributeValue(_ attributes: Substring, _ name: String) -> String? {
+    guard let range = attributes.firstRange(of: name) else { return nil }
+    var rest = attributes[range.upperBound...].drop { $0 == " " }
+    guard rest.first == "=" else { return nil }
+    rest = rest.dropFirst().drop { $0 == " " }
+    if let quote = rest.first, quote == "\"" || quote == "'" {
+      return String(rest.dropFirst().prefix { $0 != quote })
+    }
+    return String(rest.prefix { $0 != " " && $0 != "/" })
+  }
+
+  func webVTTToSRT(_ src: ArraySlice<UInt8>, into out: inout [UInt8], notes: inout [Diagnostic]) {
+    var classes: [Bool] = []
+    var dropped: [String] = []
+    var i = src.startIndex
+    while i < src.endIndex {
+      let c = src[i]
+      if c == 0x3C {
+        let close = src[(i + 1)...].firstIndex(of: 0x3E) ?? src.endIndex
+        let tag = String(decoding: src[(i + 1)..<close], as: UTF8.self)
+        i = min(src.endIndex, close + 1)
+        let closing = tag.hasPrefix("/")
+        let body = closing ? tag.dropFirst() : Substring(tag)
+        if body.first?.isNumber == true {
+          if !dropped.contains("timestamp") { dropped.append("timestamp") }
+          continue
+        }
+        let head = body.prefix { $0 != " " && $0 != "\t" && $0 != "\n" }
+        let parts = head.split(separator: ".", omittingEmptySubsequences: false)
+        let name = parts.first.map(String.init) ?? ""
+        let tagClasses = parts.dropFirst().map(String.init)
+        switch name {
+        case "i", "b", "u":
+          out.append(contentsOf: (closing ? "</\(name)>" : "<\(name)>").utf8)
+          if !tagClasses.isEmpty && !dropped.contains("class") { dropped.append("class") }
+        case "c":
+          if closing {
+            if classes.popLast() == true { out.append(contentsOf: "</font>".utf8) }
+          } else if let colour = tagClasses.first(where: {
+            MarkupConverter.colourClass($0) == $0
+          }) {
+            out.append(contentsOf: "<font color=\"\(colour)\">".utf8)
+            classes.append(true)
+            if tagClasses.count > 1 && !dropped.contains("class") { dropped.append("class") }
+          } else {
+            if !tagClasses.isEmpty && !dropped.contains("class") { dropped.append("class") }
+            classes.append(false)
+          }
+        case "v", "lang", "ruby", "rt":
+          if !closing && !dropped.contains(name) { dropped.append(name) }
+        default:
+          break
+        }
+        continue
+      }
+      if c == 0x26, let (scalar, length) = characterReference(src, i) {
+        appendUTF8(scalar, to: &out)
+        i += length
+        continue
+      }
+      out.append(c)
+      i += 1
+    }
+    for kind in dropped {
+      switch kind {
+      case "timestamp": note(&notes, "timestamp tags dropped (not in SRT)")
+      case "class": note(&notes, "cue classes dropped (not in SRT)")
+      default: note(&notes, "<\(kind)> markup dropped (not in SRT)")
+      }
+    }
+  }
+
+  /// A character reference at `i` (`&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`, `&nbsp;`,
+  /// `&lrm;`, `&rlm;`, `&#N;`, `&#xH;`): its scalar and byte length.
+  private func characterReference(_ src: ArraySlice<UInt8>, _ i: Int) -> (UInt32, Int)? {
+    guard let semicolon = src[i...].prefix(12).firstIndex(of: 0x3B) else { return nil }
+    let name = String(decoding: src[(i + 1)..<semicolon], as: UTF8.self)
+    let length = semicolon + 1 - i
+    switch name {
+    case "amp": return (0x26, length)
+    case "lt": return (0x3C, length)
+    case "gt": return (0x3E, length)
+    case "quot": return (0x22, length)
+    case "apos": return (0x27, length)
+    case "nbsp": return (0xA0, length)
+    case "lrm": return (0x200E, length)
+    case "rlm": return (0x200F, length)
+    default: break
+    }
+    guard name.hasPrefix("#") else { return nil }
+    let digits = name.dropFirst()
+    let value: UInt32?
+    if digits.first == "x" || digits.first == "X" {
+      value = UInt32(digits.dropFirst(), radix: 16)
+    } else {
+      value = UInt32(digits, radix: 10)
+    }
+    guard let value, value > 0, value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else {
+      return nil
+    }
+    return (value, length)
+  }
+}

@@ -1,0 +1,225 @@
+/// The cues of a document arranged for playback: which cues are showing at a time, what changed
+/// since the last tick, and when the next change happens.
+///
+/// A cue is active at media time `t` when `start + offset <= t < end + offset` (half-open, so a
+/// cue ending at 5 s and one starting at 5 s never overlap, and a zero-length cue is never
+/// active; `advance(to:)` still reports it when playback passes over it).
+///
+/// Cues are kept ordered by start ascending, then end descending, then their index in the
+/// document (a stable order); every result lists cue indices (into the array the timeline was
+/// made from) in that order.
+public struct CueTimeline: Hashable, Sendable {
+  /// Start times in timeline order, seconds (without `offset`).
+  private var starts: [Double]
+  /// End times in timeline order, seconds (without `offset`).
+  private var ends: [Double]
+  /// The cue index of each timeline position.
+  private var indices: [Int]
+  /// End times sorted ascending, for `nextBoundary(after:)`.
+  private var sortedEnds: [Double]
+  /// A max-tree over `ends` (implicit binary tree over timeline positions, `leafBase` leaves).
+  private var maxEnd: [Double]
+  private var leafBase: Int
+  /// The timeline positions active after the last `advance`/`seek`, ascending.
+  private var current: [Int] = []
+  /// The cue-clock time of the last `advance`/`seek`, or `nil` before the first.
+  private var lastCueTime: Double? = nil
+
+  /// The subtitle delay in seconds, added to every cue time (positive shows subtitles later).
+  /// It may change at any time; the next `advance(to:)` reports what the change (together with
+  /// the step) made enter and exit.
+  public var offset: Double
+
+  /// Creates a timeline over `cues`.
+  ///
+  /// - Parameters:
+  ///   - cues: The cues; only their times are kept. Cues with a NaN time are left out.
+  ///   - offset: The initial subtitle delay in seconds.
+  /// - Complexity: O(*n* log *n*).
+  public init(cues: [Cue], offset: Double = 0) {
+    self.init(times: cues.map { (start: $0.startTime, end: $0.endTime) }, offset: offset)
+  }
+
+  /// Creates a timeline from `(start, end)` pairs in seconds; results refer to positions in
+  /// `times`.
+  ///
+  /// - Parameters:
+  ///   - times: Start and end times; pairs with a NaN are left out.
+  ///   - offset: The initial subtitle delay in seconds.
+  /// - Complexity: O(*n* log *n*).
+  public init(times: [(start: Double, end: Double)], offset: Double = 0) {
+    self.offset = offset
+    var order = times.indices.filter { !times[$0].start.isNaN && !times[$0].end.isNaN }
+    order.sort { a, b in
+      let x = times[a]
+      let y = times[b]
+      if x.start != y.start { return x.start < y.start }
+      if x.end != y.end { return x.end > y.end }
+      return a < b
+    }
+    indices = order
+    starts = order.map { times[$0].start }
+    ends = order.map { times[$0].end }
+    sortedEnds = ends.sorted()
+    var base = 1
+    while base < max(1, order.count) { base <<= 1 }
+    leafBase = base
+    var tree = [Double](repeating: -.infinity, count: 2 * base)
+    for (i, e) in ends.enumerated() { tree[base + i] = e }
+    var node = base - 1
+    while node >= 1 {
+      tree[node] = max(tree[2 * node], tree[2 * node + 1])
+      node -= 1
+    }
+    maxEnd = tree
+  }
+
+  /// The number of cues in the timeline.
+  public var count: Int { indices.count }
+
+  /// The cue indices in timeline order (start ascending, end descending, index ascending).
+  public var order: [Int] { indices }
+
+  /// The cues active at media time `time`, in timeline order.
+  ///
+  /// - Parameter time: Media time in seconds (the `offset` is applied).
+  /// - Returns: Cue indices.
+  /// - Complexity: O(log *n* + *k* log(*n*/*k*)) for *k* results.
+  public func active(at time: Double) -> [Int] {
+    activePositions(cueTime: time - offset).map { indices[$0] }
+  }
+
+  /// Moves playback to media time `time` and reports what changed since the last call.
+  ///
+  /// Forward moves are treated as playback: cues that started and ended within the step (also
+  /// zero-length ones) appear in both lists. Backward moves are seeks: only the difference
+  /// between the active sets is reported. The first call reports the cues active at `time` as
+  /// entered. A change of `offset` counts as part of the step.
+  ///
+  /// - Parameter time: Media time in seconds.
+  /// - Returns: Cue indices that entered and that exited, each in timeline order.
+  /// - Complexity: O(log *n* + *k* + *m*): *k* active cues, *m* cues starting within the step.
+  public mutating func advance(to time: Double) -> (entered: [Int], exited: [Int]) {
+    step(to: time, playing: true)
+  }
+
+  /// Jumps to media time `time` without playing through the interval: reports only the
+  /// difference between the cues active before and after.
+  ///
+  /// - Parameter time: Media time in seconds.
+  /// - Returns: Cue indices that entered and that exited, each in timeline order.
+  /// - Complexity: O(log *n* + *k*).
+  public mutating func seek(to time: Double) -> (entered: [Int], exited: [Int]) {
+    step(to: time, playing: false)
+  }
+
+  /// The first cue start or end strictly after media time `time`, the moment the set of active
+  /// cues can next change; `nil` when there is none.
+  ///
+  /// - Parameter time: Media time in seconds.
+  /// - Returns: Media time in seconds (the `offset` is applied).
+  /// - Complexity: O(log *n*).
+  public func nextBoundary(after time: Double) -> Double? {
+    let t = time - offset
+    let s = firstIndex(in: starts) { $0 > t }
+    let e = firstIndex(in: sortedEnds) { $0 > t }
+    var best = Double.infinity
+    if s < starts.count { best = starts[s] }
+    if e < sortedEnds.count { best = min(best, sortedEnds[e]) }
+    guard best.isFinite else { return nil }
+    let boundary = best + offset
+    // Rounding in `+ offset` must not give a time that is not after `time`.
+    return boundary > time ? boundary : boundary.nextUp
+  }
+
+  // MARK: - Internals
+
+  private mutating func step(to time: Double, playing: Bool) -> (entered: [Int], exited: [Int]) {
+    let t = time - offset
+    let now = activePositions(cueTime: t)
+    var passed: [Int] = []
+    if playing, let last = lastCueTime, t > last {
+      var i = firstIndex(in: starts) { $0 > last }
+      while i < starts.count && starts[i] <= t {
+        if ends[i] <= t { passed.append(i) }
+        i += 1
+      }
+    }
+    let before = lastCueTime == nil ? [] : current
+    var entered = difference(now, before)
+    var exited = difference(before, now)
+    if !passed.isEmpty {
+      entered = merge(entered, passed)
+      exited = merge(exited, passed)
+    }
+    current = now
+    lastCueTime = t
+    return (entered.map { indices[$0] }, exited.map { indices[$0] })
+  }
+
+  /// Timeline positions active at cue time `t`, ascending.
+  private func activePositions(cueTime t: Double) -> [Int] {
+    let upper = firstIndex(in: starts) { $0 > t }
+    var out: [Int] = []
+    guard upper > 0, !t.isNaN else { return out }
+    // Depth-first, left to right, pruning subtrees whose largest end is not after t.
+    var stack: [(node: Int, low: Int, width: Int)] = [(1, 0, leafBase)]
+    while let (node, low, width) = stack.popLast() {
+      if low >= upper || maxEnd[node] <= t { continue }
+      if width == 1 {
+        out.append(low)
+        continue
+      }
+      let half = width / 2
+      stack.append((2 * node + 1, low + half, half))
+      stack.append((2 * node, low, half))
+    }
+    return out
+  }
+
+  /// The first index whose element satisfies `predicate`, which must be false then true along
+  /// the array.
+  private func firstIndex(in array: [Double], where predicate: (Double) -> Bool) -> Int {
+    var low = 0
+    var high = array.count
+    while low < high {
+      let mid = (low + high) / 2
+      if predicate(array[mid]) { high = mid } else { low = mid + 1 }
+    }
+    return low
+  }
+
+  /// Elements of sorted `a` that are not in sorted `b`.
+  private func difference(_ a: [Int], _ b: [Int]) -> [Int] {
+    var out: [Int] = []
+    var j = 0
+    for x in a {
+      while j < b.count && b[j] < x { j += 1 }
+      if j < b.count && b[j] == x { continue }
+      out.append(x)
+    }
+    return out
+  }
+
+  /// The sorted union of two sorted arrays without duplicates.
+  private func merge(_ a: [Int], _ b: [Int]) -> [Int] {
+    var out: [Int] = []
+    out.reserveCapacity(a.count + b.count)
+    var i = 0
+    var j = 0
+    while i < a.count || j < b.count {
+      if j >= b.count || (i < a.count && a[i] < b[j]) {
+        out.append(a[i])
+        i += 1
+      } else if i >= a.count || b[j] < a[i] {
+        out.append(b[j])
+        j += 1
+      } else {
+        out.append(a[i])
+        i += 1
+        j += 1
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,602 @@
+/// The WebVTT parser algorithm as a line-driven state machine over normalised text (LF line
+/// ends only). It stores byte offsets, never pointers, so the text may grow between calls
+/// (the incremental parser appends to it).
+struct VTTCore {
+  enum Phase {
+    /// Waiting for the signature line.
+    case signature
+    /// The signature line is done; the next line decides whether there is a header block.
+    case headerStart
+    /// Header done: collecting blocks.
+    case blocks
+  }
+
+  enum BlockKind {
+    case other
+    case cue
+    case style
+    case region
+  }
+
+  // Results.
+  var cues: [Cue] = []
+  var regions: [Region] = []
+  var styles: [String] = []
+  var diagnostics: [Diagnostic] = []
+  var header: String = ""
+  var timestampMap: TimestampMap?
+
+  // Parser state.
+  var phase: Phase = .signature
+  var seenCue = false
+  /// 1-based number of the line being processed.
+  var lineNumber = 0
+  /// Last region index for each identifier ("the last region whose identifier is value").
+  var regionByID: [String: Int] = [:]
+
+  // Block state ("collect a WebVTT block").
+  var inBlock = false
+  var inHeader = false
+  var lineCount = 0
+  var bufferStart = 0
+  var bufferEnd = 0
+  var bufferEmpty = true
+  var seenArrow = false
+  var kind: BlockKind = .other
+  var cue = Cue(textRange: 0..<0, startTime: 0, endTime: 0)
+  var cueTextStart = 0
+  var blockStartLine = 0
+  var blockReported = false
+
+  private mutating func diagnose(_ reason: String, offset: Int, line: Int? = nil) {
+    diagnostics.append(Diagnostic(line: line ?? lineNumber, offset: offset, reason: reason))
+  }
+
+  // MARK: - Signature
+
+  /// Checks the signature given the first bytes of the text. Returns nil when more input is
+  /// needed to decide (fewer than 7 bytes and not at the end).
+  static func signatureIsValid(_ p: UnsafeBufferPointer<UInt8>, count: Int, final: Bool) -> Bool? {
+    if count < 7 && !final { return nil }
+    guard count >= 6, VTTSyntax.hasPrefix(p, start: 0, end: count, "WEBVTT") else { return false }
+    if count == 6 { return true }
+    let next = p[6]
+    return next == 0x20 || next == 0x09 || next == 0x0A
+  }
+
+  /// Handles the signature line `p[0..<end]` (the signature must already be valid).
+  mutating func signatureLine(_ p: UnsafeBufferPointer<UInt8>, end: Int) {
+    lineNumber = 1
+    if end > 7 {
+      header = String(decoding: UnsafeBufferPointer(rebasing: p[7..<end]), as: UTF8.self)
+    }
+    phase = .headerStart
+  }
+
+  // MARK: - Driving
+
+  /// Processes every complete line of `p` from `position` on, advancing `position` past
+  /// them. With `final`, the unterminated remainder is processed as the last line and the
+  /// open block is closed.
+  ///
+  /// - Throws: `SubtitleError.badSignature` when the text does not start with the WebVTT
+  ///   signature.
+  mutating func advance(
+    _ p: UnsafeBufferPointer<UInt8>, position: inout Int, final: Bool
+  ) throws(SubtitleError) {
+    let count = p.count
+    if phase == .signature {
+      guard let valid = Self.signatureIsValid(p, count: count, final: final) else { return }
+      guard valid else { throw .badSignature(line: 1, offset: 0) }
+      let end = VTTScan.lineEnd(p, from: 0, end: count)
+      if end == count && !final { return }
+      signatureLine(p, end: end)
+      position = min(end + 1, count)
+    }
+    while position < count {
+      let end = VTTScan.lineEnd(p, from: position, end: count)
+      if end == count { break }
+      line(p, start: position, end: end, eof: false)
+      position = end + 1
+    }
+    if final {
+      line(p, start: position, end: count, eof: true)
+      position = count
+      finish(p)
+    }
+  }
+
+  /// The document built so far, with `text` as its text.
+  func document(text: [UInt8]) -> SubtitleDocument {
+    SubtitleDocument(
+      format: .webVTT, text: text, header: header, regions: regions, styles: styles, cues: cues,
+      diagnostics: diagnostics, timestampMap: timestampMap)
+  }
+
+  // MARK: - Lines
+
+  /// Processes one line `p[start..<end]` (without its LF). `eof` is true for the last line
+  /// of the input when it has no terminating LF (or is the empty remainder after the last LF).
+  mutating func line(_ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, eof: Bool) {
+    lineNumber += 1
+    switch phase {
+    case .signature:
+      return
+    case .headerStart:
+      phase = .blocks
+      if start == end { return }
+      beginBlock(header: true, start: start)
+    case .blocks:
+      if !inBlock {
+        if start == end { return }
+        beginBlock(header: false, start: start)
+      }
+    }
+    blockLine(p, start: start, end: end, eof: eof)
+  }
+
+  /// Ends the input: closes any open block.
+  mutating func finish(_ p: UnsafeBufferPointer<UInt8>) {
+    if inBlock { endBlock(p) }
+  }
+
+  private mutating func beginBlock(header: Bool, start: Int) {
+    inBlock = true
+    inHeader = header
+    lineCount = 0
+    bufferEmpty = true
+    bufferStart = start
+    bufferEnd = start
+    seenArrow = false
+    kind = .other
+    blockStartLine = lineNumber
+    blockReported = false
+  }
+
+  private mutating func blockLine(_ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, eof: Bool)
+  {
+    lineCount += 1
+    if VTTScan.containsArrow(p, start: start, end: end) {
+      if !inHeader && (lineCount == 1 || (lineCount == 2 && !seenArrow)) {
+        seenArrow = true
+        createCue(p, start: start, end: end, eof: eof)
+      } else {
+        // "Let position be previous position": the line starts the next block.
+        endBlock(p)
+        beginBlock(header: false, start: start)
+        blockLine(p, start: start, end: end, eof: eof)
+        return
+      }
+    } else if start == end {
+      endBlock(p)
+      return
+    } else {
+      if !inHeader && lineCount == 2 && !seenCue && kind == .other && !bufferEmpty {
+        if Self.isBlockKeyword(p, start: bufferStart, end: bufferEnd, "STYLE") {
+          kind = .style
+          bufferEmpty = true
+        } else if Self.isBlockKeyword(p, start: bufferStart, end: bufferEnd, "REGION") {
+          kind = .region
+          bufferEmpty = true
+        }
+      }
+      if bufferEmpty {
+        bufferStart = start
+        bufferEmpty = false
+      }
+      bufferEnd = end
+    }
+    if eof { endBlock(p) }
+  }
+
+  /// `keyword` followed only by ASCII whitespace.
+  private static func isBlockKeyword(
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, _ keyword: StaticString
+  ) -> Bool {
+    guard VTTSyntax.hasPrefix(p, start: start, end: end, keyword) else { return false }
+    var index = start + keyword.utf8CodeUnitCount
+    while index < end {
+      if !VTTSyntax.isWhitespace(p[index]) { return false }
+      index += 1
+    }
+    return true
+  }
+
+  private mutating func createCue(
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, eof: Bool
+  ) {
+    let idRange = bufferEmpty ? start..<start : bufferStart..<bufferEnd
+    var parsed = Cue(
+      idRange: idRange, textRange: 0..<0, startTime: 0, endTime: 0, line: lineNumber)
+    if parseTimingsAndSettings(p, start: start, end: end, into: &parsed) {
+      cue = parsed
+      kind = .cue
+      bufferEmpty = true
+      cueTextStart = eof ? end : end + 1
+      seenCue = true
+    } else {
+      kind = .other
+      blockReported = true
+    }
+  }
+
+  private mutating func endBlock(_ p: UnsafeBufferPointer<UInt8>) {
+    inBlock = false
+    if inHeader {
+      if !bufferEmpty { readHeader(p, start: bufferStart, end: bufferEnd) }
+      return
+    }
+    switch kind {
+    case .cue:
+      cue.textRange = bufferEmpty ? cueTextStart..<cueTextStart : bufferStart..<bufferEnd
+      cues.append(cue)
+    case .style:
+      styles.append(
+        bufferEmpty
+          ? ""
+          : String(
+            decoding: UnsafeBufferPointer(rebasing: p[bufferStart..<bufferEnd]), as: UTF8.self))
+    case .region:
+      var region = Region()
+      if !bufferEmpty { parseRegionSettings(p, start: bufferStart, end: bufferEnd, into: &region) }
+      if let previous = regionByID[region.id], !region.id.isEmpty {
+        diagnose(
+          "REGION id '\(region.id)' redefined; cues now refer to the later one"
+            + " (the earlier is region \(previous))",
+          offset: bufferStart, line: blockStartLine)
+      }
+      regions.append(region)
+      if !region.id.isEmpty { regionByID[region.id] = regions.count - 1 }
+    case .other:
+      guard !blockReported, !bufferEmpty else { return }
+      if VTTSyntax.hasPrefix(p, start: bufferStart, end: bufferEnd, "NOTE") {
+        let after = bufferStart + 4
+        if after == bufferEnd || VTTSyntax.isWhitespace(p[after]) { return }
+      }
+      if seenCue
+        && (Self.firstLineIs(p, start: bufferStart, end: bufferEnd, "STYLE")
+          || Self.firstLineIs(p, start: bufferStart, end: bufferEnd, "REGION"))
+      {
+        diagnose(
+          "STYLE/REGION block after the first cue ignored", offset: bufferStart,
+          line: blockStartLine)
+      } else {
+        diagnose(
+          "block without a timing line ignored", offset: bufferStart, line: blockStartLine)
+      }
+    }
+  }
+
+  private static func firstLineIs(
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, _ keyword: StaticString
+  ) -> Bool {
+    let lineEnd = VTTScan.lineEnd(p, from: start, end: end)
+    return isBlockKeyword(p, start: start, end: lineEnd, keyword)
+  }
+
+  // MARK: - Header
+
+  private mutating func readHeader(_ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int) {
+    let text = String(decoding: UnsafeBufferPointer(rebasing: p[start..<end]), as: UTF8.self)
+    header = header.isEmpty ? text : header + "\n" + text
+    var lineStart = start
+    var number = blockStartLine
+    while lineStart <= end {
+      let lineEnd = VTTScan.lineEnd(p, from: lineStart, end: end)
+      if VTTSyntax.hasPrefix(p, start: lineStart, end: lineEnd, "X-TIMESTAMP-MAP=") {
+        if let map = Self.timestampMap(p, start: lineStart + 16, end: lineEnd) {
+          timestampMap = map
+        } else {
+          diagnose("malformed X-TIMESTAMP-MAP ignored", offset: lineStart, line: number)
+        }
+      }
+      lineStart = lineEnd + 1
+      number += 1
+    }
+  }
+
+  /// `MPEGTS:<ticks>,LOCAL:<timestamp>` in either order.
+  static func timestampMap(_ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> TimestampMap? {
+    var mpegts: Int64?
+    var local: Double?
+    var fieldStart = start
+    while fieldStart < end {
+      var fieldEnd = fieldStart
+      while fieldEnd < end && p[fieldEnd] != 0x2C { fieldEnd += 1 }
+      if VTTSyntax.hasPrefix(p, start: fieldStart, end: fieldEnd, "MPEGTS:") {
+        var value: Int64 = 0
+        var index = fieldStart + 7
+        guard index < fieldEnd else { return nil }
+        while index < fieldEnd {
+          guard VTTSyntax.isDigit(p[index]) else { return nil }
+          let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+          let (sum, o2) = times10.addingReportingOverflow(Int64(p[index] &- 0x30))
+          guard !o1, !o2 else { return nil }
+          value = sum
+          index += 1
+        }
+        mpegts = value
+      } else if VTTSyntax.hasPrefix(p, start: fieldStart, end: fieldEnd, "LOCAL:") {
+        var position = fieldStart + 6
+        guard case .success(let millis) = VTTSyntax.collectTimestamp(p, &position, end: fieldEnd),
+          position == fieldEnd
+        else { return nil }
+        local = Double(millis) / 1000
+      } else {
+        return nil
+      }
+      fieldStart = fieldEnd + 1
+    }
+    guard let mpegts, let local else { return nil }
+    return TimestampMap(mpegts: mpegts, local: local)
+  }
+
+  // MARK: - Cue timings and settings
+
+  private mutating func parseTimingsAndSettings(
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, into cue: inout Cue
+  ) -> Bool {
+    var position = start
+    while position < end && VTTSyntax.isWhitespace(p[position]) { position += 1 }
+    switch VTTSyntax.collectTimestamp(p, &position, end: end) {
+    case .success(let millis): cue.startTime = Double(millis) / 1000
+    case .failure(let failure):
+      reportTiming(failure, offset: start)
+      return false
+    }
+    while position < end && VTTSyntax.isWhitespace(p[position]) { position += 1 }
+    guard end - position >= 3, p[position] == 0x2D, p[position + 1] == 0x2D,
+      p[position + 2] == 0x3E
+    else {
+      diagnose("cue dropped: no '-->' after the start time", offset: start)
+      return false
+    }
+    position += 3
+    while position < end && VTTSyntax.isWhitespace(p[position]) { position += 1 }
+    switch VTTSyntax.collectTimestamp(p, &position, end: end) {
+    case .success(let millis): cue.endTime = Double(millis) / 1000
+    case .failure(let failure):
+      reportTiming(failure, offset: start)
+      return false
+    }
+    parseSettings(p, start: position, end: end, into: &cue.settings)
+    return true
+  }
+
+  private mutating func reportTiming(_ failure: VTTSyntax.TimestampFailure, offset: Int) {
+    switch failure {
+    case .syntax: diagnose("cue dropped: malformed timestamp in timing line", offset: offset)
+    case .outOfRange: diagnose("cue dropped: timestamp out of range", offset: offset)
+    }
+  }
+
+  private mutating func parseSettings(
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, into settings: inout CueSettings
+  ) {
+    var index = start
+    while index < end {
+      while index < end && VTTSyntax.isWhitespace(p[index]) { index += 1 }
+      if index == end { break }
+      let tokenStart = index
+      while index < end && !VTTSyntax.isWhitespace(p[index]) { index += 1 }
+      applySetting(p, start: tokenStart, end: index, to: &settings)
+    }
+  }
+
+  private mutating func ignoreSetting(
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, _ why: String
+  ) {
+    let token = String(decoding: UnsafeBufferPointer(rebasing: p[start..<end]), as: UTF8.self)
+    diagnose("cue setting '\(token)' ignored: \(why)", offset: start)
+  }
+
+  private mutating func applySetting(
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, to settings: inout CueSettings
+  ) {
+    var colon = start
+    while colon < end && p[colon] != 0x3A { colon += 1 }
+    guard colon < end, colon != start, colon != end - 1 else {
+      ignoreSetting(p, start: start, end: end, "not name:value")
+      return
+    }
+    let valueStart = colon + 1
+    if VTTSyntax.equals(p, start: start, end: colon, "region") {
+      let id = String(decoding: UnsafeBufferPointer(rebasing: p[valueStart..<end]), as: UTF8.self)
+      settings.region = regionByID[id]
+      if settings.region == nil { ignoreSetting(p, start: start, end: end, "no such region") }
+    } else if VTTSyntax.equals(p, start: start, end: colon, "vertical") {
+      if VTTSyntax.equals(p, start: valueStart, end: end, "rl") {
+        settings.vertical = .rightToLeft
+      } else if VTTSyntax.equals(p, start: valueStart, end: end, "lr") {
+        settings.vertical = .leftToRight
+      } else {
+        ignoreSetting(p, start: start, end: end, "unknown value")
+      }
+      if settings.vertical != .horizontal { settings.region = nil }
+    } else if VTTSyntax.equals(p, start: start, end: colon, "line") {
+      applyLine(p, start: start, valueStart: valueStart, end: end, to: &settings)
+    } else if VTTSyntax.equals(p, start: start, end: colon, "position") {
+      var comma = valueStart
+      while comma < end && p[comma] != 0x2C { comma += 1 }
+      guard let number = VTTSyntax.percentage(p, start: valueStart, end: comma) else {
+        ignoreSetting(p, start: start, end: end, "bad percentage")
+        return
+      }
+      if comma < end {
+        let alignStart = comma + 1
+        if VTTSyntax.equals(p, start: alignStart, end: end, "line-left") {
+          settings.positionAlign = .lineLeft
+        } else if VTTSyntax.equals(p, start: alignStart, end: end, "center") {
+          settings.positionAlign = .center
+        } else if VTTSyntax.equals(p, start: alignStart, end: end, "line-right") {
+          settings.positionAlign = .lineRight
+        } else {
+          ignoreSetting(p, start: start, end: end, "unknown alignment")
+          return
+        }
+      }
+      settings.position = number
+    } else if VTTSyntax.equals(p, start: start, end: colon, "size") {
+      guard let number = VTTSyntax.percentage(p, start: valueStart, end: end) else {
+        ignoreSetting(p, start: start, end: end, "bad percentage")
+        return
+      }
+      settings.size = number
+      if number != 100 { settings.region = nil }
+    } else if VTTSyntax.equals(p, start: start, end: colon, "align") {
+      if VTTSyntax.equals(p, start: valueStart, end: end, "start") {
+        settings.align = .start
+      } else if VTTSyntax.equals(p, start: valueStart, end: end, "center") {
+        settings.align = .center
+      } else if VTTSyntax.equals(p, start: valueStart, end: end, "end") {
+        settings.align = .end
+      } else if VTTSyntax.equals(p, start: valueStart, end: end, "left") {
+        settings.align = .left
+      } else if VTTSyntax.equals(p, start: valueStart, end: end, "right") {
+        settings.align = .right
+      } else {
+        ignoreSetting(p, start: start, end: end, "unknown value")
+      }
+    } else {
+      ignoreSetting(p, start: start, end: end, "unknown setting")
+    }
+  }
+
+  private mutating func applyLine(
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, valueStart: Int, end: Int,
+    to settings: inout CueSettings
+  ) {
+    var comma = valueStart
+    while comma < end && p[comma] != 0x2C { comma += 1 }
+    var hasDigit = false
+    for index in valueStart..<comma where VTTSyntax.isDigit(p[index]) {
+      hasDigit = true
+      break
+    }
+    guard hasDigit else {
+      ignoreSetting(p, start: start, end: end, "no digits")
+      return
+    }
+    let isPercentage = p[comma - 1] == 0x25
+    let number: Double
+    if isPercentage {
+      guard let value = VTTSyntax.percentage(p, start: valueStart, end: comma) else {
+        ignoreSetting(p, start: start, end: end, "bad percentage")
+        return
+      }
+      number = value
+    } else {
+      guard VTTSyntax.isDecimal(p, start: valueStart, end: comma, allowSign: true),
+        let value = VTTSyntax.decimalValue(p, start: valueStart, end: comma)
+      else {
+        ignoreSetting(p, start: start, end: end, "bad number")
+        return
+      }
+      number = value
+    }
+    if comma < end {
+      let alignStart = comma + 1
+      if VTTSyntax.equals(p, start: alignStart, end: end, "start") {
+        settings.lineAlign = .start
+      } else if VTTSyntax.equals(p, start: alignStart, end: end, "center") {
+        settings.lineAlign = .center
+      } else if VTTSyntax.equals(p, start: alignStart, end: end, "end") {
+        settings.lineAlign = .end
+      } else {
+        ignoreSetting(p, start: start, end: end, "unknown alignment")
+        return
+      }
+    }
+    settings.line = number
+    settings.snapToLines = !isPercentage
+    settings.region = nil
+  }
+
+  // MARK: - Region settings
+
+  private mutating func parseRegionSettings(
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, into region: inout Region
+  ) {
+    var index = start
+    while index < end {
+      while index < end && VTTSyntax.isWhitespace(p[index]) { index += 1 }
+      if index == end { break }
+      let tokenStart = index
+      while index < end && !VTTSyntax.isWhitespace(p[index]) { index += 1 }
+      applyRegionSetting(p, start: tokenStart, end: index, to: &region)
+    }
+  }
+
+  private mutating func ignoreRegionSetting(
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, _ why: String
+  ) {
+    let token = String(decoding: UnsafeBufferPointer(rebasing: p[start..<end]), as: UTF8.self)
+    let line = blockStartLine + 1 + countLF(p, start: bufferStart, end: start)
+    diagnose("region setting '\(token)' ignored: \(why)", offset: start, line: line)
+  }
+
+  private func countLF(_ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> Int {
+    var count = 0
+    for index in start..<max(start, end) where p[index] == 0x0A { count += 1 }
+    return count
+  }
+
+  private mutating func applyRegionSetting(
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, to region: inout Region
+  ) {
+    var colon = start
+    while colon < end && p[colon] != 0x3A { colon += 1 }
+    guard colon < end, colon != start, colon != end - 1 else {
+      ignoreRegionSetting(p, start: start, end: end, "not name:value")
+      return
+    }
+    let valueStart = colon + 1
+    if VTTSyntax.equals(p, start: start, end: colon, "id") {
+      region.id = String(
+        decoding: UnsafeBufferPointer(rebasing: p[valueStart..<end]), as: UTF8.self)
+    } else if VTTSyntax.equals(p, start: start, end: colon, "width") {
+      guard let value = VTTSyntax.percentage(p, start: valueStart, end: end) else {
+        ignoreRegionSetting(p, start: start, end: end, "bad percentage")
+        return
+      }
+      region.width = value
+    } else if VTTSyntax.equals(p, start: start, end: colon, "lines") {
+      var allDigits = true
+      for index in valueStart..<end where !VTTSyntax.isDigit(p[index]) {
+        allDigits = false
+        break
+      }
+      guard allDigits, let value = VTTSyntax.decimalValue(p, start: valueStart, end: end) else {
+        ignoreRegionSetting(p, start: start, end: end, "not a non-negative integer")
+        return
+      }
+      region.lineCount = value
+    } else if VTTSyntax.equals(p, start: start, end: colon, "regionanchor")
+      || VTTSyntax.equals(p, start: start, end: colon, "viewportanchor")
+    {
+      var comma = valueStart
+      while comma < end && p[comma] != 0x2C { comma += 1 }
+      guard comma < end, let x = VTTSyntax.percentage(p, start: valueStart, end: comma),
+        let y = VTTSyntax.percentage(p, start: comma + 1, end: end)
+      else {
+        ignoreRegionSetting(p, start: start, end: end, "bad anchor")
+        return
+      }
+      if colon - start == 12 {
+        region.regionAnchorX = x
+        region.regionAnchorY = y
+      } else {
+        region.viewportAnchorX = x
+        region.viewportAnchorY = y
+      }
+    } else if VTTSyntax.equals(p, start: start, end: colon, "scroll") {
+      if VTTSyntax.equals(p, start: valueStart, end: end, "up") {
+        region.scroll = "up"
+      } else {
+        ignoreRegionSetting(p, start: start, end: end, "unknown value")
+      }
+    } else {
+      ignoreRegionSetting(p, start: start, end: end, "unknown setting")
+    }
+  }
+}

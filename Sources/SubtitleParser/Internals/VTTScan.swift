@@ -1,0 +1,188 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Byte-level kernels used by the WebVTT parser: line search and the input normalisation
+/// (UTF-8 decode with U+FFFD replacement, NUL → U+FFFD, CRLF/CR → LF).
+enum VTTScan {
+  static let lf: UInt8 = 0x0A
+  static let cr: UInt8 = 0x0D
+
+  /// Index of the first LF in `buffer[from..<end]`, or `end`.
+  @inline(__always)
+  static func lineEnd(_ buffer: UnsafeBufferPointer<UInt8>, from: Int, end: Int) -> Int {
+    guard from < end, let base = buffer.baseAddress else { return end }
+    guard let hit = memchr(base + from, 0x0A, end - from) else { return end }
+    return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+  }
+
+  /// Whether `buffer[start..<end]` contains the substring `-->`.
+  @inline(__always)
+  static func containsArrow(_ buffer: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> Bool {
+    guard end - start >= 3, let base = buffer.baseAddress else { return false }
+    var from = start + 2
+    while from < end {
+      guard let hit = memchr(base + from, 0x3E, end - from) else { return false }
+      let index = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+      if buffer[index - 1] == 0x2D && buffer[index - 2] == 0x2D { return true }
+      from = index + 1
+    }
+    return false
+  }
+
+  // MARK: - Special-byte search (SWAR kernel + scalar reference)
+
+  /// Whether `byte` needs work during normalisation: non-ASCII, NUL or CR.
+  @inline(__always)
+  static func isSpecial(_ byte: UInt8) -> Bool {
+    byte >= 0x80 || byte == 0 || byte == cr
+  }
+
+  /// Scalar reference for `firstSpecial`: the index of the first byte in `buffer[from..<end]`
+  /// that is non-ASCII, NUL or CR, or `end`.
+  static func firstSpecialScalar(_ buffer: UnsafeBufferPointer<UInt8>, from: Int, end: Int) -> Int {
+    var index = from
+    while index < end && !isSpecial(buffer[index]) { index += 1 }
+    return index
+  }
+
+  /// The index of the first byte in `buffer[from..<end]` that is non-ASCII, NUL or CR, or
+  /// `end`. Tests eight bytes per step with 64-bit arithmetic; agrees with
+  /// `firstSpecialScalar`.
+  static func firstSpecial(_ buffer: UnsafeBufferPointer<UInt8>, from: Int, end: Int) -> Int {
+    guard let base = buffer.baseAddress else { return end }
+    let raw = UnsafeRawPointer(base)
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let crs: UInt64 = 0x0D0D_0D0D_0D0D_0D0D
+    var index = from
+    while index + 8 <= end {
+      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      let xorCR = word ^ crs
+      // A byte is zero exactly when the "has zero byte" test flags it (no false positives for
+      // the any-test because bytes >= 0x80 are already flagged by `word & highs`).
+      let zero = (word &- ones) & ~word
+      let isCR = (xorCR &- ones) & ~xorCR
+      if (word | zero | isCR) & highs != 0 { break }
+      index += 8
+    }
+    while index < end && !isSpecial(buffer[index]) { index += 1 }
+    return index
+  }
+
+  // MARK: - UTF-8 decoding
+
+  /// The result of decoding one non-ASCII sequence at some position.
+  enum Sequence {
+    /// A valid scalar of `length` bytes: copy it.
+    case valid(length: Int)
+    /// An invalid or truncated sequence: emit U+FFFD and skip `length` bytes.
+    case invalid(length: Int)
+    /// The input ends inside a sequence that could still become valid.
+    case needMore
+  }
+
+  /// Classifies the UTF-8 sequence starting at `index` (whose byte is >= 0x80) per the
+  /// WHATWG UTF-8 decoder (one U+FFFD per maximal invalid subpart).
+  @inline(__always)
+  static func classify(
+    _ buffer: UnsafeBufferPointer<UInt8>, at index: Int, end: Int, final: Bool
+  ) -> Sequence {
+    let lead = buffer[index]
+    var needed = 0
+    var lower: UInt8 = 0x80
+    var upper: UInt8 = 0xBF
+    switch lead {
+    case 0xC2...0xDF: needed = 1
+    case 0xE0:
+      needed = 2
+      lower = 0xA0
+    case 0xE1...0xEC, 0xEE...0xEF: needed = 2
+    case 0xED:
+      needed = 2
+      upper = 0x9F
+    case 0xF0:
+      needed = 3
+      lower = 0x90
+    case 0xF1...0xF3: needed = 3
+    case 0xF4:
+      needed = 3
+      upper = 0x8F
+    default: return .invalid(length: 1)
+    }
+    var seen = 0
+    var position = index + 1
+    while seen < needed {
+      if position >= end { return final ? .invalid(length: position - index) : .needMore }
+      let byte = buffer[position]
+      if byte < lower || byte > upper { return .invalid(length: position - index) }
+      lower = 0x80
+      upper = 0xBF
+      seen += 1
+      position += 1
+    }
+    return .valid(length: needed + 1)
+  }
+
+  static let replacement: (UInt8, UInt8, UInt8) = (0xEF, 0xBF, 0xBD)
+
+  /// Normaliser state carried between chunks of a stream.
+  struct Normalizer {
+    /// The previous byte written was a CR turned into LF: an LF that follows is dropped.
+    var afterCR = false
+
+    /// Appends the normalised form of `input[from..<end]` to `output`; returns how many
+    /// bytes were consumed (less than `end - from` only when `final` is false and the input
+    /// ends inside a UTF-8 sequence).
+    mutating func append(
+      _ input: UnsafeBufferPointer<UInt8>, from: Int, end: Int, final: Bool,
+      to output: inout [UInt8]
+    ) -> Int {
+      var index = from
+      while index < end {
+        if afterCR && input[index] == VTTScan.lf {
+          index += 1
+          afterCR = false
+          continue
+        }
+        afterCR = false
+        let stop = VTTScan.firstSpecial(input, from: index, end: end)
+        if stop > index {
+          output.append(contentsOf: UnsafeBufferPointer(rebasing: input[index..<stop]))
+          index = stop
+          if index == end { break }
+        }
+        let byte = input[index]
+        if byte == VTTScan.cr {
+          output.append(VTTScan.lf)
+          afterCR = true
+          index += 1
+        } else if byte == 0 {
+          Self.appendReplacement(&output)
+          index += 1
+        } else {
+          switch VTTScan.classify(input, at: index, end: end, final: final) {
+          case .valid(let length):
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: input[index..<index + length]))
+            index += length
+          case .invalid(let length):
+            Self.appendReplacement(&output)
+            index += length
+          case .needMore:
+            return index - from
+          }
+        }
+      }
+      return index - from
+    }
+
+    @inline(__always)
+    static func appendReplacement(_ output: inout [UInt8]) {
+      output.append(VTTScan.replacement.0)
+      output.append(VTTScan.replacement.1)
+      output.append(VTTScan.replacement.2)
+    }
+  }
+}

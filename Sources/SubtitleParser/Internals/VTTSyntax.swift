@@ -1,0 +1,203 @@
+/// WebVTT micro-syntax on bytes: timestamps, numbers, percentages, whitespace.
+enum VTTSyntax {
+  /// ASCII whitespace as HTML defines it: tab, LF, FF, CR, space.
+  @inline(__always)
+  static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
+  }
+
+  @inline(__always)
+  static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
+
+  /// The largest timestamp, in milliseconds, the parser accepts: 2^53 ms keeps every
+  /// accepted value exact as a `Double` number of milliseconds.
+  static let maxMilliseconds: Int64 = 1 << 53
+
+  /// Why collecting a timestamp failed.
+  enum TimestampFailure: Error {
+    /// Not a timestamp.
+    case syntax
+    /// Syntactically a timestamp, but too large to represent.
+    case outOfRange
+  }
+
+  /// "Collect a WebVTT timestamp" starting at `position`; on success `position` is just
+  /// past the timestamp and the result is in milliseconds.
+  static func collectTimestamp(
+    _ p: UnsafeBufferPointer<UInt8>, _ position: inout Int, end: Int
+  ) -> Result<Int64, TimestampFailure> {
+    var hoursUnits = false
+    guard position < end, isDigit(p[position]) else { return .failure(.syntax) }
+    var overflow = false
+    var value1: Int64 = 0
+    let start1 = position
+    while position < end, isDigit(p[position]) {
+      if !overflow {
+        let (times10, o1) = value1.multipliedReportingOverflow(by: 10)
+        let (sum, o2) = times10.addingReportingOverflow(Int64(p[position] &- 0x30))
+        if o1 || o2 { overflow = true } else { value1 = sum }
+      }
+      position += 1
+    }
+    if position - start1 != 2 || value1 > 59 || overflow { hoursUnits = true }
+    guard position < end, p[position] == 0x3A else { return .failure(.syntax) }
+    position += 1
+    guard let value2 = twoDigits(p, &position, end: end) else { return .failure(.syntax) }
+    var hours: Int64 = 0
+    var minutes = value2
+    var seconds: Int64 = 0
+    if hoursUnits || (position < end && p[position] == 0x3A) {
+      guard position < end, p[position] == 0x3A else { return .failure(.syntax) }
+      position += 1
+      guard let value3 = twoDigits(p, &position, end: end) else { return .failure(.syntax) }
+      hours = value1
+      seconds = value3
+    } else {
+      minutes = value1
+      seconds = value2
+    }
+    guard position < end, p[position] == 0x2E else { return .failure(.syntax) }
+    position += 1
+    let start4 = position
+    var millis: Int64 = 0
+    while position < end, isDigit(p[position]) {
+      if position - start4 < 3 { millis = millis * 10 + Int64(p[position] &- 0x30) }
+      position += 1
+    }
+    guard position - start4 == 3 else { return .failure(.syntax) }
+    guard minutes <= 59, seconds <= 59 else { return .failure(.syntax) }
+    if overflow || hours > maxMilliseconds / 3_600_000 { return .failure(.outOfRange) }
+    let total = hours * 3_600_000 + minutes * 60_000 + seconds * 1000 + millis
+    guard total <= maxMilliseconds else { return .failure(.outOfRange) }
+    return .success(total)
+  }
+
+  @inline(__always)
+  private static func twoDigits(
+    _ p: UnsafeBufferPointer<UInt8>, _ position: inout Int, end: Int
+  ) -> Int64? {
+    let start = position
+    var value: Int64 = 0
+    while position < end, isDigit(p[position]) {
+      if position - start < 2 { value = value * 10 + Int64(p[position] &- 0x30) }
+      position += 1
+    }
+    return position - start == 2 ? value : nil
+  }
+
+  // MARK: - Numbers
+
+  private static let exactPowersOfTen: [Double] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+  ]
+
+  /// The double nearest to the decimal number `[-]int[.frac]` spelled by
+  /// `p[start..<end]` (which must match `-?[0-9]+(\.[0-9]+)?`): the HTML "rules for parsing
+  /// floating-point number values" on an already-validated string, including their rounding
+  /// (round to nearest, ties to even, −0 becomes 0). Returns nil when the value rounds
+  /// outside the finite doubles.
+  static func decimalValue(_ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> Double? {
+    var index = start
+    var negative = false
+    if index < end, p[index] == 0x2D {
+      negative = true
+      index += 1
+    }
+    // Fast path: at most 15 significant digits and at most 22 fraction digits make
+    // `mantissa / 10^k` a single correctly rounded division of exact doubles.
+    var mantissa: UInt64 = 0
+    var significant = 0
+    var fractionDigits = 0
+    var inFraction = false
+    var exact = true
+    var scan = index
+    while scan < end {
+      let byte = p[scan]
+      if byte == 0x2E {
+        inFraction = true
+      } else {
+        if mantissa != 0 || byte != 0x30 { significant += 1 }
+        if significant > 15 {
+          exact = false
+          break
+        }
+        mantissa = mantissa * 10 + UInt64(byte &- 0x30)
+        if inFraction { fractionDigits += 1 }
+      }
+      scan += 1
+    }
+    var value: Double
+    if exact && fractionDigits <= 22 {
+      value = Double(mantissa) / exactPowersOfTen[fractionDigits]
+    } else {
+      let text = String(decoding: UnsafeBufferPointer(rebasing: p[index..<end]), as: UTF8.self)
+      guard let parsed = Double(text) else { return nil }
+      value = parsed
+    }
+    guard value.isFinite else { return nil }
+    if negative { value = -value }
+    return value == 0 ? 0 : value
+  }
+
+  /// "Parse a percentage string": `[0-9]+(\.[0-9]+)?%` with a value in 0...100.
+  static func percentage(_ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> Double? {
+    guard end - start >= 2, p[end - 1] == 0x25 else { return nil }
+    guard isDecimal(p, start: start, end: end - 1, allowSign: false) else { return nil }
+    guard let value = decimalValue(p, start: start, end: end - 1), value >= 0, value <= 100 else {
+      return nil
+    }
+    return value
+  }
+
+  /// Whether `p[start..<end]` matches `-?[0-9]+(\.[0-9]+)?` (the sign only if `allowSign`).
+  static func isDecimal(
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, allowSign: Bool
+  ) -> Bool {
+    var index = start
+    if allowSign, index < end, p[index] == 0x2D { index += 1 }
+    let intStart = index
+    while index < end, isDigit(p[index]) { index += 1 }
+    guard index > intStart else { return false }
+    if index == end { return true }
+    guard p[index] == 0x2E else { return false }
+    index += 1
+    let fracStart = index
+    while index < end, isDigit(p[index]) { index += 1 }
+    return index > fracStart && index == end
+  }
+
+  /// Whether `p[start..<end]` equals the ASCII string `literal`.
+  @inline(__always)
+  static func equals(
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, _ literal: StaticString
+  ) -> Bool {
+    guard end - start == literal.utf8CodeUnitCount else { return false }
+    let bytes = literal.utf8Start
+    for offset in 0..<(end - start) where p[start + offset] != bytes[offset] { return false }
+    return true
+  }
+
+  /// Whether `p[start..<end]` starts with `literal`.
+  @inline(__always)
+  static func hasPrefix(
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, _ literal: StaticString
+  ) -> Bool {
+    guard end - start >= literal.utf8CodeUnitCount else { return false }
+    return equals(p, start: start, end: start + literal.utf8CodeUnitCount, literal)
+  }
+
+  /// Formats seconds as a WebVTT timestamp with every component: `hh:mm:ss.ttt` (at least
+  /// two hour digits).
+  static func format(milliseconds total: Int64) -> String {
+    let millis = total % 1000
+    let seconds = (total / 1000) % 60
+    let minutes = (total / 60_000) % 60
+    let hours = total / 3_600_000
+    func pad(_ value: Int64, _ width: Int) -> String {
+      let digits = String(value)
+      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    return "\(pad(hours, 2)):\(pad(minutes, 2)):\(pad(seconds, 2)).\(pad(millis, 3))"
+  }
+}

@@ -1,0 +1,119 @@
+extension SubRip {
+  /// Parses SRT cue markup into the same tree WebVTT cue text gives: `<i>`, `<b>`, `<u>` (any
+  /// case) become those elements, `<font …>` a `font` element with its attributes (names
+  /// lowercased, quotes removed, source order). Anything else, including unknown or unclosed
+  /// tags, is text, as players show it; an end tag closes the innermost open element of its
+  /// kind and the ones inside it, and one without an open element is ignored.
+  ///
+  /// - Parameter bytes: One cue's text as UTF-8 (invalid sequences read as U+FFFD).
+  /// - Returns: The top-level nodes.
+  /// - Complexity: O(*n*) in the length of the text.
+  public static func parseCueText(_ bytes: ArraySlice<UInt8>) -> [CueNode] {
+    var stack: [CueElement] = [CueElement(kind: .class)]
+    var pending: [UInt8] = []
+
+    func flushText() {
+      guard !pending.isEmpty else { return }
+      let text = String(decoding: pending, as: UTF8.self)
+      pending.removeAll(keepingCapacity: true)
+      if case .text(let previous)? = stack[stack.count - 1].children.last {
+        stack[stack.count - 1].children[stack[stack.count - 1].children.count - 1] =
+          .text(previous + text)
+      } else {
+        stack[stack.count - 1].children.append(.text(text))
+      }
+    }
+
+    func close() {
+      let done = stack.removeLast()
+      stack[stack.count - 1].children.append(.element(done))
+    }
+
+    var i = bytes.startIndex
+    while i < bytes.endIndex {
+      let c = bytes[i]
+      if c == 0x3C, let end = bytes[(i + 1)...].firstIndex(of: 0x3E) {
+        let tag = String(decoding: bytes[(i + 1)..<end], as: UTF8.self)
+        if let (kind, closing, attributes) = srtTag(tag) {
+          flushText()
+          if closing {
+            if let open = stack.indices.dropFirst().last(where: { stack[$0].kind == kind }) {
+              while stack.count > open { close() }
+            }
+          } else if stack.count <= WebVTT.maximumCueTextDepth {
+            stack.append(CueElement(kind: kind, attributes: attributes))
+          }
+          i = end + 1
+          continue
+        }
+      }
+      pending.append(c)
+      i += 1
+    }
+    flushText()
+    while stack.count > 1 { close() }
+    return stack[0].children
+  }
+
+  /// Recognises `i`, `b`, `u`, `font …` and their end tags.
+  static func srtTag(_ tag: String) -> (CueElement.Kind, Bool, [CueElement.Attribute])? {
+    let closing = tag.hasPrefix("/")
+    let body = closing ? tag.dropFirst() : Substring(tag)
+    let name = body.prefix { !$0.isWhitespace && $0 != "/" }.lowercased()
+    let rest = body.dropFirst(name.count)
+    switch name {
+    case "i", "b", "u":
+      guard rest.allSatisfy({ $0.isWhitespace }) else { return nil }
+      return (name == "i" ? .italic : name == "b" ? .bold : .underline, closing, [])
+    case "font":
+      if closing { return (.font, true, []) }
+      guard rest.isEmpty || rest.first?.isWhitespace == true else { return nil }
+      return (.font, false, attributes(rest))
+    default:
+      return nil
+    }
+  }
+
+  /// `name=value`, `name="value"`, `name='value'` pairs.
+  static func attributes(_ text: Substring) -> [CueElement.Attribute] {
+    var out: [CueElement.Attribute] = []
+    var rest = text[...]
+    while true {
+      rest = rest.drop { $0.isWhitespace || $0 == "/" }
+      guard !rest.isEmpty else { break }
+      let name = rest.prefix { !$0.isWhitespace && $0 != "=" }
+      rest = rest.dropFirst(name.count).drop { $0.isWhitespace }
+      var value = ""
+      if rest.first == "=" {
+        rest = rest.dropFirst().drop { $0.isWhitespace }
+        if let quote = rest.first, quote == "\"" || quote == "'" {
+          let inner = rest.dropFirst().prefix { $0 != quote }
+          value = String(inner)
+          rest = rest.dropFirst(inner.count + 1)
+          if rest.first == quote { rest = rest.dropFirst() }
+        } else {
+          let inner = rest.prefix { !$0.isWhitespace }
+          value = String(inner)
+          rest = rest.dropFirst(inner.count)
+        }
+      }
+      if !name.isEmpty { out.append(CueElement.Attribute(name: name.lowercased(), value: value)) }
+    }
+    return out
+  }
+}
+
+extension SubtitleDocument {
+  /// The cue text tree of `cue` in the document's own markup: the WebVTT cue text rules for
+  /// WebVTT, `SubRip.parseCueText(_:)` for SRT.
+  ///
+  /// - Parameter cue: A cue of this document.
+  /// - Returns: The top-level nodes.
+  /// - Complexity: O(*n*) in the length of the cue text.
+  public func markupTree(of cue: Cue) -> [CueNode] {
+    switch format {
+    case .webVTT: return cueTree(of: cue)
+    case .srt: return SubRip.parseCueText(text[cue.textRange.clamped(to: text.indices)])
+    }
+  }
+}

@@ -1,0 +1,610 @@
+/// SubRip (`.srt`) subtitles, read as they are found in the wild.
+///
+/// The parser accepts, and reports each repair as a `Diagnostic` with its line number:
+/// missing, wrong or out-of-sequence cue numbers; missing or extra blank lines (a timing line
+/// always starts a new cue); `,` or `.` before the milliseconds; one to three millisecond digits
+/// (read as a count of milliseconds, as common players do: `,5` is 5 ms); hours of any width
+/// (timestamps whose hours field has more than 9 digits are skipped); `X1:… X2:… Y1:… Y2:…`
+/// coordinates after the timing (ignored); CRLF, CR and LF line ends; a leading byte order mark.
+/// Text between cues that is not a cue is skipped with a diagnostic.
+///
+/// Styling markup (`<i>`, `<b>`, `<u>`, `<font color=…>`) stays in the cue text. ASS override
+/// blocks (`{\…}`) are removed from the stored text; `{\an1}` to `{\an9}` become positioning
+/// settings (see `settings(forASSAlignment:)`).
+public enum SubRip {
+  /// Parses SRT from UTF-8 bytes.
+  ///
+  /// - Parameter utf8: The file as UTF-8 bytes (a leading BOM is skipped). The returned
+  ///   document shares the storage when no rewrite is needed; line ends are normalised to `\n`
+  ///   and ASS override blocks removed otherwise.
+  /// - Returns: The document with `format == .srt`, its cues in file order.
+  /// - Throws: `SubtitleError.notSubtitles` when the input has text but not a single timing line.
+  /// - Complexity: O(*n*) in the size of the input, one pass, no allocation per line.
+  public static func parse(_ utf8: [UInt8]) throws(SubtitleError) -> SubtitleDocument {
+    var text = utf8
+    let bom = text.count >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF
+    let start = bom ? 3 : 0
+    if ByteScanner.firstIndex(of: 0x0D, in: text) < text.count {
+      text = normalisingLineEnds(text)
+    }
+    let result = text.withUnsafeBufferPointer { buffer -> SRTParser.Output in
+      guard let base = buffer.baseAddress else { return SRTParser.Output() }
+      var parser = SRTParser(base)
+      parser.run(start, buffer.count)
+      return parser.output
+    }
+    var parser = result
+    if parser.cues.isEmpty && parser.sawText {
+      throw SubtitleError.notSubtitles(reason: "no SRT timing line ('00:00:01,000 --> …') found")
+    }
+    if !parser.rewrite.isEmpty {
+      removeOverrideBlocks(in: &text, parser: &parser)
+    }
+    return SubtitleDocument(
+      format: .srt, text: text, cues: parser.cues, diagnostics: parser.diagnostics)
+  }
+
+  /// Whether `utf8` looks like SRT: a timing line (`00:00:01,000 --> 00:00:02,000`) within its
+  /// first 64 lines.
+  ///
+  /// - Parameter utf8: The start of a file as UTF-8 bytes.
+  /// - Complexity: O(1): at most 64 lines of 256 bytes are looked at.
+  public static func looksLikeSRT(_ utf8: [UInt8]) -> Bool {
+    utf8.withUnsafeBufferPointer { buffer -> Bool in
+      guard let p = buffer.baseAddress else { return false }
+      let n = buffer.count
+      var i = 0
+      var lines = 0
+      while i < n && lines < 64 {
+        var eol = ByteScanner.findEitherScalar(0x0A, 0x0D, p, i, min(n, i + 256))
+        if eol == min(n, i + 256) && eol < n { eol = ByteScanner.findMemchr(0x0A, p, i, n) }
+        if SRTParser(p).timingLine(i, eol) != nil { return true }
+        i = eol + 1
+        lines += 1
+      }
+      return false
+    }
+  }
+
+  /// The cue settings that express ASS alignment `\an<n>` (numeric keypad layout: 1 to 3
+  /// bottom, 4 to 6 middle, 7 to 9 top; 1, 4, 7 left; 2, 5, 8 centre; 3, 6, 9 right), in the
+  /// terms a WebVTT cue would use:
+  ///
+  /// | rows | settings |
+  /// |---|---|
+  /// | bottom (1–3) | `line` auto (the default) |
+  /// | middle (4–6) | `line:50%`, `lineAlign` center (`snapToLines` false) |
+  /// | top (7–9) | `line:0` (the first line from the top, `lineAlign` start) |
+  ///
+  /// | columns | settings |
+  /// |---|---|
+  /// | left (1, 4, 7) | `align:left` |
+  /// | centre (2, 5, 8) | `align:center` (the default) |
+  /// | right (3, 6, 9) | `align:right` |
+  ///
+  /// - Parameter alignment: 1 to 9; any other value gives the default settings.
+  /// - Returns: Settings with only `line`, `snapToLines`, `lineAlign` and `align` changed.
+  public static func settings(forASSAlignment alignment: Int) -> CueSettings {
+    var s = CueSettings()
+    guard (1...9).contains(alignment) else { return s }
+    switch (alignment - 1) / 3 {
+    case 1:
+      s.line = 50
+      s.snapToLines = false
+      s.lineAlign = .center
+    case 2:
+      s.line = 0
+    default: break
+    }
+    switch (alignment - 1) % 3 {
+    case 0: s.align = .left
+    case 2: s.align = .right
+    default: break
+    }
+    return s
+  }
+
+  /// The ASS alignment (1 to 9) closest to `settings`: the inverse of
+  /// `settings(forASSAlignment:)` on its results, and an approximation for other settings
+  /// (`start`/`end` alignment read as left/right; a `line` in the top or bottom third of the
+  /// frame as top or bottom).
+  ///
+  /// - Parameter settings: WebVTT-style cue settings.
+  /// - Returns: 1 to 9; 2 (bottom centre) for default settings.
+  public static func assAlignment(for settings: CueSettings) -> Int {
+    var row = 0
+    if let line = settings.line {
+      if settings.snapToLines {
+        row = line >= 0 ? 2 : 0
+      } else if line < 100.0 / 3 {
+        row = 2
+      } else if line <= 200.0 / 3 {
+        row = 1
+      }
+    }
+    var column = 1
+    switch settings.align {
+    case .left, .start: column = 0
+    case .right, .end: column = 2
+    case .center: column = 1
+    }
+    return row * 3 + column + 1
+  }
+
+  // MARK: - Internals
+
+  /// CRLF and lone CR become LF (the document's line separator).
+  static func normalisingLineEnds(_ bytes: [UInt8]) -> [UInt8] {
+    var out = [UInt8](repeating: 0, count: bytes.count)
+    let written = out.withUnsafeMutableBufferPointer { dst -> Int in
+      bytes.withUnsafeBufferPointer { src -> Int in
+        guard let s = src.baseAddress, let d = dst.baseAddress else { return 0 }
+        let n = src.count
+        var i = 0
+        var o = 0
+        while i < n {
+          let cr = ByteScanner.findMemchr(0x0D, s, i, n)
+          let run = cr - i
+          if run > 0 {
+            (d + o).update(from: s + i, count: run)
+            o += run
+          }
+          if cr >= n { break }
+          d[o] = 0x0A
+          o += 1
+          i = cr + 1
+          if i < n && s[i] == 0x0A { i += 1 }
+        }
+        return o
+      }
+    }
+    out.removeLast(out.count - written)
+    return out
+  }
+
+  /// Removes `{\…}` blocks from the cues `parser.rewrite` lists, in place, and turns `\anN`
+  /// into settings.
+  static func removeOverrideBlocks(in text: inout [UInt8], parser: inout SRTParser.Output) {
+    var added = false
+    text.withUnsafeMutableBufferPointer { buffer in
+      guard let p = buffer.baseAddress else { return }
+      for index in parser.rewrite {
+        var cue = parser.cues[index]
+        var read = cue.textRange.lowerBound
+        var write = read
+        let end = cue.textRange.upperBound
+        var line = cue.line + 1
+        while read < end {
+          let c = p[read]
+          if c == 0x0A { line += 1 }
+          if c == 0x7B, read + 1 < end, p[read + 1] == 0x5C {
+            let close = ByteScanner.findScalar(0x7D, UnsafePointer(p), read + 2, end)
+            if close < end {
+              var removed = false
+              var k = read + 1
+              while k < close {
+                // Each override starts with a backslash.
+                var name = k + 1
+                while name < close && p[name] != 0x5C { name += 1 }
+                if name - k == 4, p[k + 1] == 0x61, p[k + 2] == 0x6E, p[k + 3] >= 0x31,
+                  p[k + 3] <= 0x39
+                {
+                  let keep = cue.settings.region
+                  cue.settings = settings(forASSAlignment: Int(p[k + 3] - 0x30))
+                  cue.settings.region = keep
+                } else {
+                  removed = true
+                }
+                k = name
+              }
+              if removed {
+                let tag = String(
+                  decoding: UnsafeBufferPointer(start: p + read, count: close + 1 - read),
+                  as: UTF8.self)
+                parser.diagnostics.append(
+                  Diagnostic(line: line, offset: read, reason: "ASS override \(tag) removed"))
+                added = true
+              }
+              read = close + 1
+              continue
+            }
+          }
+          p[write] = c
+          write += 1
+          read += 1
+        }
+        cue.textRange = cue.textRange.lowerBound..<write
+        parser.cues[index] = cue
+      }
+    }
+    if added {
+      parser.diagnostics = stableSorted(parser.diagnostics)
+    }
+  }
+
+  static func stableSorted(_ d: [Diagnostic]) -> [Diagnostic] {
+    d.enumerated().sorted { a, b in
+      (a.element.line, a.element.offset, a.offset) < (b.element.line, b.element.offset, b.offset)
+    }.map(\.element)
+  }
+}
+
+/// The one-pass SRT state machine over `\n`-separated bytes.
+struct SRTParser {
+  let p: UnsafePointer<UInt8>
+  var cues: [Cue] = []
+  var diagnostics: [Diagnostic] = []
+  /// Cue indices whose text contains `{` and may hold ASS override blocks.
+  var rewrite: [Int] = []
+  /// Whether any non-blank line was seen.
+  var sawText = false
+
+  /// What a run produced, without the pointer it read through.
+  struct Output {
+    var cues: [Cue] = []
+    var diagnostics: [Diagnostic] = []
+    var rewrite: [Int] = []
+    var sawText = false
+  }
+
+  var output: Output {
+    Output(cues: cues, diagnostics: diagnostics, rewrite: rewrite, sawText: sawText)
+  }
+
+  enum State {
+    case between
+    case afterNumber
+    case inCue
+    case garbage
+  }
+
+  /// What a timing line said, plus the irregularities found in it.
+  struct Timing {
+    var start: Int64 = 0
+    var end: Int64 = 0
+    var flags: UInt16 = 0
+  }
+
+  static let shortMillis: UInt16 = 1
+  static let noMillis: UInt16 = 2
+  static let noHours: UInt16 = 4
+  static let absurdHours: UInt16 = 8
+  static let outOfRange: UInt16 = 16
+  static let coordinates: UInt16 = 32
+  static let trailing: UInt16 = 64
+
+  init(_ base: UnsafePointer<UInt8>) { p = base }
+
+  mutating func run(_ start: Int, _ n: Int) {
+    // Every timing line has a `>`: counting them (32 bytes a step) bounds the cue count
+    // without the over-allocation of a size-based guess or the copies of growing.
+    cues.reserveCapacity(min(ByteScanner.countVector(0x3E, p, start, n), n / 16) + 1)
+    var state = State.between
+    var lineEnds = ByteScanner.Cursor(0x0A, p, n)
+    var i = start
+    var line = 1
+    var pendingId = 0..<0
+    var pendingLine = 0
+    var expected = 1
+    // The open cue.
+    var timing = Timing()
+    var cueId = 0..<0
+    var cueLine = 0
+    var timingEnd = 0
+    var textStart = -1
+    var textEnd = 0
+    var previousTextEnd = 0
+    var lastLineIsNumber = false
+    var lastLine = 0..<0
+
+    while i < n {
+      let eol = lineEnds.next(from: i)
+      defer {
+        i = eol + 1
+        line += 1
+      }
+      let blank = isBlank(i, eol)
+      if !blank { sawText = true }
+      switch state {
+      case .inCue:
+        if blank {
+          finish(timing, cueId, cueLine, timingEnd, textStart, textEnd)
+          state = .between
+          continue
+        }
+        if let t = timingLine(i, eol) {
+          var id = 0..<0
+          if lastLineIsNumber {
+            id = lastLine
+            textEnd = previousTextEnd
+            if textStart == lastLine.lowerBound { textStart = -1 }
+          }
+          note(line, i, "missing blank line: a timing line starts a new cue")
+          finish(timing, cueId, cueLine, timingEnd, textStart, textEnd)
+          timing = t
+          cueId = id
+          cueLine = line
+          timingEnd = eol
+          textStart = -1
+          lastLineIsNumber = false
+          begin(t, id, line, i, &expected)
+          continue
+        }
+        if textStart < 0 { textStart = i }
+        previousTextEnd = textEnd
+        textEnd = eol
+        lastLineIsNumber = isNumber(i, eol)
+        lastLine = i..<eol
+      case .between, .garbage:
+        if blank {
+          state = .between
+          continue
+        }
+        if let t = timingLine(i, eol) {
+          timing = t
+          cueId = 0..<0
+          cueLine = line
+          timingEnd = eol
+          textStart = -1
+          lastLineIsNumber = false
+          begin(t, 0..<0, line, i, &expected)
+          state = .inCue
+          continue
+        }
+        if isNumber(i, eol) {
+          pendingId = i..<eol
+          pendingLine = line
+          state = .afterNumber
+          continue
+        }
+        if state == .between {
+          note(line, i, "text outside a cue skipped")
+          state = .garbage
+        }
+      case .afterNumber:
+        if let t = timingLine(i, eol) {
+          timing = t
+          cueId = pendingId
+          cueLine = line
+          timingEnd = eol
+          textStart = -1
+          lastLineIsNumber = false
+          begin(t, pendingId, line, i, &expected)
+          state = .inCue
+          continue
+        }
+        if isNumber(i, eol) {
+          note(pendingLine, pendingId.lowerBound, "cue number without a timing line skipped")
+          pendingId = i..<eol
+          pendingLine = line
+          continue
+        }
+        note(pendingLine, pendingId.lowerBound, "cue number without a timing line skipped")
+        if !blank { note(line, i, "text outside a cue skipped") }
+        state = blank ? .between : .garbage
+      }
+    }
+    switch state {
+    case .inCue: finish(timing, cueId, cueLine, timingEnd, textStart, textEnd)
+    case .afterNumber:
+      note(pendingLine, pendingId.lowerBound, "cue number without a timing line skipped")
+    case .between, .garbage: break
+    }
+  }
+
+  /// Reports what the timing line had to have repaired and checks the cue number.
+  @inline(__always)
+  mutating func begin(
+    _ t: Timing, _ id: Range<Int>, _ line: Int, _ offset: Int, _ expected: inout Int
+  ) {
+    if id.isEmpty {
+      note(line, offset, "cue has no number")
+      expected += 1
+    } else {
+      var value = 0
+      var k = id.lowerBound
+      while k < id.upperBound && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
+      var digits = 0
+      while k < id.upperBound && p[k] >= 0x30 && p[k] <= 0x39 {
+        if digits < 18 { value = value * 10 + Int(p[k] - 0x30) }
+        digits += 1
+        k += 1
+      }
+      if value != expected || digits > 18 {
+        note(line - 1, id.lowerBound, "cue number \(value) out of sequence (expected \(expected))")
+      }
+      expected = value &+ 1
+    }
+    if t.flags != 0 { timingNotes(t, line, offset) }
+  }
+
+  mutating func timingNotes(_ t: Timing, _ line: Int, _ offset: Int) {
+    let f = t.flags
+    if f & SRTParser.absurdHours != 0 {
+      note(line, offset, "hours field too large; cue skipped")
+      return
+    }
+    if f & SRTParser.noHours != 0 { note(line, offset, "timestamp without hours read as MM:SS") }
+    if f & SRTParser.shortMillis != 0 {
+      note(line, offset, "fewer than 3 millisecond digits, read as milliseconds")
+    }
+    if f & SRTParser.noMillis != 0 { note(line, offset, "timestamp without milliseconds") }
+    if f & SRTParser.outOfRange != 0 {
+      note(line, offset, "minutes or seconds of 60 or more, added as given")
+    }
+    if f & SRTParser.coordinates != 0 { note(line, offset, "X1/X2/Y1/Y2 coordinates ignored") }
+    if f & SRTParser.trailing != 0 { note(line, offset, "text after the end time ignored") }
+  }
+
+  @inline(__always)
+  mutating func finish(
+    _ t: Timing, _ id: Range<Int>, _ line: Int, _ timingEnd: Int, _ textStart: Int,
+    _ textEnd: Int
+  ) {
+    if t.flags & SRTParser.absurdHours != 0 { return }
+    var range = textStart < 0 ? timingEnd..<timingEnd : textStart..<textEnd
+    var settings = CueSettings()
+    // Leading `{\anN}` blocks only move the start of the text; no rewrite is needed.
+    while range.count >= 6 && p[range.lowerBound] == 0x7B && p[range.lowerBound + 1] == 0x5C
+      && p[range.lowerBound + 2] == 0x61 && p[range.lowerBound + 3] == 0x6E
+      && p[range.lowerBound + 4] &- 0x31 < 9 && p[range.lowerBound + 5] == 0x7D
+    {
+      settings = SubRip.settings(forASSAlignment: Int(p[range.lowerBound + 4] &- 0x30))
+      range = (range.lowerBound + 6)..<range.upperBound
+    }
+    var trimmedId = id
+    while trimmedId.lowerBound < trimmedId.upperBound
+      && (p[trimmedId.lowerBound] == 0x20 || p[trimmedId.lowerBound] == 0x09)
+    {
+      trimmedId = (trimmedId.lowerBound + 1)..<trimmedId.upperBound
+    }
+    while trimmedId.lowerBound < trimmedId.upperBound
+      && (p[trimmedId.upperBound - 1] == 0x20 || p[trimmedId.upperBound - 1] == 0x09)
+    {
+      trimmedId = trimmedId.lowerBound..<(trimmedId.upperBound - 1)
+    }
+    if t.end < t.start { note(line, timingEnd, "end time before start time") }
+    if ByteScanner.findMemchr(0x7B, p, range.lowerBound, range.upperBound) < range.upperBound {
+      rewrite.append(cues.count)
+    }
+    cues.append(
+      Cue(
+        idRange: trimmedId, textRange: range, startTime: Double(t.start) / 1000,
+        endTime: Double(t.end) / 1000, settings: settings, line: line))
+  }
+
+  mutating func note(_ line: Int, _ offset: Int, _ reason: String) {
+    diagnostics.append(Diagnostic(line: line, offset: offset, reason: reason))
+  }
+
+  @inline(__always)
+  func isBlank(_ from: Int, _ end: Int) -> Bool {
+    var k = from
+    while k < end {
+      let c = p[k]
+      if c != 0x20 && c != 0x09 { return false }
+      k += 1
+    }
+    return true
+  }
+
+  /// Digits only, with optional spaces around them.
+  @inline(__always)
+  func isNumber(_ from: Int, _ end: Int) -> Bool {
+    var k = from
+    while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
+    let first = k
+    while k < end && p[k] &- 0x30 < 10 { k += 1 }
+    if k == first { return false }
+    while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
+    return k == end
+  }
+
+  /// Parses `[spaces] TIMESTAMP [spaces] --> [spaces] TIMESTAMP [rest]`.
+  @inline(__always)
+  func timingLine(_ from: Int, _ end: Int) -> Timing? {
+    var k = from
+    while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
+    guard k < end, p[k] &- 0x30 < 10 else { return nil }
+    var t = Timing()
+    guard let start = timestamp(&k, end, &t.flags) else { return nil }
+    while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
+    guard k + 3 <= end, p[k] == 0x2D, p[k + 1] == 0x2D, p[k + 2] == 0x3E else { return nil }
+    k += 3
+    while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
+    guard let stop = timestamp(&k, end, &t.flags) else { return nil }
+    while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
+    if k < end {
+      let c = p[k] | 0x20
+      if (c == 0x78 || c == 0x79) && k + 2 < end && p[k + 2] == 0x3A {
+        t.flags |= SRTParser.coordinates
+      } else {
+        t.flags |= SRTParser.trailing
+      }
+    }
+    t.start = start
+    t.end = stop
+    return t
+  }
+
+  /// Reads one digit run; returns its value (saturated past 12 digits) and digit count.
+  @inline(__always)
+  func digits(_ k: inout Int, _ end: Int) -> (value: Int64, count: Int) {
+    var value: Int64 = 0
+    var count = 0
+    while k < end {
+      let d = p[k] &- 0x30
+      if d >= 10 { break }
+      if count < 12 { value = value &* 10 &+ Int64(d) }
+      count += 1
+      k += 1
+    }
+    return (value, count)
+  }
+
+  /// `H…:MM:SS[,.]mmm` (also `MM:SS,mmm`), in milliseconds.
+  @inline(__always)
+  func timestamp(_ k: inout Int, _ end: Int, _ flags: inout UInt16) -> Int64? {
+    // The canonical `HH:MM:SS,mmm` first, without loops.
+    if k + 12 <= end {
+      let d0 = p[k] &- 0x30
+      let d1 = p[k + 1] &- 0x30
+      let d3 = p[k + 3] &- 0x30
+      let d4 = p[k + 4] &- 0x30
+      let d6 = p[k + 6] &- 0x30
+      let d7 = p[k + 7] &- 0x30
+      let d9 = p[k + 9] &- 0x30
+      let d10 = p[k + 10] &- 0x30
+      let d11 = p[k + 11] &- 0x30
+      let separator = p[k + 8]
+      if d0 < 10 && d1 < 10 && p[k + 2] == 0x3A && d3 < 6 && d4 < 10 && p[k + 5] == 0x3A
+        && d6 < 6 && d7 < 10 && (separator == 0x2C || separator == 0x2E) && d9 < 10
+        && d10 < 10 && d11 < 10 && (k + 12 == end || p[k + 12] &- 0x30 >= 10)
+      {
+        k += 12
+        let hours = Int64(d0) &* 10 &+ Int64(d1)
+        let minutes = Int64(d3) &* 10 &+ Int64(d4)
+        let seconds = Int64(d6) &* 10 &+ Int64(d7)
+        let millis = Int64(d9) &* 100 &+ Int64(d10) &* 10 &+ Int64(d11)
+        return ((hours &* 60 &+ minutes) &* 60 &+ seconds) &* 1000 &+ millis
+      }
+    }
+    let first = digits(&k, end)
+    guard first.count > 0, k < end, p[k] == 0x3A else { return nil }
+    k += 1
+    let second = digits(&k, end)
+    guard second.count > 0, second.count <= 2 else { return nil }
+    var hours: Int64 = 0
+    var minutes: Int64
+    var seconds: Int64
+    if k < end && p[k] == 0x3A {
+      k += 1
+      let third = digits(&k, end)
+      guard third.count > 0, third.count <= 2 else { return nil }
+      if first.count > 9 {
+        flags |= SRTParser.absurdHours
+      } else {
+        hours = first.value
+      }
+      minutes = second.value
+      seconds = third.value
+    } else {
+      guard first.count <= 2 else { return nil }
+      flags |= SRTParser.noHours
+      minutes = first.value
+      seconds = second.value
+    }
+    if minutes >= 60 || seconds >= 60 { flags |= SRTParser.outOfRange }
+    var millis: Int64 = 0
+    if k < end && (p[k] == 0x2C || p[k] == 0x2E) {
+      k += 1
+      let m = digits(&k, end)
+      guard m.count > 0, m.count <= 3 else { return nil }
+      if m.count < 3 { flags |= SRTParser.shortMillis }
+      millis = m.value
+    } else {
+      flags |= SRTParser.noMillis
+    }
+    return ((hours * 60 + minutes) * 60 + seconds) * 1000 + millis
+  }
+}

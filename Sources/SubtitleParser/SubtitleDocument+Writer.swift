@@ -1,0 +1,177 @@
+/// Serialising documents as SRT and WebVTT.
+///
+/// Both writers use `\n` line ends and UTF-8 without a byte order mark. A document of the other
+/// format is converted first (`converted(to:)`); call that directly to see what the conversion
+/// could not express.
+extension SubtitleDocument {
+  /// The document as SRT: cues numbered from 1, `HH:MM:SS,mmm` times (negative times written as
+  /// 0), positioning as a leading `{\anN}` when it is not bottom centre.
+  ///
+  /// - Returns: UTF-8 bytes.
+  /// - Complexity: O(*n*) in the size of the text.
+  public func srt() -> [UInt8] {
+    (format == .srt ? self : converted(to: .srt)).serializedSRT()
+  }
+
+  /// `srt()` as a `String`.
+  public func srtString() -> String { String(decoding: srt(), as: UTF8.self) }
+
+  /// The document as WebVTT: the `WEBVTT` line with the header, `REGION` and `STYLE` blocks,
+  /// then the cues with their identifiers and every setting that differs from the default.
+  ///
+  /// - Returns: UTF-8 bytes.
+  /// - Complexity: O(*n*) in the size of the text.
+  public func webVTT() -> [UInt8] {
+    (format == .webVTT ? self : converted(to: .webVTT)).serializedWebVTT()
+  }
+
+  /// `webVTT()` as a `String`.
+  public func webVTTString() -> String { String(decoding: webVTT(), as: UTF8.self) }
+
+  // MARK: - Internals
+
+  func serializedSRT() -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(text.count + cues.count * 48)
+    for (n, cue) in cues.enumerated() {
+      if n > 0 { out.append(0x0A) }
+      out.append(contentsOf: String(n + 1).utf8)
+      out.append(0x0A)
+      appendTimestamp(cue.startTime, separator: 0x2C, to: &out)
+      out.append(contentsOf: " --> ".utf8)
+      appendTimestamp(cue.endTime, separator: 0x2C, to: &out)
+      out.append(0x0A)
+      let alignment = SubRip.assAlignment(for: cue.settings)
+      if alignment != 2 { out.append(contentsOf: "{\\an\(alignment)}".utf8) }
+      out.append(contentsOf: text[clamped(cue.textRange)])
+      out.append(0x0A)
+    }
+    return out
+  }
+
+  func serializedWebVTT() -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(text.count + cues.count * 48)
+    out.append(contentsOf: "WEBVTT".utf8)
+    if !header.isEmpty {
+      // The parser keeps what follows the one space or tab after the signature.
+      out.append(0x20)
+      out.append(contentsOf: header.utf8)
+    }
+    if let map = timestampMap, !header.contains("X-TIMESTAMP-MAP") {
+      out.append(contentsOf: "\nX-TIMESTAMP-MAP=MPEGTS:\(map.mpegts),LOCAL:".utf8)
+      appendTimestamp(map.local, separator: 0x2E, to: &out)
+    }
+    out.append(contentsOf: "\n\n".utf8)
+    for region in regions {
+      var block = "REGION\nid:\(region.id)\nwidth:\(number(region.width))%\n"
+      block += "lines:\(number(region.lineCount))\n"
+      block += "regionanchor:\(number(region.regionAnchorX))%,\(number(region.regionAnchorY))%\n"
+      block +=
+        "viewportanchor:\(number(region.viewportAnchorX))%,\(number(region.viewportAnchorY))%\n"
+      if region.scroll == "up" { block += "scroll:up\n" }
+      out.append(contentsOf: block.utf8)
+      out.append(0x0A)
+    }
+    for style in styles {
+      out.append(contentsOf: "STYLE\n".utf8)
+      out.append(contentsOf: style.utf8)
+      if style.utf8.last != 0x0A { out.append(0x0A) }
+      out.append(0x0A)
+    }
+    for (n, cue) in cues.enumerated() {
+      if n > 0 { out.append(0x0A) }
+      let id = text[clamped(cue.idRange)]
+      if !id.isEmpty {
+        out.append(contentsOf: id)
+        out.append(0x0A)
+      }
+      appendTimestamp(cue.startTime, separator: 0x2E, to: &out)
+      out.append(contentsOf: " --> ".utf8)
+      appendTimestamp(cue.endTime, separator: 0x2E, to: &out)
+      out.append(contentsOf: webVTTSettings(cue.settings).utf8)
+      out.append(0x0A)
+      out.append(contentsOf: text[clamped(cue.textRange)])
+      out.append(0x0A)
+    }
+    return out
+  }
+
+  /// ` vertical:rl line:0 …` for the settings that differ from the defaults.
+  func webVTTSettings(_ s: CueSettings) -> String {
+    var out = ""
+    if s.vertical != .horizontal { out += " vertical:\(s.vertical.rawValue)" }
+    if let line = s.line {
+      out += " line:" + number(line) + (s.snapToLines ? "" : "%")
+      if s.lineAlign != .start { out += ",\(s.lineAlign.rawValue)" }
+    }
+    if let position = s.position {
+      out += " position:" + number(position) + "%"
+      if s.positionAlign != .auto { out += ",\(s.positionAlign.rawValue)" }
+    }
+    if s.size != 100 { out += " size:" + number(s.size) + "%" }
+    if s.align != .center { out += " align:\(s.align.rawValue)" }
+    if let index = s.region, regions.indices.contains(index), !regions[index].id.isEmpty {
+      out += " region:\(regions[index].id)"
+    }
+    return out
+  }
+
+  func clamped(_ range: Range<Int>) -> Range<Int> { range.clamped(to: 0..<text.count) }
+}
+
+/// `HH:MM:SS<sep>mmm` (hours at least two digits) for `seconds`, rounded to the millisecond;
+/// negative or NaN times are written as 0, huge ones as 999999999 hours at most.
+func appendTimestamp(_ seconds: Double, separator: UInt8, to out: inout [UInt8]) {
+  let limit = 999_999_999.0 * 3_600_000
+  let millis = seconds.isNaN ? 0 : Int64(min(max(0, (seconds * 1000).rounded()), limit))
+  let hours = millis / 3_600_000
+  let minutes = millis / 60_000 % 60
+  let secs = millis / 1000 % 60
+  let ms = millis % 1000
+  if hours < 10 { out.append(0x30) }
+  out.append(contentsOf: String(hours).utf8)
+  out.append(0x3A)
+  out.append(UInt8(0x30 + minutes / 10))
+  out.append(UInt8(0x30 + minutes % 10))
+  out.append(0x3A)
+  out.append(UInt8(0x30 + secs / 10))
+  out.append(UInt8(0x30 + secs % 10))
+  out.append(separator)
+  out.append(UInt8(0x30 + ms / 100))
+  out.append(UInt8(0x30 + ms / 10 % 10))
+  out.append(UInt8(0x30 + ms % 10))
+}
+
+/// A number as WebVTT writes it: plain decimal notation without an exponent, integers without
+/// a fraction, and the shortest digits that read back as the same `Double`.
+func number(_ value: Double) -> String {
+  guard value.isFinite else { return "0" }
+  if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+  let text = String(value)
+  guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) else { return text }
+  // Move the decimal point of the shortest round-trip digits by the exponent.
+  let exponent = Int(text[text.index(after: e)...]) ?? 0
+  var mantissa = text[..<e]
+  let negative = mantissa.hasPrefix("-")
+  if negative { mantissa = mantissa.dropFirst() }
+  let point = mantissa.firstIndex(of: ".").map {
+    mantissa.distance(from: mantissa.startIndex, to: $0)
+  }
+  let digits = mantissa.filter { $0 != "." }
+  let position = (point ?? digits.count) + exponent
+  var out: String
+  if position <= 0 {
+    out = "0." + String(repeating: "0", count: -position) + digits
+  } else if position >= digits.count {
+    out = digits + String(repeating: "0", count: position - digits.count)
+  } else {
+    let cut = digits.index(digits.startIndex, offsetBy: position)
+    out = String(digits[..<cut]) + "." + String(digits[cut...])
+  }
+  if out.contains(".") {
+    while out.hasSuffix("0") { out.removeLast() }
+    if out.hasSuffix(".") { out.removeLast() }
+  }
+  return negative ? "-" + out : out
+}

@@ -1,0 +1,113 @@
+/// The entry point for subtitle files of unknown format and encoding: detects both, transcodes
+/// to UTF-8 and dispatches to the WebVTT or SRT parser.
+public enum SubtitleFile {
+  /// Parses a subtitle file.
+  ///
+  /// Encoding: a forced `encoding` is used as given. Otherwise a UTF-16 byte order mark (or
+  /// UTF-16 looking ASCII, reported with a diagnostic) selects UTF-16; everything else is read
+  /// as UTF-8. For SRT, input that is not valid UTF-8 is read as windows-1252 instead, with a
+  /// diagnostic; WebVTT follows its specification (invalid sequences become U+FFFD).
+  ///
+  /// Format: a forced `format` is used as given. Otherwise a `WEBVTT` signature (after an
+  /// optional byte order mark, followed by a space, tab, line end or the end) means WebVTT, and
+  /// an SRT timing line among the first 64 lines means SRT.
+  ///
+  /// - Parameters:
+  ///   - bytes: The file content; the caller keeps ownership.
+  ///   - format: The format to parse as, or `nil` to detect it.
+  ///   - encoding: The source encoding, or `nil` to detect it.
+  /// - Returns: The document. Transcoding diagnostics come first; their `offset` is a byte
+  ///   offset in `bytes`.
+  /// - Throws: `SubtitleError.notSubtitles` when the input is neither format,
+  ///   `SubtitleError.badSignature` for WebVTT without a valid signature.
+  /// - Complexity: O(*n*).
+  public static func parse(
+    _ bytes: [UInt8], format: SubtitleFormat? = nil, encoding: TextEncoding? = nil
+  ) throws(SubtitleError) -> SubtitleDocument {
+    var diagnostics: [Diagnostic] = []
+    var utf8 = bytes
+    var validated = false
+    if let encoding {
+      let result = encoding.transcode(bytes)
+      utf8 = result.utf8
+      diagnostics = result.diagnostics
+      validated = true
+    } else {
+      let (detected, bom) = TextEncoding.detect(bytes)
+      if detected != .utf8 {
+        let result = detected.transcode(bytes)
+        utf8 = result.utf8
+        if bom == 0 {
+          diagnostics.append(
+            Diagnostic(
+              line: 1, offset: 0,
+              reason: "no byte order mark; read as \(detected.rawValue) from its zero bytes"))
+        }
+        diagnostics += result.diagnostics
+        validated = true
+      }
+    }
+    let chosen: SubtitleFormat
+    if let format {
+      chosen = format
+    } else if hasWebVTTSignature(utf8) {
+      chosen = .webVTT
+    } else if SubRip.looksLikeSRT(utf8) {
+      chosen = .srt
+    } else if utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+      throw SubtitleError.notSubtitles(reason: "the input is empty")
+    } else {
+      throw SubtitleError.notSubtitles(
+        reason: "neither a WEBVTT signature nor an SRT timing line at the start")
+    }
+    var document: SubtitleDocument
+    switch chosen {
+    case .webVTT:
+      document = try WebVTT.parse(utf8)
+    case .srt:
+      if !validated, let bad = TextEncoding.firstInvalidUTF8(in: utf8) {
+        var line = 1
+        for b in utf8[..<bad] where b == 0x0A { line += 1 }
+        diagnostics.append(
+          Diagnostic(
+            line: line, offset: bad,
+            reason: "invalid UTF-8 (byte 0x\(hex(utf8[bad]))); the file is read as windows-1252"))
+        utf8 = TextEncoding.windows1252.transcode(utf8).utf8
+      }
+      document = try SubRip.parse(utf8)
+    }
+    if !diagnostics.isEmpty { document.diagnostics = diagnostics + document.diagnostics }
+    return document
+  }
+
+  /// Parses `bytes` as the format named by a file's extension (`.vtt`, `.srt`), or detects the
+  /// format when the extension is neither.
+  ///
+  /// - Parameters:
+  ///   - bytes: The file content.
+  ///   - pathExtension: The extension without the dot, in any case.
+  ///   - encoding: The source encoding, or `nil` to detect it.
+  /// - Throws: As `parse(_:format:encoding:)`.
+  public static func parse(
+    _ bytes: [UInt8], pathExtension: String, encoding: TextEncoding? = nil
+  ) throws(SubtitleError) -> SubtitleDocument {
+    let format = SubtitleFormat(rawValue: pathExtension.lowercased())
+    return try parse(bytes, format: format, encoding: encoding)
+  }
+
+  /// Whether `utf8` starts (after an optional byte order mark) with `WEBVTT` followed by a
+  /// space, a tab, a line end or the end of the input.
+  ///
+  /// - Parameter utf8: The file content as UTF-8.
+  /// - Complexity: O(1).
+  public static func hasWebVTTSignature(_ utf8: [UInt8]) -> Bool {
+    var i = 0
+    if utf8.count >= 3, utf8[0] == 0xEF, utf8[1] == 0xBB, utf8[2] == 0xBF { i = 3 }
+    let signature: [UInt8] = [0x57, 0x45, 0x42, 0x56, 0x54, 0x54]
+    guard utf8.count >= i + 6 else { return false }
+    for k in 0..<6 where utf8[i + k] != signature[k] { return false }
+    if utf8.count == i + 6 { return true }
+    let next = utf8[i + 6]
+    return next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D
+  }
+}

@@ -1,0 +1,333 @@
+/// A text encoding subtitle files come in, and the transcoding of it to UTF-8.
+///
+/// Detection looks at byte order marks only (plus a cheap UTF-16 check for files without one);
+/// everything else is read as UTF-8. The single-byte tables are written out from the published
+/// code charts (WHATWG Encoding for windows-1252, ISO/IEC 8859-1 and 8859-15).
+public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
+  /// UTF-8, with or without a byte order mark.
+  case utf8 = "UTF-8"
+  /// UTF-16, little endian.
+  case utf16LE = "UTF-16LE"
+  /// UTF-16, big endian.
+  case utf16BE = "UTF-16BE"
+  /// Windows code page 1252 (Western European), as WHATWG defines it.
+  case windows1252 = "windows-1252"
+  /// ISO/IEC 8859-1 (Latin-1): bytes are the code points U+0000 to U+00FF.
+  case isoLatin1 = "ISO-8859-1"
+  /// ISO/IEC 8859-15 (Latin-9): Latin-1 with the euro sign and seven other changes.
+  case isoLatin9 = "ISO-8859-15"
+
+  /// Looks an encoding up by name, ignoring case, `-` and `_` (`utf8`, `UTF-16le`, `cp1252`,
+  /// `latin1`, `latin-9`, …).
+  ///
+  /// - Parameter name: The encoding name as a user would type it.
+  /// - Throws: `SubtitleError.unknownEncoding` for a name that is not supported.
+  public init(name: String) throws(SubtitleError) {
+    var key = ""
+    for c in name.lowercased() where c != "-" && c != "_" && c != " " { key.append(c) }
+    switch key {
+    case "utf8": self = .utf8
+    case "utf16le", "utf16": self = .utf16LE
+    case "utf16be": self = .utf16BE
+    case "windows1252", "cp1252", "win1252": self = .windows1252
+    case "iso88591", "latin1", "l1": self = .isoLatin1
+    case "iso885915", "latin9", "l9": self = .isoLatin9
+    default: throw SubtitleError.unknownEncoding(name)
+    }
+  }
+
+  /// The encoding a file's leading bytes announce, and the length of its byte order mark.
+  ///
+  /// A UTF-8, UTF-16LE or UTF-16BE byte order mark decides. Without one, a file whose first
+  /// two 16-bit units are ASCII characters with a zero high byte is taken as UTF-16 of that
+  /// byte order (with `bomLength` 0); anything else is UTF-8.
+  ///
+  /// - Parameter bytes: The start of the file (the whole file is fine; at most 4 bytes are read).
+  /// - Returns: The encoding and how many leading bytes are its byte order mark.
+  /// - Complexity: O(1).
+  public static func detect(_ bytes: [UInt8]) -> (encoding: TextEncoding, bomLength: Int) {
+    let n = bytes.count
+    if n >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { return (.utf8, 3) }
+    if n >= 2, bytes[0] == 0xFF, bytes[1] == 0xFE { return (.utf16LE, 2) }
+    if n >= 2, bytes[0] == 0xFE, bytes[1] == 0xFF { return (.utf16BE, 2) }
+    if n >= 4 {
+      let printable = { (b: UInt8) in b >= 0x09 && b < 0x80 }
+      if printable(bytes[0]), bytes[1] == 0, printable(bytes[2]), bytes[3] == 0 {
+        return (.utf16LE, 0)
+      }
+      if bytes[0] == 0, printable(bytes[1]), bytes[2] == 0, printable(bytes[3]) {
+        return (.utf16BE, 0)
+      }
+    }
+    return (.utf8, 0)
+  }
+
+  /// The result of transcoding: UTF-8 bytes plus what had to be replaced.
+  public struct Transcoded: Hashable, Sendable {
+    /// The text as UTF-8 bytes, without any byte order mark.
+    public var utf8: [UInt8]
+    /// One entry per run of undecodable input, replaced by U+FFFD.
+    public var diagnostics: [Diagnostic]
+  }
+
+  /// Transcodes `bytes` from this encoding to UTF-8, dropping a leading byte order mark of this
+  /// encoding. Undecodable input (invalid UTF-8, unpaired UTF-16 surrogates, an odd trailing
+  /// byte) becomes U+FFFD with a diagnostic; transcoding never fails.
+  ///
+  /// - Parameter bytes: The encoded text; the caller keeps ownership.
+  /// - Returns: The UTF-8 bytes (shared with `bytes`, not copied, when they are valid UTF-8
+  ///   without a byte order mark) and diagnostics whose `offset` is the byte offset in `bytes`.
+  /// - Complexity: O(*n*).
+  public func transcode(_ bytes: [UInt8]) -> Transcoded {
+    switch self {
+    case .utf8: return TextEncoding.repairUTF8(bytes)
+    case .utf16LE: return TextEncoding.decodeUTF16(bytes, bigEndian: false)
+    case .utf16BE: return TextEncoding.decodeUTF16(bytes, bigEndian: true)
+    case .windows1252, .isoLatin1, .isoLatin9:
+      return Transcoded(utf8: decodeSingleByte(bytes), diagnostics: [])
+    }
+  }
+
+  /// The byte offset of the first invalid UTF-8 sequence in `bytes`, or `nil` when all of it is
+  /// valid UTF-8 (a byte order mark is valid UTF-8).
+  ///
+  /// - Parameter bytes: The bytes to check.
+  /// - Complexity: O(*n*); ASCII runs are checked 32 bytes at a time.
+  public static func firstInvalidUTF8(in bytes: [UInt8]) -> Int? {
+    bytes.withUnsafeBufferPointer { buffer -> Int? in
+      guard let base = buffer.baseAddress else { return nil }
+      var i = 0
+      let n = buffer.count
+      while i < n {
+        i = ByteScanner.firstNonASCIIVector(base, i, n)
+        if i >= n { return nil }
+        let length = utf8SequenceLength(base, i, n)
+        if length == 0 { return i }
+        i += length
+      }
+      return nil
+    }
+  }
+
+  // MARK: - Internals
+
+  /// The length of the valid UTF-8 sequence starting at `i`, or 0 when it is not valid
+  /// (overlong forms, surrogates and values above U+10FFFF are invalid, as in Unicode 3.9).
+  @inline(__always)
+  static func utf8SequenceLength(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
+    let b0 = p[i]
+    if b0 < 0x80 { return 1 }
+    let isTrail = { (b: UInt8) in b & 0xC0 == 0x80 }
+    if b0 >= 0xC2 && b0 <= 0xDF {
+      return i + 1 < n && isTrail(p[i + 1]) ? 2 : 0
+    }
+    if b0 >= 0xE0 && b0 <= 0xEF {
+      guard i + 2 < n else { return 0 }
+      let b1 = p[i + 1]
+      let low: UInt8 = b0 == 0xE0 ? 0xA0 : 0x80
+      let high: UInt8 = b0 == 0xED ? 0x9F : 0xBF
+      return b1 >= low && b1 <= high && isTrail(p[i + 2]) ? 3 : 0
+    }
+    if b0 >= 0xF0 && b0 <= 0xF4 {
+      guard i + 3 < n else { return 0 }
+      let b1 = p[i + 1]
+      let low: UInt8 = b0 == 0xF0 ? 0x90 : 0x80
+      let high: UInt8 = b0 == 0xF4 ? 0x8F : 0xBF
+      return b1 >= low && b1 <= high && isTrail(p[i + 2]) && isTrail(p[i + 3]) ? 4 : 0
+    }
+    return 0
+  }
+
+  /// The length of the maximal subpart of an ill-formed sequence at `i` (Unicode 3.9, the
+  /// "substitution of maximal subparts" practice WHATWG also follows): a valid lead byte plus the
+  /// continuation bytes that were still acceptable, or a single byte.
+  static func invalidSubpartLength(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
+    let b0 = p[i]
+    var needed = 0
+    var low: UInt8 = 0x80
+    var high: UInt8 = 0xBF
+    switch b0 {
+    case 0xC2...0xDF: needed = 1
+    case 0xE0...0xEF:
+      needed = 2
+      if b0 == 0xE0 { low = 0xA0 }
+      if b0 == 0xED { high = 0x9F }
+    case 0xF0...0xF4:
+      needed = 3
+      if b0 == 0xF0 { low = 0x90 }
+      if b0 == 0xF4 { high = 0x8F }
+    default: return 1
+    }
+    var length = 1
+    while length <= needed && i + length < n {
+      let b = p[i + length]
+      if b < low || b > high { break }
+      low = 0x80
+      high = 0xBF
+      length += 1
+    }
+    return length
+  }
+
+  /// UTF-8 in, UTF-8 out: drops a BOM and replaces each maximal invalid subpart with U+FFFD.
+  static func repairUTF8(_ bytes: [UInt8]) -> Transcoded {
+    let bom = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+    guard let firstBad = firstInvalidUTF8(in: bytes) else {
+      return Transcoded(utf8: bom ? Array(bytes[3...]) : bytes, diagnostics: [])
+    }
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count + 16)
+    var diagnostics: [Diagnostic] = []
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let p = buffer.baseAddress else { return }
+      let n = buffer.count
+      var i = bom ? 3 : 0
+      out.append(contentsOf: buffer[i..<firstBad])
+      i = firstBad
+      var line = 1 + ByteScanner.countScalar(0x0A, p, 0, firstBad)
+      var lastReportedLine = 0
+      while i < n {
+        let b = p[i]
+        if b == 0x0A { line += 1 }
+        let length = utf8SequenceLength(p, i, n)
+        if length > 0 {
+          out.append(contentsOf: buffer[i..<(i + length)])
+          i += length
+          continue
+        }
+        out.append(contentsOf: [0xEF, 0xBF, 0xBD] as [UInt8])
+        if line != lastReportedLine {
+          diagnostics.append(
+            Diagnostic(
+              line: line, offset: i,
+              reason: "invalid UTF-8 byte 0x\(hex(b)) replaced with U+FFFD"))
+          lastReportedLine = line
+        }
+        i += invalidSubpartLength(p, i, n)
+      }
+    }
+    return Transcoded(utf8: out, diagnostics: diagnostics)
+  }
+
+  static func decodeUTF16(_ bytes: [UInt8], bigEndian: Bool) -> Transcoded {
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var diagnostics: [Diagnostic] = []
+    let n = bytes.count
+    var i = 0
+    if n >= 2 {
+      let first =
+        bigEndian
+        ? (UInt16(bytes[0]) << 8 | UInt16(bytes[1])) : (UInt16(bytes[1]) << 8 | UInt16(bytes[0]))
+      if first == 0xFEFF { i = 2 }
+    }
+    var line = 1
+    func unit(_ k: Int) -> UInt16 {
+      bigEndian
+        ? UInt16(bytes[k]) << 8 | UInt16(bytes[k + 1])
+        : UInt16(bytes[k + 1]) << 8 | UInt16(bytes[k])
+    }
+    while i + 1 < n {
+      let u = unit(i)
+      if u == 0x0A { line += 1 }
+      if u < 0xD800 || u > 0xDFFF {
+        appendUTF8(UInt32(u), to: &out)
+        i += 2
+        continue
+      }
+      if u <= 0xDBFF, i + 3 < n {
+        let low = unit(i + 2)
+        if low >= 0xDC00 && low <= 0xDFFF {
+          let scalar = 0x10000 + ((UInt32(u) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+          appendUTF8(scalar, to: &out)
+          i += 4
+          continue
+        }
+      }
+      appendUTF8(0xFFFD, to: &out)
+      diagnostics.append(
+        Diagnostic(
+          line: line, offset: i,
+          reason: "unpaired UTF-16 surrogate 0x\(String(u, radix: 16)) replaced with U+FFFD"))
+      i += 2
+    }
+    if i < n {
+      appendUTF8(0xFFFD, to: &out)
+      diagnostics.append(
+        Diagnostic(
+          line: line, offset: i, reason: "odd trailing byte in UTF-16 replaced with U+FFFD"))
+    }
+    return Transcoded(utf8: out, diagnostics: diagnostics)
+  }
+
+  func decodeSingleByte(_ bytes: [UInt8]) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count + bytes.count / 8)
+    for b in bytes {
+      if b < 0x80 {
+        out.append(b)
+      } else {
+        appendUTF8(UInt32(scalar(forHighByte: b)), to: &out)
+      }
+    }
+    return out
+  }
+
+  /// The code point of byte `b` (`>= 0x80`) in this single-byte encoding.
+  func scalar(forHighByte b: UInt8) -> UInt16 {
+    switch self {
+    case .windows1252:
+      if b >= 0x80 && b <= 0x9F { return TextEncoding.windows1252High[Int(b - 0x80)] }
+      return UInt16(b)
+    case .isoLatin9:
+      switch b {
+      case 0xA4: return 0x20AC
+      case 0xA6: return 0x0160
+      case 0xA8: return 0x0161
+      case 0xB4: return 0x017D
+      case 0xB8: return 0x017E
+      case 0xBC: return 0x0152
+      case 0xBD: return 0x0153
+      case 0xBE: return 0x0178
+      default: return UInt16(b)
+      }
+    default: return UInt16(b)
+    }
+  }
+
+  /// windows-1252 bytes 0x80 to 0x9F (WHATWG index; the five unassigned bytes map to the C1
+  /// control of the same value).
+  static let windows1252High: [UInt16] = [
+    0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+    0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
+    0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+    0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
+  ]
+}
+
+/// Appends the UTF-8 encoding of `scalar` (assumed to be a valid Unicode scalar value).
+@inline(__always)
+func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
+  switch scalar {
+  case 0..<0x80:
+    out.append(UInt8(scalar))
+  case 0x80..<0x800:
+    out.append(UInt8(0xC0 | (scalar >> 6)))
+    out.append(UInt8(0x80 | (scalar & 0x3F)))
+  case 0x800..<0x10000:
+    out.append(UInt8(0xE0 | (scalar >> 12)))
+    out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+    out.append(UInt8(0x80 | (scalar & 0x3F)))
+  default:
+    out.append(UInt8(0xF0 | (scalar >> 18)))
+    out.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
+    out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+    out.append(UInt8(0x80 | (scalar & 0x3F)))
+  }
+}
+
+/// Two upper-case hexadecimal digits.
+func hex(_ b: UInt8) -> String {
+  let digits: [Character] = Array("0123456789ABCDEF")
+  return String(digits[Int(b >> 4)]) + String(digits[Int(b & 0x0F)])
+}

@@ -1,0 +1,78 @@
+/// The W3C WebVTT parser: file parsing ("WebVTT parser algorithm") and cue text parsing.
+///
+/// The parser reads raw bytes. It decodes them as UTF-8 the way the spec requires (one
+/// leading byte order mark is skipped, invalid sequences and NUL become U+FFFD) and
+/// normalises CRLF and CR line ends to LF. The resulting bytes become the document's `text`;
+/// cues refer to their identifier and payload by byte ranges into it.
+public enum WebVTT {
+  /// Parses a whole WebVTT file.
+  ///
+  /// Everything the spec tells a parser to skip (a malformed timing line, an unknown cue
+  /// setting, a malformed region setting, a block that is not a cue) is skipped and recorded
+  /// in `diagnostics` with its line number and a reason.
+  ///
+  /// - Parameter bytes: The file content as raw bytes (UTF-8). The caller keeps ownership;
+  ///   the document holds its own normalised copy.
+  /// - Returns: The document: cues (times in seconds), regions, style sheets, header.
+  /// - Throws: `SubtitleError.badSignature` when the file does not start with `WEBVTT`
+  ///   followed by a space, tab, line end or the end of the file (the spec rejects such
+  ///   files as a whole).
+  /// - Complexity: O(n) in the number of bytes.
+  public static func parse(_ bytes: [UInt8]) throws(SubtitleError) -> SubtitleDocument {
+    let text = normalize(bytes)
+    var core = VTTCore()
+    var position = 0
+    try text.withUnsafeBufferPointer { p throws(SubtitleError) in
+      try core.advance(p, position: &position, final: true)
+    }
+    return core.document(text: text)
+  }
+
+  /// The spec's input preprocessing: UTF-8 decode (one leading BOM skipped, invalid
+  /// sequences → U+FFFD), NUL → U+FFFD, CRLF and CR → LF.
+  ///
+  /// - Parameter bytes: Raw file bytes.
+  /// - Returns: Valid UTF-8 with LF line ends only.
+  /// - Complexity: O(n).
+  public static func normalize(_ bytes: [UInt8]) -> [UInt8] {
+    var text: [UInt8] = []
+    text.reserveCapacity(bytes.count)
+    bytes.withUnsafeBufferPointer { input in
+      let start = hasByteOrderMark(input) ? 3 : 0
+      var normalizer = VTTScan.Normalizer()
+      _ = normalizer.append(input, from: start, end: input.count, final: true, to: &text)
+    }
+    return text
+  }
+
+  static func hasByteOrderMark(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
+    input.count >= 3 && input[0] == 0xEF && input[1] == 0xBB && input[2] == 0xBF
+  }
+}
+
+extension TimestampMap {
+  /// The MPEG-TS timestamp period: presentation times are 33-bit counts of 90 kHz ticks.
+  public static let rolloverTicks: Int64 = 1 << 33
+
+  /// Maps a cue time to an MPEG-TS presentation timestamp, as HLS defines for WebVTT
+  /// segments: `mpegts + (cueTime − local) × 90 000`, rounded to the nearest tick and wrapped
+  /// into the 33-bit range.
+  ///
+  /// - Parameter cueTime: A cue time in seconds (a `Cue.startTime` or `Cue.endTime`).
+  /// - Returns: The presentation time in 90 kHz ticks, in `0..<2^33`.
+  public func presentationTicks(forCueTime cueTime: Double) -> Int64 {
+    let offset = (cueTime - local) * 90_000
+    let clamped = max(-0x1p62, min(0x1p62, offset.rounded()))
+    let raw = mpegts % Self.rolloverTicks + Int64(clamped) % Self.rolloverTicks
+    let wrapped = raw % Self.rolloverTicks
+    return wrapped < 0 ? wrapped + Self.rolloverTicks : wrapped
+  }
+
+  /// `presentationTicks(forCueTime:)` in seconds (ticks / 90 000).
+  ///
+  /// - Parameter cueTime: A cue time in seconds.
+  /// - Returns: The wrapped presentation time in seconds, in `0..<95443.7176`.
+  public func presentationTime(forCueTime cueTime: Double) -> Double {
+    Double(presentationTicks(forCueTime: cueTime)) / 90_000
+  }
+}

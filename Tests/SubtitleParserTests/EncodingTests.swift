@@ -1,0 +1,114 @@
+import Testing
+
+@testable import SubtitleParser
+
+@Test func detectsByteOrderMarks() {
+  #expect(TextEncoding.detect([0xEF, 0xBB, 0xBF, 0x31]) == (.utf8, 3))
+  #expect(TextEncoding.detect([0xFF, 0xFE, 0x31, 0x00]) == (.utf16LE, 2))
+  #expect(TextEncoding.detect([0xFE, 0xFF, 0x00, 0x31]) == (.utf16BE, 2))
+  #expect(TextEncoding.detect([0x31, 0x00, 0x0A, 0x00]) == (.utf16LE, 0))
+  #expect(TextEncoding.detect([0x00, 0x31, 0x00, 0x0A]) == (.utf16BE, 0))
+  #expect(TextEncoding.detect(Array("1\n00".utf8)) == (.utf8, 0))
+}
+
+func utf16(_ text: String, bigEndian: Bool, bom: Bool) -> [UInt8] {
+  var out: [UInt8] = []
+  let units = (bom ? [0xFEFF] : []) + Array(text.utf16)
+  for u in units {
+    let hi = UInt8(u >> 8)
+    let lo = UInt8(u & 0xFF)
+    out += bigEndian ? [hi, lo] : [lo, hi]
+  }
+  return out
+}
+
+@Test(arguments: [false, true])
+func utf16RoundTripsToUTF8(bigEndian: Bool) {
+  let text = "1\n00:00:01,000 --> 00:00:02,000\nÄpfel 😀 €\n"
+  let encoding: TextEncoding = bigEndian ? .utf16BE : .utf16LE
+  let result = encoding.transcode(utf16(text, bigEndian: bigEndian, bom: true))
+  #expect(result.utf8 == Array(text.utf8))
+  #expect(result.diagnostics.isEmpty)
+}
+
+@Test func unpairedSurrogatesBecomeReplacementCharacters() {
+  // "a", lone high surrogate, "b", lone low surrogate, odd trailing byte.
+  let bytes: [UInt8] = [0x61, 0x00, 0x00, 0xD8, 0x62, 0x00, 0x00, 0xDC, 0x63]
+  let result = TextEncoding.utf16LE.transcode(bytes)
+  #expect(String(decoding: result.utf8, as: UTF8.self) == "a\u{FFFD}b\u{FFFD}\u{FFFD}")
+  #expect(result.diagnostics.count == 3)
+  #expect(result.diagnostics.map(\.offset) == [2, 6, 8])
+}
+
+@Test func singleByteTables() {
+  let bytes: [UInt8] = [0x41, 0x80, 0x93, 0x94, 0xA4, 0xBD, 0xE9]
+  #expect(
+    String(decoding: TextEncoding.windows1252.transcode(bytes).utf8, as: UTF8.self)
+      == "A€\u{201C}\u{201D}¤½é")
+  #expect(
+    String(decoding: TextEncoding.isoLatin1.transcode(bytes).utf8, as: UTF8.self)
+      == "A\u{80}\u{93}\u{94}¤½é")
+  #expect(
+    String(decoding: TextEncoding.isoLatin9.transcode(bytes).utf8, as: UTF8.self)
+      == "A\u{80}\u{93}\u{94}€œé")
+  // Every byte decodes to valid UTF-8 in every single-byte table.
+  let all = (0...255).map { UInt8($0) }
+  for encoding in [TextEncoding.windows1252, .isoLatin1, .isoLatin9] {
+    let out = encoding.transcode(all).utf8
+    #expect(TextEncoding.firstInvalidUTF8(in: out) == nil)
+    #expect(String(decoding: out, as: UTF8.self).unicodeScalars.count == 256)
+  }
+}
+
+@Test func utf8ValidationMatchesStandardLibrary() {
+  var rng = SplitMix(seed: 7)
+  let pieces: [[UInt8]] = [
+    Array("ab".utf8), Array("é".utf8), Array("€".utf8), Array("😀".utf8), [0x80], [0xC0, 0x80],
+    [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF0], [0xE2, 0x82],
+    Array(repeating: 0x41, count: 40),
+  ]
+  for _ in 0..<500 {
+    var bytes: [UInt8] = []
+    for _ in 0..<Int(rng.next() % 8) { bytes += pieces[Int(rng.next() % UInt64(pieces.count))] }
+    let valid = String(validating: bytes, as: UTF8.self) != nil
+    #expect((TextEncoding.firstInvalidUTF8(in: bytes) == nil) == valid)
+    let repaired = TextEncoding.utf8.transcode(bytes)
+    #expect(repaired.utf8 == Array(String(decoding: bytes, as: UTF8.self).utf8))
+    #expect(repaired.diagnostics.isEmpty == valid)
+  }
+}
+
+@Test func encodingNames() throws {
+  #expect(try TextEncoding(name: "utf8") == .utf8)
+  #expect(try TextEncoding(name: "UTF-16BE") == .utf16BE)
+  #expect(try TextEncoding(name: "cp1252") == .windows1252)
+  #expect(try TextEncoding(name: "latin-9") == .isoLatin9)
+  #expect(throws: SubtitleError.unknownEncoding("klingon")) { try TextEncoding(name: "klingon") }
+}
+
+@Test func srtInWindows1252FallsBackWithDiagnostic() throws {
+  let bytes: [UInt8] = Array("1\n00:00:01,000 --> 00:00:02,000\nCaf".utf8) + [0xE9] + [0x0A]
+  let document = try SubtitleFile.parse(bytes)
+  #expect(document.format == .srt)
+  #expect(document.cues.count == 1)
+  #expect(document.text(of: document.cues[0]) == "Café")
+  #expect(document.diagnostics.first?.line == 3)
+  #expect(document.diagnostics.first?.reason.contains("windows-1252") == true)
+}
+
+@Test func utf16SRTWithBOMParses() throws {
+  let text = "1\r\n00:00:01,000 --> 00:00:02,500\r\nGrüße\r\n"
+  let document = try SubtitleFile.parse(utf16(text, bigEndian: false, bom: true))
+  #expect(document.cues.count == 1)
+  #expect(document.text(of: document.cues[0]) == "Grüße")
+  #expect(document.cues[0].endTime == 2.5)
+  #expect(document.diagnostics.isEmpty)
+}
+
+@Test func forcedEncodingIsUsed() throws {
+  let bytes: [UInt8] = Array("1\n00:00:01,000 --> 00:00:02,000\n".utf8) + [0xA4, 0x0A]
+  let latin9 = try SubtitleFile.parse(bytes, encoding: .isoLatin9)
+  #expect(latin9.text(of: latin9.cues[0]) == "€")
+  let latin1 = try SubtitleFile.parse(bytes, encoding: .isoLatin1)
+  #expect(latin1.text(of: latin1.cues[0]) == "¤")
+}

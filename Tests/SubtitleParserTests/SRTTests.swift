@@ -1,0 +1,169 @@
+import Testing
+
+@testable import SubtitleParser
+
+func srt(_ text: String) throws -> SubtitleDocument {
+  try SubRip.parse(Array(text.utf8))
+}
+
+/// (start, end, text) of every cue.
+func summary(_ document: SubtitleDocument) -> [String] {
+  document.cues.map {
+    "\(document.id(of: $0))|\($0.startTime)|\($0.endTime)|\(document.text(of: $0))"
+  }
+}
+
+@Test func parsesWellFormedSRT() throws {
+  let document = try srt(
+    "1\n00:00:00,500 --> 00:00:01,500\nHello, <i>world</i>.\n\n2\n00:00:01,800 --> 00:00:02,900\nTwo\nlines\n"
+  )
+  #expect(document.format == .srt)
+  #expect(summary(document) == ["1|0.5|1.5|Hello, <i>world</i>.", "2|1.8|2.9|Two\nlines"])
+  #expect(document.diagnostics.isEmpty)
+  #expect(document.cues.map(\.line) == [2, 6])
+}
+
+@Test(arguments: ["\n", "\r\n", "\r"])
+func lineEndingsAndBOM(separator: String) throws {
+  let body = [
+    "1", "00:00:01,000 --> 00:00:02,000", "A", "B", "", "2",
+    "00:00:03,000 --> 00:00:04,000", "C", "",
+  ].joined(separator: separator)
+  let document = try SubRip.parse([0xEF, 0xBB, 0xBF] + Array(body.utf8))
+  #expect(summary(document) == ["1|1.0|2.0|A\nB", "2|3.0|4.0|C"])
+  #expect(document.diagnostics.isEmpty)
+}
+
+@Test func toleratesSeparatorsAndShortMilliseconds() throws {
+  let document = try srt(
+    "1\n0:0:1.5 --> 00:00:02,25\nA\n\n2\n123:04:05,006 --> 123:04:06.000\nB\n")
+  #expect(document.cues.count == 2)
+  #expect(document.cues[0].startTime == 1.005)
+  #expect(document.cues[0].endTime == 2.025)
+  let expected: Double = 123 * 3600 + 4 * 60 + 5.006
+  #expect(document.cues[1].startTime == expected)
+  #expect(document.diagnostics.count == 1)
+  #expect(document.diagnostics[0].line == 2)
+  #expect(document.diagnostics[0].reason.contains("millisecond"))
+}
+
+@Test func missingBlankLinesAndNumbers() throws {
+  let document = try srt(
+    """
+    00:00:01,000 --> 00:00:02,000
+    First
+    2
+    00:00:03,000 --> 00:00:04,000
+    Second
+    00:00:05,000 --> 00:00:06,000
+    Third
+
+
+    7
+    00:00:07,000 --> 00:00:08,000
+    Fourth
+    """)
+  #expect(
+    summary(document) == [
+      "|1.0|2.0|First", "2|3.0|4.0|Second", "|5.0|6.0|Third", "7|7.0|8.0|Fourth",
+    ])
+  let reasons = document.diagnostics.map { "\($0.line): \($0.reason)" }
+  #expect(
+    reasons == [
+      "1: cue has no number",
+      "4: missing blank line: a timing line starts a new cue",
+      "6: missing blank line: a timing line starts a new cue",
+      "6: cue has no number",
+      "10: cue number 7 out of sequence (expected 4)",
+    ])
+}
+
+@Test func garbageBetweenCuesIsSkippedWithDiagnostic() throws {
+  let document = try srt(
+    "junk line\nmore junk\n\n1\n00:00:01,000 --> 00:00:02,000\nA\n\nB stray\n\n5\nnot timing\n\n2\n00:00:03,000 --> 00:00:04,000\nC\n"
+  )
+  #expect(summary(document) == ["1|1.0|2.0|A", "2|3.0|4.0|C"])
+  let reasons = document.diagnostics.map { "\($0.line): \($0.reason)" }
+  #expect(
+    reasons == [
+      "1: text outside a cue skipped",
+      "8: text outside a cue skipped",
+      "10: cue number without a timing line skipped",
+      "11: text outside a cue skipped",
+    ])
+}
+
+@Test func absurdHoursAreSkippedNotCrashing() throws {
+  let document = try srt(
+    "1\n99999999999999999999:00:00,000 --> 99999999999999999999:00:01,000\nHuge\n\n2\n00:00:01,000 --> 00:00:02,000\nOK\n"
+  )
+  #expect(summary(document) == ["2|1.0|2.0|OK"])
+  #expect(document.diagnostics.contains { $0.line == 2 && $0.reason.contains("hours") })
+}
+
+@Test func coordinatesAndTrailingTextAreReported() throws {
+  let document = try srt(
+    "1\n00:00:01,000 --> 00:00:02,000 X1:100 X2:600 Y1:50 Y2:80\nA\n\n2\n00:00:03,000 --> 00:00:04,000 junk\nB\n"
+  )
+  #expect(document.cues.count == 2)
+  #expect(
+    document.diagnostics.map(\.reason) == [
+      "X1/X2/Y1/Y2 coordinates ignored", "text after the end time ignored",
+    ])
+}
+
+@Test func assOverridesBecomeSettingsAndAreRemoved() throws {
+  let document = try srt(
+    "1\n00:00:01,000 --> 00:00:02,000\n{\\an8}Top {\\b1}bold{\\b0}\n\n2\n00:00:03,000 --> 00:00:04,000\n{\\an7}left {literal}\n\n3\n00:00:05,000 --> 00:00:06,000\n{\\an5\\i1}mid\n"
+  )
+  #expect(document.text(of: document.cues[0]) == "Top bold")
+  #expect(document.cues[0].settings.line == 0)
+  #expect(document.cues[0].settings.align == .center)
+  #expect(document.text(of: document.cues[1]) == "left {literal}")
+  #expect(document.cues[1].settings == SubRip.settings(forASSAlignment: 7))
+  #expect(document.cues[1].settings.align == .left)
+  #expect(document.text(of: document.cues[2]) == "mid")
+  #expect(document.cues[2].settings.line == 50)
+  #expect(document.cues[2].settings.snapToLines == false)
+  let reasons = document.diagnostics.map { "\($0.line): \($0.reason)" }
+  #expect(
+    reasons == [
+      "3: ASS override {\\b1} removed", "3: ASS override {\\b0} removed",
+      "11: ASS override {\\an5\\i1} removed",
+    ])
+}
+
+@Test func assAlignmentMappingIsInvertible() {
+  for n in 1...9 {
+    #expect(SubRip.assAlignment(for: SubRip.settings(forASSAlignment: n)) == n)
+  }
+  #expect(SubRip.assAlignment(for: CueSettings()) == 2)
+}
+
+@Test func notSRTThrows() {
+  #expect(throws: SubtitleError.self) { try srt("hello\nworld\n") }
+  #expect((try? srt(""))?.cues.isEmpty == true)
+  #expect((try? srt("\n\n  \n"))?.cues.isEmpty == true)
+}
+
+@Test func emptyCueTextAndEndBeforeStart() throws {
+  let document = try srt("1\n00:00:05,000 --> 00:00:01,000\n\n2\n00:00:06,000 --> 00:00:07,000\nX")
+  #expect(summary(document) == ["1|5.0|1.0|", "2|6.0|7.0|X"])
+  #expect(document.diagnostics.map(\.reason) == ["end time before start time"])
+}
+
+@Test func hostileInputNeverCrashes() {
+  var rng = SplitMix(seed: 2024)
+  let alphabet: [UInt8] = Array("0123456789:,.-> \n\r{}\\anX1<>i".utf8) + [0xEF, 0xBB, 0xBF]
+  for _ in 0..<400 {
+    let bytes = randomBytes(Int(rng.next() % 200), &rng, alphabet: alphabet)
+    if let document = try? SubRip.parse(bytes) {
+      for cue in document.cues {
+        #expect(cue.textRange.upperBound <= document.text.count)
+        #expect(cue.idRange.upperBound <= document.text.count)
+        #expect(cue.startTime.isFinite && cue.endTime.isFinite)
+      }
+    }
+    _ = try? SubtitleFile.parse(bytes)
+  }
+}

@@ -1,0 +1,96 @@
+import Testing
+
+@testable import SubtitleParser
+
+/// A small deterministic generator (SplitMix64), so failures reproduce.
+struct SplitMix: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// Random bytes drawn mostly from a small alphabet so that needles occur at all distances.
+func randomBytes(_ count: Int, _ rng: inout SplitMix, alphabet: [UInt8]) -> [UInt8] {
+  (0..<count).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+}
+
+@Test(arguments: [1, 2, 3, 4, 5])
+func vectorAndMemchrFindMatchScalar(seed: Int) {
+  var rng = SplitMix(seed: UInt64(seed))
+  for _ in 0..<200 {
+    let count = Int(rng.next() % 300)
+    let alphabet: [UInt8] =
+      rng.next() % 2 == 0 ? [0x41, 0x42, 0x0A, 0x0D, 0xFF] : Array(0x20...0x7E) + [0x0A, 0x80]
+    let bytes = randomBytes(count, &rng, alphabet: alphabet)
+    let from = count == 0 ? 0 : Int(rng.next() % UInt64(count + 1))
+    let to = from + Int(rng.next() % UInt64(count - from + 1))
+    for needle: UInt8 in [0x0A, 0x0D, 0xFF, 0x00] {
+      let expected = ByteScanner.firstIndex(
+        of: needle, in: bytes, range: from..<to, kernel: .scalar)
+      for kernel in [ByteScanner.Kernel.vector, .memchr] {
+        #expect(
+          ByteScanner.firstIndex(of: needle, in: bytes, range: from..<to, kernel: kernel)
+            == expected)
+      }
+    }
+    let either = ByteScanner.firstIndex(
+      ofEither: 0x0A, 0x0D, in: bytes, range: from..<to, kernel: .scalar)
+    for kernel in [ByteScanner.Kernel.vector, .memchr] {
+      #expect(
+        ByteScanner.firstIndex(ofEither: 0x0A, 0x0D, in: bytes, range: from..<to, kernel: kernel)
+          == either)
+    }
+    let counted = ByteScanner.count(of: 0x0A, in: bytes, kernel: .scalar)
+    #expect(ByteScanner.count(of: 0x0A, in: bytes, kernel: .vector) == counted)
+    #expect(ByteScanner.count(of: 0x0A, in: bytes, kernel: .memchr) == counted)
+    let starts = ByteScanner.lineStarts(in: bytes, kernel: .scalar)
+    #expect(ByteScanner.lineStarts(in: bytes, kernel: .vector) == starts)
+    #expect(ByteScanner.lineStarts(in: bytes, kernel: .memchr) == starts)
+  }
+}
+
+@Test func firstNonASCIIVectorMatchesScalar() {
+  var rng = SplitMix(seed: 99)
+  for _ in 0..<300 {
+    let count = Int(rng.next() % 200)
+    var bytes = randomBytes(count, &rng, alphabet: Array(0x00...0x7F))
+    if count > 0, rng.next() % 3 != 0 {
+      bytes[Int(rng.next() % UInt64(count))] = UInt8(0x80 + rng.next() % 0x80)
+    }
+    bytes.withUnsafeBufferPointer { b in
+      guard let p = b.baseAddress else { return }
+      #expect(
+        ByteScanner.firstNonASCIIVector(p, 0, b.count)
+          == ByteScanner.firstNonASCIIScalar(p, 0, b.count))
+    }
+  }
+}
+
+@Test func lineStartsOfKnownInput() {
+  #expect(ByteScanner.lineStarts(in: Array("a\nbc\n\nd".utf8)) == [0, 2, 5, 6])
+  #expect(ByteScanner.lineStarts(in: Array("a\n".utf8)) == [0])
+  #expect(ByteScanner.lineStarts(in: []) == [])
+  #expect(ByteScanner.firstIndex(of: 0x0A, in: Array("abc".utf8)) == 3)
+}
+
+@Test(arguments: [11, 12, 13])
+func cursorFindsEveryOccurrenceLikeScalar(seed: Int) {
+  var rng = SplitMix(seed: UInt64(seed))
+  for _ in 0..<200 {
+    let count = Int(rng.next() % 400)
+    let alphabet: [UInt8] = rng.next() % 2 == 0 ? [0x41, 0x0A] : [0x41, 0x42, 0x43, 0x44, 0x0A]
+    let bytes = randomBytes(count, &rng, alphabet: alphabet)
+    let expected = bytes.indices.filter { bytes[$0] == 0x0A }
+    #expect(ByteScanner.cursorPositions(of: 0x0A, in: bytes) == expected)
+  }
+  // Gaps longer than a block, and a needle in the last byte of a block.
+  var long = [UInt8](repeating: 0x41, count: 300)
+  for i in [0, 63, 64, 127, 250, 299] { long[i] = 0x0A }
+  #expect(ByteScanner.cursorPositions(of: 0x0A, in: long) == [0, 63, 64, 127, 250, 299])
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+/// A fresh temporary directory for one test.
+func temporaryDirectory() throws -> URL {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "mtool-cues-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  return url
+}
+
+func jsonObject(_ text: String) throws -> [String: Any] {
+  let value = try JSONSerialization.jsonObject(with: Data(text.utf8))
+  return try #require(value as? [String: Any])
+}
+
+@Test func cuesListsSRT() throws {
+  let result = try runMtool(["cues", fixtures + "/sample.srt"])
+  #expect(result.status == 0)
+  #expect(result.stderr.isEmpty)
+  #expect(
+    result.stdout == """
+      #1 1  00:00:00.500 --> 00:00:01.500
+          Hello, <i>world</i>.
+      #2 2  00:00:01.800 --> 00:00:02.900  line:0
+          Second cue,
+          two lines.
+
+      """)
+}
+
+@Test func cuesJSONUsesVTTCueNames() throws {
+  let result = try runMtool(["cues", "--json", fixtures + "/sample.vtt"])
+  #expect(result.status == 0)
+  let document = try jsonObject(result.stdout)
+  #expect(document["format"] as? String == "vtt")
+  let keys = ["format", "header", "regions", "styles", "cues", "diagnostics", "timestampMap"]
+  #expect(Set(document.keys) == Set(keys))
+  let cues = try #require(document["cues"] as? [[String: Any]])
+  #expect(cues.count == 2)
+  #expect(cues[0]["id"] as? String == "intro")
+  #expect(cues[0]["startTime"] as? Double == 0.5)
+  #expect(cues[0]["position"] as? Double == 10)
+  #expect(cues[0]["line"] as? String == "auto")
+  #expect(cues[1]["line"] as? Double == 0)
+  for key in [
+    "vertical", "snapToLines", "lineAlign", "positionAlign", "size", "align", "region", "text",
+  ] {
+    #expect(cues[0][key] != nil, "missing \(key)")
+  }
+}
+
+@Test func cuesJSONLinesWithTree() throws {
+  let result = try runMtool(["cues", "--jsonl", "--tree", fixtures + "/sample.srt"])
+  #expect(result.status == 0)
+  let lines = result.stdout.split(separator: "\n")
+  #expect(lines.count == 2)
+  let first = try jsonObject(String(lines[0]))
+  let tree = try #require(first["tree"] as? [[String: Any]])
+  #expect(tree.count == 3)
+  #expect(tree[1]["name"] as? String == "i")
+  #expect(tree[1]["type"] as? String == "element")
+}
+
+@Test func cuesConvertsToFileAndBack() throws {
+  let dir = try temporaryDirectory()
+  defer { try? FileManager.default.removeItem(at: dir) }
+  let vtt = dir.appendingPathComponent("out.vtt").path
+  let result = try runMtool(["cues", fixtures + "/sample.srt", "--to", "vtt", "-o", vtt])
+  #expect(result.status == 0)
+  #expect(result.stdout.isEmpty)
+  let written = try String(contentsOfFile: vtt, encoding: .utf8)
+  #expect(written.hasPrefix("WEBVTT\n\n1\n00:00:00.500 --> 00:00:01.500\n"))
+  let back = try runMtool(["cues", vtt, "--to", "srt"])
+  let original = try String(contentsOfFile: fixtures + "/sample.srt", encoding: .utf8)
+  #expect(back.stdout == original.replacingOccurrences(of: "\r\n", with: "\n"))
+  #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["out.vtt"])
+}
+
+@Test func cuesFailureLeavesNoOutputFile() throws {
+  let dir = try temporaryDirectory()
+  defer { try? FileManager.default.removeItem(at: dir) }
+  let input = dir.appendingPathComponent("bad.txt").path
+  try "just some text\n".write(toFile: input, atomically: true, encoding: .utf8)
+  let out = dir.appendingPathComponent("out.vtt").path
+  let result = try runMtool(["cues", input, "--to", "vtt", "-o", out])
+  #expect(result.status == 65)
+  #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["bad.txt"])
+}
+
+@Test func cuesAtAndShift() throws {
+  let at = try runMtool(["cues", fixtures + "/sample.srt", "--at", "2", "--jsonl"])
+  #expect(at.status == 0)
+  #expect(at.stdout.split(separator: "\n").count == 1)
+  #expect(at.stdout.contains("\"id\":\"2\""))
+  let shifted = try runMtool(["cues", fixtures + "/sample.srt", "--shift", "-1", "--json"])
+  let document = try jsonObject(shifted.stdout)
+  let cues = try #require(document["cues"] as? [[String: Any]])
+  #expect(cues.map { $0["startTime"] as? Double } == [0, 0.8])
+  let diagnostics = try #require(document["diagnostics"] as? [[String: Any]])
+  #expect(diagnostics.count == 1)
+  #expect(shifted.stderr.isEmpty)
+}
+
+@Test func cuesStdinAndStats() throws {
+  let input = Data("1\n00:00:01,000 --> 00:00:02,000\nA\n\n00:00:03,000 --> 00:00:04,000\nB\n".utf8)
+  let result = try runMtool(["cues", "-", "--stats"], stdin: input)
+  #expect(result.status == 0)
+  #expect(result.stdout.contains("cues: 2\n"))
+  #expect(result.stdout.contains("diagnostics: 1\n"))
+  #expect(result.stdout.contains("bytes: \(input.count)\n"))
+  #expect(result.stdout.contains("parse time: "))
+  #expect(result.stderr == "mtool: cues: 1 diagnostic (see --json)\n")
+}
+
+@Test func cuesEncodingOption() throws {
+  var bytes = Data("1\n00:00:01,000 --> 00:00:02,000\n".utf8)
+  bytes.append(contentsOf: [0xA4, 0x0A])
+  let result = try runMtool(["cues", "-", "--encoding", "ISO-8859-15", "--jsonl"], stdin: bytes)
+  #expect(result.status == 0)
+  #expect(result.stdout.contains("\"text\":\"€\""))
+  let bad = try runMtool(["cues", "-", "--encoding", "EBCDIC"], stdin: bytes)
+  #expect(bad.status == 64)
+  #expect(bad.stderr.hasPrefix("mtool: cues: "))
+}
+
+/// Argument lists and the exit status each must give.
+let cuesFailures: [(arguments: [String], status: Int32)] = [
+  (["cues", "/no/such/file.srt"], 66),
+  (["cues", "--format", "vtt", "SAMPLE_SRT"], 65),
+  (["cues", "--format", "xml", "SAMPLE_SRT"], 64),
+  (["cues", "--to", "ass", "SAMPLE_SRT"], 64),
+  (["cues", "--at", "soon", "SAMPLE_SRT"], 64),
+  (["cues", "--json", "--jsonl", "SAMPLE_SRT"], 64),
+  (["cues"], 64),
+]
+
+@Test(arguments: cuesFailures.indices)
+func cuesExitCodes(index: Int) throws {
+  let (arguments, status) = cuesFailures[index]
+  let resolved = arguments.map { $0 == "SAMPLE_SRT" ? fixtures + "/sample.srt" : $0 }
+  let result = try runMtool(resolved)
+  #expect(result.status == status)
+  #expect(result.stdout.isEmpty)
+  #expect(result.stderr.hasPrefix("mtool: cues: "))
+  #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+}
+
+@Test func cuesRejectsNonSubtitles() throws {
+  let result = try runMtool(["cues", "-"], stdin: Data("<html>hello</html>\n".utf8))
+  #expect(result.status == 65)
+  #expect(result.stderr.hasPrefix("mtool: cues: not a subtitle file"))
+}
