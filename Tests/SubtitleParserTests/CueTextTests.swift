@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import SubtitleParser
@@ -88,5 +89,22 @@ import Testing
         .element(CueElement(kind: .bold, children: [.text("a")])), .text("\nb"),
       ])
     #expect(document.plainText(of: cue) == "a\nb")
+  }
+}
+
+@Suite struct CueMarkupTests {
+  @Test func markupSerialisesTheDOMShape() {
+    let nodes = WebVTT.parseCueText(
+      "<v.loud Esme \"E\">a &amp; b&nbsp;&lt;</v><00:00:01.500><lang en>x</lang><rt>y")
+    #expect(
+      CueHTMLNode.markup(CueNode.html(nodes))
+        == "<span class=\"loud\" title=\"Esme &quot;E&quot;\">a &amp; b&nbsp;&lt;</span>"
+        + "<?timestamp 00:00:01.500><span lang=\"en\">x</span>y")
+  }
+
+  @Test func treesRoundTripThroughCodable() throws {
+    let nodes = WebVTT.parseCueText("<c.a>x<00:01.000><ruby>b<rt>c</rt></ruby></c>")
+    let data = try JSONEncoder().encode(nodes)
+    #expect(try JSONDecoder().decode([CueNode].self, from: data) == nodes)
   }
 }
