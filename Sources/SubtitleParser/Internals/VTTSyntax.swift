@@ -26,6 +26,55 @@ enum VTTSyntax {
   static func collectTimestamp(
     _ p: UnsafeBufferPointer<UInt8>, _ position: inout Int, end: Int
   ) -> Result<Int64, TimestampFailure> {
+    if let millis = commonTimestamp(p, &position, end: end) { return .success(millis) }
+    return generalTimestamp(p, &position, end: end)
+  }
+
+  @inline(__always)
+  private static func digit(_ p: UnsafeBufferPointer<UInt8>, _ index: Int) -> Int64? {
+    let value = p[index] &- 0x30
+    return value < 10 ? Int64(value) : nil
+  }
+
+  /// Fast path for `mm:ss.ttt` and `hh:mm:ss.ttt` (two-digit fields) followed by a
+  /// character that cannot continue a timestamp; nil leaves the case to the general rules.
+  @inline(__always)
+  private static func commonTimestamp(
+    _ p: UnsafeBufferPointer<UInt8>, _ position: inout Int, end: Int
+  ) -> Int64? {
+    let start = position
+    guard end - start >= 9, let a1 = digit(p, start), let a2 = digit(p, start + 1),
+      p[start + 2] == 0x3A, let b1 = digit(p, start + 3), let b2 = digit(p, start + 4)
+    else { return nil }
+    let a = a1 * 10 + a2
+    let b = b1 * 10 + b2
+    if p[start + 5] == 0x2E {
+      // mm:ss.ttt
+      guard a <= 59, b <= 59, let t1 = digit(p, start + 6), let t2 = digit(p, start + 7),
+        let t3 = digit(p, start + 8), end == start + 9 || !isTimestampByte(p[start + 9])
+      else { return nil }
+      position = start + 9
+      return a * 60_000 + b * 1000 + t1 * 100 + t2 * 10 + t3
+    }
+    guard end - start >= 12, p[start + 5] == 0x3A, let c1 = digit(p, start + 6),
+      let c2 = digit(p, start + 7), p[start + 8] == 0x2E, let t1 = digit(p, start + 9),
+      let t2 = digit(p, start + 10), let t3 = digit(p, start + 11),
+      end == start + 12 || !isTimestampByte(p[start + 12])
+    else { return nil }
+    let c = c1 * 10 + c2
+    guard b <= 59, c <= 59 else { return nil }
+    position = start + 12
+    return a * 3_600_000 + b * 60_000 + c * 1000 + t1 * 100 + t2 * 10 + t3
+  }
+
+  @inline(__always)
+  private static func isTimestampByte(_ byte: UInt8) -> Bool {
+    isDigit(byte) || byte == 0x3A || byte == 0x2E
+  }
+
+  private static func generalTimestamp(
+    _ p: UnsafeBufferPointer<UInt8>, _ position: inout Int, end: Int
+  ) -> Result<Int64, TimestampFailure> {
     var hoursUnits = false
     guard position < end, isDigit(p[position]) else { return .failure(.syntax) }
     var overflow = false
