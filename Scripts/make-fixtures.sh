@@ -67,12 +67,57 @@ VTT
   -disposition:s:0 0 -disposition:s:1 forced \
   "${bitexact[@]}" multitrack.mkv
 
+# One short source tone used by the small per-container fixtures below.
+tone=(-f lavfi -i "sine=frequency=440:sample_rate=8000:duration=0.5")
+tone48=(-f lavfi -i "sine=frequency=440:sample_rate=48000:duration=0.5")
+
+# MP4: AAC audio (English, default) and a mov_text subtitle (Spanish).
+"${ff[@]}" "${tone[@]}" -i sample.srt -map 0:a -map 1:s -c:a aac -b:a 16k -c:s mov_text \
+  -metadata:s:a:0 language=eng -metadata:s:s:0 language=spa -t 0.5 "${bitexact[@]}" aac-movtext.mp4
+
+# WebM: Opus audio (German) and a WebVTT subtitle (German).
+"${ff[@]}" "${tone48[@]}" -i sample.vtt -map 0:a -map 1:s -c:a libopus -b:a 12k -c:s webvtt \
+  -metadata:s:a:0 language=ger -metadata:s:s:0 language=ger "${bitexact[@]}" opus-vtt.webm
+
+# Ogg: Vorbis audio (Italian).
+"${ff[@]}" -f lavfi -i "sine=frequency=440:sample_rate=22050:duration=0.5" -c:a libvorbis -q:a 0 \
+  -metadata:s:a:0 language=ita "${bitexact[@]}" vorbis.ogg
+
+# MPEG-TS: MP2 (Polish) and AAC (English) audio; the headers alone do not give full facts.
+"${ff[@]}" "${tone[@]}" -f lavfi -i "sine=frequency=660:sample_rate=8000:duration=0.5" \
+  -map 0:a -map 1:a -c:a:0 mp2 -b:a:0 32k -ar:a:0 16000 -c:a:1 aac -b:a:1 16k \
+  -metadata:s:a:0 language=pol -metadata:s:a:1 language=eng "${bitexact[@]}" mp2-aac.ts
+
+# Raw streams: FLAC, ADTS AAC and (when this FFmpeg has an MP3 encoder) MP3.
+"${ff[@]}" "${tone[@]}" -c:a flac "${bitexact[@]}" tone.flac
+"${ff[@]}" "${tone[@]}" -c:a aac -b:a 16k "${bitexact[@]}" tone.aac
+if ffmpeg -hide_banner -encoders 2>/dev/null | grep libmp3lame >/dev/null; then
+  "${ff[@]}" "${tone[@]}" -c:a libmp3lame -b:a 8k "${bitexact[@]}" tone.mp3
+fi
+
+# Accessibility in Matroska: English main (default), English audio description, English
+# captions (hearing impaired) and English subtitles.
+"${ff[@]}" "${tone48[@]}" -f lavfi -i "sine=frequency=550:sample_rate=48000:duration=0.5" \
+  -i sample.srt -i sample.srt -map 0:a -map 1:a -map 2:s -map 3:s \
+  -c:a libopus -b:a 12k -c:s subrip \
+  -metadata:s:a:0 language=eng -metadata:s:a:1 language=eng \
+  -metadata:s:s:0 language=eng -metadata:s:s:1 language=eng \
+  -disposition:a:0 default -disposition:a:1 visual_impaired \
+  -disposition:s:0 hearing_impaired -disposition:s:1 0 "${bitexact[@]}" accessibility.mkv
+
+# Video only: five 16x16 frames, no audio.
+"${ff[@]}" -f lavfi -i "color=c=gray:s=16x16:r=10:d=0.5" -c:v mpeg4 -q:v 31 "${bitexact[@]}" \
+  video-only.mp4
+
 # A file with a subtitle track and no audio.
 "${ff[@]}" -i sample.srt -c:s subrip -metadata:s:s:0 language=eng "${bitexact[@]}" \
   subtitles-only.mkv
 
-# Truncated copies: a WAVE cut inside its header, a Matroska file cut after its first clusters.
+# Truncated copies: a WAVE cut inside its header, an MP4 (index first) cut inside its media data.
 head -c 30 clip.wav > truncated-header.wav
-head -c 12000 multitrack.mkv > truncated.mkv
+"${ff[@]}" -i clip.wav -ac 1 -c:a aac -b:a 16k -movflags +faststart "${bitexact[@]}" \
+  /tmp/mtool-fixture-full.mp4
+head -c 2500 /tmp/mtool-fixture-full.mp4 > truncated.mp4
+rm -f /tmp/mtool-fixture-full.mp4
 
 ls -l

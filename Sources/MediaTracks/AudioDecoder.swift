@@ -8,7 +8,9 @@ internal import CFFmpeg
 /// range -1...1 (decoders may overshoot slightly). Recoverable decoding errors (a damaged packet)
 /// are skipped as FFmpeg's own tools skip them; a file that yields nothing decodable, or whose
 /// demuxer fails mid-stream, throws `MediaError` with kind `.malformed`; so does a track that
-/// ends before half of the duration its container header states (a truncated file).
+/// ends before half of the duration the headers state for it (a truncated file). A file cut
+/// where the headers state no track duration (Matroska between clusters) decodes up to the cut,
+/// as FFmpeg's own tools do.
 ///
 /// ```swift
 /// var decoder = try AudioDecoder(path: "movie.mkv")

@@ -82,15 +82,17 @@ public struct TrackLabeler: Sendable {
     return locale.unknownLanguage
   }
 
-  /// A title worth showing: not empty and not just the language name.
+  /// A title worth showing: something is left once the language name and the kind words are
+  /// taken out ("English (Audio Description)" is not; "Director's Commentary" is).
   private func informativeTitle(_ title: String?, language: String?) -> String? {
-    guard let title, !title.isEmpty, language != nil else { return nil }
-    let lowered = title.lowercased()
-    if let language, lowered == locale.languageName(for: language).lowercased() { return nil }
-    if lowered == locale.commentary.lowercased() || lowered == locale.audioDescription.lowercased()
-    {
-      return nil
+    guard let title, !title.isEmpty, let language else { return nil }
+    var rest = title.lowercased()
+    for word in [
+      locale.languageName(for: language), locale.commentary, locale.audioDescription,
+    ] {
+      if !word.isEmpty { rest = rest.replacing(word.lowercased(), with: "") }
     }
+    guard rest.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
     return title
   }
 

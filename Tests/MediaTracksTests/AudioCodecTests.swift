@@ -104,7 +104,7 @@ private func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
   } throws: { ($0 as? MediaError)?.kind == .notFound }
 }
 
-@Test(arguments: ["truncated-header.wav", "truncated.mkv"])
+@Test(arguments: ["truncated-header.wav", "truncated.mp4"])
 func truncatedFileIsMalformed(name: String) {
   #expect {
     var decoder = try AudioDecoder(path: fixtures + "/" + name)

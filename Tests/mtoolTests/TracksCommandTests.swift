@@ -109,3 +109,19 @@ func tracksRejectsBadOptions(options: [String]) throws {
   #expect(result.stdout.isEmpty)
   #expect(result.stderr.hasPrefix("mtool: tracks: "))
 }
+
+@Test func tracksReadsHLSAndDASHManifests() throws {
+  let result = try runMtool([
+    "tracks", "--json", "--prefer", "de", fixtures + "/master.m3u8", fixtures + "/manifest.mpd",
+  ])
+  #expect(result.status == 0)
+  let listed = try files(result)
+  #expect(listed.map { $0["format"] as? String } == ["hls", "dash"])
+  #expect(listed[0]["defaultAudio"] as? Int == 0)
+  #expect(listed[0]["defaultSubtitle"] as? Int == 9)
+  #expect(listed[1]["defaultAudio"] as? Int == 2)
+  #expect(listed[1]["defaultSubtitle"] as? Int == 7)
+  let audio = try #require(listed[1]["audio"] as? [[String: Any]])
+  #expect(
+    audio.map { $0["kind"] as? String } == ["main", "translation", "main-desc", "commentary"])
+}

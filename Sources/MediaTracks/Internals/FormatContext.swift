@@ -57,11 +57,15 @@ extension FormatContext {
     return containerDuration
   }
 
-  /// The duration in seconds the headers state for a stream (or the container), or `nil` when it
-  /// is unknown or only estimated from the bit rate and file size.
+  /// The duration in seconds the headers state for the stream itself (not the container's, which
+  /// may cover longer subtitle or video streams), or `nil` when unknown or only estimated from
+  /// the bit rate and file size.
   func headerDuration(ofStream index: Int) -> Double? {
     guard raw.pointee.duration_estimation_method != AVFMT_DURATION_FROM_BITRATE else { return nil }
-    return duration(ofStream: index)
+    let stream = stream(at: index)
+    let value = stream.pointee.duration
+    guard value != cff_nopts_value() && value > 0 else { return nil }
+    return Double(value) * av_q2d(stream.pointee.time_base)
   }
 
   /// The container's duration in seconds, or `nil` when unknown.

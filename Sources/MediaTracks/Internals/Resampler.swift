@@ -87,3 +87,12 @@ struct ChannelLayout: ~Copyable {
     av_channel_layout_uninit(&copy)
   }
 }
+
+extension ChannelLayout {
+  /// The clean name of FFmpeg's default layout for `channels` (`""` for 0).
+  static func defaultName(channels: Int) -> String {
+    guard channels > 0 else { return "" }
+    let layout = ChannelLayout(defaultFor: channels)
+    return ChannelLayoutName.clean(layout.described, channels: channels)
+  }
+}

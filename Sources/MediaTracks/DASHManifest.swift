@@ -1,0 +1,142 @@
+/// A DASH media presentation description (ISO/IEC 23009-1): the adaptation sets of its first
+/// period, with the properties a track menu needs.
+public struct DASHManifest: Hashable, Sendable, Codable {
+  /// A descriptor element: `Role`, `Accessibility` or `AudioChannelConfiguration`.
+  public struct Descriptor: Hashable, Sendable, Codable {
+    /// `schemeIdUri`.
+    public var scheme: String
+    /// `value`, or `""`.
+    public var value: String
+  }
+
+  /// One `AdaptationSet`; properties missing on the set are taken from its first
+  /// `Representation` that has them.
+  public struct AdaptationSet: Hashable, Sendable, Codable {
+    /// `id`, or `nil`.
+    public var id: String?
+    /// `audio`, `video`, `text`, `image` or `""`: `contentType`, else derived from `mimeType`
+    /// and `codecs`.
+    public var mediaType: String
+    /// `mimeType`, or `nil`.
+    public var mimeType: String?
+    /// `codecs` (RFC 6381), or `nil`.
+    public var codecs: String?
+    /// `lang` (BCP-47 as written), or `nil`.
+    public var language: String?
+    /// The `Label` element's text or the `label` attribute, or `nil`.
+    public var label: String?
+    /// `Role` descriptors.
+    public var roles: [Descriptor]
+    /// `Accessibility` descriptors.
+    public var accessibility: [Descriptor]
+    /// `AudioChannelConfiguration` descriptors.
+    public var audioChannelConfiguration: [Descriptor]
+    /// `audioSamplingRate` in Hz, or `nil`.
+    public var sampleRate: Int?
+    /// The highest `bandwidth` among the representations, in bits per second, or `nil`.
+    public var bandwidth: Int?
+  }
+
+  /// `mediaPresentationDuration` in seconds, or `nil`.
+  public var duration: Double?
+  /// The adaptation sets of the first period, in document order.
+  public var adaptationSets: [AdaptationSet]
+
+  /// Parses a manifest with a small, tolerant XML reader of this module.
+  ///
+  /// - Parameter bytes: The manifest's UTF-8 bytes.
+  /// - Throws: `MediaError` with kind `.malformed` when there is no `MPD` element.
+  /// - Complexity: O(*n*) in the number of bytes.
+  public init(bytes: [UInt8]) throws(MediaError) {
+    let root = XMLElement.parse(bytes)
+    guard let mpd = root.child("MPD") else {
+      throw MediaError(
+        kind: .malformed, operation: "DASHManifest", detail: "not a DASH manifest (no MPD element)")
+    }
+    duration = mpd.attributes["mediaPresentationDuration"].flatMap(DASHManifest.seconds)
+    let period = mpd.child("Period")
+    adaptationSets = (period?.children("AdaptationSet") ?? []).map(DASHManifest.adaptationSet)
+  }
+
+  private static func descriptors(_ name: String, in elements: [XMLElement]) -> [Descriptor] {
+    for element in elements {
+      let found = element.children(name).map {
+        Descriptor(scheme: $0.attributes["schemeIdUri"] ?? "", value: $0.attributes["value"] ?? "")
+      }
+      if !found.isEmpty { return found }
+    }
+    return []
+  }
+
+  private static func adaptationSet(_ set: XMLElement) -> AdaptationSet {
+    let representations = set.children("Representation")
+    let scope = [set] + representations
+    func attribute(_ name: String) -> String? {
+      for element in scope {
+        if let value = element.attributes[name], !value.isEmpty { return value }
+      }
+      return nil
+    }
+    let mimeType = attribute("mimeType")
+    let codecs = attribute("codecs")
+    var mediaType = set.attributes["contentType"] ?? ""
+    if mediaType.isEmpty, let mimeType {
+      if mimeType.hasPrefix("audio/") {
+        mediaType = "audio"
+      } else if mimeType.hasPrefix("video/") {
+        mediaType = "video"
+      } else if mimeType.hasPrefix("text/") || mimeType == "application/ttml+xml" {
+        mediaType = "text"
+      } else if mimeType.hasPrefix("image/") {
+        mediaType = "image"
+      } else if mimeType == "application/mp4",
+        let codecs, codecs.hasPrefix("stpp") || codecs.hasPrefix("wvtt")
+      {
+        mediaType = "text"
+      }
+    }
+    let labelText = set.child("Label")?.text.trimmingSpaces
+    let label = (labelText?.isEmpty == false ? labelText : nil) ?? set.attributes["label"]
+    let bandwidth = representations.compactMap { $0.attributes["bandwidth"].flatMap { Int($0) } }
+      .max()
+    return AdaptationSet(
+      id: set.attributes["id"], mediaType: mediaType, mimeType: mimeType, codecs: codecs,
+      language: set.attributes["lang"]
+        ?? representations.lazy.compactMap { $0.attributes["lang"] }
+        .first,
+      label: label, roles: descriptors("Role", in: scope),
+      accessibility: descriptors("Accessibility", in: scope),
+      audioChannelConfiguration: descriptors("AudioChannelConfiguration", in: scope),
+      sampleRate: attribute("audioSamplingRate").flatMap { Int($0) }, bandwidth: bandwidth)
+  }
+
+  /// An ISO 8601 duration such as `PT1H2M3.5S` (days allowed; years and months are not used by
+  /// DASH and give `nil`).
+  static func seconds(_ text: String) -> Double? {
+    var rest = Substring(text.trimmingSpaces)
+    guard rest.hasPrefix("P") else { return nil }
+    rest = rest.dropFirst()
+    var total = 0.0
+    var number = ""
+    var inTime = false
+    for character in rest {
+      switch character {
+      case "T": inTime = true
+      case "0"..."9", ".": number.append(character)
+      case "D", "H", "M", "S":
+        guard let value = Double(number) else { return nil }
+        number = ""
+        switch character {
+        case "D": total += value * 86400
+        case "H": total += value * 3600
+        case "M":
+          guard inTime else { return nil }
+          total += value * 60
+        default: total += value
+        }
+      default: return nil
+      }
+    }
+    return number.isEmpty ? total : nil
+  }
+}

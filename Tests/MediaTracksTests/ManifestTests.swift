@@ -1,0 +1,188 @@
+import MediaTracks
+import Testing
+
+private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+@Test func hlsAttributesAreAllKept() throws {
+  let playlist = try HLSPlaylist(
+    bytes: bytes(
+      """
+      #EXTM3U\r
+      #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="Main, with comma",LANGUAGE="en",\
+      ASSOC-LANGUAGE="en-GB",DEFAULT=YES,CHANNELS="6",CHARACTERISTICS="x.y,z.w",URI="a.m3u8"\r
+      #EXT-X-STREAM-INF:BANDWIDTH=1000,CODECS="avc1.4d401f,mp4a.40.5",AUDIO="a"\r
+      v.m3u8\r
+      """))
+  let rendition = try #require(playlist.renditions.first)
+  #expect(rendition.type == "AUDIO")
+  #expect(rendition.groupID == "a")
+  #expect(rendition.name == "Main, with comma")
+  #expect(rendition.language == "en")
+  #expect(rendition.associatedLanguage == "en-GB")
+  #expect(rendition.isDefault)
+  #expect(rendition.autoselect)
+  #expect(!rendition.forced)
+  #expect(rendition.channels == "6")
+  #expect(rendition.characteristics == ["x.y", "z.w"])
+  #expect(rendition.uri == "a.m3u8")
+  #expect(rendition.attributes.count == 9)
+  let variant = try #require(playlist.variants.first)
+  #expect(variant.bandwidth == 1000)
+  #expect(variant.codecs == ["avc1.4d401f", "mp4a.40.5"])
+  #expect(variant.audioGroup == "a")
+  #expect(variant.uri == "v.m3u8")
+  let info = ManifestParser.info(path: "x.m3u8", hls: playlist)
+  #expect(info.audio.first?.codec == "aac")
+  #expect(info.audio.first?.profile == "HE-AAC")
+  #expect(info.audio.first?.channelLayout == "5.1")
+}
+
+@Test func hlsFixtureMapsOntoTheTrackModel() throws {
+  let info = try MediaProbe.probe(path: fixtures + "/master.m3u8")
+  #expect(info.format == "hls")
+  #expect(info.audio.map(\.index) == [0, 1, 2, 3, 4, 5])
+  #expect(
+    info.audio.map(\.kind) == [
+      .main, .main, .mainDescriptions, .commentary, .alternative, .alternative,
+    ])
+  #expect(info.audio.map(\.codec) == ["aac", "aac", "aac", "aac", "eac3", "eac3"])
+  #expect(info.audio[1].language == "fr-CA")
+  #expect(info.audio[1].title == "Fran\u{e7}ais")
+  #expect(info.audio[2].dispositions == ["visual_impaired"])
+  #expect(Set(info.audio.map(\.label)).count == 6)
+  #expect(info.audio[2].label == "English \u{2013} Audio Description")
+  #expect(info.audio[4].label == "English (5.1)")
+  #expect(info.audio[5].channelLayout == "Atmos")
+  #expect(info.subtitles.map(\.index) == [6, 7, 8, 9, 10])
+  #expect(info.subtitles.map(\.kind) == [.subtitles, .subtitles, .captions, .subtitles, .captions])
+  #expect(info.subtitles[1].isForced)
+  #expect(info.subtitles[4].codec == "eia_608")
+  #expect(Set(info.subtitles.map(\.label)).count == 5)
+  #expect(info.defaultAudio == 0)
+  #expect(info.defaultSubtitle == 7)
+
+  let french = try MediaProbe.probe(
+    path: fixtures + "/master.m3u8", preferences: TrackPreferences(languages: ["fr-CA"]))
+  #expect(french.defaultAudio == 1)
+  let german = try MediaProbe.probe(
+    path: fixtures + "/master.m3u8", preferences: TrackPreferences(languages: ["de"]))
+  #expect(german.defaultAudio == 0)
+  #expect(german.defaultSubtitle == 9)
+  let described = try MediaProbe.probe(
+    path: fixtures + "/master.m3u8",
+    preferences: TrackPreferences(languages: ["en"], audioDescription: true))
+  #expect(described.defaultAudio == 2)
+}
+
+@Test func dashFixtureMapsOntoTheTrackModel() throws {
+  let info = try MediaProbe.probe(path: fixtures + "/manifest.mpd")
+  #expect(info.format == "dash")
+  let duration = try #require(info.duration)
+  #expect(abs(duration - 3723.5) < 1e-9)
+  #expect(info.audio.map(\.index) == [1, 2, 3, 4])
+  #expect(info.audio.map(\.kind) == [.main, .translation, .mainDescriptions, .commentary])
+  #expect(info.audio.map(\.channels) == [2, 6, 2, 1])
+  #expect(info.audio.map(\.channelLayout) == ["stereo", "5.1", "stereo", "mono"])
+  #expect(info.audio.map(\.codec) == ["aac", "eac3", "aac", "opus"])
+  #expect(info.audio.map(\.sampleRate) == [48000, 48000, 48000, 48000])
+  #expect(info.audio.map(\.bitRate) == [128_000, 384_000, 96000, 64000])
+  #expect(info.audio[2].language == "en")
+  #expect(info.audio[2].languageTag == "eng")
+  #expect(info.audio[3].title == "Cast & Crew Commentary")
+  #expect(
+    info.audio.map(\.label) == [
+      "English", "German", "English \u{2013} Audio Description",
+      "English \u{2013} Commentary (Cast & Crew Commentary)",
+    ])
+  #expect(info.subtitles.map(\.index) == [5, 6, 7])
+  #expect(info.subtitles.map(\.kind) == [.subtitles, .captions, .subtitles])
+  #expect(info.subtitles.map(\.codec) == ["webvtt", "ttml", "webvtt"])
+  #expect(info.subtitles[2].isForced)
+  #expect(info.defaultAudio == 1)
+  #expect(info.defaultSubtitle == nil)
+  let german = try MediaProbe.probe(
+    path: fixtures + "/manifest.mpd", preferences: TrackPreferences(languages: ["de-DE"]))
+  #expect(german.defaultAudio == 2)
+  #expect(german.defaultSubtitle == 7)
+}
+
+@Test func dashAlternateRoleIsAlternative() throws {
+  let manifest = try DASHManifest(
+    bytes: bytes(
+      """
+      <MPD><Period>
+        <AdaptationSet contentType="audio" lang="en" codecs="mp4a.40.2">
+          <Role schemeIdUri="urn:mpeg:dash:role:2011" value="alternate"/></AdaptationSet>
+        <AdaptationSet contentType="audio" lang="en" codecs="mp4a.40.2"/>
+      </Period></MPD>
+      """))
+  let info = ManifestParser.info(path: "x.mpd", dash: manifest)
+  #expect(info.audio.map(\.kind) == [.alternative, .main])
+}
+
+@Test func xmlReaderIsTolerant() throws {
+  let manifest = try DASHManifest(
+    bytes: bytes(
+      """
+      \u{FEFF}<?xml version='1.0'?><!DOCTYPE MPD [<!ENTITY x "y">]>
+      <mpd:MPD xmlns:mpd="urn:mpeg:dash:schema:mpd:2011" mediaPresentationDuration=PT10S>
+      <mpd:Period><!-- <AdaptationSet lang="xx"/> -->
+      <mpd:AdaptationSet mimeType='audio/mp4' lang="fr" label="a &lt; b &#x263A; &#65; &bogus;">
+      <Label><![CDATA[Fran<ais]]></Label>
+      </Wrong></mpd:AdaptationSet>
+      <AdaptationSet mimeType="text/vtt" lang="fr">
+      """))
+  #expect(manifest.duration == 10)
+  #expect(manifest.adaptationSets.count == 2)
+  #expect(manifest.adaptationSets[0].mediaType == "audio")
+  #expect(manifest.adaptationSets[0].label == "Fran<ais")
+  #expect(manifest.adaptationSets[1].mediaType == "text")
+  let attributeOnly = try DASHManifest(
+    bytes: bytes(
+      "<MPD><Period><AdaptationSet contentType=\"audio\" label=\"a &lt; b &#x263A; &#65; &bogus;\"/>"
+    ))
+  #expect(attributeOnly.adaptationSets.first?.label == "a < b \u{263A} A &bogus;")
+}
+
+@Test(arguments: [
+  ("PT1H2M3.5S", 3723.5), ("PT0S", 0), ("P1DT1S", 86401), ("PT90M", 5400),
+])
+func isoDurations(text: String, seconds: Double) throws {
+  let manifest = try DASHManifest(
+    bytes: bytes("<MPD mediaPresentationDuration=\"\(text)\"><Period/></MPD>"))
+  #expect(manifest.duration == seconds)
+}
+
+@Test func notManifestsAreMalformed() {
+  #expect {
+    _ = try HLSPlaylist(bytes: bytes("WEBVTT\n"))
+  } throws: { ($0 as? MediaError)?.kind == .malformed }
+  #expect {
+    _ = try HLSPlaylist(bytes: bytes("#EXTM3U\n#EXTINF:4,\nseg1.ts\n"))
+  } throws: { ($0 as? MediaError)?.kind == .malformed }
+  #expect {
+    _ = try DASHManifest(bytes: bytes("<html><body>no</body></html>"))
+  } throws: { ($0 as? MediaError)?.kind == .malformed }
+  #expect {
+    _ = try MediaProbe.probe(path: fixtures + "/sample.vtt.m3u8")
+  } throws: { ($0 as? MediaError)?.kind == .notFound }
+}
+
+@Test func garbageNeverCrashesTheParsers() {
+  var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+  for length in [0, 1, 7, 100, 1000] {
+    for _ in 0..<50 {
+      var data: [UInt8] = []
+      for _ in 0..<length {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        // Bias towards markup characters so the tokenizer's branches are exercised.
+        let alphabet = Array("<>/=\"'!-?[]&#;: aXM\n".utf8)
+        data.append(
+          state >> 63 == 0
+            ? alphabet[Int(state >> 32) % alphabet.count] : UInt8(truncatingIfNeeded: state >> 24))
+      }
+      _ = try? DASHManifest(bytes: Array("<MPD><Period>".utf8) + data)
+      _ = try? HLSPlaylist(bytes: Array("#EXTM3U\n#EXT-X-MEDIA:".utf8) + data)
+    }
+  }
+}
