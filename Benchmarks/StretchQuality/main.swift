@@ -1,1 +1,451 @@
-print("StretchQuality: not written yet")
+// StretchQuality: our TimeStretcher against SoundTouch (soundstretch), FFmpeg (atempo) and
+// Rubber Band (R2 and R3), on deterministic synthetic signals, in one run.
+//
+//   swift run -c release StretchQuality [--quick]
+//
+// Peers run as commands on float WAV files in a temporary directory; a missing peer is skipped.
+import Foundation
+import TimeStretch
+
+let rate = 44_100
+let speeds: [Double] = [0.5, 0.75, 1.25, 1.5, 2, 3]
+let goalSpeeds: Set<Double> = [0.5, 1.5, 2]
+let quick = CommandLine.arguments.contains("--quick")
+let inputSeconds = 3.0
+let inputFrames = Int(inputSeconds * Double(rate))
+
+// MARK: Signals and their ideal stretches
+
+func synth(frames: Int, channels: Int = 1, _ f: (Int) -> [Double]) -> Audio {
+  var s = [Float](repeating: 0, count: frames * channels)
+  for i in 0..<frames {
+    let v = f(i)
+    for c in 0..<channels { s[i * channels + c] = Float(v[c]) }
+  }
+  return Audio(samples: s, channels: channels, sampleRate: rate)
+}
+
+func tone(_ hz: Double, frames: Int) -> Audio {
+  synth(frames: frames) { [0.5 * sin(2 * Double.pi * hz * Double($0) / Double(rate))] }
+}
+
+/// Harmonic complex (196 Hz, 10 harmonics) with a 5.5 Hz, ±1 % vibrato; `scale` is the speed
+/// (the vibrato runs `scale` times faster, the pitch does not move).
+func vibrato(frames: Int, scale: Double) -> Audio {
+  let f0 = 196.0
+  let depth = 0.01
+  let fv = 5.5 * scale
+  return synth(frames: frames) { i in
+    let t = Double(i) / Double(rate)
+    let base = t - depth * cos(2 * Double.pi * fv * t) / (2 * Double.pi * fv)
+    var v = 0.0
+    for h in 1...10 { v += 0.25 / Double(h) * sin(2 * Double.pi * f0 * Double(h) * base) }
+    return [v]
+  }
+}
+
+/// Linear chirp 100 Hz → 4 kHz over the input; the ideal output sweeps `scale` times faster.
+func chirp(frames: Int, scale: Double) -> Audio {
+  let f0 = 100.0
+  let f1 = 4000.0
+  return synth(frames: frames) { i in
+    let t = Double(i) / Double(rate)
+    return [0.5 * sin(2 * Double.pi * (f0 * t + (f1 - f0) * scale * t * t / (2 * inputSeconds)))]
+  }
+}
+
+let clickSpacing = Int(0.1234 * Double(rate))
+let clickStart = Int(0.05 * Double(rate))
+let clickPositions = Array(stride(from: clickStart, to: inputFrames - 2000, by: clickSpacing))
+
+func clicks(frames: Int, at positions: [Int]) -> Audio {
+  var s = [Float](repeating: 0, count: frames)
+  for p in positions where p < frames { s[p] = 0.9 }
+  return Audio(samples: s, channels: 1, sampleRate: rate)
+}
+
+/// Band-limited noise panned left, the right channel 22 frames (499 µs) later.
+let stereoDelay = 22
+let stereoInput: Audio = {
+  var rng: UInt64 = 0x1234_5678
+  var lp1 = 0.0
+  var lp2 = 0.0
+  var src = [Double](repeating: 0, count: inputFrames + stereoDelay)
+  for i in 0..<src.count {
+    rng = rng &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    let white = Double(Int64(bitPattern: rng) >> 11) / Double(1 << 52)
+    lp1 += 0.3 * (white - lp1)
+    lp2 += 0.3 * (lp1 - lp2)
+    src[i] = lp2
+  }
+  return synth(frames: inputFrames, channels: 2) { i in
+    [0.7 * src[i + stereoDelay], 0.35 * src[i]]
+  }
+}()
+
+func outputLength(_ speed: Double) -> Int { Int((Double(inputFrames) / speed).rounded()) }
+
+// MARK: Tools
+
+struct Tool {
+  var name: String
+  var isOurs: Bool
+  /// Float WAV in and out, or 16-bit PCM (soundstretch 2.3 writes broken 32-bit files).
+  var float = true
+  /// Returns the arguments for the command, or nil for in-process.
+  var command: ((String, String, Double) -> [String])?
+}
+
+func which(_ program: String) -> String? {
+  for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
+    let path = "\(dir)/\(program)"
+    if FileManager.default.isExecutableFile(atPath: path) { return path }
+  }
+  return nil
+}
+
+@discardableResult
+func run(_ args: [String]) -> (status: Int32, seconds: Double) {
+  let p = Process()
+  p.executableURL = URL(fileURLWithPath: args[0])
+  p.arguments = Array(args.dropFirst())
+  p.standardOutput = FileHandle.nullDevice
+  p.standardError = FileHandle.nullDevice
+  let clock = ContinuousClock()
+  let start = clock.now
+  do { try p.run() } catch { return (-1, 0) }
+  p.waitUntilExit()
+  let d = clock.now - start
+  return (
+    p.terminationStatus, Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+  )
+}
+
+let oursOnly = CommandLine.arguments.contains("--ours-only")
+var tools: [Tool] = [Tool(name: "mtool (ours)", isOurs: true, command: nil)]
+if !oursOnly, let p = which("soundstretch") {
+  tools.append(
+    Tool(name: "SoundTouch", isOurs: false, float: false) { i, o, s in
+      [p, i, o, String(format: "-tempo=%.4f", (s - 1) * 100)]
+    })
+}
+if !oursOnly, let p = which("ffmpeg") {
+  tools.append(
+    Tool(name: "ffmpeg atempo", isOurs: false) { i, o, s in
+      [p, "-v", "error", "-y", "-i", i, "-af", "atempo=\(s)", "-c:a", "pcm_f32le", o]
+    })
+}
+if !oursOnly, let p = which("rubberband") {
+  tools.append(
+    Tool(name: "Rubber Band R2", isOurs: false) { i, o, s in [p, "-q", "-T\(s)", i, o] })
+  tools.append(
+    Tool(name: "Rubber Band R3", isOurs: false) { i, o, s in [p, "-q", "--fine", "-T\(s)", i, o] })
+}
+
+let temp = FileManager.default.temporaryDirectory
+  .appendingPathComponent("stretchquality-\(getpid())").path
+try? FileManager.default.createDirectory(atPath: temp, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(atPath: temp) }
+
+func stretchOurs(_ a: Audio, speed: Double) -> Audio? {
+  do {
+    var s = try TimeStretcher(sampleRate: a.sampleRate, channels: a.channels, speed: speed)
+    var out: [Float] = []
+    out.reserveCapacity(Int(Double(a.samples.count) / speed) + 1024)
+    let block = 4096
+    var buffer = [Float](repeating: 0, count: 8192 * a.channels)
+    var pos = 0
+    while pos < a.frames {
+      let n = min(block, a.frames - pos)
+      s.push(Array(a.samples[(pos * a.channels)..<((pos + n) * a.channels)]), frames: n)
+      pos += n
+      while true {
+        let got = s.pull(into: &buffer, maxFrames: 8192)
+        if got == 0 { break }
+        out += buffer[0..<(got * a.channels)]
+      }
+    }
+    s.finish()
+    while true {
+      let got = s.pull(into: &buffer, maxFrames: 8192)
+      if got == 0 { break }
+      out += buffer[0..<(got * a.channels)]
+    }
+    return Audio(samples: out, channels: a.channels, sampleRate: a.sampleRate)
+  } catch {
+    print("mtool: \(error)")
+    return nil
+  }
+}
+
+var inputPaths: [String: String] = [:]
+@MainActor func stretch(_ tool: Tool, _ name: String, _ a: Audio, speed: Double) -> Audio? {
+  guard let command = tool.command else { return stretchOurs(a, speed: speed) }
+  let key = name + (tool.float ? ".f32" : ".s16")
+  let inPath: String
+  if let p = inputPaths[key] {
+    inPath = p
+  } else {
+    inPath = "\(temp)/\(key).wav"
+    do { try writeWave(a, to: inPath, float: tool.float) } catch { return nil }
+    inputPaths[key] = inPath
+  }
+  let outPath = "\(temp)/out.wav"
+  try? FileManager.default.removeItem(atPath: outPath)
+  guard run(command(inPath, outPath, speed)).status == 0 else { return nil }
+  return try? readWave(outPath)
+}
+
+// MARK: Measurements
+
+struct Row {
+  var snr220: [Double?] = []
+  var snr1k: [Double?] = []
+  var cents220: [Double?] = []
+  var cents1k: [Double?] = []
+  var scVibrato: [Double?] = []
+  var scChirp: [Double?] = []
+  var scClicks: [Double?] = []
+  var doubled: [Double?] = []
+  var missed: [Double?] = []
+  var timeline: [Double?] = []
+  var delayError: [Double?] = []
+  var correlation: [Double?] = []
+  var lengthError: [Double?] = []
+}
+
+let toneFFT = FFT(size: 32_768)
+let toneWindow = blackmanHarris(32_768)
+let specFFT = FFT(size: 2048)
+let specWindow = hann(2048)
+let tone220 = tone(220, frames: inputFrames)
+let tone1k = tone(1000, frames: inputFrames)
+let vibratoInput = vibrato(frames: inputFrames, scale: 1)
+let chirpInput = chirp(frames: inputFrames, scale: 1)
+let clickInput = clicks(frames: inputFrames, at: clickPositions)
+
+func cents(_ f: Double, _ ref: Double) -> Double { 1200 * log2(f / ref) }
+
+var rows: [Row] = []
+let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
+print("StretchQuality: 44.1 kHz, \(inputSeconds) s inputs; load average \(load)", terminator: "")
+for tool in tools {
+  var r = Row()
+  for speed in speeds {
+    let n = outputLength(speed)
+    // Clicks first: their median offset aligns the spectrograms of this tool and speed.
+    var shift = 0
+    if let o = stretch(tool, "clicks", clickInput, speed: speed) {
+      let x = o.channel(0)
+      let ideal = clickPositions.map { Int((Double($0) / speed).rounded()) }.filter { $0 < n }
+      let rep = matchClicks(
+        detectClicks(x, threshold: 0.3, merge: rate / 500), ideal: ideal,
+        spacing: Int(Double(clickSpacing) / speed))
+      r.doubled.append(Double(rep.doubled))
+      r.missed.append(Double(rep.missed))
+      r.timeline.append(rep.maxError / Double(rate) * 1000)
+      r.lengthError.append(Double(abs(o.frames - n)) / Double(rate) * 1000)
+      shift = rep.medianOffset
+      let idealAudio = clicks(frames: n, at: ideal)
+      r.scClicks.append(
+        spectralConvergence(
+          x, idealAudio.channel(0), shift: shift, fft: specFFT, window: specWindow))
+    } else {
+      r.doubled.append(nil)
+      r.missed.append(nil)
+      r.timeline.append(nil)
+      r.lengthError.append(nil)
+      r.scClicks.append(nil)
+    }
+    for (input, hz) in [(tone220, 220.0), (tone1k, 1000.0)] {
+      let o = stretch(tool, "tone\(Int(hz))", input, speed: speed)
+      let a = o.map {
+        toneAnalysis($0.channel(0), sampleRate: rate, fft: toneFFT, window: toneWindow)
+      }
+      if hz == 220 {
+        r.snr220.append(a?.snr)
+        r.cents220.append(a.map { cents($0.frequency, 220) })
+      } else {
+        r.snr1k.append(a?.snr)
+        r.cents1k.append(a.map { cents($0.frequency, 1000) })
+      }
+    }
+    if let o = stretch(tool, "vibrato", vibratoInput, speed: speed) {
+      let ideal = vibrato(frames: n, scale: speed).channel(0)
+      r.scVibrato.append(
+        spectralConvergence(o.channel(0), ideal, shift: shift, fft: specFFT, window: specWindow))
+    } else {
+      r.scVibrato.append(nil)
+    }
+    if let o = stretch(tool, "chirp", chirpInput, speed: speed) {
+      let ideal = chirp(frames: n, scale: speed).channel(0)
+      r.scChirp.append(
+        spectralConvergence(o.channel(0), ideal, shift: shift, fft: specFFT, window: specWindow))
+    } else {
+      r.scChirp.append(nil)
+    }
+    if let o = stretch(tool, "stereo", stereoInput, speed: speed), o.channels == 2 {
+      let d = interChannelDelay(o.channel(0), o.channel(1), maxLag: 64)
+      r.delayError.append(abs(d.delay - Double(stereoDelay)) / Double(rate) * 1e6)
+      r.correlation.append(d.corr)
+    } else {
+      r.delayError.append(nil)
+      r.correlation.append(nil)
+    }
+  }
+  rows.append(r)
+}
+
+// Reference rows: the metric on the ideal signal itself (the analysis floor).
+var floorRow = Row()
+for speed in speeds {
+  let n = outputLength(speed)
+  let a = toneAnalysis(
+    tone(220, frames: n).channel(0), sampleRate: rate, fft: toneFFT, window: toneWindow)
+  let b = toneAnalysis(
+    tone(1000, frames: n).channel(0), sampleRate: rate, fft: toneFFT, window: toneWindow)
+  floorRow.snr220.append(a.snr)
+  floorRow.snr1k.append(b.snr)
+  floorRow.cents220.append(cents(a.frequency, 220))
+  floorRow.cents1k.append(cents(b.frequency, 1000))
+}
+
+// MARK: Tables
+
+func cell(_ v: Double?, _ format: String, goal: ((Double) -> Bool)?, speed: Double) -> String {
+  guard let v else { return "failed" }
+  var s = String(format: format, v)
+  if let goal, goalSpeeds.contains(speed), !goal(v) { s += " MISSED" }
+  return s
+}
+
+@MainActor func table(
+  _ title: String, _ keyPath: KeyPath<Row, [Double?]>, _ format: String,
+  goal: ((Double) -> Bool)? = nil, showFloor: Bool = false, goalSpeedsOnly: Set<Double>? = nil
+) {
+  print("\n== \(title)")
+  var header = "tool".padding(toLength: 16, withPad: " ", startingAt: 0)
+  for s in speeds {
+    let h = "\(s)x"
+    header += String(repeating: " ", count: 14 - h.count) + h
+  }
+  print(header)
+  for (tool, row) in zip(tools, rows) {
+    var line = tool.name.padding(toLength: 16, withPad: " ", startingAt: 0)
+    for (i, s) in speeds.enumerated() {
+      let g = tool.isOurs && (goalSpeedsOnly?.contains(s) ?? true) ? goal : nil
+      let c = cell(row[keyPath: keyPath][i], format, goal: g, speed: s)
+      line += c.count < 14 ? String(repeating: " ", count: 14 - c.count) + c : " " + c
+    }
+    print(line)
+  }
+  if showFloor {
+    var line = "(ideal signal)".padding(toLength: 16, withPad: " ", startingAt: 0)
+    for i in speeds.indices {
+      let c = cell(floorRow[keyPath: keyPath][i], format, goal: nil, speed: 0)
+      line += String(repeating: " ", count: max(1, 14 - c.count)) + c
+    }
+    print(line)
+  }
+}
+
+table("Tone SNR, 220 Hz (dB; goal >= 65)", \.snr220, "%.1f", goal: { $0 >= 65 }, showFloor: true)
+table("Tone SNR, 1 kHz (dB; goal >= 65)", \.snr1k, "%.1f", goal: { $0 >= 65 }, showFloor: true)
+table(
+  "Pitch error, 220 Hz (cents; goal |e| <= 1)", \.cents220, "%+.3f", goal: { abs($0) <= 1 },
+  showFloor: true)
+table(
+  "Pitch error, 1 kHz (cents; goal |e| <= 1)", \.cents1k, "%+.3f", goal: { abs($0) <= 1 },
+  showFloor: true)
+table(
+  "Spectral convergence, harmonic complex with vibrato (goal <= 0.15)", \.scVibrato, "%.3f",
+  goal: { $0 <= 0.15 })
+table(
+  "Spectral convergence, chirp 100 Hz-4 kHz (goal <= 0.15)", \.scChirp, "%.3f", goal: { $0 <= 0.15 }
+)
+table("Spectral convergence, click train (goal <= 0.15)", \.scClicks, "%.3f", goal: { $0 <= 0.15 })
+table(
+  "Clicks doubled (of \(clickPositions.count); goal 0 at 0.5x)", \.doubled, "%.0f",
+  goal: { $0 == 0 }, goalSpeedsOnly: [0.5])
+table(
+  "Clicks missed (of \(clickPositions.count); goal 0 at 1.5x and 2x)", \.missed, "%.0f",
+  goal: { $0 == 0 }, goalSpeedsOnly: [1.5, 2])
+table("Click timeline error, worst click (ms)", \.timeline, "%.2f")
+table(
+  "Stereo inter-channel delay error (us; true delay 499 us; goal <= 3)", \.delayError, "%.2f",
+  goal: { $0 <= 3 })
+table("Stereo inter-channel correlation at the delay (1 = perfect)", \.correlation, "%.4f")
+table("Output length error (ms; goal <= 1)", \.lengthError, "%.2f", goal: { $0 <= 1 })
+
+// MARK: Throughput
+
+let throughputSeconds = quick ? 10.0 : 60.0
+let throughputSpeed = 1.5
+let big: Audio = {
+  let frames = Int(throughputSeconds * Double(rate))
+  let v = vibrato(frames: frames, scale: 1)
+  var s = [Float](repeating: 0, count: frames * 2)
+  var rng: UInt64 = 99
+  for i in 0..<frames {
+    rng = rng &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    let noise = Float(Double(Int64(bitPattern: rng) >> 11) / Double(1 << 52)) * 0.05
+    s[2 * i] = v.samples[i] + noise
+    s[2 * i + 1] = 0.8 * v.samples[i] - noise
+  }
+  return Audio(samples: s, channels: 2, sampleRate: rate)
+}()
+
+@inline(never) func blackHole(_ x: Int) {
+  if x == -1 { print("") }
+}
+
+print(
+  "\n== Throughput, \(Int(throughputSeconds)) s of 44.1 kHz stereo at \(throughputSpeed)x "
+    + "(x realtime; goal >= 2x SoundTouch's)")
+var results: [(String, Double, Bool)] = []
+do {
+  var times: [Double] = []
+  let clock = ContinuousClock()
+  for _ in 0..<(quick ? 2 : 6) {
+    let start = clock.now
+    let o = stretchOurs(big, speed: throughputSpeed)
+    let d = clock.now - start
+    blackHole(o?.frames ?? 0)
+    times.append(Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
+  }
+  times.removeFirst()  // warm-up
+  times.sort()
+  results.append(("mtool (ours), in process", times[times.count / 2], true))
+}
+let bigPath = "\(temp)/big.wav"
+let bigPath16 = "\(temp)/big16.wav"
+try? writeWave(big, to: bigPath)
+try? writeWave(big, to: bigPath16, float: false)
+let mtoolBinary = FileManager.default.currentDirectoryPath + "/.build/release/mtool"
+if FileManager.default.isExecutableFile(atPath: mtoolBinary) {
+  let args = [
+    mtoolBinary, "stretch", bigPath, "\(temp)/big-out.wav", "--speed", "\(throughputSpeed)",
+  ]
+  let r = run(args)
+  if r.status == 0, let o = try? readWave("\(temp)/big-out.wav"), o.frames > 0 {
+    results.append(("mtool stretch (command)", run(args).seconds, true))
+  } else {
+    print("(mtool stretch is not usable yet: exit \(r.status); row skipped)")
+  }
+}
+for tool in tools where !tool.isOurs {
+  guard let command = tool.command else { continue }
+  let r = run(command(tool.float ? bigPath : bigPath16, "\(temp)/big-out.wav", throughputSpeed))
+  results.append((tool.name, r.status == 0 ? r.seconds : .nan, false))
+}
+let soundTouch = results.first { $0.0 == "SoundTouch" }.map { throughputSeconds / $0.1 }
+for (name, seconds, ours) in results {
+  let x = throughputSeconds / seconds
+  var line = name.padding(toLength: 28, withPad: " ", startingAt: 0)
+  line += String(format: "%8.3f s %10.1fx realtime", seconds, x)
+  if ours, let st = soundTouch {
+    line += String(format: "  (%.2fx SoundTouch)", x / st)
+    if x < 2 * st { line += " MISSED" }
+  }
+  print(line)
+}

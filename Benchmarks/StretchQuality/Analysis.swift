@@ -1,0 +1,202 @@
+import Foundation
+
+/// An in-place iterative radix-2 complex FFT of a fixed size.
+struct FFT {
+  let size: Int
+  private let cosTable: [Double]
+  private let sinTable: [Double]
+  private let bitReverse: [Int]
+
+  init(size: Int) {
+    self.size = size
+    cosTable = (0..<(size / 2)).map { cos(-2 * Double.pi * Double($0) / Double(size)) }
+    sinTable = (0..<(size / 2)).map { sin(-2 * Double.pi * Double($0) / Double(size)) }
+    var rev = [Int](repeating: 0, count: size)
+    var bits = 0
+    while 1 << bits < size { bits += 1 }
+    for i in 0..<size {
+      var r = 0
+      for b in 0..<bits where i & (1 << b) != 0 { r |= 1 << (bits - 1 - b) }
+      rev[i] = r
+    }
+    bitReverse = rev
+  }
+
+  func transform(_ re: inout [Double], _ im: inout [Double]) {
+    for i in 0..<size where bitReverse[i] > i {
+      re.swapAt(i, bitReverse[i])
+      im.swapAt(i, bitReverse[i])
+    }
+    var len = 2
+    while len <= size {
+      let half = len / 2
+      let step = size / len
+      var start = 0
+      while start < size {
+        for k in 0..<half {
+          let c = cosTable[k * step]
+          let s = sinTable[k * step]
+          let a = start + k
+          let b = a + half
+          let tr = re[b] * c - im[b] * s
+          let ti = re[b] * s + im[b] * c
+          re[b] = re[a] - tr
+          im[b] = im[a] - ti
+          re[a] += tr
+          im[a] += ti
+        }
+        start += len
+      }
+      len *= 2
+    }
+  }
+
+  /// The power spectrum (bins 0...size/2) of `x[from..<from+size]` under `window`.
+  func power(_ x: [Double], from: Int, window: [Double]) -> [Double] {
+    var re = [Double](repeating: 0, count: size)
+    var im = [Double](repeating: 0, count: size)
+    for i in 0..<size where from + i >= 0 && from + i < x.count {
+      re[i] = x[from + i] * window[i]
+    }
+    transform(&re, &im)
+    return (0...(size / 2)).map { re[$0] * re[$0] + im[$0] * im[$0] }
+  }
+}
+
+func hann(_ n: Int) -> [Double] {
+  (0..<n).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(n)) }
+}
+
+func blackmanHarris(_ n: Int) -> [Double] {
+  (0..<n).map {
+    let x = 2 * Double.pi * Double($0) / Double(n)
+    return 0.35875 - 0.48829 * cos(x) + 0.14128 * cos(2 * x) - 0.01168 * cos(3 * x)
+  }
+}
+
+/// Tone quality of a mono signal's middle: SNR (dB) of the strongest peak ±8 bins against all
+/// other energy, and the peak frequency (Hz) by Gaussian interpolation.
+func toneAnalysis(_ x: [Double], sampleRate: Int, fft: FFT, window: [Double]) -> (
+  snr: Double, frequency: Double
+) {
+  let start = max(0, (x.count - fft.size) / 2)
+  let p = fft.power(x, from: start, window: window)
+  var peak = 1
+  for i in 1..<(p.count - 1) where p[i] > p[peak] { peak = i }
+  var signal = 0.0
+  var noise = 0.0
+  for i in 0..<p.count {
+    if abs(i - peak) <= 8 { signal += p[i] } else { noise += p[i] }
+  }
+  let a = log(max(p[peak - 1], 1e-300))
+  let b = log(max(p[peak], 1e-300))
+  let c = log(max(p[peak + 1], 1e-300))
+  let delta = 0.5 * (a - c) / (a - 2 * b + c)
+  let f = (Double(peak) + delta) * Double(sampleRate) / Double(fft.size)
+  return (10 * log10(signal / max(noise, 1e-30)), f)
+}
+
+/// ‖|S_out| − |S_ideal|‖ / ‖|S_ideal|‖ over Hann magnitude spectrograms (2048 / 512), `output`
+/// shifted left by `shift` frames, compared over the ideal's length.
+func spectralConvergence(
+  _ output: [Double], _ ideal: [Double], shift: Int, fft: FFT, window: [Double]
+) -> Double {
+  var num = 0.0
+  var den = 0.0
+  var from = 0
+  while from + fft.size <= ideal.count {
+    let a = fft.power(output, from: from + shift, window: window)
+    let b = fft.power(ideal, from: from, window: window)
+    for i in 0..<a.count {
+      let d = a[i].squareRoot() - b[i].squareRoot()
+      num += d * d
+      den += b[i]
+    }
+    from += 512
+  }
+  return (num / max(den, 1e-30)).squareRoot()
+}
+
+/// Click detection: peaks above `threshold`, merged within `merge` frames.
+func detectClicks(_ x: [Double], threshold: Double, merge: Int) -> [Int] {
+  var peaks: [Int] = []
+  var i = 0
+  while i < x.count {
+    if abs(x[i]) > threshold {
+      var best = i
+      var j = i
+      var last = i
+      while j < x.count && j - last <= merge {
+        if abs(x[j]) > threshold {
+          last = j
+          if abs(x[j]) > abs(x[best]) { best = j }
+        }
+        j += 1
+      }
+      peaks.append(best)
+      i = j
+    } else {
+      i += 1
+    }
+  }
+  return peaks
+}
+
+struct ClickReport {
+  var doubled = 0
+  var missed = 0
+  var maxError = 0.0  // frames, |detected − ideal|
+  var medianOffset = 0
+}
+
+/// Matches detected clicks against ideal positions (each owns the frames within half a spacing).
+func matchClicks(_ detected: [Int], ideal: [Int], spacing: Int) -> ClickReport {
+  var r = ClickReport()
+  var offsets: [Int] = []
+  for c in ideal {
+    let near = detected.filter { abs($0 - c) <= spacing / 2 }
+    if near.isEmpty {
+      r.missed += 1
+      continue
+    }
+    r.doubled += near.count - 1
+    let closest = near.min { abs($0 - c) < abs($1 - c) } ?? c
+    offsets.append(closest - c)
+    r.maxError = max(r.maxError, Double(abs(closest - c)))
+  }
+  offsets.sort()
+  r.medianOffset = offsets.isEmpty ? 0 : offsets[offsets.count / 2]
+  return r
+}
+
+/// The inter-channel delay (frames, R after L, parabolic) and the normalised correlation there.
+func interChannelDelay(_ l: [Double], _ r: [Double], maxLag: Int) -> (delay: Double, corr: Double) {
+  let n = min(l.count, r.count)
+  let from = n / 4
+  let to = n - n / 4
+  func corr(_ lag: Int) -> Double {
+    var s = 0.0
+    var el = 0.0
+    var er = 0.0
+    for i in from..<to where i - lag >= 0 && i - lag < n {
+      s += r[i] * l[i - lag]
+      el += l[i - lag] * l[i - lag]
+      er += r[i] * r[i]
+    }
+    return s / max((el * er).squareRoot(), 1e-30)
+  }
+  var best = 0
+  var bestC = -2.0
+  for lag in -maxLag...maxLag {
+    let c = corr(lag)
+    if c > bestC {
+      bestC = c
+      best = lag
+    }
+  }
+  let a = corr(best - 1)
+  let c = corr(best + 1)
+  let den = a - 2 * bestC + c
+  let delta = den < 0 ? 0.5 * (a - c) / den : 0
+  return (Double(best) + delta, bestC)
+}
