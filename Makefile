@@ -6,7 +6,8 @@ APT_PEERS := ffmpeg soundstretch rubberband-cli
 FIXTURES := Tests/Fixtures
 MTOOL := .build/release/mtool
 
-.PHONY: all deps peer-deps build release test demo bench lint format fixtures clean
+.PHONY: all deps peer-deps build release test test-quick sanitize asan tsan leaks fuzz fuzz-short \
+  demo bench lint format fixtures clean
 
 all: build
 
@@ -36,9 +37,40 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product mtool
 
-test: deps
+# The whole suite, then again under AddressSanitizer and ThreadSanitizer, then a leak check of
+# the CLI on the fixtures.
+test: test-quick sanitize
+
+# The suite once, in debug.
+test-quick: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+sanitize: asan tsan leaks
+
+# Leaks inside the toolchain's Foundation and test runners are not ours: LeakSanitizer runs on
+# the mtool binary in `leaks` instead.
+asan: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address \
+	  --scratch-path .build-asan
+
+tsan: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread \
+	  --scratch-path .build-tsan
+
+# Every mtool command over the fixtures under AddressSanitizer with LeakSanitizer: any leak
+# (an FFmpeg context not freed, say) fails the target.
+leaks: asan
+	Scripts/leak-check.sh .build-asan/debug/mtool
+
+# libFuzzer on every target: `make fuzz` for 5 minutes each, `make fuzz-short` for 30 s.
+fuzz: deps
+	Scripts/fuzz.sh 300
+
+fuzz-short: deps
+	Scripts/fuzz.sh 30
 
 demo: release
 	@echo "== mtool tracks $(FIXTURES)/multitrack.mkv"

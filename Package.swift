@@ -53,3 +53,20 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets, one per file in Fuzz/<Name>/main.swift, exporting `LLVMFuzzerTestOneInput`.
+// Declared only when MTOOL_FUZZ is set (see `make fuzz`): they have no `main` of their own and
+// link only with `--sanitize=fuzzer`.
+if Context.environment["MTOOL_FUZZ"] != nil {
+  let fuzzTargets: [(String, [Target.Dependency])] = [
+    ("WebVTT", ["SubtitleParser"]), ("SRT", ["SubtitleParser"]), ("CueText", ["SubtitleParser"]),
+    ("Incremental", ["SubtitleParser"]), ("RoundTrip", ["SubtitleParser"]),
+    ("Manifest", ["MediaTracks"]), ("Stretch", ["TimeStretch"]),
+  ]
+  for (name, dependencies) in fuzzTargets {
+    package.targets.append(
+      .executableTarget(
+        name: "Fuzz\(name)", dependencies: dependencies, path: "Fuzz/\(name)",
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+  }
+}

@@ -1,0 +1,20 @@
+import SubtitleParser
+
+// Parse, write and parse again, in both formats: the second write must equal the first
+// (conversion is stable after one round).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRoundTrip(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+  guard let document = try? SubtitleFile.parse(bytes) else { return 0 }
+  for format in SubtitleFormat.allCases {
+    let first = document.converted(to: format)
+    let written = format == .srt ? first.srt() : first.webVTT()
+    guard let reparsed = try? SubtitleFile.parse(written, format: format) else {
+      preconditionFailure("a written \(format) file does not parse")
+    }
+    precondition(reparsed.cues.count == first.cues.count, "cue count changed in a round trip")
+    let rewritten = format == .srt ? reparsed.srt() : reparsed.webVTT()
+    precondition(rewritten == written, "writing is not stable after a round trip")
+  }
+  return 0
+}

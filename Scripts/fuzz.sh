@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (Fuzz/<Name>/main.swift) with AddressSanitizer and runs each for
+# a bounded time, seeded from the committed fixtures. Exits non-zero on the first crash; the
+# crashing input is kept in .build-fuzz/crashes/<Name>/ and should become a regression test.
+#
+# usage: Scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+shift || true
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  targets=(WebVTT SRT CueText Incremental RoundTrip Manifest Stretch)
+fi
+scratch=.build-fuzz
+export MTOOL_FUZZ=1
+
+seed() {
+  local name=$1 dir=$2
+  mkdir -p "$dir"
+  case $name in
+    WebVTT | Incremental | CueText)
+      cp Tests/Fixtures/wpt-webvtt/inputs/file-parsing/*.vtt Tests/Fixtures/*.vtt "$dir"/ ;;
+    SRT | RoundTrip)
+      cp Tests/Fixtures/*.srt Tests/Fixtures/*.vtt "$dir"/
+      if [ -d Tests/Fixtures/subtitles ]; then cp Tests/Fixtures/subtitles/* "$dir"/; fi ;;
+    Manifest) cp Tests/Fixtures/*.m3u8 Tests/Fixtures/*.mpd "$dir"/ ;;
+    Probe)
+      for f in Tests/Fixtures/*; do
+        # Small media files only: the fuzzer mutates them in memory.
+        if [ -f "$f" ] && [ "$(stat -c %s "$f")" -lt 65536 ]; then cp "$f" "$dir"/; fi
+      done ;;
+    Stretch) printf '\x03\x01\x40\x10\x20\x30\xf0\x55' > "$dir/seed" ;;
+  esac
+}
+
+status=0
+for name in "${targets[@]}"; do
+  swift build --sanitize=fuzzer --sanitize=address --scratch-path "$scratch" \
+    --product "Fuzz$name" 2>&1 | grep -E "error|warning: var|Compiling|Build of" | tail -1
+  corpus=$scratch/corpus/$name
+  crashes=$scratch/crashes/$name
+  mkdir -p "$crashes"
+  [ -d "$corpus" ] || seed "$name" "$corpus"
+  echo "fuzz $name: ${seconds}s"
+  if ! "$scratch/debug/Fuzz$name" "$corpus" -max_total_time="$seconds" -max_len=65536 \
+    -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$crashes/" -print_final_stats=1 \
+    > "$scratch/fuzz-$name.log" 2>&1; then
+    echo "fuzz $name: FAILED (see $scratch/fuzz-$name.log; inputs in $crashes/)"
+    grep -E "ERROR|Fatal|precondition|SUMMARY" "$scratch/fuzz-$name.log" | head -5
+    status=1
+  else
+    grep -E "stat::number_of_executed_units" "$scratch/fuzz-$name.log" | sed "s/^/fuzz $name: /"
+  fi
+done
+exit $status
