@@ -96,7 +96,20 @@ struct VTTCore {
     while position < count {
       let end = VTTScan.lineEnd(p, from: position, end: count)
       if end == count { break }
-      line(p, start: position, end: end, eof: false)
+      if inBlock && kind == .cue && end > position
+        && !VTTScan.containsArrow(p, start: position, end: end)
+      {
+        // Fast path for a cue text line (what `blockLine` does for it).
+        lineNumber += 1
+        lineCount += 1
+        if bufferEmpty {
+          bufferStart = position
+          bufferEmpty = false
+        }
+        bufferEnd = end
+      } else {
+        line(p, start: position, end: end, eof: false)
+      }
       position = end + 1
     }
     if final {
