@@ -128,26 +128,36 @@ enum VTTScan {
     let crs: UInt64 = 0x0D0D_0D0D_0D0D_0D0D
     var index = from
     while index < end {
-      if index + 8 <= end {
-        let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-        let xorCR = word ^ crs
-        let zero = (word &- ones) & ~word
-        let isCR = (xorCR &- ones) & ~xorCR
-        if (word | zero | isCR) & highs == 0 {
-          index += 8
-          continue
-        }
-      }
       let byte = buffer[index]
       if byte < 0x80 {
         if byte == 0 || byte == cr { return index }
         index += 1
+        // After an ASCII byte, skip clean ASCII eight bytes at a time.
+        while index + 8 <= end {
+          let word = UInt64(
+            littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+          let xorCR = word ^ crs
+          let zero = (word &- ones) & ~word
+          let isCR = (xorCR &- ones) & ~xorCR
+          if (word | zero | isCR) & highs != 0 { break }
+          index += 8
+        }
         continue
       }
-      // Two-byte sequences (Latin, Greek, Cyrillic, …) inline; the rest via `classify`.
-      if byte >= 0xC2 && byte <= 0xDF && index + 1 < end && buffer[index + 1] & 0xC0 == 0x80 {
-        index += 2
-        continue
+      // Two- and three-byte sequences inline; four-byte ones via `classify`.
+      if byte >= 0xC2 && byte <= 0xDF {
+        if index + 1 < end && buffer[index + 1] & 0xC0 == 0x80 {
+          index += 2
+          continue
+        }
+      } else if byte >= 0xE0 && byte <= 0xEF && index + 2 < end {
+        let second = buffer[index + 1]
+        let lower: UInt8 = byte == 0xE0 ? 0xA0 : 0x80
+        let upper: UInt8 = byte == 0xED ? 0x9F : 0xBF
+        if second >= lower && second <= upper && buffer[index + 2] & 0xC0 == 0x80 {
+          index += 3
+          continue
+        }
       }
       guard case .valid(let length) = classify(buffer, at: index, end: end, final: final) else {
         return index
