@@ -48,6 +48,18 @@ import Testing
     #expect(CueNode.plainText(nodes) == "Hi there!")
   }
 
+  @Test func fallbackLanguageApplies() {
+    let nodes = WebVTT.parseCueText("<i>a</i><lang fr><b>b</b></lang>", language: "en")
+    let expected: [CueNode] = [
+      .element(CueElement(kind: .italic, language: "en", children: [.text("a")])),
+      .element(
+        CueElement(
+          kind: .language, annotation: "fr", language: "fr",
+          children: [.element(CueElement(kind: .bold, language: "fr", children: [.text("b")]))])),
+    ]
+    #expect(nodes == expected)
+  }
+
   @Test func plainTextSkipsRubyText() {
     let nodes = WebVTT.parseCueText("<ruby>漢<rt>kan</rt>字<rt>ji</rt></ruby>")
     #expect(CueNode.plainText(nodes) == "漢字")

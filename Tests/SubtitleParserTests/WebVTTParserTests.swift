@@ -91,20 +91,28 @@ private func texts(_ document: SubtitleDocument) -> [String] {
     }
   }
 
-  @Test func specialByteKernelMatchesScalarReference() {
+  @Test func cleanRunKernelMatchesScalarReference() {
     var rng = SplitMix64(seed: 42)
-    for _ in 0..<500 {
+    let specials: [UInt8] = [
+      0x00, 0x0D, 0x80, 0xFF, 0xC3, 0xA9, 0xE6, 0x97, 0xA5, 0xF0, 0x9F, 0x0C,
+    ]
+    for _ in 0..<800 {
       let length = Int(rng.next() % 80)
       var bytes = [UInt8](repeating: 0x61, count: length)
-      for _ in 0..<Int(rng.next() % 3) where length > 0 {
-        let specials: [UInt8] = [0x00, 0x0D, 0x80, 0xFF, 0xC3, 0x0C, 0x0E, 0x7F, 0x01]
-        bytes[Int(rng.next() % UInt64(length))] = specials[Int(rng.next() % 9)]
+      for _ in 0..<Int(rng.next() % 6) where length > 0 {
+        bytes[Int(rng.next() % UInt64(length))] = specials[Int(rng.next() % UInt64(specials.count))]
+      }
+      if rng.next() % 3 == 0 && length > 4 {
+        let at = Int(rng.next() % UInt64(length - 3))
+        bytes.replaceSubrange(at..<at + 3, with: [0xE6, 0x97, 0xA5])
       }
       bytes.withUnsafeBufferPointer { p in
         for start in 0...length {
-          #expect(
-            VTTScan.firstSpecial(p, from: start, end: length)
-              == VTTScan.firstSpecialScalar(p, from: start, end: length))
+          for final in [true, false] {
+            #expect(
+              VTTScan.cleanRunEnd(p, from: start, end: length, final: final)
+                == VTTScan.cleanRunEndScalar(p, from: start, end: length, final: final))
+          }
         }
       }
     }
@@ -228,5 +236,72 @@ struct SplitMix64: RandomNumberGenerator {
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return z ^ (z >> 31)
+  }
+}
+
+@Suite struct TimestampTests {
+  /// Reference: the spec's "collect a WebVTT timestamp", written plainly on Strings.
+  static func reference(_ text: String) -> (Int64, Int)? {
+    let chars = Array(text.utf8)
+    var i = 0
+    func digits() -> (Int64, Int)? {
+      let start = i
+      var value: Int64 = 0
+      while i < chars.count, chars[i] >= 0x30, chars[i] <= 0x39 {
+        if i - start > 17 { return nil }
+        value = value * 10 + Int64(chars[i] - 0x30)
+        i += 1
+      }
+      return (value, i - start)
+    }
+    guard let (v1, n1) = digits(), n1 > 0 else { return nil }
+    let hoursFirst = n1 != 2 || v1 > 59
+    guard i < chars.count, chars[i] == 0x3A else { return nil }
+    i += 1
+    guard let (v2, n2) = digits(), n2 == 2 else { return nil }
+    var h: Int64 = 0
+    var m = v1
+    var s = v2
+    if hoursFirst || (i < chars.count && chars[i] == 0x3A) {
+      guard i < chars.count, chars[i] == 0x3A else { return nil }
+      i += 1
+      guard let (v3, n3) = digits(), n3 == 2 else { return nil }
+      h = v1
+      m = v2
+      s = v3
+    }
+    guard i < chars.count, chars[i] == 0x2E else { return nil }
+    i += 1
+    guard let (v4, n4) = digits(), n4 == 3, m <= 59, s <= 59 else { return nil }
+    return (h * 3_600_000 + m * 60_000 + s * 1000 + v4, i)
+  }
+
+  @Test func fastPathsAgreeWithReference() {
+    var rng = SplitMix64(seed: 11)
+    let alphabet = Array("0123456789:.:.0159 -".utf8)
+    var samples = [
+      "00:00:00.000 ", "99:59:59.999x", "12:60:00.000 ", "1:00:00.000", "00:00.000",
+      "59:59.999", "60:00.000", "00:00:00.0000", "00:00:00.000:", "00:00:00.000.", "00:00:0a.000 ",
+    ]
+    for _ in 0..<20_000 {
+      var bytes = Array("00:00:00.000 ".utf8)
+      for _ in 0..<Int(rng.next() % 3) {
+        bytes[Int(rng.next() % UInt64(bytes.count))] =
+          alphabet[Int(rng.next() % UInt64(alphabet.count))]
+      }
+      if rng.next() % 4 == 0 { bytes.removeFirst(3) }
+      samples.append(String(decoding: bytes, as: UTF8.self))
+    }
+    for sample in samples {
+      let bytes = Array(sample.utf8)
+      let fast: (Int64, Int)? = bytes.withUnsafeBufferPointer { p in
+        var position = 0
+        guard case .success(let millis) = VTTSyntax.collectTimestamp(p, &position, end: p.count)
+        else { return nil }
+        return (millis, position)
+      }
+      let slow = Self.reference(sample)
+      #expect(fast?.0 == slow?.0 && fast?.1 == slow?.1, "\(sample)")
+    }
   }
 }
