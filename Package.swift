@@ -47,7 +47,7 @@ let package = Package(
     ),
     .testTarget(
       name: "IntegrationTests",
-      dependencies: ["PlayerKit", "SubtitleParser", "TimeStretch", "MediaTracks"]
+      dependencies: ["PlayerKit", "PlayerSession", "SubtitleParser", "TimeStretch", "MediaTracks"]
     ),
     .executableTarget(
       name: "SubtitleBench",
