@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the player fixtures in Tests/Fixtures/player with the ffmpeg CLI: a 12 s Matroska
-# file with English and French mono Opus audio and three SRT subtitle streams, plus a side-loaded
+# file with English and French mono AAC audio and three SRT subtitle streams, plus a side-loaded
 # WebVTT file. The generated files are committed, so the tests do not need ffmpeg.
 set -euo pipefail
 cd "$(dirname "$0")/../Tests/Fixtures/player"
@@ -70,20 +70,26 @@ Side three, overlapping
 Side four
 VTT
 
-# Two 12 s mono voices at 48 kHz (Opus), amplitude-modulated tones so that the stretcher has
+# Two 12 s mono voices at 16 kHz (AAC, a low rate keeps stretching in debug-built tests quick), amplitude-modulated tones so that the stretcher has
 # something to align: English (default) and French.
 "${ff[@]}" \
-  -f lavfi -i "sine=frequency=330:sample_rate=48000:duration=12" \
-  -f lavfi -i "sine=frequency=247:sample_rate=48000:duration=12" \
+  -f lavfi -i "sine=frequency=330:sample_rate=16000:duration=12" \
+  -f lavfi -i "sine=frequency=247:sample_rate=16000:duration=12" \
   -i en.srt -i fr-forced.srt -i fr.srt \
   -filter_complex "[0:a]volume='0.4+0.3*sin(2*PI*3*t)':eval=frame[en];[1:a]volume='0.4+0.3*sin(2*PI*2*t)':eval=frame[fr]" \
   -map "[en]" -map "[fr]" -map 2:s -map 3:s -map 4:s \
-  -c:a libopus -b:a 12k -ac 1 -c:s subrip \
+  -c:a aac -b:a 16k -ac 1 -c:s subrip \
   -metadata:s:a:0 language=eng -metadata:s:a:1 language=fre \
   -metadata:s:s:0 language=eng -metadata:s:s:1 language=fre -metadata:s:s:2 language=fre \
   -disposition:a:0 default -disposition:a:1 0 \
   -disposition:s:0 0 -disposition:s:1 forced -disposition:s:2 0 \
   -avoid_negative_ts disabled "${bitexact[@]}" two-voices.mkv
+
+# The English cues as MP4 mov_text and as Matroska ASS; the side-loaded cues as WebM WebVTT
+# (subtitle-only files, for the in-media subtitle reader).
+"${ff[@]}" -i en.srt -c:s mov_text -metadata:s:s:0 language=eng "${bitexact[@]}" en-movtext.mp4
+"${ff[@]}" -i en.srt -c:s ass -metadata:s:s:0 language=eng "${bitexact[@]}" en-ass.mkv
+"${ff[@]}" -i side.vtt -c:s webvtt "${bitexact[@]}" side-webvtt.webm
 
 rm -f en.srt fr-forced.srt fr.srt
 ls -l

@@ -120,7 +120,7 @@ public final class AudioSelectionPlugin {
   public func configure(info: MediaInfo, memory: PlayerMemory) {
     tracks = info.audio
     initial = info.audio.first { $0.index == info.defaultAudio }
-    if let language = memory.audioLanguage,
+    if let language = memory.audioLanguage.flatMap({ LanguageTag.bcp47($0) }),
       let remembered = TrackSelection.defaultAudio(
         in: info.audio.filter {
           TrackSelection.matchRank($0.language, preferences: [language]) != nil
@@ -151,7 +151,10 @@ public final class AudioSelectionPlugin {
         throw .badCommand(command: command, reason: "no audio track \(index) (tracks: \(list))")
       }
       return track
-    case .language(let language):
+    case .language(let raw):
+      guard let language = LanguageTag.bcp47(raw) else {
+        throw .badCommand(command: command, reason: "'\(raw)' is not a language tag")
+      }
       let matching = tracks.filter {
         TrackSelection.matchRank($0.language, preferences: [language]) != nil
       }
@@ -249,7 +252,7 @@ public final class SubtitlesPlugin {
     var initial: SubtitleSource? = nil
     if memory.subtitlesOff {
       automatic = false
-    } else if let language = memory.subtitleLanguage,
+    } else if let language = memory.subtitleLanguage.flatMap({ LanguageTag.bcp47($0) }),
       let track = tracks.first(where: {
         !$0.isForced && TrackSelection.matchRank($0.language, preferences: [language]) != nil
       })

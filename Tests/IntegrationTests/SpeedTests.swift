@@ -2,6 +2,7 @@ import PlayerKit
 import Testing
 import TimeStretch
 
+extension IntegrationTests {
 @Suite("Speed plugin: menu from custom keys, live rate, exact position")
 struct SpeedTests {
   @Test("3 s at 1x then 2 s at 2x: 7 s, exact to the sample of the stretcher's map")
@@ -11,19 +12,19 @@ struct SpeedTests {
     let times = session.events(.time)
     #expect(times.count == 2)
     // At 1x the map is the identity: exactly 3 s.
-    #expect(times[0].sample == 3 * 48_000)
+    #expect(times[0].sample == 3 * sampleRate)
     #expect(times[0].position == 3)
     let map = try #require(session.mediaTimeMap)
     #expect(times[1].sample == mappedSample(map))
-    #expect(map.delivered == 5 * 48_000)
+    #expect(map.delivered == 5 * sampleRate)
     // The map against the script arithmetic: within the stretcher's latency.
-    #expect(abs(times[1].sample - 7 * 48_000) <= session.latencyFrames)
+    #expect(abs(times[1].sample - 7 * sampleRate) <= session.latencyFrames)
     #expect(times[1].rate == 2)
     #expect(session.events(.speed).first?.detail == "1x -> 2x \"Fast\"")
     // The breakpoint of the change is at most one 10 ms segment after the command.
     let change = try #require(map.breakpoints.last)
     #expect(change.speed == 2)
-    #expect(change.outputFrame >= 3 * 48_000 && change.outputFrame <= 3 * 48_000 + 480)
+    #expect(change.outputFrame >= 3 * sampleRate && change.outputFrame <= 3 * sampleRate + hop)
   }
 
   /// Scripts and the media seconds their arithmetic gives.
@@ -42,7 +43,7 @@ struct SpeedTests {
     #expect(last.sample == mappedSample(map))
     #expect(last.sample == session.currentSample)
     let changes = max(1, map.breakpoints.count - 1)
-    let error: Double = abs(Double(last.sample) - expected * 48_000)
+    let error: Double = abs(Double(last.sample) - expected * Double(sampleRate))
     let bound: Double = Double(session.latencyFrames * changes)
     #expect(error <= bound)
   }
@@ -52,9 +53,9 @@ struct SpeedTests {
     let session = try play("play; 1s; pause; 3s; play; 1s")
     defer { session.destroy() }
     let times = session.events(.time)
-    #expect(times.map(\.sample) == [48_000, 48_000, 96_000])
+    #expect(times.map(\.sample) == [sampleRate, sampleRate, 2 * sampleRate])
     #expect(times.map(\.clock) == [1, 4, 5])
-    #expect(session.outputFrames == 96_000)
+    #expect(session.outputFrames == 2 * sampleRate)
     #expect(session.events(.play).map(\.detail) == ["first", ""])
   }
 
@@ -104,4 +105,5 @@ struct SpeedTests {
     #expect(session.rate == 0.5)
     #expect(session.events(.speed).count == 6)
   }
+}
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PlayerKit
+import Testing
 import TimeStretch
 
 /// The committed fixtures directory, found from this file's path.
@@ -11,9 +12,13 @@ let fixtures: String = {
   return path + "/Fixtures"
 }()
 
-/// 12 s: English (stream 0, default) and French (1) mono Opus at 48 kHz; SRT subtitles:
+/// 12 s: English (stream 0, default) and French (1) mono AAC at 16 kHz; SRT subtitles:
 /// English (2), French forced (3), French (4).
 let twoVoices = fixtures + "/player/two-voices.mkv"
+/// The sample rate of the fixture's audio (Hz).
+let sampleRate = 16_000
+/// The stretcher's segment hop at `sampleRate`: 10 ms.
+let hop = sampleRate / 100
 /// The side-loaded WebVTT file: four cues.
 let sideVTT = fixtures + "/player/side.vtt"
 
@@ -53,10 +58,21 @@ func mappedSample(_ map: (base: Int, delivered: Int, breakpoints: [SpeedBreakpoi
   return Int((Double(map.base) + input).rounded())
 }
 
-/// The open file descriptors of this process.
-func openDescriptorCount() -> Int {
-  (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+/// The open file descriptors of this process that refer to the player fixtures (other suites
+/// running in the same process open other files, so only these are counted).
+func openFixtureDescriptors() -> Int {
+  let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+  var count = 0
+  for fd in fds {
+    let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd)
+    if target?.contains("/Fixtures/player/") == true { count += 1 }
+  }
+  return count
 }
+
+/// All integration suites, run one test at a time: the descriptor count must not see another
+/// test's open files.
+@Suite(.serialized) struct IntegrationTests {}
 
 extension PlayerSession {
   /// The events of one kind.

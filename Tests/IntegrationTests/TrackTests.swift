@@ -2,6 +2,7 @@ import MediaTracks
 import PlayerKit
 import Testing
 
+extension IntegrationTests {
 @Suite("Audio selection: defaults, remembered choice, switching mid-play")
 struct TrackTests {
   @Test("--prefer fr,en: French audio and French forced subtitles")
@@ -53,7 +54,7 @@ struct TrackTests {
     let map = try #require(session.mediaTimeMap)
     #expect(map.base == switches[1].sample)
     #expect(times[3].sample == mappedSample(map))
-    #expect(abs(times[3].sample - switches[1].sample - 48_000) <= session.latencyFrames)
+    #expect(abs(times[3].sample - switches[1].sample - sampleRate) <= session.latencyFrames)
     // French forced (3) with French audio, none with English (understood), back with French.
     #expect(session.events(.subtitles).map(\.subtitles) == [nil, "3"])
     #expect(session.log.first?.subtitles == "3")
@@ -84,4 +85,5 @@ struct TrackTests {
     #expect(abs(ended.position - 2) < 0.05)
     #expect(session.state == .ended)
   }
+}
 }
