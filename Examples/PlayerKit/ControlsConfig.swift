@@ -63,7 +63,9 @@ public struct PlayerMemory: Hashable, Sendable, Codable {
   public var subtitlesOff: Bool
 
   /// Creates a memory; the default remembers nothing.
-  public init(audioLanguage: String? = nil, subtitleLanguage: String? = nil, subtitlesOff: Bool = false) {
+  public init(
+    audioLanguage: String? = nil, subtitleLanguage: String? = nil, subtitlesOff: Bool = false
+  ) {
     self.audioLanguage = audioLanguage
     self.subtitleLanguage = subtitleLanguage
     self.subtitlesOff = subtitlesOff

@@ -79,7 +79,8 @@ public enum PlayerScript {
       switch head.lowercased() {
       case "play", "pause", "end":
         guard words.count == 1 else { throw bad("takes no argument") }
-        commands.append(head.lowercased() == "play" ? .play : head.lowercased() == "pause" ? .pause : .end)
+        commands.append(
+          head.lowercased() == "play" ? .play : head.lowercased() == "pause" ? .pause : .end)
       case "speed":
         let word = try argument()
         switch word.lowercased() {

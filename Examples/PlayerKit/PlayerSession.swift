@@ -173,7 +173,10 @@ public final class PlayerSession {
       block: renderBlock)
     var details = ["\"\(audio.label)\""]
     if let menu = speed?.menu {
-      details.append("speeds=" + menu.entries.map { "\(PlayerEvent.rateText($0.rate)):\($0.label)" }.joined(separator: ","))
+      details.append(
+        "speeds="
+          + menu.entries.map { "\(PlayerEvent.rateText($0.rate)):\($0.label)" }.joined(
+            separator: ","))
     }
     if let subtitles {
       details.append("subtitles=\(subtitles.source.map { label(of: $0) } ?? "off")")

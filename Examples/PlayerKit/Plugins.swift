@@ -78,7 +78,9 @@ public final class SpeedPlugin {
   public func rate(
     for choice: ScriptCommand.Speed, current: Double, command: String
   ) throws(PlayerError) -> Double {
-    guard let menu else { throw .badCommand(command: command, reason: "the speed plugin is destroyed") }
+    guard let menu else {
+      throw .badCommand(command: command, reason: "the speed plugin is destroyed")
+    }
     switch choice {
     case .up: return menu.stepUp(from: current)
     case .down: return menu.stepDown(from: current)

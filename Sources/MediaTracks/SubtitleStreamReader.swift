@@ -31,7 +31,9 @@ public struct TimedText: Hashable, Sendable, Codable {
 /// ```
 public struct SubtitleStreamReader: Hashable, Sendable {
   /// The codecs whose packets carry text: FFmpeg's codec names.
-  public static let textCodecs: Set<String> = ["subrip", "webvtt", "mov_text", "ass", "ssa", "text"]
+  public static let textCodecs: Set<String> = [
+    "subrip", "webvtt", "mov_text", "ass", "ssa", "text",
+  ]
 
   /// The media file (or any URL FFmpeg can open).
   public var path: String
