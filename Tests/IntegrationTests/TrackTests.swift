@@ -40,6 +40,33 @@ extension IntegrationTests {
       #expect(third.log.first?.audio == 1)
     }
 
+    @Test("The remembered subtitle choice wins too: a language, or off")
+    func rememberedSubtitles() throws {
+      let english = try play("", memory: PlayerMemory(subtitleLanguage: "eng"))
+      defer { english.destroy() }
+      #expect(english.log.first?.audio == 1)
+      #expect(english.log.first?.subtitles == "2")
+      let off = try play("", memory: PlayerMemory(subtitlesOff: true))
+      defer { off.destroy() }
+      #expect(off.log.first?.subtitles == nil)
+      // Chosen off, subtitles no longer follow the audio.
+      try off.run(script: "audio 0; audio 1")
+      #expect(off.events(.subtitles).isEmpty)
+      let first = try play("subs 4; subs off")
+      #expect(first.memory == PlayerMemory(subtitlesOff: true))
+      first.destroy()
+    }
+
+    @Test("Play after the end starts again from the beginning")
+    func replay() throws {
+      let session = try play("play; 6s; speed 2; 4s; play; 1s")
+      defer { session.destroy() }
+      #expect(session.events(.ended).map(\.detail) == ["media"])
+      #expect(session.events(.seek).map(\.sample) == [0])
+      #expect(session.events(.time).last?.sample == 2 * sampleRate)
+      #expect(session.state == .playing)
+    }
+
     @Test("Switching continues from the same media time; forced subtitles follow the audio")
     func switchMidPlay() throws {
       let session = try play("play; 1.5s; speed 2; 0.5s; audio next; 1s; audio 1; 0.5s")
