@@ -72,8 +72,10 @@ public enum PlayerCommandLine {
       case "--json": json = true
       case "--block":
         let word = try value(argument)
-        guard let n = Int(word), n > 0 else {
-          throw .usage("--block needs a positive number of frames, not '\(word)'")
+        guard let n = Int(word), n > 0, n <= PlayerSession.largestBlock else {
+          throw .usage(
+            "--block needs a number of frames from 1 to \(PlayerSession.largestBlock), not '\(word)'"
+          )
         }
         block = n
       default:

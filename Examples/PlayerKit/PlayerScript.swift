@@ -51,6 +51,9 @@ public enum ScriptCommand: Hashable, Sendable {
 /// Parses player scripts: commands separated by `;`, for example
 /// `play; 3s; speed 2; 2s; audio next; seek 10; 2s; end`.
 public enum PlayerScript {
+  /// The longest time a command accepts, in seconds (about 115 days).
+  public static let longest: Double = 10_000_000
+
   /// Parses a script.
   /// - Parameter text: commands separated by `;` (empty commands are skipped).
   /// - Returns: the commands in order.
@@ -73,6 +76,9 @@ public enum PlayerScript {
       func seconds(_ word: String, allowNegative: Bool) throws(PlayerError) -> Double {
         guard let value = Double(word), value.isFinite, allowNegative || value >= 0 else {
           throw bad("'\(word)' is not a \(allowNegative ? "" : "non-negative ")number of seconds")
+        }
+        guard abs(value) <= PlayerScript.longest else {
+          throw bad("\(word) s is longer than \(Int(PlayerScript.longest)) s")
         }
         return value
       }

@@ -38,6 +38,8 @@ public final class PlayerSession {
   public let config: ControlsConfig
   /// The largest render block, in output frames.
   public let renderBlock: Int
+  /// The largest render block a session accepts, in output frames.
+  public static let largestBlock = 1 << 20
   /// The `speed` plugin, when enabled.
   public let speed: SpeedPlugin?
   /// The `asel` plugin, when enabled.
@@ -68,7 +70,7 @@ public final class PlayerSession {
   ///   - path: the media file.
   ///   - config: enabled plugins, custom keys, preferred languages, side-loaded subtitles.
   ///   - memory: the viewer's remembered choices (from a previous session's ``memory``).
-  ///   - renderBlock: output frames per render callback (at least 1).
+  ///   - renderBlock: output frames per render callback, clamped to 1...``largestBlock``.
   public init(
     path: String, config: ControlsConfig, memory: PlayerMemory = PlayerMemory(),
     renderBlock: Int = 512
@@ -76,7 +78,7 @@ public final class PlayerSession {
     self.path = path
     self.config = config
     self.memory = memory
-    self.renderBlock = max(1, renderBlock)
+    self.renderBlock = min(max(1, renderBlock), Self.largestBlock)
     speed = config.isEnabled(SpeedPlugin.id) ? SpeedPlugin() : nil
     audioSelection = config.isEnabled(AudioSelectionPlugin.id) ? AudioSelectionPlugin() : nil
     subtitles = config.isEnabled(SubtitlesPlugin.id) ? SubtitlesPlugin() : nil
@@ -216,6 +218,14 @@ public final class PlayerSession {
   public func perform(_ command: ScriptCommand) throws(PlayerError) {
     guard state != .destroyed, pipeline != nil else {
       throw .badCommand(command: "\(command)", reason: "the session is not configured")
+    }
+    switch command {
+    case .wait(let seconds), .delay(let seconds), .seek(let seconds):
+      guard seconds.isFinite, abs(seconds) <= PlayerScript.longest else {
+        throw .badCommand(command: "\(command)", reason: "\(seconds) s is out of range")
+      }
+    default:
+      break
     }
     switch command {
     case .play:

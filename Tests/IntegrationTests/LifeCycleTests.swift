@@ -28,6 +28,16 @@ extension IntegrationTests {
       #expect(seen == 0)
     }
 
+    @Test("Out-of-range times from the Swift API are refused, not trapped on")
+    func outOfRange() throws {
+      let session = try play("play; 0.1s")
+      defer { session.destroy() }
+      for command in [ScriptCommand.wait(1e300), .seek(.infinity), .delay(.nan)] {
+        #expect(throws: PlayerError.self) { try session.perform(command) }
+      }
+      #expect(session.currentSample == sampleRate / 10)
+    }
+
     @Test("200 sessions leave no file descriptor open")
     func noDescriptorLeak() throws {
       let script = "play; 0.05s; audio next; 0.05s; subs 2; seek 3; 0.02s; end"
@@ -78,7 +88,7 @@ extension IntegrationTests {
       "Bad scripts are usage errors",
       arguments: [
         "play; jump 3", "speed", "speed fast", "3", "-2s", "seek -1", "audio next 2", "subs x",
-        "play now",
+        "play now", "1e300s", "seek 1e9", "delay nan",
       ])
     func badScripts(script: String) {
       #expect(throws: PlayerError.self) { try PlayerScript.parse(script) }
