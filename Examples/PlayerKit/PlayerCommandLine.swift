@@ -5,6 +5,7 @@ import Foundation
 /// ```
 /// PlayerSession <media> [--subs file.vtt] [--prefer fr,en] [--speeds 0.5,1,2]
 ///   [--labels Slow,Normal,Fast] [--plugins speed,asel,subtitles] [--block 512] [--json]
+///   [--memory choices.json]
 ///   --script "play; 3s; speed 2; 2s; audio next; seek 10; 2s; end"
 /// ```
 public enum PlayerCommandLine {
@@ -20,13 +21,15 @@ public enum PlayerCommandLine {
     public var json: Bool
     /// The render block in output frames.
     public var block: Int
+    /// A JSON file with the viewer's remembered choices: read when it exists, written at the end.
+    public var memory: String?
   }
 
   /// The usage text.
   public static let usage = """
     usage: PlayerSession <media> --script "play; 3s; speed 2; 2s; end" [--subs file.vtt]
            [--prefer fr,en] [--speeds 0.5,1,2] [--labels Slow,Normal,Fast]
-           [--plugins speed,asel,subtitles] [--block frames] [--json]
+           [--plugins speed,asel,subtitles] [--block frames] [--json] [--memory file.json]
     script commands: play, pause, Ns, speed X|up|down, audio next|<index>|<lang>,
            subs <index>|file|off, delay S, seek T, end
     """
@@ -41,6 +44,7 @@ public enum PlayerCommandLine {
     var script: String? = nil
     var json = false
     var block = 512
+    var memory: String? = nil
     var i = 0
     func value(_ option: String) throws(PlayerError) -> String {
       i += 1
@@ -70,6 +74,7 @@ public enum PlayerCommandLine {
       case "--plugins": plugins = list(try value(argument)).filter { !$0.isEmpty }
       case "--script": script = try value(argument)
       case "--json": json = true
+      case "--memory": memory = try value(argument)
       case "--block":
         let word = try value(argument)
         guard let n = Int(word), n > 0, n <= PlayerSession.largestBlock else {
@@ -92,7 +97,7 @@ public enum PlayerCommandLine {
     config.enablePlugins(plugins)
     return Options(
       config: config, media: media, script: try PlayerScript.parse(script), json: json,
-      block: block)
+      block: block, memory: memory)
   }
 
   /// Runs the command line: prints one line per event to standard output as it happens and,
@@ -109,8 +114,18 @@ public enum PlayerCommandLine {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     do throws(PlayerError) {
       let options = try parse(arguments)
+      var remembered = PlayerMemory()
+      if let file = options.memory, FileManager.default.fileExists(atPath: file) {
+        guard let data = FileManager.default.contents(atPath: file),
+          let value = try? JSONDecoder().decode(PlayerMemory.self, from: data)
+        else {
+          throw .invalidKey("memory", reason: "'\(file)' is not a remembered-choices JSON file")
+        }
+        remembered = value
+      }
       let session = PlayerSession(
-        path: options.media, config: options.config, renderBlock: options.block)
+        path: options.media, config: options.config, memory: remembered,
+        renderBlock: options.block)
       defer { session.destroy() }
       session.observe { event in
         guard event.kind != .timeUpdate else { return }
@@ -124,6 +139,11 @@ public enum PlayerCommandLine {
       }
       try session.configure()
       try session.run(options.script)
+      if let file = options.memory {
+        guard let data = try? encoder.encode(session.memory),
+          (try? data.write(to: URL(fileURLWithPath: file), options: .atomic)) != nil
+        else { throw .outputFailed(path: file) }
+      }
       return 0
     } catch {
       fflush(nil)

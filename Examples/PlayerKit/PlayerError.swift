@@ -25,23 +25,26 @@ public enum PlayerError: Error, Hashable, Sendable, CustomStringConvertible {
   case subtitles(path: String, SubtitleError)
   /// The audio cannot be stretched (an unsupported sample rate or channel count).
   case stretch(StretchError)
+  /// An output file (the remembered choices) cannot be written.
+  case outputFailed(path: String)
 
   /// Whether the error is the caller's (bad keys, script or arguments) rather than the input's.
   public var isUsageError: Bool {
     switch self {
     case .unknownPlugin, .invalidKey, .speedMenu, .badScript, .badCommand, .usage: true
-    case .media, .subtitleFileUnreadable, .subtitles, .stretch: false
+    case .media, .subtitleFileUnreadable, .subtitles, .stretch, .outputFailed: false
     }
   }
 
   /// The process exit code a command-line front end uses: 64 for usage errors, 66 for missing
-  /// input, 65 for malformed input.
+  /// input, 65 for malformed input, 1 for an output that cannot be written.
   public var exitCode: Int32 {
     switch self {
     case .unknownPlugin, .invalidKey, .speedMenu, .badScript, .badCommand, .usage: 64
     case .subtitleFileUnreadable: 66
     case .media(let error): error.kind == .notFound ? 66 : 65
     case .subtitles, .stretch: 65
+    case .outputFailed: 1
     }
   }
 
@@ -58,6 +61,7 @@ public enum PlayerError: Error, Hashable, Sendable, CustomStringConvertible {
     case .subtitleFileUnreadable(let path): "cannot read '\(path)'"
     case .subtitles(let path, let error): "'\(path)': \(error.description)"
     case .stretch(let error): error.description
+    case .outputFailed(let path): "cannot write '\(path)'"
     }
   }
 }

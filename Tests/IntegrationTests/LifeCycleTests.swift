@@ -140,6 +140,24 @@ extension IntegrationTests {
       }
       #expect(events.map(\.kind) == [.ready, .play, .time, .ended])
     }
+
+    @Test("The command line remembers the audio choice in a --memory file")
+    func commandLineMemory() throws {
+      let file = NSTemporaryDirectory() + "player-memory-\(getpid()).json"
+      defer { try? FileManager.default.removeItem(atPath: file) }
+      let first = try runPlayer([
+        twoVoices, "--prefer", "fr,en", "--memory", file, "--script", "audio en; end",
+      ])
+      #expect(first.status == 0)
+      #expect(first.stdout.hasPrefix("0.000 0.000 [0] 1x ready audio=1 "))
+      let second = try runPlayer([
+        twoVoices, "--prefer", "fr,en", "--memory", file, "--script", "end",
+      ])
+      #expect(second.stdout.hasPrefix("0.000 0.000 [0] 1x ready audio=0 "))
+      try Data("{".utf8).write(to: URL(fileURLWithPath: file))
+      let broken = try runPlayer([twoVoices, "--memory", file, "--script", "end"])
+      #expect(broken.status == 64)
+    }
   }
 }
 
