@@ -339,25 +339,30 @@ public final class PlayerSession {
     var limit = target
     if let duration = info?.duration { limit = min(limit, duration) }
     let from = currentTime
-    pipeline = nil
-    pipeline = try AudioPipeline(
+    // Opened before the old one is dropped: on failure the old track keeps playing.
+    let next = try AudioPipeline(
       path: path, track: track, start: Int((max(0, limit) * Double(sampleRate)).rounded()),
       rate: rate, block: renderBlock)
+    pipeline = consume next
     if state == .ended { state = .paused }
     emit(.seek, detail: "\(PlayerEvent.fixed(from)) -> \(PlayerEvent.fixed(currentTime))")
     if let subtitles { emitChanges(subtitles.jump(to: currentTime)) }
   }
 
   private func switchAudio(to track: AudioTrack) throws(PlayerError) {
-    guard let current = pipeline?.track, current != track.index, let rate = pipeline?.rate
+    guard let current = pipeline?.track, current != track.index, let rate = pipeline?.rate,
+      let frames = pipeline?.position, let sampleRate = pipeline?.sampleRate
     else { return }
     let old = info?.audio.first { $0.index == current }
-    let position = currentTime
-    pipeline = nil
-    pipeline = try AudioPipeline(
-      path: path, track: track.index,
-      start: Int((position * Double(track.sampleRate > 0 ? track.sampleRate : 48_000)).rounded()),
-      rate: rate, block: renderBlock)
+    // The same media time on the new track: in frames of its own rate when that differs.
+    var start = Int(frames.rounded())
+    if track.sampleRate > 0 && track.sampleRate != sampleRate {
+      start = Int((frames / Double(sampleRate) * Double(track.sampleRate)).rounded())
+    }
+    // Opened before the old one is dropped: on failure the old track keeps playing.
+    let next = try AudioPipeline(
+      path: path, track: track.index, start: start, rate: rate, block: renderBlock)
+    pipeline = consume next
     memory.audioLanguage = track.language
     emit(
       .audio,
