@@ -180,8 +180,19 @@ public final class PlayerSession {
           + menu.entries.map { "\(PlayerEvent.rateText($0.rate)):\($0.label)" }.joined(
             separator: ","))
     }
+    if let audioSelection {
+      details.append(
+        "audio-menu="
+          + audioSelection.tracks.map { "#\($0.index):\($0.label)" }.joined(separator: ","))
+    }
     if let subtitles {
       details.append("subtitles=\(subtitles.source.map { label(of: $0) } ?? "off")")
+      var menu = subtitles.tracks.filter { SubtitleStreamReader.textCodecs.contains($0.codec) }.map
+      {
+        "#\($0.index):\($0.label)"
+      }
+      if config.sideloadedSubtitles != nil { menu.append("file") }
+      details.append("subtitle-menu=" + (menu + ["off"]).joined(separator: ","))
     }
     state = .ready
     emit(.ready, detail: details.joined(separator: " "))
