@@ -48,7 +48,9 @@ public struct PlayerEvent: Hashable, Sendable, Codable {
   public var kind: Kind
   /// The simulated wall clock, seconds since the session started.
   public var clock: Double
-  /// The media position in seconds.
+  /// The media position in seconds, on the decoded audio's timeline: 0 is the first sample
+  /// `AudioDecoder` returns. Cue times are on the container's timeline; the two differ by the
+  /// priming samples FFmpeg keeps (none for Opus, 1024 samples for AAC in Matroska).
   public var position: Double
   /// The media position in samples of the playing audio track (exact, from the stretcher's
   /// media-time map).

@@ -52,7 +52,8 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   /// Reads all cues of the stream, sorted by start time (stable).
   ///
   /// A packet without a duration ends where the next one starts (or at its own start when it is
-  /// the last). Packets with no text (MP4 uses them for gaps) are left out.
+  /// the last). Packets with no text (MP4 uses them for gaps) are left out. WebVTT cue
+  /// identifiers and settings (packet side data) and `mov_text` styles are not kept.
   ///
   /// - Returns: the cues, in seconds on the file's timeline.
   /// - Throws: `MediaError` with kind `.notFound` for a missing file, `.malformed` for data that
