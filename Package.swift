@@ -35,6 +35,20 @@ let package = Package(
     .testTarget(name: "TimeStretchTests", dependencies: ["TimeStretch"]),
     .testTarget(name: "MediaTracksTests", dependencies: ["MediaTracks"]),
     .testTarget(name: "mtoolTests", dependencies: ["mtool", "MediaTracks"]),
+    .target(
+      name: "PlayerKit",
+      dependencies: ["SubtitleParser", "TimeStretch", "MediaTracks"],
+      path: "Examples/PlayerKit"
+    ),
+    .executableTarget(
+      name: "PlayerSession",
+      dependencies: ["PlayerKit"],
+      path: "Examples/PlayerSession"
+    ),
+    .testTarget(
+      name: "IntegrationTests",
+      dependencies: ["PlayerKit", "PlayerSession", "SubtitleParser", "TimeStretch", "MediaTracks"]
+    ),
     .executableTarget(
       name: "SubtitleBench",
       dependencies: ["SubtitleParser", "CFFmpeg"],

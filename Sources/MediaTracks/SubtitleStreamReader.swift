@@ -1,0 +1,154 @@
+/// One timed piece of subtitle text read from a media file.
+public struct TimedText: Hashable, Sendable, Codable {
+  /// When the text appears, in seconds on the file's timeline.
+  public var start: Double
+  /// When the text disappears, in seconds on the file's timeline (not before `start`).
+  public var end: Double
+  /// The text as UTF-8, lines separated by `\n`. Subrip and WebVTT markup (`<i>`, `<c.x>`) is
+  /// kept as the file has it; ASS override blocks (`{\i1}`) are removed.
+  public var text: String
+
+  /// Creates a timed text.
+  /// - Parameters:
+  ///   - start: seconds.
+  ///   - end: seconds.
+  ///   - text: the text, lines separated by `\n`.
+  public init(start: Double, end: Double, text: String) {
+    self.start = start
+    self.end = end
+    self.text = text
+  }
+}
+
+/// Reads the cues of a text subtitle stream inside a media file (Matroska SRT, ASS or WebVTT,
+/// MP4 `mov_text`, WebM WebVTT).
+///
+/// The reader is a plain value: ``read()`` opens the file, reads every packet of the stream and
+/// closes the file again before returning, so nothing stays open between calls.
+///
+/// ```swift
+/// let cues = try SubtitleStreamReader(path: "movie.mkv", streamIndex: 3).read()
+/// ```
+public struct SubtitleStreamReader: Hashable, Sendable {
+  /// The codecs whose packets carry text: FFmpeg's codec names.
+  public static let textCodecs: Set<String> = [
+    "subrip", "webvtt", "mov_text", "ass", "ssa", "text",
+  ]
+
+  /// The media file (or any URL FFmpeg can open).
+  public var path: String
+  /// The container stream index of the subtitle track (``SubtitleTrack/index``).
+  public var streamIndex: Int
+
+  /// Creates a reader; nothing is opened until ``read()``.
+  /// - Parameters:
+  ///   - path: the media file.
+  ///   - streamIndex: the container stream index of a subtitle track.
+  public init(path: String, streamIndex: Int) {
+    self.path = path
+    self.streamIndex = streamIndex
+  }
+
+  /// Reads all cues of the stream, sorted by start time (stable).
+  ///
+  /// A packet without a duration ends where the next one starts (or at its own start when it is
+  /// the last). Packets with no text (MP4 uses them for gaps) are left out. WebVTT cue
+  /// identifiers and settings (packet side data) and `mov_text` styles are not kept.
+  ///
+  /// - Returns: the cues, in seconds on the file's timeline.
+  /// - Throws: `MediaError` with kind `.notFound` for a missing file, `.malformed` for data that
+  ///   cannot be demuxed, `.noSuchStream` when `streamIndex` is not a subtitle stream or is a
+  ///   bitmap subtitle stream (PGS, DVD, DVB): those have no text to read.
+  /// - Complexity: O(*n*) in the size of the file (the demuxer reads all of it).
+  public func read() throws(MediaError) -> [TimedText] {
+    let path = path
+    let index = streamIndex
+    let (codec, packets) = try SubtitlePackets.read(path: path, streamIndex: index) {
+      (codec) throws(MediaError) in
+      guard Self.textCodecs.contains(codec) else {
+        throw MediaError(
+          kind: .noSuchStream, operation: "SubtitleStreamReader",
+          detail:
+            "subtitle stream \(index) of '\(path)' is '\(codec)', a bitmap or unknown codec: "
+            + "only text subtitles can be read")
+      }
+    }
+    var cues: [TimedText] = []
+    cues.reserveCapacity(packets.count)
+    let order = packets.indices.sorted { (packets[$0].start, $0) < (packets[$1].start, $1) }
+    for (position, i) in order.enumerated() {
+      let packet = packets[i]
+      let text = Self.text(of: packet.payload, codec: codec)
+      guard !text.isEmpty else { continue }
+      var end = packet.start
+      if let duration = packet.duration {
+        end = packet.start + duration
+      } else if position + 1 < order.count {
+        end = max(packet.start, packets[order[position + 1]].start)
+      }
+      cues.append(TimedText(start: packet.start, end: end, text: text))
+    }
+    return cues
+  }
+
+  /// The text of one packet payload for `codec`.
+  static func text(of payload: [UInt8], codec: String) -> String {
+    var bytes = payload[...]
+    switch codec {
+    case "mov_text":
+      // A 16-bit big-endian text length, the text, then style boxes.
+      guard bytes.count >= 2 else { return "" }
+      let length = Int(bytes[bytes.startIndex]) << 8 | Int(bytes[bytes.startIndex + 1])
+      let start = bytes.startIndex + 2
+      bytes = bytes[start..<min(bytes.endIndex, start + length)]
+    case "ass", "ssa":
+      // Matroska: ReadOrder,Layer,Style,Name,MarginL,MarginR,MarginV,Effect,Text.
+      var commas = 0
+      var cut = bytes.startIndex
+      for j in bytes.indices where bytes[j] == UInt8(ascii: ",") {
+        commas += 1
+        if commas == 8 {
+          cut = j + 1
+          break
+        }
+      }
+      if commas == 8 { bytes = bytes[cut...] }
+      return Self.plainASS(bytes)
+    default:
+      break
+    }
+    while let last = bytes.last, last == 0 || last == 0x0A || last == 0x0D || last == 0x20 {
+      bytes = bytes.dropLast()
+    }
+    let text = String(decoding: bytes, as: UTF8.self)
+    return text.replacing("\r\n", with: "\n")
+  }
+
+  /// ASS dialogue text without override blocks, with `\N` and `\n` as line breaks.
+  private static func plainASS(_ bytes: ArraySlice<UInt8>) -> String {
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var inBlock = false
+    var j = bytes.startIndex
+    while j < bytes.endIndex {
+      let b = bytes[j]
+      if inBlock {
+        if b == UInt8(ascii: "}") { inBlock = false }
+      } else if b == UInt8(ascii: "{") {
+        inBlock = true
+      } else if b == UInt8(ascii: "\\"), j + 1 < bytes.endIndex,
+        bytes[j + 1] == UInt8(ascii: "N") || bytes[j + 1] == UInt8(ascii: "n")
+      {
+        out.append(0x0A)
+        j += 1
+      } else {
+        out.append(b)
+      }
+      j += 1
+    }
+    while let last = out.last, last == 0 || last == 0x0A || last == 0x0D || last == 0x20 {
+      out.removeLast()
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+}
