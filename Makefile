@@ -90,10 +90,10 @@ bench: peer-deps
 	$(SWIFT) run -c release StretchQuality
 
 lint:
-	$(SWIFT) format lint --strict -r Package.swift Sources Tests Benchmarks
+	$(SWIFT) format lint --strict -r Package.swift Sources Tests Benchmarks Examples Fuzz
 
 format:
-	$(SWIFT) format -i -r Package.swift Sources Tests Benchmarks
+	$(SWIFT) format -i -r Package.swift Sources Tests Benchmarks Examples Fuzz
 
 # Regenerates the committed fixtures (needs the ffmpeg CLI).
 fixtures: peer-deps
