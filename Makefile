@@ -53,6 +53,7 @@ demo: release
 bench: peer-deps
 	$(SWIFT) build -c release
 	$(SWIFT) run -c release SubtitleBench
+	Scripts/make-tracks-corpus.sh
 	$(SWIFT) run -c release TracksBench
 	$(SWIFT) run -c release StretchQuality
 
