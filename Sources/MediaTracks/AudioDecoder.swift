@@ -80,8 +80,9 @@ public struct AudioDecoder: ~Copyable {
       try format.findStreamInfo(path: path)
       stream = format.stream(at: index)
     }
-    let parameters = stream.pointee.codecpar!
-    guard parameters.pointee.sample_rate > 0, parameters.pointee.ch_layout.nb_channels > 0 else {
+    guard let parameters = stream.pointee.codecpar, parameters.pointee.sample_rate > 0,
+      parameters.pointee.ch_layout.nb_channels > 0
+    else {
       throw MediaError(
         kind: .malformed, operation: "AudioDecoder",
         detail: "'\(path)' does not state the sample rate or channels of its audio")
