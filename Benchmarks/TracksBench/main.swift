@@ -77,25 +77,44 @@ func run(_ program: String, _ args: [String]) -> Data {
 
 struct Timing {
   var name: String
+  /// Wall-clock seconds per sample.
   var seconds: [Double]
+  /// CPU seconds (user + system, this process and its children) per sample.
+  var cpu: [Double]
   var min: Double { seconds.min() ?? .nan }
+  var cpuMin: Double { cpu.min() ?? .nan }
   var median: Double {
     let sorted = seconds.sorted()
     return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
   }
 }
 
+/// CPU seconds used so far by this process and its waited-for children.
+func cpuSeconds() -> Double {
+  var total = 0.0
+  for who in [RUSAGE_SELF, RUSAGE_CHILDREN] {
+    var usage = rusage()
+    getrusage(__rusage_who_t(who.rawValue), &usage)
+    total += Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) * 1e-6
+    total += Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) * 1e-6
+  }
+  return total
+}
+
 /// Times `body` `count` times after one warm-up run (skipped when `warmUp` is false).
 func measure(_ name: String, count: Int, warmUp: Bool = true, _ body: () -> Void) -> Timing {
   if warmUp { body() }
   var seconds: [Double] = []
+  var cpu: [Double] = []
   let clock = ContinuousClock()
   for _ in 0..<count {
+    let cpuBefore = cpuSeconds()
     let elapsed = clock.measure(body)
+    cpu.append(cpuSeconds() - cpuBefore)
     seconds.append(
       Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
   }
-  return Timing(name: name, seconds: seconds)
+  return Timing(name: name, seconds: seconds, cpu: cpu)
 }
 
 // MARK: (a) mtool tracks --json, one process for all files
@@ -220,15 +239,19 @@ if !skipFFprobe {
 let ffprobeRatio = ffprobe.min / ours.min
 let fullProbeRatio = fullProbe.min / ours.min
 let libraryRatio = fullProbe.min / library.min
+let ffprobeCPURatio = ffprobe.cpuMin / ours.cpuMin
+let fullProbeCPURatio = fullProbe.cpuMin / ours.cpuMin
 let timings = [ours, oursSerial, ffprobe, fullProbe, library]
 
 if jsonOutput {
   var text = "{\"files\":\(files.count),\"loadavg\":\"\(loadAverage)\",\"timings\":["
   text += timings.map {
-    "{\"name\":\"\($0.name)\",\"min\":\($0.min),\"median\":\($0.median),\"samples\":\($0.seconds.count)}"
+    "{\"name\":\"\($0.name)\",\"min\":\($0.min),\"median\":\($0.median),"
+      + "\"cpuMin\":\($0.cpuMin),\"samples\":\($0.seconds.count)}"
   }.joined(separator: ",")
   text += "],\"ffprobeOverMtool\":\(ffprobeRatio),\"fullProbeOverMtool\":\(fullProbeRatio),"
-  text += "\"fullProbeOverLibrary\":\(libraryRatio),\"checkedStreams\":\(checkedStreams),"
+  text += "\"fullProbeOverLibrary\":\(libraryRatio),\"ffprobeOverMtoolCPU\":\(ffprobeCPURatio),"
+  text += "\"fullProbeOverMtoolCPU\":\(fullProbeCPURatio),\"checkedStreams\":\(checkedStreams),"
   text += "\"mismatches\":\(mismatches.count)}"
   print(text)
 } else {
@@ -237,7 +260,8 @@ if jsonOutput {
     let name = timing.name.padding(toLength: 60, withPad: " ", startingAt: 0)
     print(
       "  \(name) min \(String(format: "%8.3f", timing.min)) s  median "
-        + "\(String(format: "%8.3f", timing.median)) s  (\(timing.seconds.count) samples, "
+        + "\(String(format: "%8.3f", timing.median)) s  cpu \(String(format: "%7.3f", timing.cpuMin)) s"
+        + "  (\(timing.seconds.count) samples, "
         + "\(String(format: "%.0f", Double(files.count) / timing.min)) files/s)")
   }
   func verdict(_ ratio: Double, _ goal: Double) -> String {
@@ -251,6 +275,10 @@ if jsonOutput {
       + "(goal >= 3x) \(verdict(fullProbeRatio, 3))")
   print(
     "  full in-process probe / library, 1 thread: \(String(format: "%.1f", libraryRatio))x")
+  print(
+    "  CPU time (load-independent): ffprobe loop / mtool "
+      + "\(String(format: "%.1f", ffprobeCPURatio))x, full probe / mtool "
+      + "\(String(format: "%.1f", fullProbeCPURatio))x")
   print(
     "  fields vs ffprobe: \(checkedStreams) streams checked, \(mismatches.count) mismatches")
   for line in mismatches.prefix(20) { print("    " + line) }
