@@ -104,3 +104,33 @@ func containerFixturesDecode(position: Int) throws {
   #expect(info.format == "wav")
   #expect(info.audio.first?.sampleRate == 22050)
 }
+
+@Test(arguments: ["garbage.mkv", "garbage.mp4", "garbage.wav", "garbage.bin"])
+func garbageIsMalformed(name: String) throws {
+  let path = "/tmp/mediatracks-test-\(getpid())-\(name)"
+  let file = try #require(fopen(path, "wb"))
+  var state: UInt32 = 12345
+  var bytes = [UInt8](repeating: 0, count: 20000)
+  for index in bytes.indices {
+    state = state &* 1_664_525 &+ 1_013_904_223
+    bytes[index] = UInt8(truncatingIfNeeded: state >> 24)
+  }
+  fwrite(bytes, 1, bytes.count, file)
+  fclose(file)
+  defer { unlink(path) }
+  #expect {
+    _ = try MediaProbe.probe(path: path)
+  } throws: { ($0 as? MediaError)?.kind == .malformed }
+  #expect {
+    _ = try AudioDecoder(path: path)
+  } throws: { ($0 as? MediaError)?.kind == .malformed }
+}
+
+@Test func subtitleFileHasNoAudio() throws {
+  let info = try MediaProbe.probe(path: fixtures + "/sample.srt")
+  #expect(info.audio.isEmpty)
+  #expect(info.subtitles.first?.codec == "subrip")
+  #expect {
+    _ = try AudioDecoder(path: fixtures + "/sample.srt")
+  } throws: { ($0 as? MediaError)?.kind == .noSuchStream }
+}
