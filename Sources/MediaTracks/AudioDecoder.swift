@@ -74,9 +74,7 @@ public struct AudioDecoder: ~Copyable {
       index = try format.defaultAudioStream(path: path)
     }
     var stream = format.stream(at: index)
-    if stream.pointee.codecpar.pointee.sample_rate <= 0
-      || stream.pointee.codecpar.pointee.ch_layout.nb_channels <= 0
-    {
+    if format.needsStreamInfo {
       try format.findStreamInfo(path: path)
       stream = format.stream(at: index)
     }

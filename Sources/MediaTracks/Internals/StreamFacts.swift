@@ -3,7 +3,8 @@ internal import CFFmpeg
 /// Copies stream facts out of an open `AVFormatContext` into the value model.
 extension FormatContext {
   /// Whether the headers alone left some audio or subtitle stream without its basic facts
-  /// (or the demuxer announces streams only as packets arrive, as MPEG-TS does).
+  /// (or the demuxer announces streams only as packets arrive, as MPEG-TS does, or an AAC
+  /// stream's true output rate depends on SBR data only decoding reveals).
   var needsStreamInfo: Bool {
     if streamCount == 0 { return true }
     if (raw.pointee.ctx_flags & Int32(AVFMTCTX_NOHEADER)) != 0 { return true }
@@ -13,6 +14,12 @@ extension FormatContext {
       case AVMEDIA_TYPE_AUDIO:
         if parameters.pointee.codec_id == AV_CODEC_ID_NONE || parameters.pointee.sample_rate <= 0
           || parameters.pointee.ch_layout.nb_channels <= 0
+        {
+          return true
+        }
+        // AAC at 24 kHz or below may carry implicit SBR (HE-AAC), which doubles the output rate:
+        // only decoding tells.
+        if parameters.pointee.codec_id == AV_CODEC_ID_AAC && parameters.pointee.sample_rate <= 24000
         {
           return true
         }
