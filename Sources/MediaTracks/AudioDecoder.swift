@@ -74,7 +74,7 @@ public struct AudioDecoder: ~Copyable {
       index = try format.defaultAudioStream(path: path)
     }
     var stream = format.stream(at: index)
-    if format.needsStreamInfo {
+    if format.needsStreamInfo(forDecoding: true) {
       try format.findStreamInfo(path: path)
       stream = format.stream(at: index)
     }

@@ -3,9 +3,13 @@ internal import CFFmpeg
 /// Copies stream facts out of an open `AVFormatContext` into the value model.
 extension FormatContext {
   /// Whether the headers alone left some audio or subtitle stream without its basic facts
-  /// (or the demuxer announces streams only as packets arrive, as MPEG-TS does, or an AAC
-  /// stream's true output rate depends on SBR data only decoding reveals).
-  var needsStreamInfo: Bool {
+  /// (or the demuxer announces streams only as packets arrive, as MPEG-TS does).
+  ///
+  /// With `forDecoding`, AAC at 24 kHz or below also counts: it may carry implicit SBR (HE-AAC),
+  /// which doubles the output rate, and only decoding tells. Probing skips that check: it costs
+  /// about as much as the rest of a probe, and implicit signalling is rare in MP4 and Matroska
+  /// (they usually state the extended rate), so a probe reports the rate the headers state.
+  func needsStreamInfo(forDecoding: Bool = false) -> Bool {
     if streamCount == 0 { return true }
     if (raw.pointee.ctx_flags & Int32(AVFMTCTX_NOHEADER)) != 0 { return true }
     for index in 0..<streamCount {
@@ -17,9 +21,8 @@ extension FormatContext {
         {
           return true
         }
-        // AAC at 24 kHz or below may carry implicit SBR (HE-AAC), which doubles the output rate:
-        // only decoding tells.
-        if parameters.pointee.codec_id == AV_CODEC_ID_AAC && parameters.pointee.sample_rate <= 24000
+        if forDecoding && parameters.pointee.codec_id == AV_CODEC_ID_AAC
+          && parameters.pointee.sample_rate <= 24000
         {
           return true
         }
