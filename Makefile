@@ -86,6 +86,7 @@ bench: peer-deps
 	$(SWIFT) build -c release
 	python3 Scripts/make-subtitle-corpus.py Benchmarks/corpus
 	$(SWIFT) run -c release SubtitleBench
+	Scripts/make-tracks-corpus.sh
 	$(SWIFT) run -c release TracksBench
 	$(SWIFT) run -c release StretchQuality
 

@@ -56,7 +56,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "TracksBench",
-      dependencies: ["MediaTracks"],
+      dependencies: ["MediaTracks", "CFFmpeg"],
       path: "Benchmarks/TracksBench"
     ),
     .executableTarget(

@@ -115,9 +115,9 @@ fi
 
 # Truncated copies: a WAVE cut inside its header, an MP4 (index first) cut inside its media data.
 head -c 30 clip.wav > truncated-header.wav
-"${ff[@]}" -i clip.wav -ac 1 -c:a aac -b:a 16k -movflags +faststart "${bitexact[@]}" \
-  /tmp/mtool-fixture-full.mp4
-head -c 2500 /tmp/mtool-fixture-full.mp4 > truncated.mp4
-rm -f /tmp/mtool-fixture-full.mp4
+full=$(mktemp --suffix=.mp4)
+"${ff[@]}" -i clip.wav -ac 1 -c:a aac -b:a 16k -movflags +faststart "${bitexact[@]}" "$full"
+head -c 2500 "$full" > truncated.mp4
+rm -f "$full"
 
 ls -l

@@ -74,14 +74,13 @@ public struct AudioDecoder: ~Copyable {
       index = try format.defaultAudioStream(path: path)
     }
     var stream = format.stream(at: index)
-    if stream.pointee.codecpar.pointee.sample_rate <= 0
-      || stream.pointee.codecpar.pointee.ch_layout.nb_channels <= 0
-    {
+    if format.needsStreamInfo(forDecoding: true) {
       try format.findStreamInfo(path: path)
       stream = format.stream(at: index)
     }
-    let parameters = stream.pointee.codecpar!
-    guard parameters.pointee.sample_rate > 0, parameters.pointee.ch_layout.nb_channels > 0 else {
+    guard let parameters = stream.pointee.codecpar, parameters.pointee.sample_rate > 0,
+      parameters.pointee.ch_layout.nb_channels > 0
+    else {
       throw MediaError(
         kind: .malformed, operation: "AudioDecoder",
         detail: "'\(path)' does not state the sample rate or channels of its audio")

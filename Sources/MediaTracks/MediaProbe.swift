@@ -34,7 +34,7 @@ public enum MediaProbe {
       return info
     }
     let context = try FormatContext(path: path)
-    if context.needsStreamInfo { try context.findStreamInfo(path: path) }
+    if context.needsStreamInfo() { try context.findStreamInfo(path: path) }
     let (audio, subtitles) = context.tracks()
     var info = MediaInfo(
       path: path, format: context.formatName, duration: context.containerDuration,

@@ -30,13 +30,14 @@ public enum TrackKinds {
     for position in tracks.indices {
       let track = tracks[position]
       let has = { (name: String) in track.dispositions.contains(name) }
-      let title = (track.title ?? "").lowercased()
-      if has("comment") || title.contains("commentary") {
+      let title = track.title ?? ""
+      if has("comment") || TextSearch.contains(title, "commentary") {
         tracks[position].kind = .commentary
       } else if has("descriptions") && has("dependent") {
         tracks[position].kind = .descriptions
       } else if has("visual_impaired") || has("descriptions")
-        || title.contains("audio description") || title.contains("described")
+        || TextSearch.contains(title, "audio description")
+        || TextSearch.contains(title, "described")
       {
         tracks[position].kind = .mainDescriptions
       } else if has("dub") {
@@ -78,10 +79,37 @@ public enum TrackKinds {
         tracks[position].kind = .descriptions
       } else if has("metadata") {
         tracks[position].kind = .metadata
-      } else if title.lowercased().contains("chapter") {
+      } else if TextSearch.contains(title, "chapter") {
         tracks[position].kind = .chapters
       } else {
         tracks[position].kind = .subtitles
+      }
+    }
+  }
+}
+
+/// ASCII case-insensitive substring search over UTF-8 bytes, without allocating.
+enum TextSearch {
+  /// Whether `text` contains `needle` (lowercase ASCII), ignoring ASCII case.
+  static func contains(_ text: String, _ needle: StaticString) -> Bool {
+    let count = needle.utf8CodeUnitCount
+    guard count > 0, text.utf8.count >= count else { return false }
+    return needle.withUTF8Buffer { pattern in
+      var text = text
+      return text.withUTF8 { bytes in
+        var start = 0
+        while start + count <= bytes.count {
+          var offset = 0
+          while offset < count {
+            var byte = bytes[start + offset]
+            if byte >= 0x41 && byte <= 0x5A { byte |= 0x20 }
+            if byte != pattern[offset] { break }
+            offset += 1
+          }
+          if offset == count { return true }
+          start += 1
+        }
+        return false
       }
     }
   }

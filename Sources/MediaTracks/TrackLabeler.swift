@@ -106,6 +106,7 @@ public struct TrackLabeler: Sendable {
   ) -> [String] {
     var parts = bases.map { $0.1 }
     var labels = bases.indices.map { render(bases[$0].0, parts[$0]) }
+    if labels.count < 2 || Set(labels).count == labels.count { return labels }
     for values in qualifiers {
       for group in collisions(labels) {
         let distinct = Set(group.map { values[$0] })

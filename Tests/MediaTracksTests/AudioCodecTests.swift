@@ -194,3 +194,34 @@ func encodesAndDecodesBack(ext: String, rate: Int, padding: Int) throws {
     _ = try AudioEncoder(path: "/nonexistent-dir/out.wav", sampleRate: 8000, channels: 1)
   } throws: { ($0 as? MediaError)?.kind == .outputFailed }
 }
+
+@Test(arguments: ["flac", "m4a", "ogg", "mka"])
+func encodesSixChannels(ext: String) throws {
+  let path = temporaryPath("surround." + ext)
+  defer { unlink(path) }
+  var encoder = try AudioEncoder(path: path, sampleRate: 44100, channels: 6)
+  // Each channel carries its own constant-frequency tone.
+  var samples = [Float](repeating: 0, count: 4410 * 6)
+  for frame in 0..<4410 {
+    for channel in 0..<6 {
+      let phase = Double(frame) * Double(channel + 1) * 220 / 44100
+      samples[frame * 6 + channel] = Float(0.2 * sin(2 * Double.pi * phase))
+    }
+  }
+  try encoder.write(samples, frames: 4410)
+  try encoder.finish()
+  var decoder = try AudioDecoder(path: path)
+  #expect(decoder.channels == 6)
+  #expect(decoder.channelLayoutName == "5.1")
+  #expect(decoder.sampleRate == (ext == "ogg" ? 48000 : 44100))
+  let output = try decodeAll(&decoder)
+  let seconds = Double(output.count / 6) / Double(decoder.sampleRate)
+  #expect(seconds > 0.09 && seconds < 0.2, "\(ext): \(seconds) s")
+}
+
+@Test func mp3RejectsSurroundWithATypedError() {
+  #expect {
+    _ = try AudioEncoder(path: temporaryPath("surround.mp3"), sampleRate: 44100, channels: 6)
+  } throws: { ($0 as? MediaError)?.kind == .invalidArgument }
+  #expect(!fileExists(temporaryPath("surround.mp3")))
+}

@@ -1,6 +1,12 @@
 import MediaTracks
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What each per-container fixture must probe as: format, then per audio track codec, sample
 /// rate, channels and language.
 private let expectations: [(file: String, format: String, audio: [(String, Int, Int, String?)])] =
@@ -78,4 +84,53 @@ func containerFixturesDecode(position: Int) throws {
   let info = try MediaProbe.probe(path: fixtures + "/mp2-aac.ts")
   #expect(info.audio[1].profile == "LC")
   #expect(info.audio[0].bitRate == 32000)
+}
+
+@Test func misnamedFileStillProbes() throws {
+  // A WAVE file named .mkv: the Matroska demuxer rejects it and the full probe finds WAVE.
+  let source = try #require(fopen(fixtures + "/clip.wav", "rb"))
+  let path = "/tmp/mediatracks-test-\(getpid())-wave.mkv"
+  let target = try #require(fopen(path, "wb"))
+  var buffer = [UInt8](repeating: 0, count: 4096)
+  while true {
+    let count = fread(&buffer, 1, buffer.count, source)
+    if count == 0 { break }
+    fwrite(buffer, 1, count, target)
+  }
+  fclose(source)
+  fclose(target)
+  defer { unlink(path) }
+  let info = try MediaProbe.probe(path: path)
+  #expect(info.format == "wav")
+  #expect(info.audio.first?.sampleRate == 22050)
+}
+
+@Test(arguments: ["garbage.mkv", "garbage.mp4", "garbage.wav", "garbage.bin"])
+func garbageIsMalformed(name: String) throws {
+  let path = "/tmp/mediatracks-test-\(getpid())-\(name)"
+  let file = try #require(fopen(path, "wb"))
+  var state: UInt32 = 12345
+  var bytes = [UInt8](repeating: 0, count: 20000)
+  for index in bytes.indices {
+    state = state &* 1_664_525 &+ 1_013_904_223
+    bytes[index] = UInt8(truncatingIfNeeded: state >> 24)
+  }
+  fwrite(bytes, 1, bytes.count, file)
+  fclose(file)
+  defer { unlink(path) }
+  #expect {
+    _ = try MediaProbe.probe(path: path)
+  } throws: { ($0 as? MediaError)?.kind == .malformed }
+  #expect {
+    _ = try AudioDecoder(path: path)
+  } throws: { ($0 as? MediaError)?.kind == .malformed }
+}
+
+@Test func subtitleFileHasNoAudio() throws {
+  let info = try MediaProbe.probe(path: fixtures + "/sample.srt")
+  #expect(info.audio.isEmpty)
+  #expect(info.subtitles.first?.codec == "subrip")
+  #expect {
+    _ = try AudioDecoder(path: fixtures + "/sample.srt")
+  } throws: { ($0 as? MediaError)?.kind == .noSuchStream }
 }

@@ -1,5 +1,11 @@
 internal import CFFmpeg
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Owns one demuxing `AVFormatContext`; closes it when it goes away.
 ///
 /// The raw pointer never leaves this module: callers copy the fields they need into values.
@@ -7,12 +13,41 @@ struct FormatContext: ~Copyable {
   private(set) var raw: UnsafeMutablePointer<AVFormatContext>
 
   /// Opens `path` for reading. The corresponding C function is `avformat_open_input`.
+  ///
+  /// For extensions whose demuxer checks its own magic bytes (Matroska/WebM, MP4/MOV, Ogg, WAVE,
+  /// FLAC) that demuxer is tried first, which skips FFmpeg's probe of every format; if it
+  /// rejects the file, the file is opened again with the full probe.
   init(path: String) throws(MediaError) {
     cff_quiet_logging()
     var context: UnsafeMutablePointer<AVFormatContext>? = nil
-    let code = avformat_open_input(&context, path, nil, nil)
+    var code: Int32 = -1
+    if let hint = FormatContext.demuxerHint(for: path), let format = av_find_input_format(hint) {
+      code = avformat_open_input(&context, path, format, nil)
+      if code == cff_averror(ENOENT) || code == cff_averror(EACCES) || code == cff_averror(EISDIR) {
+        throw MediaError.opening(path, code: code)
+      }
+    }
+    if code < 0 {
+      context = nil
+      code = avformat_open_input(&context, path, nil, nil)
+    }
     guard code >= 0, let context else { throw MediaError.opening(path, code: code) }
     raw = context
+  }
+
+  /// The demuxer to try first for `path`'s extension, or `nil` to probe.
+  static func demuxerHint(for path: String) -> String? {
+    guard let dot = path.utf8.lastIndex(of: UInt8(ascii: ".")) else { return nil }
+    let ext = path[path.index(after: dot)...]
+    guard ext.utf8.count <= 4, !ext.contains("/") else { return nil }
+    switch ext.lowercased() {
+    case "mkv", "mka", "mks", "webm": return "matroska"
+    case "mp4", "m4a", "m4v", "mov": return "mov"
+    case "ogg", "oga", "opus": return "ogg"
+    case "wav": return "wav"
+    case "flac": return "flac"
+    default: return nil
+    }
   }
 
   /// Reads packets to fill in stream parameters the headers lack.

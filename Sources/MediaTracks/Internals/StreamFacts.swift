@@ -4,7 +4,12 @@ internal import CFFmpeg
 extension FormatContext {
   /// Whether the headers alone left some audio or subtitle stream without its basic facts
   /// (or the demuxer announces streams only as packets arrive, as MPEG-TS does).
-  var needsStreamInfo: Bool {
+  ///
+  /// With `forDecoding`, AAC at 24 kHz or below also counts: it may carry implicit SBR (HE-AAC),
+  /// which doubles the output rate, and only decoding tells. Probing skips that check: it costs
+  /// about as much as the rest of a probe, and implicit signalling is rare in MP4 and Matroska
+  /// (they usually state the extended rate), so a probe reports the rate the headers state.
+  func needsStreamInfo(forDecoding: Bool = false) -> Bool {
     if streamCount == 0 { return true }
     if (raw.pointee.ctx_flags & Int32(AVFMTCTX_NOHEADER)) != 0 { return true }
     for index in 0..<streamCount {
@@ -13,6 +18,11 @@ extension FormatContext {
       case AVMEDIA_TYPE_AUDIO:
         if parameters.pointee.codec_id == AV_CODEC_ID_NONE || parameters.pointee.sample_rate <= 0
           || parameters.pointee.ch_layout.nb_channels <= 0
+        {
+          return true
+        }
+        if forDecoding && parameters.pointee.codec_id == AV_CODEC_ID_AAC
+          && parameters.pointee.sample_rate <= 24000
         {
           return true
         }
