@@ -75,7 +75,7 @@ if Context.environment["MTOOL_FUZZ"] != nil {
   let fuzzTargets: [(String, [Target.Dependency])] = [
     ("WebVTT", ["SubtitleParser"]), ("SRT", ["SubtitleParser"]), ("CueText", ["SubtitleParser"]),
     ("Incremental", ["SubtitleParser"]), ("RoundTrip", ["SubtitleParser"]),
-    ("Manifest", ["MediaTracks"]), ("Stretch", ["TimeStretch"]),
+    ("Manifest", ["MediaTracks"]), ("Stretch", ["TimeStretch"]), ("Probe", ["MediaTracks"]),
   ]
   for (name, dependencies) in fuzzTargets {
     package.targets.append(

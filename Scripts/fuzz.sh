@@ -10,7 +10,7 @@ seconds=${1:-60}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(WebVTT SRT CueText Incremental RoundTrip Manifest Stretch)
+  targets=(WebVTT SRT CueText Incremental RoundTrip Manifest Stretch Probe)
 fi
 scratch=.build-fuzz
 export MTOOL_FUZZ=1

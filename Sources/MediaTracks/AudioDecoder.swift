@@ -172,9 +172,11 @@ public struct AudioDecoder: ~Copyable {
             kind: .malformed, operation: "avcodec_receive_frame",
             detail: "no decodable audio in '\(path)'")
         }
-        if let declared = format.headerDuration(ofStream: streamIndex),
-          Double(framesDecoded) < declared * 0.5 * Double(sampleRate)
-        {
+        let shortOfHeader =
+          format.headerDuration(ofStream: streamIndex).map {
+            Double(framesDecoded) < $0 * 0.5 * Double(sampleRate)
+          } ?? false
+        if shortOfHeader || (format.formatName == "wav" && WaveHeader.isTruncated(path: path)) {
           throw MediaError(
             kind: .malformed, operation: "av_read_frame",
             detail: "'\(path)' is truncated: its audio ends long before its stated duration")

@@ -34,6 +34,31 @@ public enum MediaProbe {
       return info
     }
     let context = try FormatContext(path: path)
+    return try describe(context, path: path, preferences: preferences, locale: locale)
+  }
+
+  /// Probes media held in memory (a download in progress, a file inside an archive), read
+  /// through a custom reader: no temporary file. Manifests are not recognised here.
+  ///
+  /// - Parameters:
+  ///   - bytes: The whole file; the caller keeps ownership (nothing is kept after the call).
+  ///   - name: The name reported in ``MediaInfo/path`` and in errors.
+  ///   - preferences: The viewer's languages and options for the default choice.
+  ///   - locale: The words labels are made of.
+  /// - Throws: `MediaError` with kind `.malformed` for bytes that are not media.
+  public static func probe(
+    bytes: [UInt8], name: String = "memory", preferences: TrackPreferences = TrackPreferences(),
+    locale: LabelLocale = .english
+  ) throws(MediaError) -> MediaInfo {
+    let context = try FormatContext(bytes: bytes, name: name)
+    return try describe(context, path: name, preferences: preferences, locale: locale)
+  }
+
+  /// The tracks of an open container, labelled, with the default choice.
+  private static func describe(
+    _ context: borrowing FormatContext, path: String, preferences: TrackPreferences,
+    locale: LabelLocale
+  ) throws(MediaError) -> MediaInfo {
     if context.needsStreamInfo() { try context.findStreamInfo(path: path) }
     let (audio, subtitles) = context.tracks()
     var info = MediaInfo(

@@ -111,6 +111,10 @@ let badInputCases: [BadInputCase] = {
       arguments: ["stretch", f + "/truncated.mp4", out, "--speed", "2"], status: 65,
       stderrPrefix: "mtool: stretch: "),
     BadInputCase(
+      name: "stretch: truncated WAVE",
+      arguments: ["stretch", b + "/truncated.wav", out, "--speed", "2"], status: 65,
+      stderrPrefix: "mtool: stretch: "),
+    BadInputCase(
       name: "stretch: no audio",
       arguments: ["stretch", f + "/video-only.mp4", out, "--speed", "2"],
       status: 65, stderrPrefix: "mtool: stretch: "),
@@ -188,7 +192,7 @@ let sanitized =
     let ms = i * 10
     bytes += Array("\(stamp(ms)) --> \(stamp(ms + 5))\nc\n\n".utf8)
   }
-  let path = badInputs + "/million.vtt"
+  let path = NSTemporaryDirectory() + "mtool-million-\(getpid()).vtt"
   FileManager.default.createFile(atPath: path, contents: Data(bytes))
   defer { try? FileManager.default.removeItem(atPath: path) }
   let result = try runMtool(["cues", "--stats", path])
@@ -206,7 +210,7 @@ private func stamp(_ ms: Int) -> String {
 
 @Test func aHugeOneLineFileIsRejectedInLinearTime() throws {
   // 256 MiB of one line without a newline (1 GiB in the benchmark): not subtitles.
-  let path = badInputs + "/one-line.srt"
+  let path = NSTemporaryDirectory() + "mtool-one-line-\(getpid()).srt"
   let size = sanitized ? 8 << 20 : 256 << 20
   FileManager.default.createFile(
     atPath: path, contents: Data(repeating: UInt8(ascii: "a"), count: size))
@@ -218,7 +222,7 @@ private func stamp(_ ms: Int) -> String {
 
 @Test func aFullDiskLeavesNoPartialOutput() throws {
   // A tiny tmpfs where the machine allows mounting one (root in a privileged container).
-  let mountPoint = badInputs + "/tiny"
+  let mountPoint = NSTemporaryDirectory() + "mtool-tiny-\(getpid())"
   try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
   let mount = Process()
   mount.executableURL = URL(fileURLWithPath: "/bin/mount")
@@ -226,13 +230,17 @@ private func stamp(_ ms: Int) -> String {
   mount.standardError = FileHandle.nullDevice
   guard (try? mount.run()) != nil else { return }
   mount.waitUntilExit()
-  guard mount.terminationStatus == 0 else { return }  // Not allowed here: nothing to check.
+  guard mount.terminationStatus == 0 else {  // Not allowed here: nothing to check.
+    try? FileManager.default.removeItem(atPath: mountPoint)
+    return
+  }
   defer {
     let umount = Process()
     umount.executableURL = URL(fileURLWithPath: "/bin/umount")
     umount.arguments = [mountPoint]
     try? umount.run()
     umount.waitUntilExit()
+    try? FileManager.default.removeItem(atPath: mountPoint)
   }
   let result = try runMtool([
     "stretch", fixtures + "/clip.wav", mountPoint + "/out.wav", "--speed", "0.5",

@@ -11,6 +11,10 @@ internal import CFFmpeg
 /// The raw pointer never leaves this module: callers copy the fields they need into values.
 struct FormatContext: ~Copyable {
   private(set) var raw: UnsafeMutablePointer<AVFormatContext>
+  /// The custom reader of a context opened on bytes in memory (freed after the context).
+  private var customIO: UnsafeMutablePointer<AVIOContext>? = nil
+  /// The bytes a memory context reads; kept alive as long as the context.
+  private var memory: MemorySource? = nil
 
   /// Opens `path` for reading. The corresponding C function is `avformat_open_input`.
   ///
@@ -70,10 +74,103 @@ struct FormatContext: ~Copyable {
     return String(cString: name)
   }
 
+  /// Opens bytes held in memory, read through a custom `AVIOContext` (no temporary file).
+  /// `name` only labels errors. The corresponding C functions are `avio_alloc_context` and
+  /// `avformat_open_input`.
+  init(bytes: [UInt8], name: String) throws(MediaError) {
+    cff_quiet_logging()
+    let source = MemorySource(bytes)
+    let bufferSize = 32_768
+    guard let context = avformat_alloc_context(),
+      let buffer = av_malloc(bufferSize)?.assumingMemoryBound(to: UInt8.self)
+    else {
+      throw MediaError(
+        kind: .other, code: cff_averror(ENOMEM), operation: "avformat_alloc_context",
+        detail: "cannot open '\(name)'")
+    }
+    let opaque = Unmanaged.passUnretained(source).toOpaque()
+    guard
+      let io = avio_alloc_context(
+        buffer, Int32(bufferSize), 0, opaque, memoryRead, nil, memorySeek)
+    else {
+      av_free(buffer)
+      avformat_free_context(context)
+      throw MediaError(
+        kind: .other, code: cff_averror(ENOMEM), operation: "avio_alloc_context",
+        detail: "cannot open '\(name)'")
+    }
+    context.pointee.pb = io
+    context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+    var opened: UnsafeMutablePointer<AVFormatContext>? = context
+    // On failure avformat_open_input frees the context but not the custom reader.
+    let code = avformat_open_input(&opened, nil, nil, nil)
+    guard code >= 0, let opened else {
+      FormatContext.free(io)
+      throw MediaError.opening(name, code: code)
+    }
+    raw = opened
+    customIO = io
+    memory = source
+  }
+
+  /// Frees a custom reader and its (possibly reallocated) buffer.
+  private static func free(_ io: UnsafeMutablePointer<AVIOContext>) {
+    av_free(io.pointee.buffer)
+    io.pointee.buffer = nil
+    var context: UnsafeMutablePointer<AVIOContext>? = io
+    avio_context_free(&context)
+  }
+
   deinit {
     var context: UnsafeMutablePointer<AVFormatContext>? = raw
     avformat_close_input(&context)
+    if let io = customIO { FormatContext.free(io) }
   }
+}
+
+/// Bytes in memory and a read position, for a custom `AVIOContext`.
+final class MemorySource {
+  let bytes: [UInt8]
+  var position = 0
+
+  init(_ bytes: [UInt8]) { self.bytes = bytes }
+}
+
+/// `read_packet` of a memory reader: copies up to `size` bytes, `AVERROR_EOF` at the end.
+private func memoryRead(
+  _ opaque: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ size: Int32
+) -> Int32 {
+  guard let opaque, let buffer, size > 0 else { return cff_averror_eof() }
+  let source = Unmanaged<MemorySource>.fromOpaque(opaque).takeUnretainedValue()
+  let count = min(Int(size), source.bytes.count - source.position)
+  guard count > 0 else { return cff_averror_eof() }
+  source.bytes.withUnsafeBufferPointer { bytes in
+    guard let base = bytes.baseAddress else { return }
+    buffer.update(from: base + source.position, count: count)
+  }
+  source.position += count
+  return Int32(count)
+}
+
+/// `seek` of a memory reader: `SEEK_SET`/`SEEK_CUR`/`SEEK_END` and `AVSEEK_SIZE`.
+private func memorySeek(_ opaque: UnsafeMutableRawPointer?, _ offset: Int64, _ whence: Int32)
+  -> Int64
+{
+  guard let opaque else { return Int64(cff_averror(EINVAL)) }
+  let source = Unmanaged<MemorySource>.fromOpaque(opaque).takeUnretainedValue()
+  let size = Int64(source.bytes.count)
+  if whence & AVSEEK_SIZE != 0 { return size }
+  let base: Int64
+  switch whence & ~AVSEEK_FORCE {
+  case SEEK_SET: base = 0
+  case SEEK_CUR: base = Int64(source.position)
+  case SEEK_END: base = size
+  default: return Int64(cff_averror(EINVAL))
+  }
+  let (target, overflow) = base.addingReportingOverflow(offset)
+  guard !overflow, target >= 0, target <= size else { return Int64(cff_averror(EINVAL)) }
+  source.position = Int(target)
+  return target
 }
 
 extension FormatContext {
