@@ -269,9 +269,23 @@ public enum ByteScanner {
       self.bits = 0
     }
 
+    /// The last answer and the `from` it was for: a later `from` up to that answer has the
+    /// same answer, so sparse bytes are not searched for again and again.
+    var hit = -1
+    var hitFrom = Int.max
+
     /// The first index `>= from` holding the byte, or `end`.
     @inline(__always)
     mutating func next(from: Int) -> Int {
+      if from >= hitFrom && from <= hit { return hit }
+      let result = search(from)
+      hit = result
+      hitFrom = from
+      return result
+    }
+
+    @inline(__always)
+    mutating func search(_ from: Int) -> Int {
       var k = from - block
       if k < 0 || k >= 64 {
         guard from + 64 <= end else { return ByteScanner.findScalar(needle[0], base, from, end) }
