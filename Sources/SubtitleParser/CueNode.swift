@@ -3,7 +3,7 @@
 ///
 /// Trees are plain values. They are built on request (`SubtitleDocument.cueTree(of:)`,
 /// `WebVTT.parseCueText(_:)`), never while a file is parsed.
-public enum CueNode: Hashable, Sendable {
+public enum CueNode: Hashable, Sendable, Codable {
   /// A WebVTT text object: literal text, character references already replaced.
   case text(String)
   /// A WebVTT timestamp object (`<00:01.500>`): a time in seconds.
@@ -13,9 +13,9 @@ public enum CueNode: Hashable, Sendable {
 }
 
 /// A WebVTT internal node object: a span of cue text with a kind, classes and children.
-public struct CueElement: Hashable, Sendable {
+public struct CueElement: Hashable, Sendable, Codable {
   /// The concrete class of the node object, named by its WebVTT tag.
-  public enum Kind: String, Hashable, Sendable, CaseIterable {
+  public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
     /// `<c>`: a class span.
     case `class` = "c"
     /// `<i>`: italics.
@@ -37,7 +37,7 @@ public struct CueElement: Hashable, Sendable {
   }
 
   /// One attribute of a `font` element, in source order.
-  public struct Attribute: Hashable, Sendable {
+  public struct Attribute: Hashable, Sendable, Codable {
     /// The attribute name, lowercased.
     public var name: String
     /// The attribute value, quotes removed.

@@ -1,6 +1,6 @@
 /// A DOM node as `VTTCue.getCueAsHTML()` builds it from a cue text tree ("WebVTT cue text DOM
 /// construction rules").
-public enum CueHTMLNode: Hashable, Sendable {
+public enum CueHTMLNode: Hashable, Sendable, Codable {
   /// A `Text` node.
   case text(String)
   /// A `ProcessingInstruction` node; timestamps use target `timestamp` and data
@@ -52,5 +52,54 @@ extension CueNode {
       return .element(
         name: name, attributes: attributes, children: element.children.map(\.html))
     }
+  }
+}
+
+extension CueHTMLNode {
+  /// Serialises DOM nodes as HTML markup, following the HTML fragment serialisation
+  /// algorithm: text escapes `&`, `<`, `>` and U+00A0; attribute values escape `&`, `"` and
+  /// U+00A0; attributes are written in name order; processing instructions as
+  /// `<?target data>`.
+  ///
+  /// - Parameter nodes: DOM nodes, for example `CueNode.html(document.cueTree(of: cue))`.
+  /// - Returns: The markup, as `getCueAsHTML()` followed by `innerHTML` would give it.
+  /// - Complexity: O(n) in the size of the tree.
+  public static func markup(_ nodes: [CueHTMLNode]) -> String {
+    var output = ""
+    for node in nodes { node.serialize(into: &output) }
+    return output
+  }
+
+  private func serialize(into output: inout String) {
+    switch self {
+    case .text(let text):
+      output += Self.escape(text, attribute: false)
+    case .processingInstruction(let target, let data):
+      output += "<?\(target) \(data)>"
+    case .element(let name, let attributes, let children):
+      output += "<" + name
+      for key in attributes.keys.sorted() {
+        output += " \(key)=\"\(Self.escape(attributes[key] ?? "", attribute: true))\""
+      }
+      output += ">"
+      for child in children { child.serialize(into: &output) }
+      output += "</\(name)>"
+    }
+  }
+
+  private static func escape(_ text: String, attribute: Bool) -> String {
+    var output = ""
+    output.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": output += "&amp;"
+      case "\u{A0}": output += "&nbsp;"
+      case "<" where !attribute: output += "&lt;"
+      case ">" where !attribute: output += "&gt;"
+      case "\"" where attribute: output += "&quot;"
+      default: output.unicodeScalars.append(scalar)
+      }
+    }
+    return output
   }
 }

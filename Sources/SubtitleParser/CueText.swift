@@ -7,23 +7,30 @@ extension WebVTT {
 
   /// Parses cue text into a tree of WebVTT node objects.
   ///
-  /// - Parameter bytes: Cue text as UTF-8 (for example `document.text[cue.textRange]`);
-  ///   invalid sequences read as U+FFFD.
+  /// - Parameters:
+  ///   - bytes: Cue text as UTF-8 (for example `document.text[cue.textRange]`); invalid
+  ///     sequences read as U+FFFD.
+  ///   - language: The spec's fallback language: the applicable language of elements
+  ///     outside any `<lang>` span (nil: none).
   /// - Returns: The top-level nodes (the spec's "list of WebVTT Node Objects").
   /// - Complexity: O(n) in the length of the text.
-  public static func parseCueText(_ bytes: ArraySlice<UInt8>) -> [CueNode] {
+  public static func parseCueText(
+    _ bytes: ArraySlice<UInt8>, language: String? = nil
+  ) -> [CueNode] {
     bytes.withUnsafeBufferPointer { p in
       var parser = CueTextParser(p)
-      return parser.run()
+      return parser.run(language: language)
     }
   }
 
   /// Parses cue text given as a `String`.
   ///
-  /// - Parameter text: The cue text.
+  /// - Parameters:
+  ///   - text: The cue text.
+  ///   - language: The fallback language, as for `parseCueText(_:language:)`.
   /// - Returns: The top-level nodes.
-  public static func parseCueText(_ text: String) -> [CueNode] {
-    parseCueText(Array(text.utf8)[...])
+  public static func parseCueText(_ text: String, language: String? = nil) -> [CueNode] {
+    parseCueText(Array(text.utf8)[...], language: language)
   }
 }
 
@@ -62,10 +69,10 @@ struct CueTextParser {
 
   init(_ p: UnsafeBufferPointer<UInt8>) { self.p = p }
 
-  mutating func run() -> [CueNode] {
+  mutating func run(language: String?) -> [CueNode] {
     var root: [CueNode] = []
     var stack: [CueElement] = []
-    var languages: [String] = []
+    var languages: [String] = language.map { [$0] } ?? []
     var ignoredDepth = 0
 
     func append(_ node: CueNode, _ stack: inout [CueElement], _ root: inout [CueNode]) {

@@ -21,6 +21,8 @@ public enum WebVTT {
   public static func parse(_ bytes: [UInt8]) throws(SubtitleError) -> SubtitleDocument {
     let text = normalize(bytes)
     var core = VTTCore()
+    // Typical cues take 60 to 120 bytes; growth beyond this guess is amortised.
+    core.cues.reserveCapacity(text.count / 128 + 4)
     var position = 0
     try text.withUnsafeBufferPointer { p throws(SubtitleError) in
       try core.advance(p, position: &position, final: true)
@@ -36,13 +38,21 @@ public enum WebVTT {
   /// - Complexity: O(n).
   public static func normalize(_ bytes: [UInt8]) -> [UInt8] {
     var text: [UInt8] = []
-    text.reserveCapacity(bytes.count)
+    var unchanged = false
     bytes.withUnsafeBufferPointer { input in
       let start = hasByteOrderMark(input) ? 3 : 0
+      let clean = VTTScan.unchangedPrefixEnd(input, from: start)
+      if start == 0 && clean == input.count {
+        unchanged = true
+        return
+      }
+      text.reserveCapacity(input.count + 16)
+      text.append(contentsOf: UnsafeBufferPointer(rebasing: input[start..<clean]))
       var normalizer = VTTScan.Normalizer()
-      _ = normalizer.append(input, from: start, end: input.count, final: true, to: &text)
+      _ = normalizer.append(input, from: clean, end: input.count, final: true, to: &text)
     }
-    return text
+    // Most files need no change: share the caller's storage instead of copying it.
+    return unchanged ? bytes : text
   }
 
   static func hasByteOrderMark(_ input: UnsafeBufferPointer<UInt8>) -> Bool {

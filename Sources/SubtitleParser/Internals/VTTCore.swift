@@ -96,7 +96,20 @@ struct VTTCore {
     while position < count {
       let end = VTTScan.lineEnd(p, from: position, end: count)
       if end == count { break }
-      line(p, start: position, end: end, eof: false)
+      if inBlock && kind == .cue && end > position
+        && !VTTScan.containsArrow(p, start: position, end: end)
+      {
+        // Fast path for a cue text line (what `blockLine` does for it).
+        lineNumber += 1
+        lineCount += 1
+        if bufferEmpty {
+          bufferStart = position
+          bufferEmpty = false
+        }
+        bufferEnd = end
+      } else {
+        line(p, start: position, end: end, eof: false)
+      }
       position = end + 1
     }
     if final {
@@ -401,8 +414,9 @@ struct VTTCore {
     }
     let valueStart = colon + 1
     if VTTSyntax.equals(p, start: start, end: colon, "region") {
-      let id = String(decoding: UnsafeBufferPointer(rebasing: p[valueStart..<end]), as: UTF8.self)
-      settings.region = regionByID[id]
+      // "The last region whose identifier is value", compared as bytes (no allocation).
+      let value = UnsafeBufferPointer(rebasing: p[valueStart..<end])
+      settings.region = regions.lastIndex { $0.id.utf8.elementsEqual(value) }
       if settings.region == nil { ignoreSetting(p, start: start, end: end, "no such region") }
     } else if VTTSyntax.equals(p, start: start, end: colon, "vertical") {
       if VTTSyntax.equals(p, start: valueStart, end: end, "rl") {

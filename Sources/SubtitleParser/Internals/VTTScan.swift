@@ -128,6 +128,21 @@ enum VTTScan {
 
   static let replacement: (UInt8, UInt8, UInt8) = (0xEF, 0xBF, 0xBD)
 
+  /// The length of the longest prefix of `buffer[from...]` that normalisation leaves
+  /// unchanged: valid UTF-8 without NUL or CR.
+  static func unchangedPrefixEnd(_ buffer: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+    let end = buffer.count
+    var index = from
+    while true {
+      index = firstSpecial(buffer, from: index, end: end)
+      if index == end || buffer[index] < 0x80 { return index }
+      guard case .valid(let length) = classify(buffer, at: index, end: end, final: true) else {
+        return index
+      }
+      index += length
+    }
+  }
+
   /// Normaliser state carried between chunks of a stream.
   struct Normalizer {
     /// The previous byte written was a CR turned into LF: an LF that follows is dropped.
@@ -140,49 +155,94 @@ enum VTTScan {
       _ input: UnsafeBufferPointer<UInt8>, from: Int, end: Int, final: Bool,
       to output: inout [UInt8]
     ) -> Int {
-      var index = from
-      while index < end {
-        if afterCR && input[index] == VTTScan.lf {
-          index += 1
+      // Output goes through a 64 KiB scratch buffer so that short runs (one line between two
+      // CRs, one multi-byte character) cost a memcpy, not an array append each.
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1 << 16) { scratch in
+        var writer = Writer(scratch: scratch)
+        defer { writer.flush(to: &output) }
+        var index = from
+        while index < end {
+          if afterCR && input[index] == VTTScan.lf {
+            index += 1
+            afterCR = false
+            continue
+          }
           afterCR = false
-          continue
-        }
-        afterCR = false
-        let stop = VTTScan.firstSpecial(input, from: index, end: end)
-        if stop > index {
-          output.append(contentsOf: UnsafeBufferPointer(rebasing: input[index..<stop]))
-          index = stop
-          if index == end { break }
-        }
-        let byte = input[index]
-        if byte == VTTScan.cr {
-          output.append(VTTScan.lf)
-          afterCR = true
-          index += 1
-        } else if byte == 0 {
-          Self.appendReplacement(&output)
-          index += 1
-        } else {
-          switch VTTScan.classify(input, at: index, end: end, final: final) {
-          case .valid(let length):
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: input[index..<index + length]))
-            index += length
-          case .invalid(let length):
-            Self.appendReplacement(&output)
-            index += length
-          case .needMore:
-            return index - from
+          let stop = VTTScan.firstSpecial(input, from: index, end: end)
+          if stop > index {
+            writer.write(input, index..<stop, to: &output)
+            index = stop
+            if index == end { break }
+          }
+          let byte = input[index]
+          if byte == VTTScan.cr {
+            writer.write(VTTScan.lf, to: &output)
+            afterCR = true
+            index += 1
+          } else if byte == 0 {
+            writer.writeReplacement(to: &output)
+            index += 1
+          } else {
+            switch VTTScan.classify(input, at: index, end: end, final: final) {
+            case .valid(let length):
+              writer.write(input, index..<index + length, to: &output)
+              index += length
+            case .invalid(let length):
+              writer.writeReplacement(to: &output)
+              index += length
+            case .needMore:
+              return index - from
+            }
           }
         }
+        return index - from
       }
-      return index - from
     }
 
-    @inline(__always)
-    static func appendReplacement(_ output: inout [UInt8]) {
-      output.append(VTTScan.replacement.0)
-      output.append(VTTScan.replacement.1)
-      output.append(VTTScan.replacement.2)
+    /// Buffers output bytes and appends them to the array in large blocks.
+    struct Writer {
+      let scratch: UnsafeMutableBufferPointer<UInt8>
+      var fill = 0
+
+      @inline(__always)
+      mutating func flush(to output: inout [UInt8]) {
+        if fill > 0 {
+          output.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[0..<fill]))
+          fill = 0
+        }
+      }
+
+      @inline(__always)
+      mutating func write(
+        _ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, to output: inout [UInt8]
+      ) {
+        let count = range.count
+        if fill + count > scratch.count {
+          flush(to: &output)
+          if count > scratch.count {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: input[range]))
+            return
+          }
+        }
+        if let target = scratch.baseAddress, let source = input.baseAddress {
+          (target + fill).update(from: source + range.lowerBound, count: count)
+        }
+        fill += count
+      }
+
+      @inline(__always)
+      mutating func write(_ byte: UInt8, to output: inout [UInt8]) {
+        if fill == scratch.count { flush(to: &output) }
+        scratch[fill] = byte
+        fill += 1
+      }
+
+      @inline(__always)
+      mutating func writeReplacement(to output: inout [UInt8]) {
+        write(VTTScan.replacement.0, to: &output)
+        write(VTTScan.replacement.1, to: &output)
+        write(VTTScan.replacement.2, to: &output)
+      }
     }
   }
 }

@@ -26,6 +26,83 @@ enum VTTSyntax {
   static func collectTimestamp(
     _ p: UnsafeBufferPointer<UInt8>, _ position: inout Int, end: Int
   ) -> Result<Int64, TimestampFailure> {
+    if let millis = commonTimestamp(p, &position, end: end) { return .success(millis) }
+    return generalTimestamp(p, &position, end: end)
+  }
+
+  @inline(__always)
+  private static func digit(_ p: UnsafeBufferPointer<UInt8>, _ index: Int) -> Int64? {
+    let value = p[index] &- 0x30
+    return value < 10 ? Int64(value) : nil
+  }
+
+  /// Fast path for `mm:ss.ttt` and `hh:mm:ss.ttt` (two-digit fields) followed by a
+  /// character that cannot continue a timestamp; nil leaves the case to the general rules.
+  @inline(__always)
+  private static func commonTimestamp(
+    _ p: UnsafeBufferPointer<UInt8>, _ position: inout Int, end: Int
+  ) -> Int64? {
+    let start = position
+    if end - start >= 13, let base = p.baseAddress {
+      // `hh:mm:ss.ttt` checked eight bytes at a time: `hh:mm:ss` then `ss.ttt` + 1 byte.
+      let raw = UnsafeRawPointer(base + start)
+      let head = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+      let tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 5, as: UInt64.self))
+      // Digits minus '0' are 0...9; separators must match exactly.
+      let headDigits = head &- 0x3030_0030_3000_3030
+      let headOK =
+        (head & 0x0000_FF00_00FF_0000) == 0x0000_3A00_003A_0000
+        && ((headDigits | (headDigits &+ 0x7676_0076_7600_7676)) & 0x8080_0080_8000_8080) == 0
+      let tailDigits = tail &- 0x0030_3030_0030_3000
+      let tailOK =
+        (tail & 0x0000_0000_FF00_00FF) == 0x0000_0000_2E00_003A
+        && ((tailDigits | (tailDigits &+ 0x0076_7676_0076_7600)) & 0x0080_8080_0080_8000) == 0
+      let next = UInt8(truncatingIfNeeded: tail >> 56)
+      if headOK && tailOK && !isTimestampByte(next) {
+        let hours = Int64(head & 0x0F) * 10 + Int64((head >> 8) & 0x0F)
+        let minutes = Int64((head >> 24) & 0x0F) * 10 + Int64((head >> 32) & 0x0F)
+        let seconds = Int64((head >> 48) & 0x0F) * 10 + Int64((head >> 56) & 0x0F)
+        let millis =
+          Int64((tail >> 32) & 0x0F) * 100 + Int64((tail >> 40) & 0x0F) * 10
+          + Int64((tail >> 48) & 0x0F)
+        if minutes <= 59 && seconds <= 59 {
+          position = start + 12
+          return hours * 3_600_000 + minutes * 60_000 + seconds * 1000 + millis
+        }
+      }
+    }
+    guard end - start >= 9, let a1 = digit(p, start), let a2 = digit(p, start + 1),
+      p[start + 2] == 0x3A, let b1 = digit(p, start + 3), let b2 = digit(p, start + 4)
+    else { return nil }
+    let a = a1 * 10 + a2
+    let b = b1 * 10 + b2
+    if p[start + 5] == 0x2E {
+      // mm:ss.ttt
+      guard a <= 59, b <= 59, let t1 = digit(p, start + 6), let t2 = digit(p, start + 7),
+        let t3 = digit(p, start + 8), end == start + 9 || !isTimestampByte(p[start + 9])
+      else { return nil }
+      position = start + 9
+      return a * 60_000 + b * 1000 + t1 * 100 + t2 * 10 + t3
+    }
+    guard end - start >= 12, p[start + 5] == 0x3A, let c1 = digit(p, start + 6),
+      let c2 = digit(p, start + 7), p[start + 8] == 0x2E, let t1 = digit(p, start + 9),
+      let t2 = digit(p, start + 10), let t3 = digit(p, start + 11),
+      end == start + 12 || !isTimestampByte(p[start + 12])
+    else { return nil }
+    let c = c1 * 10 + c2
+    guard b <= 59, c <= 59 else { return nil }
+    position = start + 12
+    return a * 3_600_000 + b * 60_000 + c * 1000 + t1 * 100 + t2 * 10 + t3
+  }
+
+  @inline(__always)
+  private static func isTimestampByte(_ byte: UInt8) -> Bool {
+    isDigit(byte) || byte == 0x3A || byte == 0x2E
+  }
+
+  private static func generalTimestamp(
+    _ p: UnsafeBufferPointer<UInt8>, _ position: inout Int, end: Int
+  ) -> Result<Int64, TimestampFailure> {
     var hoursUnits = false
     guard position < end, isDigit(p[position]) else { return .failure(.syntax) }
     var overflow = false

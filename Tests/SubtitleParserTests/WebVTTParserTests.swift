@@ -1,0 +1,299 @@
+import Testing
+
+@testable import SubtitleParser
+
+private func parse(_ text: String) throws -> SubtitleDocument {
+  try WebVTT.parse(Array(text.utf8))
+}
+
+private func texts(_ document: SubtitleDocument) -> [String] {
+  document.cues.map { document.text(of: $0) }
+}
+
+@Suite struct WebVTTParserTests {
+  @Test func byteOrderMarkIsSkipped() throws {
+    let document = try WebVTT.parse(
+      [0xEF, 0xBB, 0xBF] + Array("WEBVTT\n\n00:00.000 --> 00:01.000\nhi".utf8))
+    #expect(texts(document) == ["hi"])
+    #expect(Array(document.text.prefix(6)) == Array("WEBVTT".utf8))
+  }
+
+  @Test func secondByteOrderMarkRejectsTheFile() {
+    let bytes: [UInt8] = [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array("WEBVTT\n".utf8)
+    #expect(throws: SubtitleError.badSignature(line: 1, offset: 0)) { try WebVTT.parse(bytes) }
+  }
+
+  @Test func signatureRules() throws {
+    #expect(try parse("WEBVTT").cues.isEmpty)
+    #expect(try parse("WEBVTT\t header").header == " header")
+    #expect(try parse("WEBVTT\r\n").cues.isEmpty)
+    for bad in ["", "WEBVT", "WEBVTTX", "webvtt", "WEBVTT\u{0C}\n", "\u{FEFF}\u{FEFF}WEBVTT", "X"] {
+      #expect(throws: SubtitleError.self, "\(bad.debugDescription)") { try parse(bad) }
+    }
+  }
+
+  @Test func carriageReturnOnlyFile() throws {
+    let document = try parse(
+      "WEBVTT\r\r00:00.000 --> 00:01.000\rline1\rline2\r\r00:02.000 --> 00:03.000\rx")
+    #expect(texts(document) == ["line1\nline2", "x"])
+    #expect(document.cues.map(\.line) == [3, 7])
+    #expect(!document.text.contains(0x0D))
+  }
+
+  @Test func crlfFileMatchesLFFile() throws {
+    let lf =
+      "WEBVTT\n\nid\n00:00.000 --> 00:01.000 align:start\na\nb\n\n00:02.000 --> 00:03.000\nc\n"
+    let crlf = lf.replacingOccurrences(of: "\n", with: "\r\n")
+    let a = try parse(lf)
+    let b = try parse(crlf)
+    #expect(a == b)
+  }
+
+  @Test func nulBecomesReplacementCharacter() throws {
+    let document = try WebVTT.parse(Array("WEBVTT\n\n00:00.000 --> 00:01.000\na".utf8) + [0, 0x62])
+    #expect(texts(document) == ["a\u{FFFD}b"])
+  }
+
+  @Test func invalidUTF8BecomesReplacementCharacters() throws {
+    let cases: [([UInt8], String)] = [
+      ([0xC3, 0x28], "\u{FFFD}("),
+      ([0xC0, 0xAF], "\u{FFFD}\u{FFFD}"),
+      ([0xED, 0xA0, 0x80], "\u{FFFD}\u{FFFD}\u{FFFD}"),
+      ([0xF0, 0x80, 0x41], "\u{FFFD}\u{FFFD}A"),
+      ([0xE2, 0x82], "\u{FFFD}"),
+      ([0xF4, 0x90, 0x80, 0x80], "\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}"),
+      ([0xE2, 0x82, 0xAC], "€"),
+      ([0xFF], "\u{FFFD}"),
+    ]
+    for (bytes, expected) in cases {
+      let document = try WebVTT.parse(Array("WEBVTT\n\n00:00.000 --> 00:01.000\n".utf8) + bytes)
+      #expect(texts(document) == [expected], "\(bytes)")
+    }
+  }
+
+  /// The normaliser agrees with the standard library's UTF-8 repair (both replace maximal
+  /// invalid subparts) on random bytes without NUL and CR.
+  @Test func normalizationMatchesStandardLibraryDecoding() {
+    var rng = SplitMix64(seed: 7)
+    for _ in 0..<2000 {
+      let length = Int(rng.next() % 24)
+      var bytes: [UInt8] = (0..<length).map { _ in
+        let pool: [UInt8] = [
+          0x41, 0x80, 0xBF, 0xC2, 0xE0, 0xED, 0xF0, 0xF4, 0xA0, 0x90, 0xFF, 0x0A,
+        ]
+        return rng.next() % 3 == 0
+          ? UInt8(truncatingIfNeeded: rng.next()) : pool[Int(rng.next() % 12)]
+      }
+      bytes.removeAll { $0 == 0 || $0 == 0x0D }
+      if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { continue }
+      let expected = Array(String(decoding: bytes, as: UTF8.self).utf8)
+      #expect(WebVTT.normalize(bytes) == expected, "\(bytes)")
+    }
+  }
+
+  @Test func specialByteKernelMatchesScalarReference() {
+    var rng = SplitMix64(seed: 42)
+    for _ in 0..<500 {
+      let length = Int(rng.next() % 80)
+      var bytes = [UInt8](repeating: 0x61, count: length)
+      for _ in 0..<Int(rng.next() % 3) where length > 0 {
+        let specials: [UInt8] = [0x00, 0x0D, 0x80, 0xFF, 0xC3, 0x0C, 0x0E, 0x7F, 0x01]
+        bytes[Int(rng.next() % UInt64(length))] = specials[Int(rng.next() % 9)]
+      }
+      bytes.withUnsafeBufferPointer { p in
+        for start in 0...length {
+          #expect(
+            VTTScan.firstSpecial(p, from: start, end: length)
+              == VTTScan.firstSpecialScalar(p, from: start, end: length))
+        }
+      }
+    }
+  }
+
+  @Test func hugeHoursDropTheCueWithADiagnostic() throws {
+    let document = try parse(
+      "WEBVTT\n\n99999999999999999999:00:00.000 --> 99999999999999999999:00:01.000\nbig\n\n"
+        + "00:00.000 --> 00:01.000\nok\n")
+    #expect(texts(document) == ["ok"])
+    let diagnostic = try #require(document.diagnostics.first)
+    #expect(diagnostic.line == 3)
+    #expect(diagnostic.reason.contains("out of range"))
+  }
+
+  @Test func manyHourDigitsWithinRangeAreAccepted() throws {
+    let document = try parse("WEBVTT\n\n0000001:00:00.000 --> 1000:00:00.000\nx")
+    #expect(document.cues.map(\.startTime) == [3600])
+    #expect(document.cues.map(\.endTime) == [3_600_000])
+  }
+
+  @Test func diagnosticsNameLineAndReason() throws {
+    let document = try parse(
+      "WEBVTT\n\n00:00.000 --> 00:01.000 align:middle foo:bar nocolon\nx\n\n"
+        + "00:00.000 -> 00:01.000\ny\n\nloose text\n")
+    #expect(texts(document) == ["x"])
+    let lines = document.diagnostics.map(\.line)
+    #expect(lines == [3, 3, 3, 6, 9])
+    #expect(document.diagnostics[0].reason.contains("align:middle"))
+  }
+
+  @Test func stylesAndRegionsOnlyBeforeTheFirstCue() throws {
+    let document = try parse(
+      "WEBVTT\n\nSTYLE\n::cue { color: red }\n\nREGION\nid:r width:50% lines:2 scroll:up\n\n"
+        + "00:00.000 --> 00:01.000 region:r\nx\n\nSTYLE\n::cue { color: blue }\n\n"
+        + "REGION\nid:s\n")
+    #expect(document.styles == ["::cue { color: red }"])
+    #expect(document.regions.count == 1)
+    #expect(document.regions[0].width == 50)
+    #expect(document.regions[0].lines == 2)
+    #expect(document.regions[0].scroll == "up")
+    #expect(document.region(of: document.cues[0])?.id == "r")
+    #expect(document.diagnostics.filter { $0.reason.contains("after the first cue") }.count == 2)
+  }
+
+  @Test func headerAndIdentifiers() throws {
+    let document = try parse(
+      "WEBVTT - title\nKind: captions\n\nintro\n00:00.000 --> 00:01.000\n\n\n2\n00:01.000 --> 00:02.000\nb"
+    )
+    #expect(document.header == "- title\nKind: captions")
+    #expect(document.cues.map { document.id(of: $0) } == ["intro", "2"])
+    #expect(texts(document) == ["", "b"])
+  }
+
+  /// The spec's answer for the wpt `regions-regionanchor` input (whose upstream assertions
+  /// assume distinct region ids): `region:6` finds the last region with id 6, ids 7…20 find
+  /// nothing.
+  @Test func duplicateRegionIdsResolveToTheLastDefinition() throws {
+    let document = try WebVTT.parse(WPT.bytes("inputs/file-parsing/regions-regionanchor.vtt"))
+    #expect(document.cues.count == 20)
+    #expect(document.regions.count == 20)
+    let region6 = try #require(document.region(of: document.cues[5]))
+    #expect(document.cues[5].settings.region == 19)
+    #expect(region6.regionAnchorX == 0 && region6.regionAnchorY == 100)
+    #expect(document.cues[6...].allSatisfy { $0.settings.region == nil })
+    #expect(document.cues[4].settings.region == 4)
+    #expect(document.regions[5].regionAnchorX == 100)
+  }
+
+  @Test func timestampMapIsReadInEitherOrder() throws {
+    let a = try parse(
+      "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000\n\n00:01.000 --> 00:02.000\nx")
+    #expect(a.timestampMap == TimestampMap(mpegts: 900_000, local: 0))
+    let b = try parse("WEBVTT\nX-TIMESTAMP-MAP=LOCAL:00:00:10.000,MPEGTS:181070\n")
+    #expect(b.timestampMap == TimestampMap(mpegts: 181_070, local: 10))
+    let bad = try parse("WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:abc,LOCAL:00:00:00.000\n")
+    #expect(bad.timestampMap == nil)
+    #expect(bad.diagnostics.map(\.line) == [2])
+  }
+
+  @Test func timestampMapMapsCueTimesWithRollover() {
+    let map = TimestampMap(mpegts: 900_000, local: 0)
+    #expect(map.presentationTicks(forCueTime: 1) == 990_000)
+    #expect(map.presentationTime(forCueTime: 1) == 11)
+    let nearWrap = TimestampMap(mpegts: (1 << 33) - 90_000, local: 5)
+    #expect(nearWrap.presentationTicks(forCueTime: 5) == (1 << 33) - 90_000)
+    #expect(nearWrap.presentationTicks(forCueTime: 6) == 0)
+    #expect(nearWrap.presentationTicks(forCueTime: 16) == 900_000)
+    #expect(nearWrap.presentationTicks(forCueTime: 0) == (1 << 33) - 540_000)
+    let behind = TimestampMap(mpegts: 0, local: 10)
+    #expect(behind.presentationTicks(forCueTime: 9) == (1 << 33) - 90_000)
+    #expect(behind.presentationTicks(forCueTime: 1e300) >= 0)
+  }
+
+  @Test func lineAndPositionNumbers() throws {
+    let document = try parse(
+      "WEBVTT\n\n00:00.000 --> 00:01.000 line:-0 position:12.5%,line-left size:0.001%\na\n\n"
+        + "00:00.000 --> 00:01.000 line:0.30000000000000004% line:-1.5,end vertical:lr\nb\n")
+    let first = document.cues[0].settings
+    #expect(first.line == 0 && first.line?.sign == .plus && first.snapToLines)
+    #expect(first.position == 12.5 && first.positionAlign == .lineLeft && first.size == 0.001)
+    let second = document.cues[1].settings
+    #expect(second.line == -1.5 && second.lineAlign == .end && second.snapToLines)
+    #expect(second.vertical == .leftToRight)
+  }
+
+  @Test func regionLinesKeepsHugeIntegers() throws {
+    let document = try parse("WEBVTT\n\nREGION\nid:a lines:18446744073709551616\n")
+    #expect(document.regions[0].lineCount == 18_446_744_073_709_551_616)
+    #expect(document.regions[0].lines == Int.max)
+  }
+}
+
+/// A small deterministic generator (SplitMix64) for reproducible random tests.
+struct SplitMix64: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+@Suite struct TimestampTests {
+  /// Reference: the spec's "collect a WebVTT timestamp", written plainly on Strings.
+  static func reference(_ text: String) -> (Int64, Int)? {
+    let chars = Array(text.utf8)
+    var i = 0
+    func digits() -> (Int64, Int)? {
+      let start = i
+      var value: Int64 = 0
+      while i < chars.count, chars[i] >= 0x30, chars[i] <= 0x39 {
+        if i - start > 17 { return nil }
+        value = value * 10 + Int64(chars[i] - 0x30)
+        i += 1
+      }
+      return (value, i - start)
+    }
+    guard let (v1, n1) = digits(), n1 > 0 else { return nil }
+    let hoursFirst = n1 != 2 || v1 > 59
+    guard i < chars.count, chars[i] == 0x3A else { return nil }
+    i += 1
+    guard let (v2, n2) = digits(), n2 == 2 else { return nil }
+    var h: Int64 = 0
+    var m = v1
+    var s = v2
+    if hoursFirst || (i < chars.count && chars[i] == 0x3A) {
+      guard i < chars.count, chars[i] == 0x3A else { return nil }
+      i += 1
+      guard let (v3, n3) = digits(), n3 == 2 else { return nil }
+      h = v1
+      m = v2
+      s = v3
+    }
+    guard i < chars.count, chars[i] == 0x2E else { return nil }
+    i += 1
+    guard let (v4, n4) = digits(), n4 == 3, m <= 59, s <= 59 else { return nil }
+    return (h * 3_600_000 + m * 60_000 + s * 1000 + v4, i)
+  }
+
+  @Test func fastPathsAgreeWithReference() {
+    var rng = SplitMix64(seed: 11)
+    let alphabet = Array("0123456789:.:.0159 -".utf8)
+    var samples = [
+      "00:00:00.000 ", "99:59:59.999x", "12:60:00.000 ", "1:00:00.000", "00:00.000",
+      "59:59.999", "60:00.000", "00:00:00.0000", "00:00:00.000:", "00:00:00.000.", "00:00:0a.000 ",
+    ]
+    for _ in 0..<20_000 {
+      var bytes = Array("00:00:00.000 ".utf8)
+      for _ in 0..<Int(rng.next() % 3) {
+        bytes[Int(rng.next() % UInt64(bytes.count))] =
+          alphabet[Int(rng.next() % UInt64(alphabet.count))]
+      }
+      if rng.next() % 4 == 0 { bytes.removeFirst(3) }
+      samples.append(String(decoding: bytes, as: UTF8.self))
+    }
+    for sample in samples {
+      let bytes = Array(sample.utf8)
+      let fast: (Int64, Int)? = bytes.withUnsafeBufferPointer { p in
+        var position = 0
+        guard case .success(let millis) = VTTSyntax.collectTimestamp(p, &position, end: p.count)
+        else { return nil }
+        return (millis, position)
+      }
+      let slow = Self.reference(sample)
+      #expect(fast?.0 == slow?.0 && fast?.1 == slow?.1, "\(sample)")
+    }
+  }
+}
