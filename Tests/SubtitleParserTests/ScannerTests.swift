@@ -112,3 +112,12 @@ func cursorFindsEveryOccurrenceLikeScalar(seed: Int) {
     }
   }
 }
+
+@Test func vectorCountHandlesLongRunsOfMatches() {
+  // More than 255 blocks of matches in a row: the per-lane counters are summed in time.
+  for count in [0, 31, 32, 255 * 32, 255 * 32 + 1, 300 * 32 + 7] {
+    let bytes = [UInt8](repeating: 0x0A, count: count)
+    #expect(ByteScanner.count(of: 0x0A, in: bytes, kernel: .vector) == count)
+    #expect(ByteScanner.count(of: 0x0B, in: bytes, kernel: .vector) == 0)
+  }
+}
