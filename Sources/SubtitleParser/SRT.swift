@@ -173,11 +173,16 @@ public enum SubRip {
         var write = read
         let end = cue.textRange.upperBound
         var line = cue.line + 1
+        // The next `}`, found once and reused while it is ahead (linear for unmatched `{\`).
+        var nextBrace = read - 1
         while read < end {
           let c = p[read]
           if c == 0x0A { line += 1 }
           if c == 0x7B, read + 1 < end, p[read + 1] == 0x5C {
-            let close = ByteScanner.findScalar(0x7D, UnsafePointer(p), read + 2, end)
+            if nextBrace <= read {
+              nextBrace = ByteScanner.findScalar(0x7D, UnsafePointer(p), read + 2, end)
+            }
+            let close = nextBrace
             if close < end {
               var removed = false
               var k = read + 1

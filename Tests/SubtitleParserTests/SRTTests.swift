@@ -167,3 +167,16 @@ func lineEndingsAndBOM(separator: String) throws {
     _ = try? SubtitleFile.parse(bytes)
   }
 }
+
+@Test func unmatchedBracketsStayLinear() throws {
+  // 30,000 unmatched `<`, `{\` and `>`: the tree, the override removal and the conversion
+  // must each finish in one pass (a quadratic scan would not finish in a test's time).
+  let noise = String(repeating: "<", count: 30_000) + String(repeating: "{\\", count: 15_000)
+  let text = "1\n00:00:01,000 --> 00:00:02,000\n" + noise + "<i>x</i>>\n"
+  let document = try srt(text)
+  #expect(document.cues.count == 1)
+  let tree = document.markupTree(of: document.cues[0])
+  #expect(tree.count == 3)
+  let vtt = document.converted(to: .webVTT)
+  #expect(vtt.text(of: vtt.cues[0]).hasSuffix("<i>x</i>&gt;"))
+}
