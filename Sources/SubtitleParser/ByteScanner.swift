@@ -292,6 +292,8 @@ public enum ByteScanner {
       return result
     }
 
+    /// The first index `>= from` holding the byte, or `end`, without the cache of
+    /// `next(from:)`: for dense bytes such as line ends.
     @inline(__always)
     mutating func search(_ from: Int) -> Int {
       var k = from - block
@@ -352,7 +354,7 @@ public enum ByteScanner {
       var out: [Int] = []
       var i = 0
       while true {
-        i = cursor.next(from: i)
+        i = cursor.search(i)
         if i >= buffer.count { break }
         out.append(i)
         i += 1

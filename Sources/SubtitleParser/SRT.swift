@@ -144,7 +144,7 @@ public enum SubRip {
         var o = 0
         var returns = ByteScanner.Cursor(0x0D, s, n)
         while i < n {
-          let cr = returns.next(from: i)
+          let cr = returns.search(i)
           let run = cr - i
           if run > 0 {
             (d + o).initialize(from: s + i, count: run)
@@ -294,7 +294,7 @@ struct SRTParser {
 
     while i < n {
       // Between cues: blank lines, a cue number, a timing line, or text to skip.
-      let eol = lines.next(from: i)
+      let eol = lines.search(i)
       let blank = isBlank(i, eol)
       if !blank { sawText = true }
       var timing: Timing? = nil
@@ -345,7 +345,7 @@ struct SRTParser {
       var lastLineIsNumber = false
       var lastLine = 0..<0
       while i < n {
-        let e = lines.next(from: i)
+        let e = lines.search(i)
         if e == i || isBlank(i, e) {
           i = e + 1
           line += 1
@@ -547,28 +547,35 @@ struct SRTParser {
   /// `H…:MM:SS[,.]mmm` (also `MM:SS,mmm`), in milliseconds.
   @inline(__always)
   func timestamp(_ k: inout Int, _ end: Int, _ flags: inout UInt16) -> Int64? {
-    // The canonical `HH:MM:SS,mmm` first, without loops.
+    // The canonical `HH:MM:SS,mmm` first, eight bytes at a time in one 64-bit word.
     if k + 12 <= end {
-      let d0 = p[k] &- 0x30
-      let d1 = p[k + 1] &- 0x30
-      let d3 = p[k + 3] &- 0x30
-      let d4 = p[k + 4] &- 0x30
-      let d6 = p[k + 6] &- 0x30
-      let d7 = p[k + 7] &- 0x30
-      let d9 = p[k + 9] &- 0x30
-      let d10 = p[k + 10] &- 0x30
-      let d11 = p[k + 11] &- 0x30
-      let separator = p[k + 8]
-      if d0 < 10 && d1 < 10 && p[k + 2] == 0x3A && d3 < 6 && d4 < 10 && p[k + 5] == 0x3A
-        && d6 < 6 && d7 < 10 && (separator == 0x2C || separator == 0x2E) && d9 < 10
-        && d10 < 10 && d11 < 10 && (k + 12 == end || p[k + 12] &- 0x30 >= 10)
+      let w = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self).littleEndian
+      let digitsOnly: UInt64 = 0xFFFF_00FF_FF00_FFFF  // bytes 0 1 3 4 6 7
+      let d = w & digitsOnly
+      // Every digit byte is 0x30...0x39 (adding 6 keeps the high nibble 3 only for 0...9),
+      // bytes 2 and 5 are ':'.
+      let highNibbles: UInt64 = 0xF0F0_00F0_F000_F0F0
+      let threes: UInt64 = 0x3030_0030_3000_3030
+      if d & highNibbles == threes, (d &+ 0x0606_0006_0600_0606) & highNibbles == threes,
+        w & ~digitsOnly == 0x0000_3A00_003A_0000
       {
-        k += 12
-        let hours = Int64(d0) &* 10 &+ Int64(d1)
-        let minutes = Int64(d3) &* 10 &+ Int64(d4)
-        let seconds = Int64(d6) &* 10 &+ Int64(d7)
-        let millis = Int64(d9) &* 100 &+ Int64(d10) &* 10 &+ Int64(d11)
-        return ((hours &* 60 &+ minutes) &* 60 &+ seconds) &* 1000 &+ millis
+        let v = d &- threes
+        // Byte pairs to values: byte i becomes 10 x digit(i) + digit(i + 1).
+        let pairs = (v &* 10) &+ (v >> 8)
+        let hours = Int64(pairs & 0xFF)
+        let minutes = Int64((pairs >> 24) & 0xFF)
+        let seconds = Int64((pairs >> 48) & 0xFF)
+        let separator = p[k + 8]
+        let d9 = p[k + 9] &- 0x30
+        let d10 = p[k + 10] &- 0x30
+        let d11 = p[k + 11] &- 0x30
+        if minutes < 60 && seconds < 60 && (separator == 0x2C || separator == 0x2E) && d9 < 10
+          && d10 < 10 && d11 < 10 && (k + 12 == end || p[k + 12] &- 0x30 >= 10)
+        {
+          k += 12
+          let millis = Int64(d9) &* 100 &+ Int64(d10) &* 10 &+ Int64(d11)
+          return ((hours &* 60 &+ minutes) &* 60 &+ seconds) &* 1000 &+ millis
+        }
       }
     }
     let first = digits(&k, end)

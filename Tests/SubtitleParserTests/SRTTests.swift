@@ -180,3 +180,16 @@ func lineEndingsAndBOM(separator: String) throws {
   let vtt = document.converted(to: .webVTT)
   #expect(vtt.text(of: vtt.cues[0]).hasSuffix("<i>x</i>&gt;"))
 }
+
+@Test func timestampForms() throws {
+  // The fast path (two-digit hours) and the general path must agree on every form.
+  let cases: [(String, Double?)] = [
+    ("00:00:01,000", 1), ("12:34:56,789", 45296.789), ("99:59:59.999", 359_999.999),
+    ("100:00:00,000", 360_000), ("1:02:03,004", 3723.004), ("00:60:00,000", 3600),
+    ("00:00:61,000", 61), ("0a:00:00,000", nil), ("00:00:00,0000", nil), ("00:00:00;000", nil),
+  ]
+  for (stamp, expected) in cases {
+    let parsed = try? srt("1\n\(stamp) --> \(stamp)\nx\n")
+    #expect(parsed?.cues.first?.startTime == expected, "\(stamp)")
+  }
+}
