@@ -91,20 +91,28 @@ private func texts(_ document: SubtitleDocument) -> [String] {
     }
   }
 
-  @Test func specialByteKernelMatchesScalarReference() {
+  @Test func cleanRunKernelMatchesScalarReference() {
     var rng = SplitMix64(seed: 42)
-    for _ in 0..<500 {
+    let specials: [UInt8] = [
+      0x00, 0x0D, 0x80, 0xFF, 0xC3, 0xA9, 0xE6, 0x97, 0xA5, 0xF0, 0x9F, 0x0C,
+    ]
+    for _ in 0..<800 {
       let length = Int(rng.next() % 80)
       var bytes = [UInt8](repeating: 0x61, count: length)
-      for _ in 0..<Int(rng.next() % 3) where length > 0 {
-        let specials: [UInt8] = [0x00, 0x0D, 0x80, 0xFF, 0xC3, 0x0C, 0x0E, 0x7F, 0x01]
-        bytes[Int(rng.next() % UInt64(length))] = specials[Int(rng.next() % 9)]
+      for _ in 0..<Int(rng.next() % 6) where length > 0 {
+        bytes[Int(rng.next() % UInt64(length))] = specials[Int(rng.next() % UInt64(specials.count))]
+      }
+      if rng.next() % 3 == 0 && length > 4 {
+        let at = Int(rng.next() % UInt64(length - 3))
+        bytes.replaceSubrange(at..<at + 3, with: [0xE6, 0x97, 0xA5])
       }
       bytes.withUnsafeBufferPointer { p in
         for start in 0...length {
-          #expect(
-            VTTScan.firstSpecial(p, from: start, end: length)
-              == VTTScan.firstSpecialScalar(p, from: start, end: length))
+          for final in [true, false] {
+            #expect(
+              VTTScan.cleanRunEnd(p, from: start, end: length, final: final)
+                == VTTScan.cleanRunEndScalar(p, from: start, end: length, final: final))
+          }
         }
       }
     }

@@ -32,46 +32,6 @@ enum VTTScan {
     return false
   }
 
-  // MARK: - Special-byte search (SWAR kernel + scalar reference)
-
-  /// Whether `byte` needs work during normalisation: non-ASCII, NUL or CR.
-  @inline(__always)
-  static func isSpecial(_ byte: UInt8) -> Bool {
-    byte >= 0x80 || byte == 0 || byte == cr
-  }
-
-  /// Scalar reference for `firstSpecial`: the index of the first byte in `buffer[from..<end]`
-  /// that is non-ASCII, NUL or CR, or `end`.
-  static func firstSpecialScalar(_ buffer: UnsafeBufferPointer<UInt8>, from: Int, end: Int) -> Int {
-    var index = from
-    while index < end && !isSpecial(buffer[index]) { index += 1 }
-    return index
-  }
-
-  /// The index of the first byte in `buffer[from..<end]` that is non-ASCII, NUL or CR, or
-  /// `end`. Tests eight bytes per step with 64-bit arithmetic; agrees with
-  /// `firstSpecialScalar`.
-  static func firstSpecial(_ buffer: UnsafeBufferPointer<UInt8>, from: Int, end: Int) -> Int {
-    guard let base = buffer.baseAddress else { return end }
-    let raw = UnsafeRawPointer(base)
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    let crs: UInt64 = 0x0D0D_0D0D_0D0D_0D0D
-    var index = from
-    while index + 8 <= end {
-      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-      let xorCR = word ^ crs
-      // A byte is zero exactly when the "has zero byte" test flags it (no false positives for
-      // the any-test because bytes >= 0x80 are already flagged by `word & highs`).
-      let zero = (word &- ones) & ~word
-      let isCR = (xorCR &- ones) & ~xorCR
-      if (word | zero | isCR) & highs != 0 { break }
-      index += 8
-    }
-    while index < end && !isSpecial(buffer[index]) { index += 1 }
-    return index
-  }
-
   // MARK: - UTF-8 decoding
 
   /// The result of decoding one non-ASCII sequence at some position.
@@ -131,16 +91,80 @@ enum VTTScan {
   /// The length of the longest prefix of `buffer[from...]` that normalisation leaves
   /// unchanged: valid UTF-8 without NUL or CR.
   static func unchangedPrefixEnd(_ buffer: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
-    let end = buffer.count
+    cleanRunEnd(buffer, from: from, end: buffer.count, final: true)
+  }
+
+  /// Scalar reference for `cleanRunEnd`: one scalar at a time, through `classify` only.
+  static func cleanRunEndScalar(
+    _ buffer: UnsafeBufferPointer<UInt8>, from: Int, end: Int, final: Bool
+  ) -> Int {
     var index = from
-    while true {
-      index = firstSpecial(buffer, from: index, end: end)
-      if index == end || buffer[index] < 0x80 { return index }
-      guard case .valid(let length) = classify(buffer, at: index, end: end, final: true) else {
+    while index < end {
+      let byte = buffer[index]
+      if byte == 0 || byte == cr { return index }
+      if byte < 0x80 {
+        index += 1
+        continue
+      }
+      guard case .valid(let length) = classify(buffer, at: index, end: end, final: final) else {
         return index
       }
       index += length
     }
+    return end
+  }
+
+  /// The end of the run starting at `from` that normalisation copies unchanged: the index of
+  /// the first CR, NUL, invalid UTF-8 sequence or (unless `final`) unfinished sequence at
+  /// the end, or `end`. Skips clean ASCII eight bytes per step with 64-bit arithmetic;
+  /// agrees with `cleanRunEndScalar`.
+  static func cleanRunEnd(
+    _ buffer: UnsafeBufferPointer<UInt8>, from: Int, end: Int, final: Bool
+  ) -> Int {
+    guard let base = buffer.baseAddress else { return end }
+    let raw = UnsafeRawPointer(base)
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let crs: UInt64 = 0x0D0D_0D0D_0D0D_0D0D
+    var index = from
+    while index < end {
+      let byte = buffer[index]
+      if byte < 0x80 {
+        if byte == 0 || byte == cr { return index }
+        index += 1
+        // After an ASCII byte, skip clean ASCII eight bytes at a time.
+        while index + 8 <= end {
+          let word = UInt64(
+            littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+          let xorCR = word ^ crs
+          let zero = (word &- ones) & ~word
+          let isCR = (xorCR &- ones) & ~xorCR
+          if (word | zero | isCR) & highs != 0 { break }
+          index += 8
+        }
+        continue
+      }
+      // Two- and three-byte sequences inline; four-byte ones via `classify`.
+      if byte >= 0xC2 && byte <= 0xDF {
+        if index + 1 < end && buffer[index + 1] & 0xC0 == 0x80 {
+          index += 2
+          continue
+        }
+      } else if byte >= 0xE0 && byte <= 0xEF && index + 2 < end {
+        let second = buffer[index + 1]
+        let lower: UInt8 = byte == 0xE0 ? 0xA0 : 0x80
+        let upper: UInt8 = byte == 0xED ? 0x9F : 0xBF
+        if second >= lower && second <= upper && buffer[index + 2] & 0xC0 == 0x80 {
+          index += 3
+          continue
+        }
+      }
+      guard case .valid(let length) = classify(buffer, at: index, end: end, final: final) else {
+        return index
+      }
+      index += length
+    }
+    return end
   }
 
   /// Normaliser state carried between chunks of a stream.
@@ -168,7 +192,7 @@ enum VTTScan {
             continue
           }
           afterCR = false
-          let stop = VTTScan.firstSpecial(input, from: index, end: end)
+          let stop = VTTScan.cleanRunEnd(input, from: index, end: end, final: final)
           if stop > index {
             writer.write(input, index..<stop, to: &output)
             index = stop
