@@ -218,9 +218,17 @@ public enum ByteScanner {
     let raw = UnsafeRawPointer(base)
     let needle: SIMD32<UInt8> = SIMD32(repeating: byte)
     while i + 32 <= end {
-      let block: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: i, as: SIMD32<UInt8>.self)
-      n += setLaneCount(block .== needle)
-      i += 32
+      // Per-lane byte counters: a set mask lane is 0xFF, so subtracting it adds one. At most
+      // 255 blocks before the counters are summed, so no lane wraps.
+      var counters: SIMD32<UInt8> = .zero
+      var blocks = 0
+      while blocks < 255 && i + 32 <= end {
+        let block: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: i, as: SIMD32<UInt8>.self)
+        counters = counters &- unsafeBitCast(block .== needle, to: SIMD32<UInt8>.self)
+        blocks &+= 1
+        i += 32
+      }
+      n += laneSum(counters)
     }
     return n + countScalar(byte, base, i, end)
   }
@@ -269,9 +277,25 @@ public enum ByteScanner {
       self.bits = 0
     }
 
+    /// The last answer and the `from` it was for: a later `from` up to that answer has the
+    /// same answer, so sparse bytes are not searched for again and again.
+    var hit = -1
+    var hitFrom = Int.max
+
     /// The first index `>= from` holding the byte, or `end`.
     @inline(__always)
     mutating func next(from: Int) -> Int {
+      if from >= hitFrom && from <= hit { return hit }
+      let result = search(from)
+      hit = result
+      hitFrom = from
+      return result
+    }
+
+    /// The first index `>= from` holding the byte, or `end`, without the cache of
+    /// `next(from:)`: for dense bytes such as line ends.
+    @inline(__always)
+    mutating func search(_ from: Int) -> Int {
       var k = from - block
       if k < 0 || k >= 64 {
         guard from + 64 <= end else { return ByteScanner.findScalar(needle[0], base, from, end) }
@@ -296,7 +320,15 @@ public enum ByteScanner {
       let raw = UnsafeRawPointer(base + at)
       let a: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: 0, as: SIMD32<UInt8>.self)
       let b: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: 32, as: SIMD32<UInt8>.self)
-      bits = ByteScanner.bitMask(a .== needle) | ByteScanner.bitMask(b .== needle) << 32
+      let ma = a .== needle
+      let mb = b .== needle
+      // Most blocks have no sparse needle: skip the gathering multiplies for them.
+      let any = unsafeBitCast(ma .| mb, to: (UInt64, UInt64, UInt64, UInt64).self)
+      if any.0 | any.1 | any.2 | any.3 == 0 {
+        bits = 0
+        return
+      }
+      bits = ByteScanner.bitMask(ma) | ByteScanner.bitMask(mb) << 32
     }
   }
 
@@ -322,7 +354,7 @@ public enum ByteScanner {
       var out: [Int] = []
       var i = 0
       while true {
-        i = cursor.next(from: i)
+        i = cursor.search(i)
         if i >= buffer.count { break }
         out.append(i)
         i += 1
@@ -342,6 +374,18 @@ public enum ByteScanner {
     if words.2 != 0 { return 16 &+ words.2.trailingZeroBitCount &>> 3 }
     if words.3 != 0 { return 24 &+ words.3.trailingZeroBitCount &>> 3 }
     return 32
+  }
+
+  /// The sum of the 32 byte lanes of `v`, with 64-bit word arithmetic (no lane loop).
+  @inline(__always)
+  static func laneSum(_ v: SIMD32<UInt8>) -> Int {
+    let words = unsafeBitCast(v, to: (UInt64, UInt64, UInt64, UInt64).self)
+    let low: UInt64 = 0x00FF_00FF_00FF_00FF
+    func pairs(_ w: UInt64) -> UInt64 { (w & low) &+ ((w >> 8) & low) }
+    // Four 16-bit sums per word, at most 4 x 510, then fold them.
+    let s = pairs(words.0) &+ pairs(words.1) &+ pairs(words.2) &+ pairs(words.3)
+    let folded = (s & 0x0000_FFFF_0000_FFFF) &+ ((s >> 16) & 0x0000_FFFF_0000_FFFF)
+    return Int((folded & 0xFFFF_FFFF) &+ (folded >> 32))
   }
 
   /// The number of lanes set in `mask`.

@@ -138,11 +138,18 @@ struct MarkupConverter {
   func srtToWebVTT(_ src: ArraySlice<UInt8>, into out: inout [UInt8], notes: inout [Diagnostic]) {
     var fonts: [Bool] = []
     var i = src.startIndex
+    // The next `>` and the next `<` after the current `<`, found once and reused, so text
+    // full of unmatched brackets stays linear.
+    var nextClose = src.startIndex - 1
+    var nextOpen = src.startIndex - 1
     while i < src.endIndex {
       let c = src[i]
-      if c == 0x3C, let close = src[(i + 1)...].firstIndex(of: 0x3E),
-        !src[(i + 1)..<close].contains(0x3C)
-      {
+      if c == 0x3C {
+        if nextClose <= i { nextClose = src[(i + 1)...].firstIndex(of: 0x3E) ?? src.endIndex }
+        if nextOpen <= i { nextOpen = src[(i + 1)...].firstIndex(of: 0x3C) ?? src.endIndex }
+      }
+      if c == 0x3C, nextClose < src.endIndex, nextOpen > nextClose {
+        let close = nextClose
         let tag = Array(src[(i + 1)..<close])
         if let emitted = srtTag(tag, fonts: &fonts, notes: &notes) {
           out.append(contentsOf: emitted.utf8)

@@ -30,9 +30,18 @@ extension SubRip {
     }
 
     var i = bytes.startIndex
+    // The next `>` and `<`, found once and reused while they are ahead: a tag is `<` … `>`
+    // without another `<`, and unmatched brackets keep the scan linear.
+    var nextClose = bytes.startIndex - 1
+    var nextOpen = bytes.startIndex - 1
     while i < bytes.endIndex {
       let c = bytes[i]
-      if c == 0x3C, let end = bytes[(i + 1)...].firstIndex(of: 0x3E) {
+      if c == 0x3C {
+        if nextClose <= i { nextClose = bytes[(i + 1)...].firstIndex(of: 0x3E) ?? bytes.endIndex }
+        if nextOpen <= i { nextOpen = bytes[(i + 1)...].firstIndex(of: 0x3C) ?? bytes.endIndex }
+      }
+      if c == 0x3C, nextClose < bytes.endIndex, nextOpen > nextClose {
+        let end = nextClose
         let tag = String(decoding: bytes[(i + 1)..<end], as: UTF8.self)
         if let (kind, closing, attributes) = srtTag(tag) {
           flushText()

@@ -135,31 +135,30 @@ public enum SubRip {
 
   /// CRLF and lone CR become LF (the document's line separator).
   static func normalisingLineEnds(_ bytes: [UInt8]) -> [UInt8] {
-    var out = [UInt8](repeating: 0, count: bytes.count)
-    let written = out.withUnsafeMutableBufferPointer { dst -> Int in
-      bytes.withUnsafeBufferPointer { src -> Int in
-        guard let s = src.baseAddress, let d = dst.baseAddress else { return 0 }
+    bytes.withUnsafeBufferPointer { src in
+      [UInt8](unsafeUninitializedCapacity: src.count) { dst, written in
+        written = 0
+        guard let s = src.baseAddress, let d = dst.baseAddress else { return }
         let n = src.count
         var i = 0
         var o = 0
+        var returns = ByteScanner.Cursor(0x0D, s, n)
         while i < n {
-          let cr = ByteScanner.findMemchr(0x0D, s, i, n)
+          let cr = returns.search(i)
           let run = cr - i
           if run > 0 {
-            (d + o).update(from: s + i, count: run)
+            (d + o).initialize(from: s + i, count: run)
             o += run
           }
           if cr >= n { break }
-          d[o] = 0x0A
+          (d + o).initialize(to: 0x0A)
           o += 1
           i = cr + 1
           if i < n && s[i] == 0x0A { i += 1 }
         }
-        return o
+        written = o
       }
     }
-    out.removeLast(out.count - written)
-    return out
   }
 
   /// Removes `{\…}` blocks from the cues `parser.rewrite` lists, in place, and turns `\anN`
@@ -174,11 +173,16 @@ public enum SubRip {
         var write = read
         let end = cue.textRange.upperBound
         var line = cue.line + 1
+        // The next `}`, found once and reused while it is ahead (linear for unmatched `{\`).
+        var nextBrace = read - 1
         while read < end {
           let c = p[read]
           if c == 0x0A { line += 1 }
           if c == 0x7B, read + 1 < end, p[read + 1] == 0x5C {
-            let close = ByteScanner.findScalar(0x7D, UnsafePointer(p), read + 2, end)
+            if nextBrace <= read {
+              nextBrace = ByteScanner.findScalar(0x7D, UnsafePointer(p), read + 2, end)
+            }
+            let close = nextBrace
             if close < end {
               var removed = false
               var k = read + 1
@@ -279,116 +283,112 @@ struct SRTParser {
     // Every timing line has a `>`: counting them (32 bytes a step) bounds the cue count
     // without the over-allocation of a size-based guess or the copies of growing.
     cues.reserveCapacity(min(ByteScanner.countVector(0x3E, p, start, n), n / 16) + 1)
+    var lines = ByteScanner.Cursor(0x0A, p, n)
+    var braces = ByteScanner.Cursor(0x7B, p, n)
     var state = State.between
-    var lineEnds = ByteScanner.Cursor(0x0A, p, n)
     var i = start
     var line = 1
     var pendingId = 0..<0
     var pendingLine = 0
     var expected = 1
-    // The open cue.
-    var timing = Timing()
-    var cueId = 0..<0
-    var cueLine = 0
-    var timingEnd = 0
-    var textStart = -1
-    var textEnd = 0
-    var previousTextEnd = 0
-    var lastLineIsNumber = false
-    var lastLine = 0..<0
 
     while i < n {
-      let eol = lineEnds.next(from: i)
-      defer {
-        i = eol + 1
-        line += 1
-      }
+      // Between cues: blank lines, a cue number, a timing line, or text to skip.
+      let eol = lines.search(i)
       let blank = isBlank(i, eol)
       if !blank { sawText = true }
+      var timing: Timing? = nil
+      var id = 0..<0
       switch state {
-      case .inCue:
-        if blank {
-          finish(timing, cueId, cueLine, timingEnd, textStart, textEnd)
-          state = .between
-          continue
-        }
-        if let t = timingLine(i, eol) {
-          var id = 0..<0
-          if lastLineIsNumber {
-            id = lastLine
-            textEnd = previousTextEnd
-            if textStart == lastLine.lowerBound { textStart = -1 }
-          }
-          note(line, i, "missing blank line: a timing line starts a new cue")
-          finish(timing, cueId, cueLine, timingEnd, textStart, textEnd)
-          timing = t
-          cueId = id
-          cueLine = line
-          timingEnd = eol
-          textStart = -1
-          lastLineIsNumber = false
-          begin(t, id, line, i, &expected)
-          continue
-        }
-        if textStart < 0 { textStart = i }
-        previousTextEnd = textEnd
-        textEnd = eol
-        lastLineIsNumber = isNumber(i, eol)
-        lastLine = i..<eol
-      case .between, .garbage:
-        if blank {
-          state = .between
-          continue
-        }
-        if let t = timingLine(i, eol) {
-          timing = t
-          cueId = 0..<0
-          cueLine = line
-          timingEnd = eol
-          textStart = -1
-          lastLineIsNumber = false
-          begin(t, 0..<0, line, i, &expected)
-          state = .inCue
-          continue
-        }
-        if isNumber(i, eol) {
-          pendingId = i..<eol
-          pendingLine = line
-          state = .afterNumber
-          continue
-        }
-        if state == .between {
-          note(line, i, "text outside a cue skipped")
-          state = .garbage
-        }
       case .afterNumber:
         if let t = timingLine(i, eol) {
           timing = t
-          cueId = pendingId
-          cueLine = line
-          timingEnd = eol
-          textStart = -1
-          lastLineIsNumber = false
-          begin(t, pendingId, line, i, &expected)
-          state = .inCue
-          continue
-        }
-        if isNumber(i, eol) {
+          id = pendingId
+        } else if isNumber(i, eol) {
           note(pendingLine, pendingId.lowerBound, "cue number without a timing line skipped")
           pendingId = i..<eol
           pendingLine = line
-          continue
+        } else {
+          note(pendingLine, pendingId.lowerBound, "cue number without a timing line skipped")
+          if !blank { note(line, i, "text outside a cue skipped") }
+          state = blank ? .between : .garbage
         }
-        note(pendingLine, pendingId.lowerBound, "cue number without a timing line skipped")
-        if !blank { note(line, i, "text outside a cue skipped") }
-        state = blank ? .between : .garbage
+      case .between, .garbage, .inCue:
+        if blank {
+          state = .between
+        } else if isNumber(i, eol) {
+          // Digits alone are never a timing line: test for the common cue number first.
+          pendingId = i..<eol
+          pendingLine = line
+          state = .afterNumber
+        } else if let t = timingLine(i, eol) {
+          timing = t
+        } else if state == .between {
+          note(line, i, "text outside a cue skipped")
+          state = .garbage
+        }
       }
+      let timingStart = i
+      i = eol + 1
+      line += 1
+      guard var t = timing else { continue }
+
+      // A cue: its timing line is done; read text lines until a blank line, the end, or a
+      // timing line (which starts the next cue at once).
+      var cueLine = line - 1
+      var timingEnd = eol
+      begin(t, id, cueLine, timingStart, &expected)
+      state = .between
+      var textStart = -1
+      var textEnd = 0
+      var previousTextEnd = 0
+      var lastLineIsNumber = false
+      var lastLine = 0..<0
+      while i < n {
+        let e = lines.search(i)
+        if e == i || isBlank(i, e) {
+          i = e + 1
+          line += 1
+          break
+        }
+        sawText = true
+        let first = p[i]
+        if first &- 0x30 < 10 || first == 0x20 || first == 0x09 {
+          if let next = timingLine(i, e) {
+            var nextId = 0..<0
+            if lastLineIsNumber {
+              nextId = lastLine
+              textEnd = previousTextEnd
+              if textStart == lastLine.lowerBound { textStart = -1 }
+            }
+            finish(t, id, cueLine, timingEnd, textStart, textEnd, &braces)
+            note(line, i, "missing blank line: a timing line starts a new cue")
+            begin(next, nextId, line, i, &expected)
+            t = next
+            id = nextId
+            cueLine = line
+            timingEnd = e
+            textStart = -1
+            lastLineIsNumber = false
+            i = e + 1
+            line += 1
+            continue
+          }
+          lastLineIsNumber = isNumber(i, e)
+        } else {
+          lastLineIsNumber = false
+        }
+        if textStart < 0 { textStart = i }
+        previousTextEnd = textEnd
+        textEnd = e
+        lastLine = i..<e
+        i = e + 1
+        line += 1
+      }
+      finish(t, id, cueLine, timingEnd, textStart, textEnd, &braces)
     }
-    switch state {
-    case .inCue: finish(timing, cueId, cueLine, timingEnd, textStart, textEnd)
-    case .afterNumber:
+    if state == .afterNumber {
       note(pendingLine, pendingId.lowerBound, "cue number without a timing line skipped")
-    case .between, .garbage: break
     }
   }
 
@@ -405,9 +405,11 @@ struct SRTParser {
       var k = id.lowerBound
       while k < id.upperBound && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
       var digits = 0
-      while k < id.upperBound && p[k] >= 0x30 && p[k] <= 0x39 {
-        if digits < 18 { value = value * 10 + Int(p[k] - 0x30) }
-        digits += 1
+      while k < id.upperBound {
+        let d = p[k] &- 0x30
+        if d >= 10 { break }
+        if digits < 18 { value = value &* 10 &+ Int(d) }
+        digits &+= 1
         k += 1
       }
       if value != expected || digits > 18 {
@@ -439,7 +441,7 @@ struct SRTParser {
   @inline(__always)
   mutating func finish(
     _ t: Timing, _ id: Range<Int>, _ line: Int, _ timingEnd: Int, _ textStart: Int,
-    _ textEnd: Int
+    _ textEnd: Int, _ braces: inout ByteScanner.Cursor
   ) {
     if t.flags & SRTParser.absurdHours != 0 { return }
     var range = textStart < 0 ? timingEnd..<timingEnd : textStart..<textEnd
@@ -464,7 +466,7 @@ struct SRTParser {
       trimmedId = trimmedId.lowerBound..<(trimmedId.upperBound - 1)
     }
     if t.end < t.start { note(line, timingEnd, "end time before start time") }
-    if ByteScanner.findMemchr(0x7B, p, range.lowerBound, range.upperBound) < range.upperBound {
+    if !range.isEmpty && braces.next(from: range.lowerBound) < range.upperBound {
       rewrite.append(cues.count)
     }
     cues.append(
@@ -545,28 +547,35 @@ struct SRTParser {
   /// `H…:MM:SS[,.]mmm` (also `MM:SS,mmm`), in milliseconds.
   @inline(__always)
   func timestamp(_ k: inout Int, _ end: Int, _ flags: inout UInt16) -> Int64? {
-    // The canonical `HH:MM:SS,mmm` first, without loops.
+    // The canonical `HH:MM:SS,mmm` first, eight bytes at a time in one 64-bit word.
     if k + 12 <= end {
-      let d0 = p[k] &- 0x30
-      let d1 = p[k + 1] &- 0x30
-      let d3 = p[k + 3] &- 0x30
-      let d4 = p[k + 4] &- 0x30
-      let d6 = p[k + 6] &- 0x30
-      let d7 = p[k + 7] &- 0x30
-      let d9 = p[k + 9] &- 0x30
-      let d10 = p[k + 10] &- 0x30
-      let d11 = p[k + 11] &- 0x30
-      let separator = p[k + 8]
-      if d0 < 10 && d1 < 10 && p[k + 2] == 0x3A && d3 < 6 && d4 < 10 && p[k + 5] == 0x3A
-        && d6 < 6 && d7 < 10 && (separator == 0x2C || separator == 0x2E) && d9 < 10
-        && d10 < 10 && d11 < 10 && (k + 12 == end || p[k + 12] &- 0x30 >= 10)
+      let w = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self).littleEndian
+      let digitsOnly: UInt64 = 0xFFFF_00FF_FF00_FFFF  // bytes 0 1 3 4 6 7
+      let d = w & digitsOnly
+      // Every digit byte is 0x30...0x39 (adding 6 keeps the high nibble 3 only for 0...9),
+      // bytes 2 and 5 are ':'.
+      let highNibbles: UInt64 = 0xF0F0_00F0_F000_F0F0
+      let threes: UInt64 = 0x3030_0030_3000_3030
+      if d & highNibbles == threes, (d &+ 0x0606_0006_0600_0606) & highNibbles == threes,
+        w & ~digitsOnly == 0x0000_3A00_003A_0000
       {
-        k += 12
-        let hours = Int64(d0) &* 10 &+ Int64(d1)
-        let minutes = Int64(d3) &* 10 &+ Int64(d4)
-        let seconds = Int64(d6) &* 10 &+ Int64(d7)
-        let millis = Int64(d9) &* 100 &+ Int64(d10) &* 10 &+ Int64(d11)
-        return ((hours &* 60 &+ minutes) &* 60 &+ seconds) &* 1000 &+ millis
+        let v = d &- threes
+        // Byte pairs to values: byte i becomes 10 x digit(i) + digit(i + 1).
+        let pairs = (v &* 10) &+ (v >> 8)
+        let hours = Int64(pairs & 0xFF)
+        let minutes = Int64((pairs >> 24) & 0xFF)
+        let seconds = Int64((pairs >> 48) & 0xFF)
+        let separator = p[k + 8]
+        let d9 = p[k + 9] &- 0x30
+        let d10 = p[k + 10] &- 0x30
+        let d11 = p[k + 11] &- 0x30
+        if minutes < 60 && seconds < 60 && (separator == 0x2C || separator == 0x2E) && d9 < 10
+          && d10 < 10 && d11 < 10 && (k + 12 == end || p[k + 12] &- 0x30 >= 10)
+        {
+          k += 12
+          let millis = Int64(d9) &* 100 &+ Int64(d10) &* 10 &+ Int64(d11)
+          return ((hours &* 60 &+ minutes) &* 60 &+ seconds) &* 1000 &+ millis
+        }
       }
     }
     let first = digits(&k, end)

@@ -167,3 +167,29 @@ func lineEndingsAndBOM(separator: String) throws {
     _ = try? SubtitleFile.parse(bytes)
   }
 }
+
+@Test func unmatchedBracketsStayLinear() throws {
+  // 30,000 unmatched `<`, `{\` and `>`: the tree, the override removal and the conversion
+  // must each finish in one pass (a quadratic scan would not finish in a test's time).
+  let noise = String(repeating: "<", count: 30_000) + String(repeating: "{\\", count: 15_000)
+  let text = "1\n00:00:01,000 --> 00:00:02,000\n" + noise + "<i>x</i>>\n"
+  let document = try srt(text)
+  #expect(document.cues.count == 1)
+  let tree = document.markupTree(of: document.cues[0])
+  #expect(tree.count == 3)
+  let vtt = document.converted(to: .webVTT)
+  #expect(vtt.text(of: vtt.cues[0]).hasSuffix("<i>x</i>&gt;"))
+}
+
+@Test func timestampForms() throws {
+  // The fast path (two-digit hours) and the general path must agree on every form.
+  let cases: [(String, Double?)] = [
+    ("00:00:01,000", 1), ("12:34:56,789", 45296.789), ("99:59:59.999", 359_999.999),
+    ("100:00:00,000", 360_000), ("1:02:03,004", 3723.004), ("00:60:00,000", 3600),
+    ("00:00:61,000", 61), ("0a:00:00,000", nil), ("00:00:00,0000", nil), ("00:00:00;000", nil),
+  ]
+  for (stamp, expected) in cases {
+    let parsed = try? srt("1\n\(stamp) --> \(stamp)\nx\n")
+    #expect(parsed?.cues.first?.startTime == expected, "\(stamp)")
+  }
+}

@@ -94,3 +94,30 @@ func cursorFindsEveryOccurrenceLikeScalar(seed: Int) {
   for i in [0, 63, 64, 127, 250, 299] { long[i] = 0x0A }
   #expect(ByteScanner.cursorPositions(of: 0x0A, in: long) == [0, 63, 64, 127, 250, 299])
 }
+
+@Test func cursorAnswersIncreasingQueriesLikeScalar() {
+  var rng = SplitMix(seed: 77)
+  for _ in 0..<100 {
+    let count = Int(rng.next() % 600)
+    let bytes = randomBytes(count, &rng, alphabet: [0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x7B])
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      var cursor = ByteScanner.Cursor(0x7B, base, buffer.count)
+      var from = 0
+      while from <= buffer.count {
+        #expect(
+          cursor.next(from: from) == ByteScanner.findScalar(0x7B, base, from, buffer.count))
+        from += Int(rng.next() % 40)
+      }
+    }
+  }
+}
+
+@Test func vectorCountHandlesLongRunsOfMatches() {
+  // More than 255 blocks of matches in a row: the per-lane counters are summed in time.
+  for count in [0, 31, 32, 255 * 32, 255 * 32 + 1, 300 * 32 + 7] {
+    let bytes = [UInt8](repeating: 0x0A, count: count)
+    #expect(ByteScanner.count(of: 0x0A, in: bytes, kernel: .vector) == count)
+    #expect(ByteScanner.count(of: 0x0B, in: bytes, kernel: .vector) == 0)
+  }
+}

@@ -151,3 +151,19 @@ func cuesExitCodes(index: Int) throws {
   #expect(result.status == 65)
   #expect(result.stderr.hasPrefix("mtool: cues: not a subtitle file"))
 }
+
+@Test func cuesTreeOfWebVTTUsesTheConformanceShape() throws {
+  let vtt = "WEBVTT\n\n00:00.000 --> 00:01.000\n<ruby>a<rt>b</rt></ruby><00:00.500><c.x>c</c>\n"
+  let result = try runMtool(["cues", "-", "--jsonl", "--tree"], stdin: Data(vtt.utf8))
+  #expect(result.status == 0)
+  let cue = try jsonObject(result.stdout)
+  let tree = try #require(cue["tree"] as? [[String: Any]])
+  #expect(tree.count == 3)
+  #expect(tree[0]["name"] as? String == "ruby")
+  let rubyChildren = try #require(tree[0]["children"] as? [[String: Any]])
+  #expect(rubyChildren.map { $0["type"] as? String } == ["text", "element"])
+  #expect(tree[1]["type"] as? String == "timestamp")
+  #expect(tree[1]["value"] as? String == "00:00:00.500")
+  #expect(tree[2]["name"] as? String == "span")
+  #expect((tree[2]["attributes"] as? [String: String]) == ["class": "x"])
+}
