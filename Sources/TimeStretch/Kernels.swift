@@ -169,3 +169,21 @@ func lagrangeCoefficients(_ f: Double) -> SIMD4<Float> {
   let d = (f + 1) * f * (f - 1) / 6
   return SIMD4<Float>(Float(a), Float(b), Float(c), Float(d))
 }
+
+/// `Σ a[i]·b[i]` accumulated in Double (used for the three values of the sub-frame refinement,
+/// whose differences are small).
+@inline(__always)
+func preciseDot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Double {
+  var s0: Double = 0
+  var s1: Double = 0
+  var i = 0
+  while i + 2 <= count {
+    s0 += Double(a[i]) * Double(b[i])
+    s1 += Double(a[i + 1]) * Double(b[i + 1])
+    i += 2
+  }
+  if i < count {
+    s0 += Double(a[i]) * Double(b[i])
+  }
+  return s0 + s1
+}

@@ -73,7 +73,9 @@ extension TimeStretcher {
   /// The first internal frame that must be kept (a multiple of 4).
   func retentionPoint() -> Int {
     let nextIdeal = idealPosition(segment, nextPiece())
-    var keep = min(Int(previous.rounded(.down)) - 8, Int(nextIdeal.rounded(.down)) - behind - 8)
+    var keep = min(
+      Int(previous.rounded(.down)) - refineHistory - 8,
+      Int(nextIdeal.rounded(.down)) - behind - refineHistory - 8)
     keep = min(keep, scanned)
     keep = max(keep, base)
     keep = min(keep, base + frames)
@@ -160,7 +162,7 @@ extension TimeStretcher {
   mutating func choosePosition(_ k: Int, _ ideal: Double) -> Double {
     let hopD = Double(hop)
     let windowD = Double(window)
-    let hardLo = max(ideal - Double(behind), Double(base + 1))
+    let hardLo = max(ideal - Double(behind), Double(base + refineHistory + 2))
     let hardHi = ideal + Double(radius)
     // An onset in the second half of the previous segment: continue it exactly, so the onset is
     // played once, at full level, where it already started.
@@ -223,9 +225,10 @@ extension TimeStretcher {
     let jLo = Int(lo.rounded(.up))
     let jHi = Int(hi.rounded(.down))
     guard jLo <= jHi else { return max(min(ideal, hi), lo) }
-    let length = hop
-    // The natural continuation of the previous segment, from the channel sum.
-    let q = previous + Double(hop)
+    let length = searchHistory + hop
+    // The natural continuation of the previous segment (and the history before it), from the
+    // channel sum; candidate j is compared from j − searchHistory on.
+    let q = previous + Double(hop) - Double(searchHistory)
     let q0 = Int(q.rounded(.down))
     let qf = q - Double(q0)
     if qf == 0 {
@@ -258,7 +261,7 @@ extension TimeStretcher {
     var j3 = jLo
     var j = (jLo + 3) / 4 * 4
     while j <= jHi {
-      let r = dotAndEnergy(refDec, dec + (j - base) / 4, count: coarseLength)
+      let r = dotAndEnergy(refDec, dec + (j - searchHistory - base) / 4, count: coarseLength)
       let ncc = r.energy > refDecEnergy * 1e-6 ? r.dot / (r.energy * refDecEnergy).squareRoot() : 0
       let s = ncc - penalty(j)
       if s > s1 {
@@ -304,14 +307,42 @@ extension TimeStretcher {
       bestJ = max(jLo, min(jHi, Int(ideal.rounded())))
       bestNCC = normalizedCorrelation(at: bestJ, refEnergy: refEnergy)
     }
-    // Sub-frame refinement.
-    let left = normalizedCorrelation(at: bestJ - 1, refEnergy: refEnergy)
-    let right = normalizedCorrelation(at: bestJ + 1, refEnergy: refEnergy)
-    let curvature = left - 2 * bestNCC + right
+    // Sub-frame refinement on the Hann-weighted correlation of a longer stretch (the overlap and
+    // the history before it; the taper keeps the edges from biasing the peak): a cosine through
+    // the three values around the peak, exact for a sinusoid, or a parabola when the values do
+    // not fit a cosine.
     var p = Double(bestJ)
-    if curvature < 0 && bestNCC < 1 - 1e-6 {
-      let delta = Double(0.5 * (left - right) / curvature)
-      if abs(delta) >= 1e-3 && abs(delta) <= 0.5 {
+    if bestNCC < 1 - 1e-6 {
+      let refineLength = refineHistory + hop
+      let r = previous + Double(hop) - Double(refineHistory)
+      let r0 = Int(r.rounded(.down))
+      let rf = r - Double(r0)
+      if rf == 0 {
+        refWindowed.update(from: mix + (r0 - base), count: refineLength)
+      } else {
+        addInterpolated(
+          refWindowed, nil, mix + (r0 - base), frameStride: 1,
+          coefficients: lagrangeCoefficients(rf), count: refineLength)
+      }
+      for i in 0..<refineLength {
+        refWindowed[i] *= refineWindow[i]
+      }
+      let start = mix + (bestJ - refineHistory - base)
+      let left = preciseDot(refWindowed, start - 1, count: refineLength)
+      let mid = preciseDot(refWindowed, start, count: refineLength)
+      let right = preciseDot(refWindowed, start + 1, count: refineLength)
+      var delta = 0.0
+      let c = (left + right) / (2 * mid)
+      if mid > 0 && c > 0 && c < 0.999 {
+        let w = acos(c)
+        delta = atan((right - left) / (2 * mid * sin(w))) / w
+      } else {
+        let curvature = left - 2 * mid + right
+        if curvature < 0 {
+          delta = 0.5 * (left - right) / curvature
+        }
+      }
+      if abs(delta) >= 1e-4 && abs(delta) <= 1 {
         p += delta
       }
     }
@@ -320,7 +351,7 @@ extension TimeStretcher {
 
   @inline(__always)
   func normalizedCorrelation(at j: Int, refEnergy: Float) -> Float {
-    let r = dotAndEnergy(ref, mix + (j - base), count: hop)
+    let r = dotAndEnergy(ref, mix + (j - searchHistory - base), count: searchHistory + hop)
     return r.energy > refEnergy * 1e-6 ? r.dot / (r.energy * refEnergy).squareRoot() : 0
   }
 

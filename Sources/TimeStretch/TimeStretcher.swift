@@ -57,6 +57,10 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   let behind: Int
   let reach: Int
   let preroll: Int
+  /// Frames of history before the overlap that the similarity search also compares.
+  let searchHistory: Int
+  /// Frames of history before the overlap that the sub-frame refinement compares.
+  let refineHistory: Int
   let block: Int
 
   // Input, sum of channels and its 4:1 decimation, indexed by internal frame − base.
@@ -79,6 +83,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   // Search scratch.
   let ref: UnsafeMutablePointer<Float>
   let refDec: UnsafeMutablePointer<Float>
+  let refWindowed: UnsafeMutablePointer<Float>
+  let refineWindow: UnsafeMutablePointer<Float>
 
   // Onsets.
   let history: UnsafeMutablePointer<Float>
@@ -99,6 +105,14 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   var total = 0
   var delivered = 0
 
+  /// Output distance between segments; segments are twice as long.
+  static let hopSeconds = 0.005
+  /// The largest offset the similarity search may move a segment from its ideal position.
+  static let radiusSeconds = 0.0095
+  /// How much signal the similarity search compares (the overlap and history before it).
+  static let searchSeconds = 0.010
+  /// How much signal the sub-frame refinement compares.
+  static let refineSeconds = 0.025
   static let historyLength = 16
   static let pendingCapacity = 64
   static let onsetRatio: Float = 10
@@ -124,12 +138,14 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     self.channels = channels
     self.speed = speed
     let rate = Double(sampleRate)
-    hop = Int((rate * 0.010).rounded())
+    hop = Int((rate * Self.hopSeconds).rounded())
     window = 2 * hop
-    radius = Int(rate * 0.0095)
+    radius = Int(rate * Self.radiusSeconds)
     behind = window + radius
     reach = radius + window + 4
-    preroll = (hop + 4) / 4 * 4
+    searchHistory = Int((rate * Self.searchSeconds - Double(hop)) / 4) * 4
+    refineHistory = Int(rate * Self.refineSeconds) - hop
+    preroll = (refineHistory + 2 * hop + 12) / 4 * 4
     block = max(8, sampleRate / 2000)
 
     capacity = 4 * (reach + behind) + 16_384
@@ -140,8 +156,10 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     windowInterleaved = .allocate(capacity: window * channels)
     acc = .allocate(capacity: window * channels)
     ready = .allocate(capacity: hop * channels)
-    ref = .allocate(capacity: hop + 8)
-    refDec = .allocate(capacity: hop / 4 + 8)
+    ref = .allocate(capacity: searchHistory + hop + 8)
+    refDec = .allocate(capacity: (searchHistory + hop) / 4 + 8)
+    refWindowed = .allocate(capacity: refineHistory + hop + 8)
+    refineWindow = .allocate(capacity: refineHistory + hop)
     history = .allocate(capacity: Self.historyLength)
     pending = .allocate(capacity: Self.pendingCapacity)
     map = MediaTimeMap(speed: speed)
@@ -153,6 +171,11 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
       for c in 0..<channels {
         windowInterleaved[i * channels + c] = w
       }
+    }
+    let refineLength = refineHistory + hop
+    for i in 0..<refineLength {
+      refineWindow[i] = Float(
+        0.5 - 0.5 * cos(2 * Double.pi * (Double(i) + 0.5) / Double(refineLength)))
     }
     reset()
   }
@@ -167,6 +190,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     ready.deallocate()
     ref.deallocate()
     refDec.deallocate()
+    refWindowed.deallocate()
+    refineWindow.deallocate()
     history.deallocate()
     pending.deallocate()
   }
