@@ -403,18 +403,33 @@ print(
   "\n== Throughput, \(Int(throughputSeconds)) s of 44.1 kHz stereo at \(throughputSpeed)x "
     + "(x realtime; goal >= 2x SoundTouch's)")
 var results: [(String, Double, Bool)] = []
+func threadCPUSeconds() -> Double {
+  var t = timespec()
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+  return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
+}
+
 do {
   var times: [Double] = []
+  var cpu: [Double] = []
   let clock = ContinuousClock()
   for _ in 0..<(quick ? 2 : 6) {
+    let c0 = threadCPUSeconds()
     let start = clock.now
     let o = stretchOurs(big, speed: throughputSpeed)
     let d = clock.now - start
+    cpu.append(threadCPUSeconds() - c0)
     blackHole(o?.frames ?? 0)
     times.append(Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
   }
   times.removeFirst()  // warm-up
+  cpu.removeFirst()
   times.sort()
+  cpu.sort()
+  print(
+    String(
+      format: "(ours: wall min %.3f s, median %.3f s; CPU min %.3f s, median %.3f s)",
+      times[0], times[times.count / 2], cpu[0], cpu[cpu.count / 2]))
   results.append(("mtool (ours), in process", times[times.count / 2], true))
 }
 let bigPath = "\(temp)/big.wav"

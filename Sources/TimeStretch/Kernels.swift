@@ -2,41 +2,40 @@
 // that both agree. Pointers never leave this module. Multiplies and adds stay separate:
 // `addProduct` becomes one `fmaf` call per lane on the x86-64 baseline, many times slower.
 
-/// Returns `Σ a[i]·b[i]` and `Σ b[i]²` over `count` elements (SIMD16 multiply-adds).
+/// Returns `Σ a[i]·b[i]` and `Σ b[i]²` over `count` elements (SIMD8 multiply-adds, two
+/// accumulators each: eight vector registers, which fit the x86-64 baseline without spills).
 @inline(__always)
 func dotAndEnergy(
   _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int
 ) -> (dot: Float, energy: Float) {
-  var dot0 = SIMD16<Float>(repeating: 0)
-  var dot1 = SIMD16<Float>(repeating: 0)
-  var en0 = SIMD16<Float>(repeating: 0)
-  var en1 = SIMD16<Float>(repeating: 0)
+  var dot0 = SIMD8<Float>(repeating: 0)
+  var dot1 = SIMD8<Float>(repeating: 0)
+  var en0 = SIMD8<Float>(repeating: 0)
+  var en1 = SIMD8<Float>(repeating: 0)
   let ra = UnsafeRawPointer(a)
   let rb = UnsafeRawPointer(b)
   let stride = MemoryLayout<Float>.stride
   var i = 0
-  while i + 32 <= count {
-    let a0 = ra.loadUnaligned(fromByteOffset: i * stride, as: SIMD16<Float>.self)
-    let b0 = rb.loadUnaligned(fromByteOffset: i * stride, as: SIMD16<Float>.self)
-    let a1 = ra.loadUnaligned(fromByteOffset: (i + 16) * stride, as: SIMD16<Float>.self)
-    let b1 = rb.loadUnaligned(fromByteOffset: (i + 16) * stride, as: SIMD16<Float>.self)
+  while i + 16 <= count {
+    let a0 = ra.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
+    let b0 = rb.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
+    let a1 = ra.loadUnaligned(fromByteOffset: (i + 8) * stride, as: SIMD8<Float>.self)
+    let b1 = rb.loadUnaligned(fromByteOffset: (i + 8) * stride, as: SIMD8<Float>.self)
     dot0 += a0 * b0
     en0 += b0 * b0
     dot1 += a1 * b1
     en1 += b1 * b1
-    i += 32
+    i += 16
   }
-  var dot8 = SIMD8<Float>(repeating: 0)
-  var en8 = SIMD8<Float>(repeating: 0)
-  while i + 8 <= count {
+  if i + 8 <= count {
     let a0 = ra.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
     let b0 = rb.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
-    dot8 += a0 * b0
-    en8 += b0 * b0
+    dot0 += a0 * b0
+    en0 += b0 * b0
     i += 8
   }
-  var dot = (dot0 + dot1).sum() + dot8.sum()
-  var energy = (en0 + en1).sum() + en8.sum()
+  var dot = (dot0 + dot1).sum()
+  var energy = (en0 + en1).sum()
   while i < count {
     dot += a[i] * b[i]
     energy += b[i] * b[i]
@@ -170,20 +169,71 @@ func lagrangeCoefficients(_ f: Double) -> SIMD4<Float> {
   return SIMD4<Float>(Float(a), Float(b), Float(c), Float(d))
 }
 
-/// `Σ a[i]·b[i]` accumulated in Double (used for the three values of the sub-frame refinement,
-/// whose differences are small).
+/// Returns `Σ a[i]·b[i]` over `count` elements (SIMD8 multiply-adds, four accumulators).
 @inline(__always)
-func preciseDot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Double {
-  var s0: Double = 0
-  var s1: Double = 0
+func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
+  var s0 = SIMD8<Float>(repeating: 0)
+  var s1 = SIMD8<Float>(repeating: 0)
+  var s2 = SIMD8<Float>(repeating: 0)
+  var s3 = SIMD8<Float>(repeating: 0)
+  let ra = UnsafeRawPointer(a)
+  let rb = UnsafeRawPointer(b)
+  let stride = MemoryLayout<Float>.stride
   var i = 0
-  while i + 2 <= count {
-    s0 += Double(a[i]) * Double(b[i])
-    s1 += Double(a[i + 1]) * Double(b[i + 1])
-    i += 2
+  while i + 32 <= count {
+    let o = i * stride
+    s0 +=
+      ra.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+      * rb.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+    s1 +=
+      ra.loadUnaligned(fromByteOffset: o + 8 * stride, as: SIMD8<Float>.self)
+      * rb.loadUnaligned(fromByteOffset: o + 8 * stride, as: SIMD8<Float>.self)
+    s2 +=
+      ra.loadUnaligned(fromByteOffset: o + 16 * stride, as: SIMD8<Float>.self)
+      * rb.loadUnaligned(fromByteOffset: o + 16 * stride, as: SIMD8<Float>.self)
+    s3 +=
+      ra.loadUnaligned(fromByteOffset: o + 24 * stride, as: SIMD8<Float>.self)
+      * rb.loadUnaligned(fromByteOffset: o + 24 * stride, as: SIMD8<Float>.self)
+    i += 32
   }
-  if i < count {
-    s0 += Double(a[i]) * Double(b[i])
+  while i + 8 <= count {
+    let o = i * stride
+    s0 +=
+      ra.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+      * rb.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+    i += 8
   }
-  return s0 + s1
+  var sum = ((s0 + s1) + (s2 + s3)).sum()
+  while i < count {
+    sum += a[i] * b[i]
+    i += 1
+  }
+  return sum
+}
+
+/// Scalar reference of ``dot(_:_:count:)``.
+func dotReference(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
+  var s: Double = 0
+  for i in 0..<count {
+    s += Double(a[i]) * Double(b[i])
+  }
+  return Float(s)
+}
+
+/// `Σ a[i]·b[i−1]`, `Σ a[i]·b[i]` and `Σ a[i]·b[i+1]`, accumulated in Double (the three values
+/// of the sub-frame refinement, whose differences are small). Reads `b[−1]` through `b[count]`.
+@inline(__always)
+func preciseDots(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> SIMD4<Double>
+{
+  var acc = SIMD4<Double>(repeating: 0)
+  var previous = Double(b[-1])
+  var current = Double(b[0])
+  for i in 0..<count {
+    let next = Double(b[i + 1])
+    let x = Double(a[i])
+    acc += SIMD4<Double>(x, x, x, 0) * SIMD4<Double>(previous, current, next, 0)
+    previous = current
+    current = next
+  }
+  return acc
 }

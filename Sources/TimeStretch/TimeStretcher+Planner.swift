@@ -240,7 +240,7 @@ extension TimeStretcher {
     }
     let refEnergy = dotAndEnergy(ref, ref, count: length).energy
     guard refEnergy > 1e-12 else { return max(min(ideal, hi), lo) }
-    let coarseLength = length / 4
+    let coarseLength = max(8, length / 32 * 8)  // whole SIMD8 blocks
     for m in 0..<coarseLength {
       let i = 4 * m
       refDec[m] = (ref[i] + ref[i + 1]) + (ref[i + 2] + ref[i + 3])
@@ -259,10 +259,25 @@ extension TimeStretcher {
     var j1 = jLo
     var j2 = jLo
     var j3 = jLo
-    var j = (jLo + 3) / 4 * 4
-    while j <= jHi {
-      let r = dotAndEnergy(refDec, dec + (j - searchHistory - base) / 4, count: coarseLength)
-      let ncc = r.energy > refDecEnergy * 1e-6 ? r.dot / (r.energy * refDecEnergy).squareRoot() : 0
+    // Candidate energies slide along the decimated signal (accumulated in Double).
+    let jStart = (jLo + 3) / 4 * 4
+    let lagCount = jHi >= jStart ? (jHi - jStart) / 4 + 1 : 0
+    let firstBlock = dec + (jStart - searchHistory - base) / 4
+    var running: Double = 0
+    for m in 0..<coarseLength {
+      running += Double(firstBlock[m]) * Double(firstBlock[m])
+    }
+    for l in 0..<lagCount {
+      coarseEnergy[l] = Float(max(running, 0))
+      let enter = Double(firstBlock[l + coarseLength])
+      let leave = Double(firstBlock[l])
+      running += enter * enter - leave * leave
+    }
+    for l in 0..<lagCount {
+      let j = jStart + 4 * l
+      let energy = coarseEnergy[l]
+      let d = dot(refDec, firstBlock + l, count: coarseLength)
+      let ncc = energy > refDecEnergy * 1e-6 ? d / (energy * refDecEnergy).squareRoot() : 0
       let s = ncc - penalty(j)
       if s > s1 {
         s3 = s2
@@ -280,7 +295,6 @@ extension TimeStretcher {
         s3 = s
         j3 = j
       }
-      j += 4
     }
     // Fine: full resolution around the coarse winners.
     var best = -Float.infinity
@@ -328,9 +342,10 @@ extension TimeStretcher {
         refWindowed[i] *= refineWindow[i]
       }
       let start = mix + (bestJ - refineHistory - base)
-      let left = preciseDot(refWindowed, start - 1, count: refineLength)
-      let mid = preciseDot(refWindowed, start, count: refineLength)
-      let right = preciseDot(refWindowed, start + 1, count: refineLength)
+      let dots = preciseDots(refWindowed, start, count: refineLength)
+      let left = dots[0]
+      let mid = dots[1]
+      let right = dots[2]
       var delta = 0.0
       let c = (left + right) / (2 * mid)
       if mid > 0 && c > 0 && c < 0.999 {

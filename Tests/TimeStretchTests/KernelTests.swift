@@ -93,3 +93,35 @@ func addInterpolatedMatchesTheScalarReference(stride: Int) {
   }
   #expect(lagrangeCoefficients(0) == SIMD4<Float>(0, 1, 0, 0))
 }
+
+@Test(arguments: [0, 5, 8, 31, 32, 33, 104, 441])
+func dotMatchesTheScalarReference(count: Int) {
+  let a = randomSignal(count + 1, seed: 9)
+  let b = randomSignal(count + 1, seed: 10)
+  a.withUnsafeBufferPointer { pa in
+    b.withUnsafeBufferPointer { pb in
+      guard let x = pa.baseAddress, let y = pb.baseAddress else { return }
+      let v = dot(x + 1, y, count: count)
+      let r = dotReference(x + 1, y, count: count)
+      #expect(abs(v - r) <= Float(1e-5) * Float(max(count, 1)))
+    }
+  }
+}
+
+@Test func preciseDotsMatchThreeSeparateSums() {
+  let count = 1102
+  let a = randomSignal(count, seed: 11)
+  let b = randomSignal(count + 2, seed: 12)
+  a.withUnsafeBufferPointer { pa in
+    b.withUnsafeBufferPointer { pb in
+      guard let x = pa.baseAddress, let y = pb.baseAddress else { return }
+      let v = preciseDots(x, y + 1, count: count)
+      for (k, shift) in [-1, 0, 1].enumerated() {
+        var s: Double = 0
+        for i in 0..<count { s += Double(a[i]) * Double(b[i + 1 + shift]) }
+        #expect(abs(v[k] - s) <= 1e-9)
+      }
+      #expect(v[3] == 0)
+    }
+  }
+}
