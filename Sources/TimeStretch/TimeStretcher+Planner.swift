@@ -14,7 +14,7 @@ extension TimeStretcher {
   /// The speed-map piece that segment `segment` and later will use (the pending speed applied).
   func nextPiece() -> SpeedBreakpoint {
     let last = map.last
-    guard speed != last.speed else { return last }
+    guard speed != last.speed, finished || !speedChangeWaits() else { return last }
     let out = (max(segment, 1) - 1) * hop
     if out == last.outputFrame {
       return SpeedBreakpoint(outputFrame: out, inputFrame: last.inputFrame, speed: speed)
@@ -31,8 +31,19 @@ extension TimeStretcher {
     return Double(preroll) + (piece.inputFrame + out * piece.speed)
   }
 
-  mutating func applyPendingSpeed() {
-    guard speed != map.last.speed else { return }
+  /// Whether a pending speed change waits a segment: an onset already placed (at its time on
+  /// the current piece) plays after the next segment's start, so a breakpoint there would move
+  /// its media time. It waits at most two segments.
+  func speedChangeWaits() -> Bool {
+    guard lastEmitted != Int.min, segment >= 1 else { return false }
+    let onsetOutput = map.outputFrameOnLastPiece(forInputFrame: Double(lastEmitted - preroll))
+    return onsetOutput >= Double((segment - 1) * hop)
+  }
+
+  /// Starts the requested speed's piece at the next segment (or a little later, see
+  /// ``speedChangeWaits()``; at once when `force` is set).
+  mutating func applyPendingSpeed(force: Bool = false) {
+    guard speed != map.last.speed, force || !speedChangeWaits() else { return }
     map.change(speed: speed, atOutputFrame: (max(segment, 1) - 1) * hop)
   }
 
@@ -117,7 +128,9 @@ extension TimeStretcher {
 
   /// Plans, reads and overlap-adds the next segment; returns false when it needs more input.
   mutating func produceSegment() -> Bool {
-    applyPendingSpeed()
+    if !finished {
+      applyPendingSpeed()
+    }
     let k = segment
     let ideal = idealPosition(k, map.last)
     let limit = Double(base + frames - reach)

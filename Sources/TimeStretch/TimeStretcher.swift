@@ -50,7 +50,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// The number of interleaved channels.
   public let channels: Int
   /// The requested speed: input seconds played per output second. A change applies from the next
-  /// segment (at most 10 ms of output later). Set it with ``setSpeed(_:)``.
+  /// segment (5 ms of output later, 15 ms at most when an onset is playing). Set it with
+  /// ``setSpeed(_:)``; changes after ``finish()`` are ignored.
   public private(set) var speed: Double
 
   // Geometry, in frames.
@@ -271,7 +272,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// Further pushes are ignored until ``reset()``.
   public mutating func finish() {
     guard !finished else { return }
-    applyPendingSpeed()
+    applyPendingSpeed(force: true)
     finished = true
     let end = map.outputFrameOnLastPiece(forInputFrame: Double(inputFrames))
     total = max(0, Int(end.rounded()))
@@ -303,7 +304,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     appendFrames(nil, preroll)
   }
 
-  /// The frames that ``pull(into:maxFrames:)`` can deliver now without more input.
+  /// The frames that ``pull(into:maxFrames:)`` can deliver now without more input (a lower bound
+  /// right after a speed change, exact otherwise).
   public var availableFrames: Int {
     if finished { return max(0, total - delivered) }
     var n = readyCount
@@ -313,9 +315,13 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
       guard Double(preroll - hop) < Double(end - reach) else { return n }
       k = 1
     }
+    let limit = Double(end - reach)
+    if speed != map.last.speed && speedChangeWaits() {
+      // The change starts one segment or two later: count the next segment only.
+      return idealPosition(k, map.last) < limit ? n + hop : n
+    }
     // Segments k, k+1, … at the speed that will apply to them.
     let piece = nextPiece()
-    let limit = Double(end - reach)
     guard idealPosition(k, piece) < limit else { return n }
     let step = Double(hop) * speed
     var count = max(1, Int(((limit - idealPosition(k, piece)) / step).rounded(.down)))
