@@ -259,7 +259,7 @@ extension TimeStretcher {
       refDec[m] = (ref[i] + ref[i + 1]) + (ref[i + 2] + ref[i + 3])
     }
     let refDecEnergy = dotAndEnergy(refDec, refDec, count: coarseLength).energy
-    let scale = Float(1) / Float(radius)
+    let scale = Float(1) / Float(innerRadius)
     let idealF = Float(ideal)
     @inline(__always) func penalty(_ j: Int) -> Float {
       let d = (Float(j) - idealF) * scale
@@ -286,11 +286,13 @@ extension TimeStretcher {
       let leave = Double(firstBlock[l])
       running += enter * enter - leave * leave
     }
-    for l in 0..<lagCount {
+    var bestCoarse: Float = -1
+    @inline(__always) func consider(_ l: Int) {
       let j = jStart + 4 * l
       let energy = coarseEnergy[l]
       let d = dot(refDec, firstBlock + l, count: coarseLength)
       let ncc = energy > refDecEnergy * 1e-6 ? d / (energy * refDecEnergy).squareRoot() : 0
+      bestCoarse = max(bestCoarse, ncc)
       let s = ncc - penalty(j)
       if s > s1 {
         s3 = s2
@@ -307,6 +309,22 @@ extension TimeStretcher {
       } else if s > s3 {
         s3 = s
         j3 = j
+      }
+    }
+    // The inner range first; the whole range when nothing there matches well (a period longer
+    // than the inner range: low bass).
+    let innerLo = min(max(0, Int(((ideal - Double(innerRadius)) - Double(jStart)) / 4)), lagCount)
+    let innerHi = min(
+      max(innerLo, Int(((ideal + Double(innerRadius)) - Double(jStart)) / 4) + 1), lagCount)
+    for l in innerLo..<innerHi {
+      consider(l)
+    }
+    if bestCoarse < Self.extendBelow || innerLo == innerHi {
+      for l in 0..<innerLo {
+        consider(l)
+      }
+      for l in innerHi..<lagCount {
+        consider(l)
       }
     }
     // Fine: full resolution around the coarse winners.

@@ -19,16 +19,18 @@
 ///
 /// How it works: output is built from windowed segments (10 ms Hann windows, 5 ms apart in the
 /// output). Each segment is read from the input at the position the speed map gives for its output
-/// time (``mediaTime(forOutputFrame:)``), moved by a bounded offset (±9.5 ms, enough for a 53 Hz
-/// period) to the position whose waveform best continues the previous segment. The similarity is
+/// time (``mediaTime(forOutputFrame:)``), moved by a bounded offset to the position whose waveform
+/// best continues the previous segment: ±9.5 ms, extended to ±15 ms (a 33 Hz period) when nothing
+/// in the smaller range matches well, as with low bass. The similarity is
 /// a normalised cross-correlation over 10 ms of the sum of all channels, searched coarse-to-fine
 /// (4:1 decimated, then full resolution around the three best coarse lags) and refined to a
 /// fraction of a frame on a Hann-weighted 25 ms correlation; every channel then uses the same
 /// offset, so the stereo image is kept. Onsets (a 0.5 ms block with ten times the energy of the
 /// 8 ms before it) are played once, in one segment continued exactly by the next, at their scaled
 /// time where the look-ahead allows (late by up to a few milliseconds above 1.5x), and never
-/// repeated or skipped. A segment's position differs from the ideal timeline by at most ±9.5 ms,
-/// and by at most 29.5 ms next to onsets; the error does not accumulate.
+/// repeated or skipped. A segment's position differs from the ideal timeline by at most ±15 ms
+/// (±9.5 ms unless the range was extended), and by at most 25 ms next to onsets; the error does
+/// not accumulate.
 ///
 /// The type is non-copyable: it owns its buffers and frees them when it goes away. After the first
 /// blocks, pushing and pulling allocate nothing, as long as the caller's blocks do not grow.
@@ -58,6 +60,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   let hop: Int
   let window: Int
   let radius: Int
+  let innerRadius: Int
   let behind: Int
   let reach: Int
   let preroll: Int
@@ -112,8 +115,13 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
 
   /// Output distance between segments; segments are twice as long.
   static let hopSeconds = 0.005
-  /// The largest offset the similarity search may move a segment from its ideal position.
-  static let radiusSeconds = 0.0095
+  /// The largest offset the similarity search may move a segment from its ideal position: enough
+  /// for a 33 Hz period.
+  static let radiusSeconds = 0.015
+  /// The offset searched first; the search extends to ``radiusSeconds`` only when no lag in it
+  /// correlates better than ``extendBelow`` (a period too long for it).
+  static let innerRadiusSeconds = 0.0095
+  static let extendBelow: Float = 0.98
   /// How much signal the similarity search compares (the overlap and history before it).
   static let searchSeconds = 0.010
   /// How much signal the sub-frame refinement compares.
@@ -146,6 +154,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     hop = Int((rate * Self.hopSeconds).rounded())
     window = 2 * hop
     radius = Int(rate * Self.radiusSeconds)
+    innerRadius = Int(rate * Self.innerRadiusSeconds)
     behind = window + radius
     reach = radius + window + 4
     searchHistory = Int((rate * Self.searchSeconds - Double(hop)) / 4) * 4
@@ -220,7 +229,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// before the output up to that position can be pulled.
   public var latencyFrames: Int { reach }
 
-  /// The algorithmic latency in seconds (``latencyFrames`` / ``sampleRate``); about 19.5 ms.
+  /// The algorithmic latency in seconds (``latencyFrames`` / ``sampleRate``); about 25 ms.
   public var latencySeconds: Double { Double(reach) / Double(sampleRate) }
 
   /// The output frames pulled since the start of the stream (or the last ``reset()``).
