@@ -34,7 +34,7 @@ private func drumLoop(sampleRate: Int, frames: Int) -> [Float] {
 func segmentsStayNearTheIdealTimeline(speed: Double) throws {
   let rate = 16_000
   var s = try TimeStretcher(sampleRate: rate, channels: 1, speed: speed)
-  s.push(drumLoop(sampleRate: rate, frames: 3 * rate))
+  s.push(drumLoop(sampleRate: rate, frames: 2 * rate))
   s.finish()
   var worst = 0.0
   var worstNearOnset = 0.0
