@@ -430,7 +430,7 @@ do {
     String(
       format: "(ours: wall min %.3f s, median %.3f s; CPU min %.3f s, median %.3f s)",
       times[0], times[times.count / 2], cpu[0], cpu[cpu.count / 2]))
-  results.append(("mtool (ours), in process", times[times.count / 2], true))
+  results.append(("mtool (ours), in process", times[0], true))
 }
 let bigPath = "\(temp)/big.wav"
 let bigPath16 = "\(temp)/big16.wav"
@@ -443,16 +443,23 @@ if FileManager.default.isExecutableFile(atPath: mtoolBinary) {
   ]
   let r = run(args)
   if r.status == 0, let o = try? readWave("\(temp)/big-out.wav"), o.frames > 0 {
-    results.append(("mtool stretch (command)", run(args).seconds, true))
+    results.append(("mtool stretch (command)", min(r.seconds, run(args).seconds), true))
   } else {
     print("(mtool stretch is not usable yet: exit \(r.status); row skipped)")
   }
 }
 for tool in tools where !tool.isOurs {
   guard let command = tool.command else { continue }
-  let r = run(command(tool.float ? bigPath : bigPath16, "\(temp)/big-out.wav", throughputSpeed))
-  results.append((tool.name, r.status == 0 ? r.seconds : .nan, false))
+  // The fast peers get three runs, Rubber Band (tens of seconds) one; the best run counts.
+  var best = Double.nan
+  for _ in 0..<(tool.name.hasPrefix("Rubber Band") || quick ? 1 : 3) {
+    let r = run(command(tool.float ? bigPath : bigPath16, "\(temp)/big-out.wav", throughputSpeed))
+    guard r.status == 0 else { break }
+    best = best.isNaN ? r.seconds : min(best, r.seconds)
+  }
+  results.append((tool.name, best, false))
 }
+print("(best run of each; wall time of the whole command for the peers, in process for ours)")
 let soundTouch = results.first { $0.0 == "SoundTouch" }.map { throughputSeconds / $0.1 }
 for (name, seconds, ours) in results {
   let x = throughputSeconds / seconds

@@ -220,20 +220,47 @@ func dotReference(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: I
   return Float(s)
 }
 
-/// `Σ a[i]·b[i−1]`, `Σ a[i]·b[i]` and `Σ a[i]·b[i+1]`, accumulated in Double (the three values
-/// of the sub-frame refinement, whose differences are small). Reads `b[−1]` through `b[count]`.
+/// `Σ a[i]·b[i−1]`, `Σ a[i]·b[i]` and `Σ a[i]·b[i+1]` (the three values of the sub-frame
+/// refinement) in one pass, SIMD8, summed in Double at the end.
+/// Reads `b[−1]` through `b[count]`.
 @inline(__always)
-func preciseDots(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> SIMD4<Double>
+func threeDots(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> SIMD4<Double> {
+  var l0 = SIMD8<Float>(repeating: 0)
+  var m0 = SIMD8<Float>(repeating: 0)
+  var r0 = SIMD8<Float>(repeating: 0)
+  let ra = UnsafeRawPointer(a)
+  let rb = UnsafeRawPointer(b)
+  let stride = MemoryLayout<Float>.stride
+  var i = 0
+  while i + 8 <= count {
+    let o = i * stride
+    let a0 = ra.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+    l0 += a0 * rb.loadUnaligned(fromByteOffset: o - stride, as: SIMD8<Float>.self)
+    m0 += a0 * rb.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+    r0 += a0 * rb.loadUnaligned(fromByteOffset: o + stride, as: SIMD8<Float>.self)
+    i += 8
+  }
+  var left = Double(l0.sum())
+  var mid = Double(m0.sum())
+  var right = Double(r0.sum())
+  while i < count {
+    let x = Double(a[i])
+    left += x * Double(b[i - 1])
+    mid += x * Double(b[i])
+    right += x * Double(b[i + 1])
+    i += 1
+  }
+  return SIMD4<Double>(left, mid, right, 0)
+}
+
+/// Scalar reference of ``threeDots(_:_:count:)``, accumulated in Double.
+func threeDotsReference(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int)
+  -> SIMD4<Double>
 {
   var acc = SIMD4<Double>(repeating: 0)
-  var previous = Double(b[-1])
-  var current = Double(b[0])
   for i in 0..<count {
-    let next = Double(b[i + 1])
     let x = Double(a[i])
-    acc += SIMD4<Double>(x, x, x, 0) * SIMD4<Double>(previous, current, next, 0)
-    previous = current
-    current = next
+    acc += SIMD4<Double>(x * Double(b[i - 1]), x * Double(b[i]), x * Double(b[i + 1]), 0)
   }
   return acc
 }

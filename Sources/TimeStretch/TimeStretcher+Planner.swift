@@ -373,7 +373,7 @@ extension TimeStretcher {
         refWindowed[i] *= refineWindow[i]
       }
       let start = mix + (bestJ - refineHistory - base)
-      let dots = preciseDots(refWindowed, start, count: refineLength)
+      let dots = threeDots(refWindowed, start, count: refineLength)
       let left = dots[0]
       let mid = dots[1]
       let right = dots[2]
