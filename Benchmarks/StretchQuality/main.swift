@@ -157,7 +157,7 @@ func stretchOurs(_ a: Audio, speed: Double) -> Audio? {
     var pos = 0
     while pos < a.frames {
       let n = min(block, a.frames - pos)
-      s.push(Array(a.samples[(pos * a.channels)..<((pos + n) * a.channels)]), frames: n)
+      s.push(a.samples[(pos * a.channels)..<((pos + n) * a.channels)])
       pos += n
       while true {
         let got = s.pull(into: &buffer, maxFrames: 8192)

@@ -276,6 +276,35 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     push(interleaved, frames: interleaved.count / channels)
   }
 
+  /// Appends all whole frames of a slice, without copying it first.
+  /// - Parameter interleaved: samples, `channels` per frame. Not retained.
+  public mutating func push(_ interleaved: ArraySlice<Float>) {
+    guard !finished else { return }
+    let n = interleaved.count / channels
+    guard n > 0 else { return }
+    interleaved.withUnsafeBufferPointer { src in
+      if let p = src.baseAddress {
+        appendFrames(p, n)
+      }
+    }
+    inputFrames += n
+  }
+
+  /// Appends all whole frames of a span (for example of a decoder's buffer), without copying it
+  /// first.
+  /// - Parameter interleaved: samples, `channels` per frame. Not retained.
+  public mutating func push(_ interleaved: Span<Float>) {
+    guard !finished else { return }
+    let n = interleaved.count / channels
+    guard n > 0 else { return }
+    interleaved.withUnsafeBufferPointer { src in
+      if let p = src.baseAddress {
+        appendFrames(p, n)
+      }
+    }
+    inputFrames += n
+  }
+
   /// Marks the end of the stream: the remaining output can then be pulled, and the stream's
   /// total output is exactly `round(mapped length)` frames (`round(input / speed)` at one speed).
   /// Further pushes are ignored until ``reset()``.
@@ -343,7 +372,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// Takes output.
   /// - Parameters:
   ///   - output: receives up to `maxFrames` interleaved frames at its start; never resized, so
-  ///     at most `output.count / channels` frames are written.
+  ///     at most `output.count / channels` frames are written. Keep it uniquely referenced, or
+  ///     writing to it copies it first.
   ///   - maxFrames: the most frames wanted.
   /// - Returns: the frames written (0 when more input, or ``finish()``, is needed).
   /// - Complexity: O(frames written). Allocates nothing.
