@@ -287,12 +287,16 @@ extension TimeStretcher {
       running += enter * enter - leave * leave
     }
     var bestCoarse: Float = -1
+    var bestCoarseLag = 0
     @inline(__always) func consider(_ l: Int) {
       let j = jStart + 4 * l
       let energy = coarseEnergy[l]
       let d = dot(refDec, firstBlock + l, count: coarseLength)
       let ncc = energy > refDecEnergy * 1e-6 ? d / (energy * refDecEnergy).squareRoot() : 0
-      bestCoarse = max(bestCoarse, ncc)
+      if ncc > bestCoarse {
+        bestCoarse = ncc
+        bestCoarseLag = l
+      }
       let s = ncc - penalty(j)
       if s > s1 {
         s3 = s2
@@ -311,15 +315,17 @@ extension TimeStretcher {
         j3 = j
       }
     }
-    // The inner range first; the whole range when nothing there matches well (a period longer
-    // than the inner range: low bass).
+    // The inner range first; the whole range when nothing there matches well and the best match
+    // sits at the inner range's edge (the correlation still rising outwards: a period longer than
+    // the inner range, as with low bass).
     let innerLo = min(max(0, Int(((ideal - Double(innerRadius)) - Double(jStart)) / 4)), lagCount)
     let innerHi = min(
       max(innerLo, Int(((ideal + Double(innerRadius)) - Double(jStart)) / 4) + 1), lagCount)
     for l in innerLo..<innerHi {
       consider(l)
     }
-    if bestCoarse < Self.extendBelow || innerLo == innerHi {
+    let atEdge = bestCoarseLag <= innerLo + 1 || bestCoarseLag >= innerHi - 2
+    if (bestCoarse < Self.extendBelow && atEdge) || innerLo == innerHi {
       for l in 0..<innerLo {
         consider(l)
       }
