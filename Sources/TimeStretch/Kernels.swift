@@ -220,6 +220,48 @@ func dotReference(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: I
   return Float(s)
 }
 
+/// The eight dot products `Σ a[m]·b[m + l]` for the lags l = 0..<8 at once, lane l holding lag
+/// l: `a[m]` broadcast times eight consecutive `b`, so no horizontal sums are needed. Reads
+/// `b[0]` through `b[count + 6]`.
+@inline(__always)
+func dots8(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> SIMD8<Float> {
+  var acc0 = SIMD8<Float>(repeating: 0)
+  var acc1 = SIMD8<Float>(repeating: 0)
+  let rb = UnsafeRawPointer(b)
+  let stride = MemoryLayout<Float>.stride
+  var m = 0
+  while m + 2 <= count {
+    acc0 +=
+      SIMD8<Float>(repeating: a[m])
+      * rb.loadUnaligned(fromByteOffset: m * stride, as: SIMD8<Float>.self)
+    acc1 +=
+      SIMD8<Float>(repeating: a[m + 1])
+      * rb.loadUnaligned(fromByteOffset: (m + 1) * stride, as: SIMD8<Float>.self)
+    m += 2
+  }
+  if m < count {
+    acc0 +=
+      SIMD8<Float>(repeating: a[m])
+      * rb.loadUnaligned(fromByteOffset: m * stride, as: SIMD8<Float>.self)
+  }
+  return acc0 + acc1
+}
+
+/// Scalar reference of ``dots8(_:_:count:)``.
+func dots8Reference(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> SIMD8<
+  Float
+> {
+  var out = SIMD8<Float>(repeating: 0)
+  for l in 0..<8 {
+    var s: Double = 0
+    for m in 0..<count {
+      s += Double(a[m]) * Double(b[m + l])
+    }
+    out[l] = Float(s)
+  }
+  return out
+}
+
 /// `Σ a[i]·b[i−1]`, `Σ a[i]·b[i]` and `Σ a[i]·b[i+1]` (the three values of the sub-frame
 /// refinement) in one pass, SIMD8, summed in Double at the end.
 /// Reads `b[−1]` through `b[count]`.

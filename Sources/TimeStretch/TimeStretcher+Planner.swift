@@ -280,7 +280,8 @@ extension TimeStretcher {
     for m in 0..<coarseLength {
       running += Double(firstBlock[m]) * Double(firstBlock[m])
     }
-    for l in 0..<lagCount {
+    // Eight more than needed: lags are correlated eight at a time.
+    for l in 0..<(lagCount + 8) {
       coarseEnergy[l] = Float(max(running, 0))
       let enter = Double(firstBlock[l + coarseLength])
       let leave = Double(firstBlock[l])
@@ -288,31 +289,40 @@ extension TimeStretcher {
     }
     var bestCoarse: Float = -1
     var bestCoarseLag = 0
-    @inline(__always) func consider(_ l: Int) {
-      let j = jStart + 4 * l
-      let energy = coarseEnergy[l]
-      let d = dot(refDec, firstBlock + l, count: coarseLength)
-      let ncc = energy > refDecEnergy * 1e-6 ? d / (energy * refDecEnergy).squareRoot() : 0
-      if ncc > bestCoarse {
-        bestCoarse = ncc
-        bestCoarseLag = l
-      }
-      let s = ncc - penalty(j)
-      if s > s1 {
-        s3 = s2
-        j3 = j2
-        s2 = s1
-        j2 = j1
-        s1 = s
-        j1 = j
-      } else if s > s2 {
-        s3 = s2
-        j3 = j2
-        s2 = s
-        j2 = j
-      } else if s > s3 {
-        s3 = s
-        j3 = j
+    let threshold = refDecEnergy * 1e-6
+    /// Lags `from..<to`, eight at a time (one SIMD8 lane each).
+    @inline(__always) func consider(from: Int, to: Int) {
+      var l = from
+      while l < to {
+        let d8 = dots8(refDec, firstBlock + l, count: coarseLength)
+        let e8 = UnsafeRawPointer(coarseEnergy + l).loadUnaligned(as: SIMD8<Float>.self)
+        let ncc8 = d8 / (e8 * refDecEnergy).squareRoot()
+        for lane in 0..<min(8, to - l) {
+          let ncc = e8[lane] > threshold ? ncc8[lane] : 0
+          let j = jStart + 4 * (l + lane)
+          if ncc > bestCoarse {
+            bestCoarse = ncc
+            bestCoarseLag = l + lane
+          }
+          let s = ncc - penalty(j)
+          if s > s1 {
+            s3 = s2
+            j3 = j2
+            s2 = s1
+            j2 = j1
+            s1 = s
+            j1 = j
+          } else if s > s2 {
+            s3 = s2
+            j3 = j2
+            s2 = s
+            j2 = j
+          } else if s > s3 {
+            s3 = s
+            j3 = j
+          }
+        }
+        l += 8
       }
     }
     // The inner range first; the whole range when nothing there matches well and the best match
@@ -321,17 +331,11 @@ extension TimeStretcher {
     let innerLo = min(max(0, Int(((ideal - Double(innerRadius)) - Double(jStart)) / 4)), lagCount)
     let innerHi = min(
       max(innerLo, Int(((ideal + Double(innerRadius)) - Double(jStart)) / 4) + 1), lagCount)
-    for l in innerLo..<innerHi {
-      consider(l)
-    }
+    consider(from: innerLo, to: innerHi)
     let atEdge = bestCoarseLag <= innerLo + 1 || bestCoarseLag >= innerHi - 2
     if (bestCoarse < Self.extendBelow && atEdge) || innerLo == innerHi {
-      for l in 0..<innerLo {
-        consider(l)
-      }
-      for l in innerHi..<lagCount {
-        consider(l)
-      }
+      consider(from: 0, to: innerLo)
+      consider(from: innerHi, to: lagCount)
     }
     // Fine: full resolution around the coarse winners.
     var best = -Float.infinity

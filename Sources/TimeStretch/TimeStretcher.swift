@@ -174,7 +174,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     refDec = .allocate(capacity: (searchHistory + hop) / 4 + 8)
     refWindowed = .allocate(capacity: refineHistory + hop + 8)
     refineWindow = .allocate(capacity: refineHistory + hop)
-    coarseEnergy = .allocate(capacity: 2 * radius / 4 + 8)
+    coarseEnergy = .allocate(capacity: 2 * radius / 4 + 24)
     history = .allocate(capacity: Self.historyLength)
     pending = .allocate(capacity: Self.pendingCapacity)
     map = MediaTimeMap(speed: speed)

@@ -124,3 +124,19 @@ func threeDotsMatchTheScalarReference(count: Int) {
     }
   }
 }
+
+@Test(arguments: [0, 1, 2, 13, 104, 110])
+func dots8MatchesTheScalarReference(count: Int) {
+  let a = randomSignal(count, seed: 13)
+  let b = randomSignal(count + 8, seed: 14)
+  a.withUnsafeBufferPointer { pa in
+    b.withUnsafeBufferPointer { pb in
+      guard let x = pa.baseAddress, let y = pb.baseAddress else { return }
+      let v = dots8(x, y, count: count)
+      let r = dots8Reference(x, y, count: count)
+      for l in 0..<8 {
+        #expect(abs(v[l] - r[l]) <= Float(1e-5) * Float(max(count, 1)))
+      }
+    }
+  }
+}
