@@ -260,9 +260,8 @@ extension TimeStretcher {
     }
     let refDecEnergy = dotAndEnergy(refDec, refDec, count: coarseLength).energy
     let scale = Float(1) / Float(innerRadius)
-    let idealF = Float(ideal)
     @inline(__always) func penalty(_ j: Int) -> Float {
-      let d = (Float(j) - idealF) * scale
+      let d = Float(Double(j) - ideal) * scale
       return Self.distancePenalty * d * d
     }
     // Coarse: every 4th lag, three best kept.
@@ -290,36 +289,55 @@ extension TimeStretcher {
     var bestCoarse: Float = -1
     var bestCoarseLag = 0
     let threshold = refDecEnergy * 1e-6
-    /// Lags `from..<to`, eight at a time (one SIMD8 lane each).
+    let threshold8 = SIMD8<Float>(repeating: threshold)
+    let laneOffsets = SIMD8<Float>(0, 4, 8, 12, 16, 20, 24, 28)
+    /// Inserts lag `l` (normalised correlation `ncc`) into the best three.
+    @inline(__always) func insert(_ l: Int, _ ncc: Float) {
+      let j = jStart + 4 * l
+      if ncc > bestCoarse {
+        bestCoarse = ncc
+        bestCoarseLag = l
+      }
+      let s = ncc - penalty(j)
+      if s > s1 {
+        s3 = s2
+        j3 = j2
+        s2 = s1
+        j2 = j1
+        s1 = s
+        j1 = j
+      } else if s > s2 {
+        s3 = s2
+        j3 = j2
+        s2 = s
+        j2 = j
+      } else if s > s3 {
+        s3 = s
+        j3 = j
+      }
+    }
+    /// Lags `from..<to`, eight at a time (one SIMD8 lane each). A near-silent candidate (energy
+    /// below a millionth of the reference's) is scored against that floor instead.
     @inline(__always) func consider(from: Int, to: Int) {
       var l = from
       while l < to {
         let d8 = dots8(refDec, firstBlock + l, count: coarseLength)
         let e8 = UnsafeRawPointer(coarseEnergy + l).loadUnaligned(as: SIMD8<Float>.self)
-        let ncc8 = d8 / (e8 * refDecEnergy).squareRoot()
-        for lane in 0..<min(8, to - l) {
-          let ncc = e8[lane] > threshold ? ncc8[lane] : 0
-          let j = jStart + 4 * (l + lane)
-          if ncc > bestCoarse {
-            bestCoarse = ncc
-            bestCoarseLag = l + lane
+        let ncc8 = d8 / (pointwiseMax(e8, threshold8) * refDecEnergy).squareRoot()
+        if to - l >= 8 {
+          let offset8 =
+            (SIMD8<Float>(repeating: Float(Double(jStart + 4 * l) - ideal)) + laneOffsets)
+            * scale
+          let s8 = ncc8 - Self.distancePenalty * offset8 * offset8
+          // Most groups hold nothing better than the current third best.
+          if s8.max() > s3 || ncc8.max() > bestCoarse {
+            for lane in 0..<8 {
+              insert(l + lane, ncc8[lane])
+            }
           }
-          let s = ncc - penalty(j)
-          if s > s1 {
-            s3 = s2
-            j3 = j2
-            s2 = s1
-            j2 = j1
-            s1 = s
-            j1 = j
-          } else if s > s2 {
-            s3 = s2
-            j3 = j2
-            s2 = s
-            j2 = j
-          } else if s > s3 {
-            s3 = s
-            j3 = j
+        } else {
+          for lane in 0..<(to - l) {
+            insert(l + lane, ncc8[lane])
           }
         }
         l += 8
