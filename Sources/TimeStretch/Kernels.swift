@@ -169,57 +169,6 @@ func lagrangeCoefficients(_ f: Double) -> SIMD4<Float> {
   return SIMD4<Float>(Float(a), Float(b), Float(c), Float(d))
 }
 
-/// Returns `Σ a[i]·b[i]` over `count` elements (SIMD8 multiply-adds, four accumulators).
-@inline(__always)
-func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
-  var s0 = SIMD8<Float>(repeating: 0)
-  var s1 = SIMD8<Float>(repeating: 0)
-  var s2 = SIMD8<Float>(repeating: 0)
-  var s3 = SIMD8<Float>(repeating: 0)
-  let ra = UnsafeRawPointer(a)
-  let rb = UnsafeRawPointer(b)
-  let stride = MemoryLayout<Float>.stride
-  var i = 0
-  while i + 32 <= count {
-    let o = i * stride
-    s0 +=
-      ra.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
-      * rb.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
-    s1 +=
-      ra.loadUnaligned(fromByteOffset: o + 8 * stride, as: SIMD8<Float>.self)
-      * rb.loadUnaligned(fromByteOffset: o + 8 * stride, as: SIMD8<Float>.self)
-    s2 +=
-      ra.loadUnaligned(fromByteOffset: o + 16 * stride, as: SIMD8<Float>.self)
-      * rb.loadUnaligned(fromByteOffset: o + 16 * stride, as: SIMD8<Float>.self)
-    s3 +=
-      ra.loadUnaligned(fromByteOffset: o + 24 * stride, as: SIMD8<Float>.self)
-      * rb.loadUnaligned(fromByteOffset: o + 24 * stride, as: SIMD8<Float>.self)
-    i += 32
-  }
-  while i + 8 <= count {
-    let o = i * stride
-    s0 +=
-      ra.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
-      * rb.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
-    i += 8
-  }
-  var sum = ((s0 + s1) + (s2 + s3)).sum()
-  while i < count {
-    sum += a[i] * b[i]
-    i += 1
-  }
-  return sum
-}
-
-/// Scalar reference of ``dot(_:_:count:)``.
-func dotReference(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
-  var s: Double = 0
-  for i in 0..<count {
-    s += Double(a[i]) * Double(b[i])
-  }
-  return Float(s)
-}
-
 /// The eight dot products `Σ a[m]·b[m + l]` for the lags l = 0..<8 at once, lane l holding lag
 /// l: `a[m]` broadcast times eight consecutive `b`, so no horizontal sums are needed. Reads
 /// `b[0]` through `b[count + 6]`.

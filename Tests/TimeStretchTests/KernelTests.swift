@@ -94,20 +94,6 @@ func addInterpolatedMatchesTheScalarReference(stride: Int) {
   #expect(lagrangeCoefficients(0) == SIMD4<Float>(0, 1, 0, 0))
 }
 
-@Test(arguments: [0, 5, 8, 31, 32, 33, 104, 441])
-func dotMatchesTheScalarReference(count: Int) {
-  let a = randomSignal(count + 1, seed: 9)
-  let b = randomSignal(count + 1, seed: 10)
-  a.withUnsafeBufferPointer { pa in
-    b.withUnsafeBufferPointer { pb in
-      guard let x = pa.baseAddress, let y = pb.baseAddress else { return }
-      let v = dot(x + 1, y, count: count)
-      let r = dotReference(x + 1, y, count: count)
-      #expect(abs(v - r) <= Float(1e-5) * Float(max(count, 1)))
-    }
-  }
-}
-
 @Test(arguments: [0, 7, 16, 33, 1102])
 func threeDotsMatchTheScalarReference(count: Int) {
   let a = randomSignal(count, seed: 11)
