@@ -363,17 +363,26 @@ extension TimeStretcher {
       let candidate = rank == 0 ? j1 : (rank == 1 ? j2 : j3)
       let score = rank == 0 ? s1 : (rank == 1 ? s2 : s3)
       guard score > -Float.infinity else { continue }
-      var f = max(jLo, candidate - 3)
+      // The (at most seven) lags around the candidate in one SIMD8 pass, energies sliding.
+      let fStart = max(jLo, candidate - 3)
       let fEnd = min(jHi, candidate + 3)
-      while f <= fEnd {
-        let ncc = normalizedCorrelation(at: f, refEnergy: refEnergy)
+      guard fStart <= fEnd else { continue }
+      let start = mix + (fStart - searchHistory - base)
+      let d8 = dots8(ref, start, count: length)
+      var energy = Double(dotAndEnergy(start, start, count: length).energy)
+      for lane in 0...(fEnd - fStart) {
+        let e = Float(energy)
+        let ncc = e > refEnergy * 1e-6 ? d8[lane] / (e * refEnergy).squareRoot() : 0
+        let f = fStart + lane
         let s = ncc - penalty(f)
         if s > best {
           best = s
           bestJ = f
           bestNCC = ncc
         }
-        f += 1
+        let enter = Double(start[lane + length])
+        let leave = Double(start[lane])
+        energy = max(0, energy + enter * enter - leave * leave)
       }
     }
     if best == -Float.infinity {
