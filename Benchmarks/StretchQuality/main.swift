@@ -1,9 +1,10 @@
 // StretchQuality: our TimeStretcher against SoundTouch (soundstretch), FFmpeg (atempo) and
 // Rubber Band (R2 and R3), on deterministic synthetic signals, in one run.
 //
-//   swift run -c release StretchQuality [--quick]
+//   swift run -c release StretchQuality [--quick] [--ours-only]
 //
-// Peers run as commands on float WAV files in a temporary directory; a missing peer is skipped.
+// --quick times 10 s instead of 60 s of audio; --ours-only skips the peers. Peers run as commands
+// on WAV files in a temporary directory (removed at the end); a missing peer is skipped.
 import Foundation
 import TimeStretch
 
@@ -145,7 +146,6 @@ if !oursOnly, let p = which("rubberband") {
 let temp = FileManager.default.temporaryDirectory
   .appendingPathComponent("stretchquality-\(getpid())").path
 try? FileManager.default.createDirectory(atPath: temp, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(atPath: temp) }
 
 func stretchOurs(_ a: Audio, speed: Double) -> Audio? {
   do {
@@ -471,3 +471,5 @@ for (name, seconds, ours) in results {
   }
   print(line)
 }
+
+try? FileManager.default.removeItem(atPath: temp)
