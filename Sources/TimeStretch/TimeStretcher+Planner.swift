@@ -23,6 +23,13 @@ extension TimeStretcher {
     return SpeedBreakpoint(outputFrame: out, inputFrame: input, speed: speed)
   }
 
+  /// The input needed beyond a segment's ideal position before it is made: the search and the
+  /// window, and at least the media its finished output hop plays (so output pulled before
+  /// ``finish()`` never runs past the stream's end).
+  func lookahead(_ piece: SpeedBreakpoint) -> Int {
+    max(reach, Int((Double(hop) * piece.speed).rounded(.up)) + 1)
+  }
+
   /// The ideal internal input position of segment `k` on `piece`.
   @inline(__always)
   func idealPosition(_ k: Int, _ piece: SpeedBreakpoint) -> Double {
@@ -133,10 +140,11 @@ extension TimeStretcher {
     }
     let k = segment
     let ideal = idealPosition(k, map.last)
-    let limit = Double(base + frames - reach)
+    let ahead = k == 0 ? reach : lookahead(map.last)
+    let limit = Double(base + frames - ahead)
     if !(ideal < limit) {
       guard finished else { return false }
-      let needed = Int(ideal.rounded(.down)) + reach + 1 - (base + frames)
+      let needed = Int(ideal.rounded(.down)) + ahead + 1 - (base + frames)
       appendFrames(nil, max(needed, hop))
     }
     scanOnsets(upTo: Int(ideal.rounded(.down)) + radius + window)

@@ -174,7 +174,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     refDec = .allocate(capacity: (searchHistory + hop) / 4 + 8)
     refWindowed = .allocate(capacity: refineHistory + hop + 8)
     refineWindow = .allocate(capacity: refineHistory + hop)
-    coarseEnergy = .allocate(capacity: 2 * radius / 4 + 24)
+    // The search range is at most ideal − behind ... ideal + radius (next to onsets).
+    coarseEnergy = .allocate(capacity: (behind + radius) / 4 + 24)
     history = .allocate(capacity: Self.historyLength)
     pending = .allocate(capacity: Self.pendingCapacity)
     map = MediaTimeMap(speed: speed)
@@ -226,7 +227,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   }
 
   /// The algorithmic latency in input frames: how much input beyond a position must be pushed
-  /// before the output up to that position can be pulled.
+  /// before the output up to that position can be pulled (up to speed 5; above, one output hop
+  /// of input, 5 ms times the speed, is needed instead).
   public var latencyFrames: Int { reach }
 
   /// The algorithmic latency in seconds (``latencyFrames`` / ``sampleRate``); about 25 ms.
@@ -353,13 +355,14 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
       guard Double(preroll - hop) < Double(end - reach) else { return n }
       k = 1
     }
-    let limit = Double(end - reach)
     if speed != map.last.speed && speedChangeWaits() {
       // The change starts one segment or two later: count the next segment only.
+      let limit = Double(end - lookahead(map.last))
       return idealPosition(k, map.last) < limit ? n + hop : n
     }
     // Segments k, k+1, … at the speed that will apply to them.
     let piece = nextPiece()
+    let limit = Double(end - lookahead(piece))
     guard idealPosition(k, piece) < limit else { return n }
     let step = Double(hop) * speed
     var count = max(1, Int(((limit - idealPosition(k, piece)) / step).rounded(.down)))
