@@ -2,41 +2,40 @@
 // that both agree. Pointers never leave this module. Multiplies and adds stay separate:
 // `addProduct` becomes one `fmaf` call per lane on the x86-64 baseline, many times slower.
 
-/// Returns `Σ a[i]·b[i]` and `Σ b[i]²` over `count` elements (SIMD16 multiply-adds).
+/// Returns `Σ a[i]·b[i]` and `Σ b[i]²` over `count` elements (SIMD8 multiply-adds, two
+/// accumulators each: eight vector registers, which fit the x86-64 baseline without spills).
 @inline(__always)
 func dotAndEnergy(
   _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int
 ) -> (dot: Float, energy: Float) {
-  var dot0 = SIMD16<Float>(repeating: 0)
-  var dot1 = SIMD16<Float>(repeating: 0)
-  var en0 = SIMD16<Float>(repeating: 0)
-  var en1 = SIMD16<Float>(repeating: 0)
+  var dot0 = SIMD8<Float>(repeating: 0)
+  var dot1 = SIMD8<Float>(repeating: 0)
+  var en0 = SIMD8<Float>(repeating: 0)
+  var en1 = SIMD8<Float>(repeating: 0)
   let ra = UnsafeRawPointer(a)
   let rb = UnsafeRawPointer(b)
   let stride = MemoryLayout<Float>.stride
   var i = 0
-  while i + 32 <= count {
-    let a0 = ra.loadUnaligned(fromByteOffset: i * stride, as: SIMD16<Float>.self)
-    let b0 = rb.loadUnaligned(fromByteOffset: i * stride, as: SIMD16<Float>.self)
-    let a1 = ra.loadUnaligned(fromByteOffset: (i + 16) * stride, as: SIMD16<Float>.self)
-    let b1 = rb.loadUnaligned(fromByteOffset: (i + 16) * stride, as: SIMD16<Float>.self)
+  while i + 16 <= count {
+    let a0 = ra.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
+    let b0 = rb.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
+    let a1 = ra.loadUnaligned(fromByteOffset: (i + 8) * stride, as: SIMD8<Float>.self)
+    let b1 = rb.loadUnaligned(fromByteOffset: (i + 8) * stride, as: SIMD8<Float>.self)
     dot0 += a0 * b0
     en0 += b0 * b0
     dot1 += a1 * b1
     en1 += b1 * b1
-    i += 32
+    i += 16
   }
-  var dot8 = SIMD8<Float>(repeating: 0)
-  var en8 = SIMD8<Float>(repeating: 0)
-  while i + 8 <= count {
+  if i + 8 <= count {
     let a0 = ra.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
     let b0 = rb.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
-    dot8 += a0 * b0
-    en8 += b0 * b0
+    dot0 += a0 * b0
+    en0 += b0 * b0
     i += 8
   }
-  var dot = (dot0 + dot1).sum() + dot8.sum()
-  var energy = (en0 + en1).sum() + en8.sum()
+  var dot = (dot0 + dot1).sum()
+  var energy = (en0 + en1).sum()
   while i < count {
     dot += a[i] * b[i]
     energy += b[i] * b[i]
@@ -168,4 +167,91 @@ func lagrangeCoefficients(_ f: Double) -> SIMD4<Float> {
   let c = -(f + 1) * f * (f - 2) / 2
   let d = (f + 1) * f * (f - 1) / 6
   return SIMD4<Float>(Float(a), Float(b), Float(c), Float(d))
+}
+
+/// The eight dot products `Σ a[m]·b[m + l]` for the lags l = 0..<8 at once, lane l holding lag
+/// l: `a[m]` broadcast times eight consecutive `b`, so no horizontal sums are needed. Reads
+/// `b[0]` through `b[count + 6]`.
+@inline(__always)
+func dots8(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> SIMD8<Float> {
+  var acc0 = SIMD8<Float>(repeating: 0)
+  var acc1 = SIMD8<Float>(repeating: 0)
+  let rb = UnsafeRawPointer(b)
+  let stride = MemoryLayout<Float>.stride
+  var m = 0
+  while m + 2 <= count {
+    acc0 +=
+      SIMD8<Float>(repeating: a[m])
+      * rb.loadUnaligned(fromByteOffset: m * stride, as: SIMD8<Float>.self)
+    acc1 +=
+      SIMD8<Float>(repeating: a[m + 1])
+      * rb.loadUnaligned(fromByteOffset: (m + 1) * stride, as: SIMD8<Float>.self)
+    m += 2
+  }
+  if m < count {
+    acc0 +=
+      SIMD8<Float>(repeating: a[m])
+      * rb.loadUnaligned(fromByteOffset: m * stride, as: SIMD8<Float>.self)
+  }
+  return acc0 + acc1
+}
+
+/// Scalar reference of ``dots8(_:_:count:)``.
+func dots8Reference(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> SIMD8<
+  Float
+> {
+  var out = SIMD8<Float>(repeating: 0)
+  for l in 0..<8 {
+    var s: Double = 0
+    for m in 0..<count {
+      s += Double(a[m]) * Double(b[m + l])
+    }
+    out[l] = Float(s)
+  }
+  return out
+}
+
+/// `Σ a[i]·b[i−1]`, `Σ a[i]·b[i]` and `Σ a[i]·b[i+1]` (the three values of the sub-frame
+/// refinement) in one pass, SIMD8, summed in Double at the end.
+/// Reads `b[−1]` through `b[count]`.
+@inline(__always)
+func threeDots(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> SIMD4<Double> {
+  var l0 = SIMD8<Float>(repeating: 0)
+  var m0 = SIMD8<Float>(repeating: 0)
+  var r0 = SIMD8<Float>(repeating: 0)
+  let ra = UnsafeRawPointer(a)
+  let rb = UnsafeRawPointer(b)
+  let stride = MemoryLayout<Float>.stride
+  var i = 0
+  while i + 8 <= count {
+    let o = i * stride
+    let a0 = ra.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+    l0 += a0 * rb.loadUnaligned(fromByteOffset: o - stride, as: SIMD8<Float>.self)
+    m0 += a0 * rb.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+    r0 += a0 * rb.loadUnaligned(fromByteOffset: o + stride, as: SIMD8<Float>.self)
+    i += 8
+  }
+  var left = Double(l0.sum())
+  var mid = Double(m0.sum())
+  var right = Double(r0.sum())
+  while i < count {
+    let x = Double(a[i])
+    left += x * Double(b[i - 1])
+    mid += x * Double(b[i])
+    right += x * Double(b[i + 1])
+    i += 1
+  }
+  return SIMD4<Double>(left, mid, right, 0)
+}
+
+/// Scalar reference of ``threeDots(_:_:count:)``, accumulated in Double.
+func threeDotsReference(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int)
+  -> SIMD4<Double>
+{
+  var acc = SIMD4<Double>(repeating: 0)
+  for i in 0..<count {
+    let x = Double(a[i])
+    acc += SIMD4<Double>(x * Double(b[i - 1]), x * Double(b[i]), x * Double(b[i + 1]), 0)
+  }
+  return acc
 }

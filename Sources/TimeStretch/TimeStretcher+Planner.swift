@@ -14,13 +14,20 @@ extension TimeStretcher {
   /// The speed-map piece that segment `segment` and later will use (the pending speed applied).
   func nextPiece() -> SpeedBreakpoint {
     let last = map.last
-    guard speed != last.speed else { return last }
+    guard speed != last.speed, finished || !speedChangeWaits() else { return last }
     let out = (max(segment, 1) - 1) * hop
     if out == last.outputFrame {
       return SpeedBreakpoint(outputFrame: out, inputFrame: last.inputFrame, speed: speed)
     }
     let input = map.inputFrame(forOutputFrame: Double(out))
     return SpeedBreakpoint(outputFrame: out, inputFrame: input, speed: speed)
+  }
+
+  /// The input needed beyond a segment's ideal position before it is made: the search and the
+  /// window, and at least the media its finished output hop plays (so output pulled before
+  /// ``finish()`` never runs past the stream's end).
+  func lookahead(_ piece: SpeedBreakpoint) -> Int {
+    max(reach, Int((Double(hop) * piece.speed).rounded(.up)) + 1)
   }
 
   /// The ideal internal input position of segment `k` on `piece`.
@@ -31,8 +38,19 @@ extension TimeStretcher {
     return Double(preroll) + (piece.inputFrame + out * piece.speed)
   }
 
-  mutating func applyPendingSpeed() {
-    guard speed != map.last.speed else { return }
+  /// Whether a pending speed change waits a segment: an onset already placed (at its time on
+  /// the current piece) plays after the next segment's start, so a breakpoint there would move
+  /// its media time. It waits at most two segments.
+  func speedChangeWaits() -> Bool {
+    guard lastEmitted != Int.min, segment >= 1 else { return false }
+    let onsetOutput = map.outputFrameOnLastPiece(forInputFrame: Double(lastEmitted - preroll))
+    return onsetOutput >= Double((segment - 1) * hop)
+  }
+
+  /// Starts the requested speed's piece at the next segment (or a little later, see
+  /// ``speedChangeWaits()``; at once when `force` is set).
+  mutating func applyPendingSpeed(force: Bool = false) {
+    guard speed != map.last.speed, force || !speedChangeWaits() else { return }
     map.change(speed: speed, atOutputFrame: (max(segment, 1) - 1) * hop)
   }
 
@@ -73,7 +91,9 @@ extension TimeStretcher {
   /// The first internal frame that must be kept (a multiple of 4).
   func retentionPoint() -> Int {
     let nextIdeal = idealPosition(segment, nextPiece())
-    var keep = min(Int(previous.rounded(.down)) - 8, Int(nextIdeal.rounded(.down)) - behind - 8)
+    var keep = min(
+      Int(previous.rounded(.down)) - refineHistory - 8,
+      Int(nextIdeal.rounded(.down)) - behind - refineHistory - 8)
     keep = min(keep, scanned)
     keep = max(keep, base)
     keep = min(keep, base + frames)
@@ -115,13 +135,16 @@ extension TimeStretcher {
 
   /// Plans, reads and overlap-adds the next segment; returns false when it needs more input.
   mutating func produceSegment() -> Bool {
-    applyPendingSpeed()
+    if !finished {
+      applyPendingSpeed()
+    }
     let k = segment
     let ideal = idealPosition(k, map.last)
-    let limit = Double(base + frames - reach)
+    let ahead = k == 0 ? reach : lookahead(map.last)
+    let limit = Double(base + frames - ahead)
     if !(ideal < limit) {
       guard finished else { return false }
-      let needed = Int(ideal.rounded(.down)) + reach + 1 - (base + frames)
+      let needed = Int(ideal.rounded(.down)) + ahead + 1 - (base + frames)
       appendFrames(nil, max(needed, hop))
     }
     scanOnsets(upTo: Int(ideal.rounded(.down)) + radius + window)
@@ -160,7 +183,7 @@ extension TimeStretcher {
   mutating func choosePosition(_ k: Int, _ ideal: Double) -> Double {
     let hopD = Double(hop)
     let windowD = Double(window)
-    let hardLo = max(ideal - Double(behind), Double(base + 1))
+    let hardLo = max(ideal - Double(behind), Double(base + refineHistory + 2))
     let hardHi = ideal + Double(radius)
     // An onset in the second half of the previous segment: continue it exactly, so the onset is
     // played once, at full level, where it already started.
@@ -223,9 +246,10 @@ extension TimeStretcher {
     let jLo = Int(lo.rounded(.up))
     let jHi = Int(hi.rounded(.down))
     guard jLo <= jHi else { return max(min(ideal, hi), lo) }
-    let length = hop
-    // The natural continuation of the previous segment, from the channel sum.
-    let q = previous + Double(hop)
+    let length = searchHistory + hop
+    // The natural continuation of the previous segment (and the history before it), from the
+    // channel sum; candidate j is compared from j − searchHistory on.
+    let q = previous + Double(hop) - Double(searchHistory)
     let q0 = Int(q.rounded(.down))
     let qf = q - Double(q0)
     if qf == 0 {
@@ -237,16 +261,15 @@ extension TimeStretcher {
     }
     let refEnergy = dotAndEnergy(ref, ref, count: length).energy
     guard refEnergy > 1e-12 else { return max(min(ideal, hi), lo) }
-    let coarseLength = length / 4
+    let coarseLength = max(8, length / 32 * 8)  // whole SIMD8 blocks
     for m in 0..<coarseLength {
       let i = 4 * m
       refDec[m] = (ref[i] + ref[i + 1]) + (ref[i + 2] + ref[i + 3])
     }
     let refDecEnergy = dotAndEnergy(refDec, refDec, count: coarseLength).energy
-    let scale = Float(1) / Float(radius)
-    let idealF = Float(ideal)
+    let scale = Float(1) / Float(innerRadius)
     @inline(__always) func penalty(_ j: Int) -> Float {
-      let d = (Float(j) - idealF) * scale
+      let d = Float(Double(j) - ideal) * scale
       return Self.distancePenalty * d * d
     }
     // Coarse: every 4th lag, three best kept.
@@ -256,10 +279,33 @@ extension TimeStretcher {
     var j1 = jLo
     var j2 = jLo
     var j3 = jLo
-    var j = (jLo + 3) / 4 * 4
-    while j <= jHi {
-      let r = dotAndEnergy(refDec, dec + (j - base) / 4, count: coarseLength)
-      let ncc = r.energy > refDecEnergy * 1e-6 ? r.dot / (r.energy * refDecEnergy).squareRoot() : 0
+    // Candidate energies slide along the decimated signal (accumulated in Double).
+    let jStart = (jLo + 3) / 4 * 4
+    let lagCount = jHi >= jStart ? (jHi - jStart) / 4 + 1 : 0
+    let firstBlock = dec + (jStart - searchHistory - base) / 4
+    var running: Double = 0
+    for m in 0..<coarseLength {
+      running += Double(firstBlock[m]) * Double(firstBlock[m])
+    }
+    // Eight more than needed: lags are correlated eight at a time.
+    for l in 0..<(lagCount + 8) {
+      coarseEnergy[l] = Float(max(running, 0))
+      let enter = Double(firstBlock[l + coarseLength])
+      let leave = Double(firstBlock[l])
+      running += enter * enter - leave * leave
+    }
+    var bestCoarse: Float = -1
+    var bestCoarseLag = 0
+    let threshold = refDecEnergy * 1e-6
+    let threshold8 = SIMD8<Float>(repeating: threshold)
+    let laneOffsets = SIMD8<Float>(0, 4, 8, 12, 16, 20, 24, 28)
+    /// Inserts lag `l` (normalised correlation `ncc`) into the best three.
+    @inline(__always) func insert(_ l: Int, _ ncc: Float) {
+      let j = jStart + 4 * l
+      if ncc > bestCoarse {
+        bestCoarse = ncc
+        bestCoarseLag = l
+      }
       let s = ncc - penalty(j)
       if s > s1 {
         s3 = s2
@@ -277,7 +323,45 @@ extension TimeStretcher {
         s3 = s
         j3 = j
       }
-      j += 4
+    }
+    /// Lags `from..<to`, eight at a time (one SIMD8 lane each). A near-silent candidate (energy
+    /// below a millionth of the reference's) is scored against that floor instead.
+    @inline(__always) func consider(from: Int, to: Int) {
+      var l = from
+      while l < to {
+        let d8 = dots8(refDec, firstBlock + l, count: coarseLength)
+        let e8 = UnsafeRawPointer(coarseEnergy + l).loadUnaligned(as: SIMD8<Float>.self)
+        let ncc8 = d8 / (pointwiseMax(e8, threshold8) * refDecEnergy).squareRoot()
+        if to - l >= 8 {
+          let offset8 =
+            (SIMD8<Float>(repeating: Float(Double(jStart + 4 * l) - ideal)) + laneOffsets)
+            * scale
+          let s8 = ncc8 - Self.distancePenalty * offset8 * offset8
+          // Most groups hold nothing better than the current third best.
+          if s8.max() > s3 || ncc8.max() > bestCoarse {
+            for lane in 0..<8 {
+              insert(l + lane, ncc8[lane])
+            }
+          }
+        } else {
+          for lane in 0..<(to - l) {
+            insert(l + lane, ncc8[lane])
+          }
+        }
+        l += 8
+      }
+    }
+    // The inner range first; the whole range when nothing there matches well and the best match
+    // sits at the inner range's edge (the correlation still rising outwards: a period longer than
+    // the inner range, as with low bass).
+    let innerLo = min(max(0, Int(((ideal - Double(innerRadius)) - Double(jStart)) / 4)), lagCount)
+    let innerHi = min(
+      max(innerLo, Int(((ideal + Double(innerRadius)) - Double(jStart)) / 4) + 1), lagCount)
+    consider(from: innerLo, to: innerHi)
+    let atEdge = bestCoarseLag <= innerLo + 1 || bestCoarseLag >= innerHi - 2
+    if (bestCoarse < Self.extendBelow && atEdge) || innerLo == innerHi {
+      consider(from: 0, to: innerLo)
+      consider(from: innerHi, to: lagCount)
     }
     // Fine: full resolution around the coarse winners.
     var best = -Float.infinity
@@ -287,31 +371,69 @@ extension TimeStretcher {
       let candidate = rank == 0 ? j1 : (rank == 1 ? j2 : j3)
       let score = rank == 0 ? s1 : (rank == 1 ? s2 : s3)
       guard score > -Float.infinity else { continue }
-      var f = max(jLo, candidate - 3)
+      // The (at most seven) lags around the candidate in one SIMD8 pass, energies sliding.
+      let fStart = max(jLo, candidate - 3)
       let fEnd = min(jHi, candidate + 3)
-      while f <= fEnd {
-        let ncc = normalizedCorrelation(at: f, refEnergy: refEnergy)
+      guard fStart <= fEnd else { continue }
+      let start = mix + (fStart - searchHistory - base)
+      let d8 = dots8(ref, start, count: length)
+      var energy = Double(dotAndEnergy(start, start, count: length).energy)
+      for lane in 0...(fEnd - fStart) {
+        let e = Float(energy)
+        let ncc = e > refEnergy * 1e-6 ? d8[lane] / (e * refEnergy).squareRoot() : 0
+        let f = fStart + lane
         let s = ncc - penalty(f)
         if s > best {
           best = s
           bestJ = f
           bestNCC = ncc
         }
-        f += 1
+        let enter = Double(start[lane + length])
+        let leave = Double(start[lane])
+        energy = max(0, energy + enter * enter - leave * leave)
       }
     }
     if best == -Float.infinity {
       bestJ = max(jLo, min(jHi, Int(ideal.rounded())))
       bestNCC = normalizedCorrelation(at: bestJ, refEnergy: refEnergy)
     }
-    // Sub-frame refinement.
-    let left = normalizedCorrelation(at: bestJ - 1, refEnergy: refEnergy)
-    let right = normalizedCorrelation(at: bestJ + 1, refEnergy: refEnergy)
-    let curvature = left - 2 * bestNCC + right
+    // Sub-frame refinement on the Hann-weighted correlation of a longer stretch (the overlap and
+    // the history before it; the taper keeps the edges from biasing the peak): a cosine through
+    // the three values around the peak, exact for a sinusoid, or a parabola when the values do
+    // not fit a cosine.
     var p = Double(bestJ)
-    if curvature < 0 && bestNCC < 1 - 1e-6 {
-      let delta = Double(0.5 * (left - right) / curvature)
-      if abs(delta) >= 1e-3 && abs(delta) <= 0.5 {
+    if bestNCC < 1 - 1e-6 {
+      let refineLength = refineHistory + hop
+      let r = previous + Double(hop) - Double(refineHistory)
+      let r0 = Int(r.rounded(.down))
+      let rf = r - Double(r0)
+      if rf == 0 {
+        refWindowed.update(from: mix + (r0 - base), count: refineLength)
+      } else {
+        addInterpolated(
+          refWindowed, nil, mix + (r0 - base), frameStride: 1,
+          coefficients: lagrangeCoefficients(rf), count: refineLength)
+      }
+      for i in 0..<refineLength {
+        refWindowed[i] *= refineWindow[i]
+      }
+      let start = mix + (bestJ - refineHistory - base)
+      let dots = threeDots(refWindowed, start, count: refineLength)
+      let left = dots[0]
+      let mid = dots[1]
+      let right = dots[2]
+      var delta = 0.0
+      let c = (left + right) / (2 * mid)
+      if mid > 0 && c > 0 && c < 0.999 {
+        let w = acos(c)
+        delta = atan((right - left) / (2 * mid * sin(w))) / w
+      } else {
+        let curvature = left - 2 * mid + right
+        if curvature < 0 {
+          delta = 0.5 * (left - right) / curvature
+        }
+      }
+      if abs(delta) >= 1e-4 && abs(delta) <= 1 {
         p += delta
       }
     }
@@ -320,7 +442,7 @@ extension TimeStretcher {
 
   @inline(__always)
   func normalizedCorrelation(at j: Int, refEnergy: Float) -> Float {
-    let r = dotAndEnergy(ref, mix + (j - base), count: hop)
+    let r = dotAndEnergy(ref, mix + (j - searchHistory - base), count: searchHistory + hop)
     return r.energy > refEnergy * 1e-6 ? r.dot / (r.energy * refEnergy).squareRoot() : 0
   }
 

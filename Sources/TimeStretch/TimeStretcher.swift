@@ -17,15 +17,20 @@
 /// let n = stretcher.pull(into: &out, maxFrames: out.count / 2)
 /// ```
 ///
-/// How it works: output is built from windowed segments (20 ms Hann windows, 10 ms apart in the
+/// How it works: output is built from windowed segments (10 ms Hann windows, 5 ms apart in the
 /// output). Each segment is read from the input at the position the speed map gives for its output
-/// time (``mediaTime(forOutputFrame:)``), moved by a bounded offset (±9.5 ms, enough for a 53 Hz
-/// period) to the position whose waveform best continues the previous segment. The similarity is
-/// a normalised cross-correlation on the sum of all channels, searched coarse-to-fine and refined
-/// to a fraction of a frame; every channel then uses the same offset, so the stereo image is kept.
-/// Onsets (sudden energy jumps) are placed once, at their scaled time, and never repeated or
-/// skipped. The position error against the ideal timeline is at most ±9.5 ms, and at most
-/// ±29.5 ms next to onsets.
+/// time (``mediaTime(forOutputFrame:)``), moved by a bounded offset to the position whose waveform
+/// best continues the previous segment: ±9.5 ms, extended to ±15 ms (a 33 Hz period) when nothing
+/// in the smaller range matches well, as with low bass. The similarity is
+/// a normalised cross-correlation over 10 ms of the sum of all channels, searched coarse-to-fine
+/// (4:1 decimated, then full resolution around the three best coarse lags) and refined to a
+/// fraction of a frame on a Hann-weighted 25 ms correlation; every channel then uses the same
+/// offset, so the stereo image is kept. Onsets (a 0.5 ms block with ten times the energy of the
+/// 8 ms before it) are played once, in one segment continued exactly by the next, at their scaled
+/// time where the look-ahead allows (late by up to a few milliseconds above 1.5x), and never
+/// repeated or skipped. A segment's position differs from the ideal timeline by at most ±15 ms
+/// (±9.5 ms unless the range was extended), and by at most 25 ms next to onsets; the error does
+/// not accumulate.
 ///
 /// The type is non-copyable: it owns its buffers and frees them when it goes away. After the first
 /// blocks, pushing and pulling allocate nothing, as long as the caller's blocks do not grow.
@@ -47,16 +52,22 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// The number of interleaved channels.
   public let channels: Int
   /// The requested speed: input seconds played per output second. A change applies from the next
-  /// segment (at most 10 ms of output later). Set it with ``setSpeed(_:)``.
+  /// segment (5 ms of output later, 15 ms at most when an onset is playing). Set it with
+  /// ``setSpeed(_:)``; changes after ``finish()`` are ignored.
   public private(set) var speed: Double
 
   // Geometry, in frames.
   let hop: Int
   let window: Int
   let radius: Int
+  let innerRadius: Int
   let behind: Int
   let reach: Int
   let preroll: Int
+  /// Frames of history before the overlap that the similarity search also compares.
+  let searchHistory: Int
+  /// Frames of history before the overlap that the sub-frame refinement compares.
+  let refineHistory: Int
   let block: Int
 
   // Input, sum of channels and its 4:1 decimation, indexed by internal frame − base.
@@ -79,6 +90,9 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   // Search scratch.
   let ref: UnsafeMutablePointer<Float>
   let refDec: UnsafeMutablePointer<Float>
+  let refWindowed: UnsafeMutablePointer<Float>
+  let refineWindow: UnsafeMutablePointer<Float>
+  let coarseEnergy: UnsafeMutablePointer<Float>
 
   // Onsets.
   let history: UnsafeMutablePointer<Float>
@@ -99,6 +113,19 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   var total = 0
   var delivered = 0
 
+  /// Output distance between segments; segments are twice as long.
+  static let hopSeconds = 0.005
+  /// The largest offset the similarity search may move a segment from its ideal position: enough
+  /// for a 33 Hz period.
+  static let radiusSeconds = 0.015
+  /// The offset searched first; the search extends to ``radiusSeconds`` only when no lag in it
+  /// correlates better than ``extendBelow`` (a period too long for it).
+  static let innerRadiusSeconds = 0.0095
+  static let extendBelow: Float = 0.98
+  /// How much signal the similarity search compares (the overlap and history before it).
+  static let searchSeconds = 0.010
+  /// How much signal the sub-frame refinement compares.
+  static let refineSeconds = 0.025
   static let historyLength = 16
   static let pendingCapacity = 64
   static let onsetRatio: Float = 10
@@ -124,12 +151,15 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     self.channels = channels
     self.speed = speed
     let rate = Double(sampleRate)
-    hop = Int((rate * 0.010).rounded())
+    hop = Int((rate * Self.hopSeconds).rounded())
     window = 2 * hop
-    radius = Int(rate * 0.0095)
+    radius = Int(rate * Self.radiusSeconds)
+    innerRadius = Int(rate * Self.innerRadiusSeconds)
     behind = window + radius
     reach = radius + window + 4
-    preroll = (hop + 4) / 4 * 4
+    searchHistory = Int((rate * Self.searchSeconds - Double(hop)) / 4) * 4
+    refineHistory = Int(rate * Self.refineSeconds) - hop
+    preroll = (refineHistory + 2 * hop + 12) / 4 * 4
     block = max(8, sampleRate / 2000)
 
     capacity = 4 * (reach + behind) + 16_384
@@ -140,8 +170,12 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     windowInterleaved = .allocate(capacity: window * channels)
     acc = .allocate(capacity: window * channels)
     ready = .allocate(capacity: hop * channels)
-    ref = .allocate(capacity: hop + 8)
-    refDec = .allocate(capacity: hop / 4 + 8)
+    ref = .allocate(capacity: searchHistory + hop + 8)
+    refDec = .allocate(capacity: (searchHistory + hop) / 4 + 8)
+    refWindowed = .allocate(capacity: refineHistory + hop + 8)
+    refineWindow = .allocate(capacity: refineHistory + hop)
+    // The search range is at most ideal − behind ... ideal + radius (next to onsets).
+    coarseEnergy = .allocate(capacity: (behind + radius) / 4 + 24)
     history = .allocate(capacity: Self.historyLength)
     pending = .allocate(capacity: Self.pendingCapacity)
     map = MediaTimeMap(speed: speed)
@@ -153,6 +187,11 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
       for c in 0..<channels {
         windowInterleaved[i * channels + c] = w
       }
+    }
+    let refineLength = refineHistory + hop
+    for i in 0..<refineLength {
+      refineWindow[i] = Float(
+        0.5 - 0.5 * cos(2 * Double.pi * (Double(i) + 0.5) / Double(refineLength)))
     }
     reset()
   }
@@ -167,6 +206,9 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     ready.deallocate()
     ref.deallocate()
     refDec.deallocate()
+    refWindowed.deallocate()
+    refineWindow.deallocate()
+    coarseEnergy.deallocate()
     history.deallocate()
     pending.deallocate()
   }
@@ -185,10 +227,11 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   }
 
   /// The algorithmic latency in input frames: how much input beyond a position must be pushed
-  /// before the output up to that position can be pulled.
+  /// before the output up to that position can be pulled (up to speed 5; above, one output hop
+  /// of input, 5 ms times the speed, is needed instead).
   public var latencyFrames: Int { reach }
 
-  /// The algorithmic latency in seconds (``latencyFrames`` / ``sampleRate``); about 29.6 ms.
+  /// The algorithmic latency in seconds (``latencyFrames`` / ``sampleRate``); about 25 ms.
   public var latencySeconds: Double { Double(reach) / Double(sampleRate) }
 
   /// The output frames pulled since the start of the stream (or the last ``reset()``).
@@ -235,12 +278,41 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     push(interleaved, frames: interleaved.count / channels)
   }
 
+  /// Appends all whole frames of a slice, without copying it first.
+  /// - Parameter interleaved: samples, `channels` per frame. Not retained.
+  public mutating func push(_ interleaved: ArraySlice<Float>) {
+    guard !finished else { return }
+    let n = interleaved.count / channels
+    guard n > 0 else { return }
+    interleaved.withUnsafeBufferPointer { src in
+      if let p = src.baseAddress {
+        appendFrames(p, n)
+      }
+    }
+    inputFrames += n
+  }
+
+  /// Appends all whole frames of a span (for example of a decoder's buffer), without copying it
+  /// first.
+  /// - Parameter interleaved: samples, `channels` per frame. Not retained.
+  public mutating func push(_ interleaved: Span<Float>) {
+    guard !finished else { return }
+    let n = interleaved.count / channels
+    guard n > 0 else { return }
+    interleaved.withUnsafeBufferPointer { src in
+      if let p = src.baseAddress {
+        appendFrames(p, n)
+      }
+    }
+    inputFrames += n
+  }
+
   /// Marks the end of the stream: the remaining output can then be pulled, and the stream's
   /// total output is exactly `round(mapped length)` frames (`round(input / speed)` at one speed).
   /// Further pushes are ignored until ``reset()``.
   public mutating func finish() {
     guard !finished else { return }
-    applyPendingSpeed()
+    applyPendingSpeed(force: true)
     finished = true
     let end = map.outputFrameOnLastPiece(forInputFrame: Double(inputFrames))
     total = max(0, Int(end.rounded()))
@@ -272,7 +344,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     appendFrames(nil, preroll)
   }
 
-  /// The frames that ``pull(into:maxFrames:)`` can deliver now without more input.
+  /// The frames that ``pull(into:maxFrames:)`` can deliver now without more input (a lower bound
+  /// right after a speed change, exact otherwise).
   public var availableFrames: Int {
     if finished { return max(0, total - delivered) }
     var n = readyCount
@@ -282,9 +355,14 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
       guard Double(preroll - hop) < Double(end - reach) else { return n }
       k = 1
     }
+    if speed != map.last.speed && speedChangeWaits() {
+      // The change starts one segment or two later: count the next segment only.
+      let limit = Double(end - lookahead(map.last))
+      return idealPosition(k, map.last) < limit ? n + hop : n
+    }
     // Segments k, k+1, … at the speed that will apply to them.
     let piece = nextPiece()
-    let limit = Double(end - reach)
+    let limit = Double(end - lookahead(piece))
     guard idealPosition(k, piece) < limit else { return n }
     let step = Double(hop) * speed
     var count = max(1, Int(((limit - idealPosition(k, piece)) / step).rounded(.down)))
@@ -297,7 +375,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// Takes output.
   /// - Parameters:
   ///   - output: receives up to `maxFrames` interleaved frames at its start; never resized, so
-  ///     at most `output.count / channels` frames are written.
+  ///     at most `output.count / channels` frames are written. Keep it uniquely referenced, or
+  ///     writing to it copies it first.
   ///   - maxFrames: the most frames wanted.
   /// - Returns: the frames written (0 when more input, or ``finish()``, is needed).
   /// - Complexity: O(frames written). Allocates nothing.

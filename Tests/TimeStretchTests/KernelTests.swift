@@ -93,3 +93,36 @@ func addInterpolatedMatchesTheScalarReference(stride: Int) {
   }
   #expect(lagrangeCoefficients(0) == SIMD4<Float>(0, 1, 0, 0))
 }
+
+@Test(arguments: [0, 7, 16, 33, 1102])
+func threeDotsMatchTheScalarReference(count: Int) {
+  let a = randomSignal(count, seed: 11)
+  let b = randomSignal(count + 2, seed: 12)
+  a.withUnsafeBufferPointer { pa in
+    b.withUnsafeBufferPointer { pb in
+      guard let x = pa.baseAddress, let y = pb.baseAddress else { return }
+      let v = threeDots(x, y + 1, count: count)
+      let r = threeDotsReference(x, y + 1, count: count)
+      for k in 0..<3 {
+        #expect(abs(v[k] - r[k]) <= 1e-5 * Double(max(count, 1)))
+      }
+      #expect(v[3] == 0 && r[3] == 0)
+    }
+  }
+}
+
+@Test(arguments: [0, 1, 2, 13, 104, 110])
+func dots8MatchesTheScalarReference(count: Int) {
+  let a = randomSignal(count, seed: 13)
+  let b = randomSignal(count + 8, seed: 14)
+  a.withUnsafeBufferPointer { pa in
+    b.withUnsafeBufferPointer { pb in
+      guard let x = pa.baseAddress, let y = pb.baseAddress else { return }
+      let v = dots8(x, y, count: count)
+      let r = dots8Reference(x, y, count: count)
+      for l in 0..<8 {
+        #expect(abs(v[l] - r[l]) <= Float(1e-5) * Float(max(count, 1)))
+      }
+    }
+  }
+}

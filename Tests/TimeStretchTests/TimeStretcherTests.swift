@@ -256,3 +256,30 @@ func pitchIsPreserved(speed: Double) throws {
   let out = s.process(input: input)
   #expect(out.allSatisfy { $0.isFinite })
 }
+
+@Test func slicesAndSpansPushLikeArrays() throws {
+  let input = mixture(sampleRate: 8000, frames: 7000, channels: 2, clickEvery: 1300, seed: 8)
+  var whole = try TimeStretcher(sampleRate: 8000, channels: 2, speed: 1.6)
+  let expected = whole.process(input: input)
+  var bySlice = try TimeStretcher(sampleRate: 8000, channels: 2, speed: 1.6)
+  var bySpan = try TimeStretcher(sampleRate: 8000, channels: 2, speed: 1.6)
+  for start in stride(from: 0, to: input.count, by: 1234) {
+    let slice = input[start..<min(start + 1234, input.count)]
+    bySlice.push(slice)
+    let copy = Array(slice)
+    bySpan.push(copy.span)
+  }
+  for s in [0, 1] {
+    var out: [Float] = []
+    var buffer = [Float](repeating: 0, count: 2000)
+    if s == 0 { bySlice.finish() } else { bySpan.finish() }
+    while true {
+      let n =
+        s == 0
+        ? bySlice.pull(into: &buffer, maxFrames: 1000) : bySpan.pull(into: &buffer, maxFrames: 1000)
+      if n == 0 { break }
+      out += buffer[0..<(2 * n)]
+    }
+    #expect(out == expected)
+  }
+}
