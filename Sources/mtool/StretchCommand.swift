@@ -128,10 +128,30 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   var framesIn = 0
   var framesOut = 0
   var nextChange = 0
+  // Changes at the very start apply before any output.
+  while nextChange < changes.count, changes[nextChange].time == 0 {
+    try? stretcher.setSpeed(changes[nextChange].speed)
+    nextChange += 1
+  }
 
+  // Pulls what the stretcher has, stopping at the output frame where the next speed-map change
+  // falls (on the current speed piece) to request the new speed there: the stretcher starts it
+  // at its next segment, so the change lands within one segment hop of the requested time.
   func drain(_ stretcher: inout TimeStretcher, _ encoder: inout AudioEncoder) throws(MediaError) {
     while true {
-      let n = stretcher.pull(into: &outBuffer, maxFrames: blockFrames)
+      var limit = blockFrames
+      if nextChange < changes.count, let piece = stretcher.breakpoints.last {
+        let inputFrame = changes[nextChange].time * Double(sampleRate)
+        let target = Double(piece.outputFrame) + (inputFrame - piece.inputFrame) / piece.speed
+        let due = Int(target.rounded(.up))
+        if stretcher.deliveredFrames >= due {
+          try? stretcher.setSpeed(changes[nextChange].speed)
+          nextChange += 1
+          continue
+        }
+        limit = min(limit, due - stretcher.deliveredFrames)
+      }
+      let n = stretcher.pull(into: &outBuffer, maxFrames: limit)
       if n == 0 { return }
       try encoder.write(outBuffer, frames: n)
       framesOut += n
@@ -142,26 +162,7 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
     while true {
       let n = try decoder.read(into: &inBuffer, maxFrames: blockFrames)
       if n == 0 { break }
-      var start = 0
-      // Split the block where the speed map changes speed.
-      while nextChange < changes.count {
-        let changeFrame = Int((changes[nextChange].time * Double(sampleRate)).rounded())
-        guard changeFrame < framesIn + n else { break }
-        let cut = max(0, changeFrame - framesIn)
-        if cut > start {
-          stretcher.push(
-            Array(inBuffer[(start * channels)..<(cut * channels)]), frames: cut - start)
-          try drain(&stretcher, &encoder)
-          start = cut
-        }
-        try? stretcher.setSpeed(changes[nextChange].speed)
-        nextChange += 1
-      }
-      if start == 0 {
-        stretcher.push(inBuffer, frames: n)
-      } else if start < n {
-        stretcher.push(Array(inBuffer[(start * channels)..<(n * channels)]), frames: n - start)
-      }
+      stretcher.push(inBuffer, frames: n)
       framesIn += n
       try drain(&stretcher, &encoder)
       progress.update(seconds: Double(framesIn) / Double(sampleRate))
