@@ -50,7 +50,12 @@ let badInputs: String = {
 let badInputCases: [BadInputCase] = {
   let f = fixtures
   let b = badInputs
-  let out = b + "/out.wav"
+  /// Each row writes into its own empty folder, so rows running at once don't see each other.
+  func outIn(_ row: String) -> String {
+    let folder = b + "/out-" + String(row.map { $0.isLetter || $0.isNumber ? $0 : "-" })
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    return folder + "/out.wav"
+  }
   return [
     BadInputCase(
       name: "tracks: missing file", arguments: ["tracks", b + "/missing.mkv"], status: 66,
@@ -95,47 +100,61 @@ let badInputCases: [BadInputCase] = {
       stderrPrefix: "mtool: cues: "),
     BadInputCase(
       name: "stretch: missing file",
-      arguments: ["stretch", b + "/missing.wav", out, "--speed", "2"],
+      arguments: ["stretch", b + "/missing.wav", outIn("stretch: missing file"), "--speed", "2"],
       status: 66, stderrPrefix: "mtool: stretch: "),
     BadInputCase(
-      name: "stretch: a directory", arguments: ["stretch", b, out, "--speed", "2"], status: 66,
+      name: "stretch: a directory",
+      arguments: ["stretch", b, outIn("stretch: a directory"), "--speed", "2"], status: 66,
       stderrPrefix: "mtool: stretch: "),
     BadInputCase(
-      name: "stretch: empty file", arguments: ["stretch", b + "/empty.wav", out, "--speed", "2"],
+      name: "stretch: empty file",
+      arguments: ["stretch", b + "/empty.wav", outIn("stretch: empty file"), "--speed", "2"],
       status: 65, stderrPrefix: "mtool: stretch: "),
     BadInputCase(
-      name: "stretch: garbage", arguments: ["stretch", b + "/garbage.mkv", out, "--speed", "2"],
+      name: "stretch: garbage",
+      arguments: ["stretch", b + "/garbage.mkv", outIn("stretch: garbage"), "--speed", "2"],
       status: 65, stderrPrefix: "mtool: stretch: "),
     BadInputCase(
       name: "stretch: truncated media",
-      arguments: ["stretch", f + "/truncated.mp4", out, "--speed", "2"], status: 65,
+      arguments: [
+        "stretch", f + "/truncated.mp4", outIn("stretch: truncated media"), "--speed", "2",
+      ], status: 65,
       stderrPrefix: "mtool: stretch: "),
     BadInputCase(
       name: "stretch: truncated WAVE",
-      arguments: ["stretch", b + "/truncated.wav", out, "--speed", "2"], status: 65,
+      arguments: [
+        "stretch", b + "/truncated.wav", outIn("stretch: truncated WAVE"), "--speed", "2",
+      ], status: 65,
       stderrPrefix: "mtool: stretch: "),
     BadInputCase(
       name: "stretch: no audio",
-      arguments: ["stretch", f + "/video-only.mp4", out, "--speed", "2"],
+      arguments: ["stretch", f + "/video-only.mp4", outIn("stretch: no audio"), "--speed", "2"],
       status: 65, stderrPrefix: "mtool: stretch: "),
     BadInputCase(
       name: "stretch: subtitles only",
-      arguments: ["stretch", f + "/subtitles-only.mkv", out, "--speed", "2"], status: 65,
+      arguments: [
+        "stretch", f + "/subtitles-only.mkv", outIn("stretch: subtitles only"), "--speed", "2",
+      ], status: 65,
       stderrPrefix: "mtool: stretch: "),
     BadInputCase(
-      name: "stretch: speed 0", arguments: ["stretch", f + "/clip.wav", out, "--speed", "0"],
+      name: "stretch: speed 0",
+      arguments: ["stretch", f + "/clip.wav", outIn("stretch: speed 0"), "--speed", "0"],
       status: 64, stderrPrefix: "mtool: stretch: speed"),
     BadInputCase(
-      name: "stretch: speed -1", arguments: ["stretch", f + "/clip.wav", out, "--speed", "-1"],
+      name: "stretch: speed -1",
+      arguments: ["stretch", f + "/clip.wav", outIn("stretch: speed -1"), "--speed", "-1"],
       status: 64, stderrPrefix: "mtool: stretch: speed"),
     BadInputCase(
-      name: "stretch: speed NaN", arguments: ["stretch", f + "/clip.wav", out, "--speed", "nan"],
+      name: "stretch: speed NaN",
+      arguments: ["stretch", f + "/clip.wav", outIn("stretch: speed NaN"), "--speed", "nan"],
       status: 64, stderrPrefix: "mtool: stretch: speed"),
     BadInputCase(
-      name: "stretch: speed inf", arguments: ["stretch", f + "/clip.wav", out, "--speed", "inf"],
+      name: "stretch: speed inf",
+      arguments: ["stretch", f + "/clip.wav", outIn("stretch: speed inf"), "--speed", "inf"],
       status: 64, stderrPrefix: "mtool: stretch: speed"),
     BadInputCase(
-      name: "stretch: speed 1e9", arguments: ["stretch", f + "/clip.wav", out, "--speed", "1e9"],
+      name: "stretch: speed 1e9",
+      arguments: ["stretch", f + "/clip.wav", outIn("stretch: speed 1e9"), "--speed", "1e9"],
       status: 64, stderrPrefix: "mtool: stretch: speed"),
     BadInputCase(
       name: "stretch: output in a missing folder",
@@ -150,7 +169,6 @@ let badInputCases: [BadInputCase] = {
 
 @Test(arguments: badInputCases)
 func badInputGetsOneLineAndTheDocumentedCode(_ row: BadInputCase) throws {
-  let before = try FileManager.default.contentsOfDirectory(atPath: badInputs).sorted()
   let fixturesBefore = try FileManager.default.contentsOfDirectory(atPath: fixtures).sorted()
   let result = try runMtool(row.arguments)
   #expect(result.status == row.status, "\(result.stderr)")
@@ -158,7 +176,10 @@ func badInputGetsOneLineAndTheDocumentedCode(_ row: BadInputCase) throws {
   #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(result.stderr)")
   #expect(result.stdout.isEmpty)
   // No output (partial or whole) is left behind, and the inputs are untouched.
-  #expect(try FileManager.default.contentsOfDirectory(atPath: badInputs).sorted() == before)
+  if let output = row.arguments.first(where: { $0.contains("/out-") }) {
+    let folder = String(output[..<(output.lastIndex(of: "/") ?? output.endIndex)])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+  }
   #expect(try FileManager.default.contentsOfDirectory(atPath: fixtures).sorted() == fixturesBefore)
 }
 
