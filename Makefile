@@ -88,6 +88,7 @@ bench: peer-deps
 	$(SWIFT) run -c release SubtitleBench
 	$(SWIFT) run -c release TracksBench
 	$(SWIFT) run -c release StretchQuality
+	$(SWIFT) run -c release ResourceBench
 
 lint:
 	$(SWIFT) format lint --strict -r Package.swift Sources Tests Benchmarks Examples Fuzz
