@@ -1,6 +1,11 @@
-// Runs a command as a child process and measures its memory: the kernel's peak resident set
-// size (`ru_maxrss` from wait4, the same figure as VmHWM in /proc/<pid>/status) and VmRSS polled
-// from /proc while it runs, so growth during a run shows as well as the peak.
+// Runs a command as a child process and measures its memory: the peak resident set size and
+// VmRSS polled from /proc while it runs, so growth during a run shows as well as the peak.
+//
+// The peak is `/usr/bin/time -f %M` of the command when GNU time is installed (Debian's `time`
+// package), else the last VmHWM read from /proc/<pid>/status before the command exited. Not
+// wait4's own ru_maxrss: posix_spawn starts the child on this process's address space
+// (CLONE_VM), and Linux carries that high-water mark over the exec, so the child's figure would
+// include this benchmark's own peak.
 import Foundation
 
 #if canImport(Glibc)
@@ -25,19 +30,30 @@ struct ChildRun {
   var ok: Bool { status == 0 }
 }
 
-/// VmRSS of `pid` in KiB, or nil once it is gone.
-func residentKB(_ pid: pid_t) -> Int? {
-  guard let file = fopen("/proc/\(pid)/status", "r") else { return nil }
-  defer { fclose(file) }
-  var buffer = [CChar](repeating: 0, count: 256)
-  while fgets(&buffer, Int32(buffer.count), file) != nil {
-    let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    if line.hasPrefix("VmRSS:") {
-      return Int(line.dropFirst(6).filter { $0.isNumber })
-    }
+/// VmRSS and VmHWM of `pid` in KiB, or nil once it is gone.
+func memoryKB(_ pid: pid_t) -> (rss: Int, hwm: Int)? {
+  guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else {
+    return nil
   }
-  return nil
+  var rss: Int? = nil
+  var hwm: Int? = nil
+  for line in text.split(separator: "\n") {
+    if line.hasPrefix("VmRSS:") { rss = Int(line.dropFirst(6).filter(\.isNumber)) }
+    if line.hasPrefix("VmHWM:") { hwm = Int(line.dropFirst(6).filter(\.isNumber)) }
+  }
+  guard let rss, let hwm else { return nil }
+  return (rss, hwm)
 }
+
+/// The first child of `pid`, or nil.
+func firstChild(of pid: pid_t) -> pid_t? {
+  guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)
+  else { return nil }
+  return text.split(separator: " ").first.flatMap { pid_t($0) }
+}
+
+let gnuTime: String? =
+  FileManager.default.isExecutableFile(atPath: "/usr/bin/time") ? "/usr/bin/time" : nil
 
 /// Runs `arguments` (the first is an absolute path) in `directory`, standard output to `stdout`
 /// (a path; /dev/null by default) and standard error to `stderr`.
@@ -52,7 +68,11 @@ func runChild(
   posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
   posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
 
-  let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+  let peakFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "resourcebench-\(getpid()).peak"
+  ).path
+  let command = gnuTime.map { [$0, "-f", "%M", "-o", peakFile] + arguments } ?? arguments
+  let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
   let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
   let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
   defer {
@@ -67,24 +87,39 @@ func runChild(
   // children one at a time, from one thread).
   let previous = FileManager.default.currentDirectoryPath
   if let directory { _ = FileManager.default.changeCurrentDirectoryPath(directory) }
-  let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+  let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
   if directory != nil { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
   guard spawned == 0 else {
     return ChildRun(status: -1, seconds: 0, peakKB: 0, rss: [])
   }
   var samples: [Int] = []
+  var lastHWM = 0
   var status: Int32 = 0
   var usage = rusage()
+  var measured: pid_t? = gnuTime == nil ? pid : nil
   let sleep = useconds_t(pollInterval * 1e6)
   while true {
     let done = wait4(pid, &status, WNOHANG, &usage)
     if done == pid { break }
     if done < 0 { return ChildRun(status: -1, seconds: 0, peakKB: 0, rss: samples) }
-    if let kb = residentKB(pid) { samples.append(kb) }
+    if measured == nil { measured = firstChild(of: pid) }
+    if let measured, let memory = memoryKB(measured) {
+      samples.append(memory.rss)
+      lastHWM = max(lastHWM, memory.hwm)
+    }
     usleep(sleep)
   }
   let elapsed = seconds(clock.now - start)
   let exitStatus: Int32 =
     (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-  return ChildRun(status: exitStatus, seconds: elapsed, peakKB: usage.ru_maxrss, rss: samples)
+  var peak = lastHWM
+  if gnuTime != nil {
+    let text = (try? String(contentsOfFile: peakFile, encoding: .utf8)) ?? ""
+    // GNU time writes "Command exited with non-zero status N" before the figure on failure.
+    peak =
+      text.split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+      ?? lastHWM
+    try? FileManager.default.removeItem(atPath: peakFile)
+  }
+  return ChildRun(status: exitStatus, seconds: elapsed, peakKB: peak, rss: samples)
 }

@@ -14,20 +14,37 @@ func seconds(_ duration: Duration) -> Double {
   Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
 }
 
-/// Wall-clock seconds of `body`.
-func timed(_ body: () throws -> Void) rethrows -> Double {
-  let clock = ContinuousClock()
-  let start = clock.now
-  try body()
-  return seconds(clock.now - start)
+/// CPU time of the calling thread, seconds (user and system): unaffected by time spent waiting
+/// for a core on a shared machine, unlike the wall clock.
+func threadCPUTime() -> Double {
+  var spec = timespec()
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+  return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
 }
 
-/// Sorted wall-clock samples.
+/// Wall-clock and thread CPU seconds of `body`.
+func timed(_ body: () throws -> Void) rethrows -> (wall: Double, cpu: Double) {
+  let clock = ContinuousClock()
+  let cpuStart = threadCPUTime()
+  let start = clock.now
+  try body()
+  return (seconds(clock.now - start), threadCPUTime() - cpuStart)
+}
+
+/// Sorted wall-clock samples, and the thread CPU times of the same runs, sorted.
 struct Samples {
   var times: [Double]
+  var cpu: [Double]
   var min: Double { times.first ?? .nan }
   var median: Double { times.isEmpty ? .nan : times[times.count / 2] }
-  init(_ times: [Double]) { self.times = times.sorted() }
+  var cpuMin: Double { cpu.first ?? .nan }
+  init(_ times: [Double], cpu: [Double] = []) {
+    self.times = times.sorted()
+    self.cpu = cpu.sorted()
+  }
+  init(_ runs: [(wall: Double, cpu: Double)]) {
+    self.init(runs.map(\.wall), cpu: runs.map(\.cpu))
+  }
 }
 
 func loadAverage() -> String {

@@ -19,7 +19,8 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--child-parse"
   let path = CommandLine.arguments[2]
   guard let bytes = readBytes(path) else { exit(66) }
   do {
-    let document = try SubtitleFile.parse(bytes, pathExtension: path.hasSuffix(".srt") ? "srt" : "vtt")
+    let document = try SubtitleFile.parse(
+      bytes, pathExtension: path.hasSuffix(".srt") ? "srt" : "vtt")
     var nodes = 0
     if path.contains("nested") {
       for cue in document.cues { nodes += document.markupTree(of: cue).count }
@@ -45,7 +46,8 @@ while let argument = argumentIterator.next() {
   case "--mtool": mtoolPath = argumentIterator.next() ?? mtoolPath
   case "--corpus": corpus = argumentIterator.next() ?? corpus
   default:
-    print("usage: ResourceBench [--quick] [--only parse|stretch|tracks] [--mtool PATH] [--corpus DIR]")
+    print(
+      "usage: ResourceBench [--quick] [--only parse|stretch|tracks] [--mtool PATH] [--corpus DIR]")
     exit(64)
   }
 }
@@ -60,7 +62,9 @@ let ffprobe = which("ffprobe")
 let benchStart = ContinuousClock.now
 var missed: [String] = []
 
-print("ResourceBench\(quick ? " --quick" : ""): loadavg \(loadAverage()), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+print(
+  "ResourceBench\(quick ? " --quick" : ""): loadavg \(loadAverage()), \(ProcessInfo.processInfo.activeProcessorCount) cores"
+)
 print("MB = 10^6 bytes for files and throughput; memory in MiB (peak RSS = the kernel's VmHWM).")
 if !haveMtool { print("note: \(mtoolPath) not found: build it first (swift build -c release)") }
 
@@ -98,27 +102,34 @@ func parseOnce(_ bytes: [UInt8], _ parser: String, trees: Bool, srt: Bool) -> In
   return count
 }
 
-/// Warm-up, then samples: 7 below 10 MB, 5 up to 10 MB; at 100 MB 5, 3 or 1 by how long the
-/// warm-up took, so pathological inputs stay within the time budget.
+/// Samples of `body`, within about 3 seconds (2 at the largest size): up to 7 (1 MB) or 5 (larger) and at least
+/// 3 (at least 1 at the largest size). One warm-up run first, except at the largest size, where
+/// the same code has just been warmed on the smaller inputs.
 func sample(_ bytes: [UInt8], _ body: () -> Int) -> Samples {
-  let warmUp = timed { blackHole(body()) }
-  var count = bytes.count < 10_000_000 ? 7 : 5
-  if bytes.count >= 100_000_000 { count = warmUp < 1 ? 5 : warmUp < 4 ? 3 : 1 }
-  return Samples((0..<count).map { _ in timed { blackHole(body()) } })
+  let budget = bytes.count < largest ? 3.0 : 2.0
+  var runs: [(wall: Double, cpu: Double)] = []
+  if bytes.count < largest { _ = timed { blackHole(body()) } }
+  let first = timed { blackHole(body()) }
+  runs.append(first)
+  let most = bytes.count < 10_000_000 ? 7 : 5
+  let least = bytes.count < largest ? 3 : 1
+  let count = Swift.min(most, Swift.max(least, Int(budget / Swift.max(first.wall, 1e-9))))
+  for _ in 1..<Swift.max(1, count) { runs.append(timed { blackHole(body()) }) }
+  return Samples(runs)
 }
 
 struct MemoryResult {
   var shape: Shape
   var srt: Bool
   var bytes: Int
-  var library: ChildRun
-  var cli: ChildRun?
+  var run: ChildRun
   var summary: String
 }
 
 var parseResults: [ParseResult] = []
 var memoryResults: [MemoryResult] = []
 var parseNotes: [String] = []
+var generationSeconds = 0.0
 
 if wants("parse") {
   let partStart = ContinuousClock.now
@@ -129,19 +140,27 @@ if wants("parse") {
         ParseResult(shape: shape, srt: srt, parser: $0, runs: [], reference: [])
       }
       for size in sizes {
-        let bytes = makeInput(shape, srt: srt, size: size)
+        var bytes: [UInt8] = []
+        generationSeconds += timed { bytes = makeInput(shape, srt: srt, size: size) }.wall
         for (p, parser) in parsers.enumerated() {
           // Skip a size whose projected time (from the previous size, assuming the same
           // growth again) would blow the time budget.
           if let previous = results[p].runs.last, let previous {
-            let earlier = results[p].runs.count >= 2 ? results[p].runs[results[p].runs.count - 2] : nil
+            let earlier =
+              results[p].runs.count >= 2 ? results[p].runs[results[p].runs.count - 2] : nil
             var growth = Double(size) / Double(previous.bytes)
-            if let earlier { growth *= max(1, previous.samples.min / earlier.samples.min / (Double(previous.bytes) / Double(earlier.bytes))) }
+            if let earlier {
+              growth *= max(
+                1,
+                previous.samples.min / earlier.samples.min
+                  / (Double(previous.bytes) / Double(earlier.bytes)))
+            }
             let projected = previous.samples.min * growth
             if projected > 20 {
               results[p].runs.append(nil)
               parseNotes.append(
-                "\(shape.rawValue).\(srt ? "srt" : "vtt") \(parser): \(size / 1_000_000) MB skipped, projected \(fixed(projected, 0)) s")
+                "\(shape.rawValue).\(srt ? "srt" : "vtt") \(parser): \(size / 1_000_000) MB skipped, projected \(fixed(projected, 0)) s"
+              )
               continue
             }
           }
@@ -162,14 +181,14 @@ if wants("parse") {
             continue
           }
           let output = "\(corpus)/child.out"
-          let library = runChild([ownExecutable(), "--child-parse", path], stdout: output)
+          // The CLI when it is built, else this program parsing the file in a child process.
+          let command =
+            haveMtool
+            ? [mtool, "cues", path, "--stats"] : [ownExecutable(), "--child-parse", path]
+          let run = runChild(command, stdout: output)
           let summary = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-          let cli =
-            haveMtool ? runChild([mtool, "cues", path, "--stats"], stdout: output) : nil
           memoryResults.append(
-            MemoryResult(
-              shape: shape, srt: srt, bytes: bytes.count, library: library, cli: cli,
-              summary: summary.trimmingCharacters(in: .whitespacesAndNewlines)))
+            MemoryResult(shape: shape, srt: srt, bytes: bytes.count, run: run, summary: summary))
           remove(path)
           remove(output)
         }
@@ -179,75 +198,101 @@ if wants("parse") {
   }
 
   print("\n== 1. Parsing time is linear in input size")
-  print("MB/s from the fastest of 7 (1 MB), 5 (10 MB) or 5/3/1 (100 MB, by run time) samples after")
-  print("one warm-up. 'nested' times include the cue-text tree of every cue. ratio = time per")
-  print("byte at \(largest / 1_000_000) MB / time per byte at 1 MB (linear: about 1; goal <= 2, else SUPERLINEAR).")
-  print("'memchr' is a newline scan of the same input (glibc memchr), for reference: it shows what")
-  print("the memory hierarchy alone does to a large input.")
-  let widths = [22, 4, 20, 9, 9, 9, 8, 8, 12, 12]
+  print(
+    "MB/s from the fastest wall-clock sample: up to 7 (1 MB) or 5 (10 MB) after a warm-up, fewer")
+  print(
+    "for slow inputs (3 s per row and size); at \(largest / 1_000_000) MB 1 to 5, no separate warm-up."
+  )
+  print("'nested' times include the cue-text tree of every cue. ratio = time per byte at")
+  print(
+    "\(largest / 1_000_000) MB / time per byte at 1 MB, from the fastest wall-clock ('wall') and thread CPU ('cpu')"
+  )
+  print(
+    "samples; linear is about 1, goal <= 2, judged on cpu (the wall clock of a shared machine also")
+  print(
+    "counts waiting for a core). 'memchr' = the same ratio for a newline scan (glibc memchr) of the"
+  )
+  print("same inputs: what the memory hierarchy alone does. 'vs memchr' = our MB/s / memchr MB/s.")
+  print(
+    "'cpu/10' = the cpu ratio over the last tenfold step alone (\(sizes[sizes.count - 2] / 1_000_000) to \(largest / 1_000_000) MB): a step at 1 to 10 MB"
+  )
+  print("with a flat last step is a per-byte cost that changes once (the 1 MB parse reuses memory")
+  print("malloc keeps from the previous sample; larger ones take fresh pages from the kernel each")
+  print("time), not time growing faster than the input.")
+  let widths = [22, 4, 20, 8, 8, 8, 7, 7, 7, 8, 12, 10]
   var header = ["input", "fmt", "parser"]
   header += sizes.map { "\($0 / 1_000_000) MB/s" }
-  header += ["ratio", "memchr", "goal <=2", "vs memchr"]
+  header += ["wall", "cpu", "cpu/10", "memchr", "goal <=2", "vs memchr"]
   print(row(header, widths))
+  /// Time per byte at the last measured size over time per byte at the first.
+  func growth(_ runs: [(bytes: Int, samples: Samples)?], _ time: (Samples) -> Double) -> Double {
+    guard let first = runs.first ?? nil, let last = runs.last(where: { $0 != nil }) ?? nil else {
+      return .nan
+    }
+    return (time(last.samples) / Double(last.bytes)) / (time(first.samples) / Double(first.bytes))
+  }
   for result in parseResults {
     var cells = [result.shape.what, result.srt ? "srt" : "vtt", result.parser]
     for run in result.runs {
       cells.append(run.map { fixed(Double($0.bytes) / $0.samples.min / 1e6, 1) } ?? "skipped")
     }
-    var ratio = Double.nan
-    if let first = result.runs.first ?? nil {
-      let last = result.runs.last { $0 != nil } ?? nil
-      if let last {
-        ratio = (last.samples.min / Double(last.bytes)) / (first.samples.min / Double(first.bytes))
-      }
+    let wallRatio = growth(result.runs, \.min)
+    let cpuRatio = growth(result.runs, \.cpuMin)
+    let lastDecade = growth(Array(result.runs.suffix(2)), \.cpuMin)
+    let referenceRuns = zip(result.runs, result.reference).map { run, reference in
+      run.flatMap { r in reference.map { (bytes: r.bytes, samples: $0) } }
     }
+    let referenceRatio = growth(referenceRuns, \.cpuMin)
     let skipped = result.runs.contains { $0 == nil }
-    var referenceRatio = Double.nan
-    if let firstReference = result.reference.first ?? nil, let lastReference = result.reference.last ?? nil,
-      let first = result.runs.first ?? nil
-    {
-      let bytesLast = result.runs.last??.bytes ?? first.bytes
-      referenceRatio =
-        (lastReference.min / Double(bytesLast)) / (firstReference.min / Double(first.bytes))
-    }
-    let ok = ratio <= 2 && !skipped
-    let verdict = ok ? "OK" : "SUPERLINEAR"
+    let ok = cpuRatio <= 2 && !skipped
     if !ok {
-      missed.append("parse \(result.shape.rawValue).\(result.srt ? "srt" : "vtt") \(result.parser): SUPERLINEAR (\(fixed(ratio, 2)))")
+      missed.append(
+        "parse \(result.shape.rawValue).\(result.srt ? "srt" : "vtt") \(result.parser): "
+          + "SUPERLINEAR (cpu ratio \(fixed(cpuRatio, 2))\(skipped ? ", largest size skipped" : ""))"
+      )
     }
     var versus = "-"
     if let last = result.runs.last ?? nil, let lastReference = result.reference.last ?? nil {
       versus = fixed(lastReference.min / last.samples.min, 3) + "x"
     }
-    cells += [fixed(ratio, 2), fixed(referenceRatio, 2), verdict, versus]
+    cells += [
+      fixed(wallRatio, 2), fixed(cpuRatio, 2), fixed(lastDecade, 2), fixed(referenceRatio, 2),
+      ok ? "OK" : "SUPERLINEAR",
+      versus,
+    ]
     print(row(cells, widths))
   }
-  print("(vs memchr = our MB/s / memchr MB/s at the largest size, same input)")
 
-  print("\nPeak memory parsing the \(largest / 1_000_000) MB files, each in a child process: 'library' reads the file")
-  print("into memory and calls SubtitleFile.parse (and the cue-text trees for 'nested'); 'mtool' is")
-  print("'mtool cues FILE --stats'. B/B = peak RSS bytes per input byte (the input buffer alone is 1).")
+  print(
+    "\nPeak memory parsing the \(largest / 1_000_000) MB files: '\(haveMtool ? "mtool cues FILE --stats" : "ResourceBench --child-parse FILE")' in a"
+  )
+  print("child process, which reads the whole file, then parses it. B/B = peak RSS bytes per input")
+  print(
+    "byte (the input buffer alone is 1). Peak RSS by \(gnuTime != nil ? "/usr/bin/time -f %M" : "VmHWM polled from /proc (GNU time not installed)")."
+  )
   print("No goal was set for it; shown for reference.")
-  let memoryWidths = [22, 4, 10, 12, 10, 8, 10, 8]
-  print(row(["input", "fmt", "file MB", "cues", "library MB", "B/B", "mtool MB", "B/B"], memoryWidths))
+  let memoryWidths = [22, 4, 10, 10, 10, 8, 10]
+  print(row(["input", "fmt", "file MB", "cues", "peak MB", "B/B", "parse ms"], memoryWidths))
   for result in memoryResults {
-    let fields = result.summary.split(separator: " ")
-    let cues = result.library.ok ? String(fields.first ?? "?") : "exit \(result.library.status)"
-    let perByte = Double(result.library.peakKB) * 1024 / Double(result.bytes)
-    var cliCells = ["-", "-"]
-    if let cli = result.cli {
-      cliCells =
-        cli.ok
-        ? [megabytes(kilobytes: cli.peakKB), fixed(Double(cli.peakKB) * 1024 / Double(result.bytes), 2)]
-        : ["exit \(cli.status)", "-"]
+    // `mtool cues --stats` prints "cues: N" and "parse time: T ms"; the child mode "N ...".
+    let lines = result.summary.split(separator: "\n")
+    func field(_ name: String) -> String {
+      lines.first { $0.hasPrefix(name + ": ") }.map { String($0.dropFirst(name.count + 2)) } ?? "-"
     }
+    let cues =
+      !result.run.ok
+      ? "exit \(result.run.status)"
+      : haveMtool ? field("cues") : String(result.summary.split(separator: " ").first ?? "-")
+    let parseTime = field("parse time").replacingOccurrences(of: " ms", with: "")
+    let perByte = Double(result.run.peakKB) * 1024 / Double(result.bytes)
     print(
       row(
         [
           result.shape.what, result.srt ? "srt" : "vtt", fixed(Double(result.bytes) / 1e6, 1), cues,
-          megabytes(kilobytes: result.library.peakKB), fixed(perByte, 2),
-        ] + cliCells, memoryWidths))
+          megabytes(kilobytes: result.run.peakKB), fixed(perByte, 2), parseTime,
+        ], memoryWidths))
   }
+  print("generating the inputs took \(fixed(generationSeconds, 1)) s")
   for note in parseNotes { print("note: " + note) }
   print("part 1 took \(fixed(seconds(ContinuousClock.now - partStart), 1)) s")
 }
@@ -276,14 +321,16 @@ if wants("stretch") {
     ])
     func loopInput(_ duration: Int) -> String? {
       let path = "\(corpus)/tone-\(duration).mka"
-      let ok = runFFmpeg(["-stream_loop", "-1", "-i", base, "-t", String(duration), "-c", "copy", path])
+      let ok = runFFmpeg([
+        "-stream_loop", "-1", "-i", base, "-t", String(duration), "-c", "copy", path,
+      ])
       return made && ok ? path : nil
     }
     struct StretchRow {
       var label: String
       var duration: Int
       var runs: [ChildRun]
-      var samples: Samples { Samples(runs.map(\.seconds)) }
+      var samples: Samples { Samples(runs.map(\.seconds), cpu: []) }
       var peakKB: Int { runs.map(\.peakKB).max() ?? 0 }
       var ok: Bool { !runs.isEmpty && runs.allSatisfy(\.ok) }
     }
@@ -303,7 +350,9 @@ if wants("stretch") {
       rows.append(shortRow)
       // The same work by FFmpeg's atempo filter, for reference.
       let refOut = "\(corpus)/atempo.flac"
-      let refArgs = [ffmpeg!, "-nostdin", "-v", "error", "-y", "-i", short, "-af", "atempo=1.5", refOut]
+      let refArgs = [
+        ffmpeg!, "-nostdin", "-v", "error", "-y", "-i", short, "-af", "atempo=1.5", refOut,
+      ]
       _ = runChild(refArgs)
       reference = StretchRow(
         label: "ffmpeg atempo", duration: 180, runs: (0..<5).map { _ in runChild(refArgs) })
@@ -325,32 +374,51 @@ if wants("stretch") {
       print("The 3-hour run was projected to take over 90 s on this machine: the long input is")
       print("\(chosen / 60) min instead.")
     }
-    print("Input: stereo 44.1 kHz FLAC (a looped 60 s beeping tone, in Matroska), --speed 1.5, output")
-    print("FLAC. 3 min: 5 runs after a warm-up (min/median wall); long input: 1 run. Peak RSS is the")
-    print("largest of the runs; 'RSS 1st/last q' = largest VmRSS in the first and last quarter of the run.")
+    print(
+      "Input: stereo 44.1 kHz FLAC (a looped 60 s beeping tone, in Matroska), --speed 1.5, output")
+    print(
+      "FLAC. 3 min: 5 runs after a warm-up (min/median wall); long input: 1 run. Peak RSS is the")
+    print(
+      "largest of the runs; 'RSS 1st/last q' = largest VmRSS in the first and last quarter of the run."
+    )
     let widths = [16, 10, 9, 9, 9, 11, 10, 16, 12]
-    print(row(["command", "input", "runs", "min s", "med s", "x realtime", "peak MB", "RSS 1st/last q", "goal <64 MB"], widths))
+    print(
+      row(
+        [
+          "command", "input", "runs", "min s", "med s", "x realtime", "peak MB", "RSS 1st/last q",
+          "goal <64 MB",
+        ], widths))
     for r in rows + (reference.map { [$0] } ?? []) {
       let isOurs = r.label == "mtool stretch"
       let under = Double(r.peakKB) / 1024 < 64
       let verdict = !r.ok ? "FAILED" : !isOurs ? "(reference)" : under ? "OK" : "MISSED"
-      if isOurs && (!under || !r.ok) { missed.append("stretch \(r.duration) s: peak \(megabytes(kilobytes: r.peakKB)) MB") }
+      if isOurs && (!under || !r.ok) {
+        missed.append("stretch \(r.duration) s: peak \(megabytes(kilobytes: r.peakKB)) MB")
+      }
       let last = r.runs.last
       print(
         row(
           [
-            r.label, r.duration >= 3600 ? "\(fixed(Double(r.duration) / 3600, 2)) h" : "\(r.duration / 60) min",
+            r.label,
+            r.duration >= 3600
+              ? "\(fixed(Double(r.duration) / 3600, 2)) h" : "\(r.duration / 60) min",
             String(r.runs.count), fixed(r.samples.min, 2), fixed(r.samples.median, 2),
             fixed(Double(r.duration) / r.samples.min, 0) + "x", megabytes(kilobytes: r.peakKB),
-            last.map { "\(megabytes(kilobytes: $0.firstQuarterKB))/\(megabytes(kilobytes: $0.lastQuarterKB))" } ?? "-",
+            last.map {
+              "\(megabytes(kilobytes: $0.firstQuarterKB))/\(megabytes(kilobytes: $0.lastQuarterKB))"
+            } ?? "-",
             verdict,
           ], widths))
     }
     if rows.count == 2 {
       let ratio = Double(rows[1].peakKB) / Double(rows[0].peakKB)
       let flat = ratio <= 1.25
-      if !flat { missed.append("stretch: peak grows \(fixed(ratio, 2))x from 3 min to \(chosen / 60) min") }
-      print("peak RSS long/3 min: \(fixed(ratio, 2))x (goal about equal, <= 1.25): \(flat ? "OK" : "MISSED")")
+      if !flat {
+        missed.append("stretch: peak grows \(fixed(ratio, 2))x from 3 min to \(chosen / 60) min")
+      }
+      print(
+        "peak RSS long/3 min: \(fixed(ratio, 2))x (goal about equal, <= 1.25): \(flat ? "OK" : "MISSED")"
+      )
     } else {
       print("MISSED: the stretch runs could not be made (ffmpeg or mtool failed)")
       missed.append("stretch: runs failed")
@@ -397,7 +465,7 @@ if wants("tracks") {
       var runs: [ChildRun]
       var lines: Int
       var errors: Int
-      var samples: Samples { Samples(runs.map(\.seconds)) }
+      var samples: Samples { Samples(runs.map(\.seconds), cpu: []) }
       var peakKB: Int { runs.map(\.peakKB).max() ?? 0 }
     }
     var rows: [TracksRow] = []
@@ -431,23 +499,36 @@ if wants("tracks") {
     }
     remove(directory)
 
-    print("mtool tracks --jsonl --jobs 2 on hard links of \(fixtures.count) fixtures (cycling through MP4,")
-    print("Matroska, WebM, MPEG-TS, Ogg, FLAC, MP3, ADTS AAC, WAV), one process per run; 5 runs (1,000)")
+    print(
+      "mtool tracks --jsonl --jobs 2 on hard links of \(fixtures.count) fixtures (cycling through MP4,"
+    )
+    print(
+      "Matroska, WebM, MPEG-TS, Ogg, FLAC, MP3, ADTS AAC, WAV), one process per run; 5 runs (1,000)"
+    )
     print("or 3 runs (10,000) after a warm-up. 'RSS 1st/last q' as in part 2, of the last run.")
     let widths = [8, 6, 9, 9, 10, 10, 16, 14]
-    print(row(["files", "runs", "min s", "med s", "files/s", "peak MB", "RSS 1st/last q", "lines/errors"], widths))
+    print(
+      row(
+        [
+          "files", "runs", "min s", "med s", "files/s", "peak MB", "RSS 1st/last q", "lines/errors",
+        ], widths))
     for r in rows {
       let last = r.runs.last
       print(
         row(
           [
-            String(r.files), String(r.runs.count), fixed(r.samples.min, 2), fixed(r.samples.median, 2),
+            String(r.files), String(r.runs.count), fixed(r.samples.min, 2),
+            fixed(r.samples.median, 2),
             fixed(Double(r.files) / r.samples.min, 0), megabytes(kilobytes: r.peakKB),
-            last.map { "\(megabytes(kilobytes: $0.firstQuarterKB))/\(megabytes(kilobytes: $0.lastQuarterKB))" } ?? "-",
+            last.map {
+              "\(megabytes(kilobytes: $0.firstQuarterKB))/\(megabytes(kilobytes: $0.lastQuarterKB))"
+            } ?? "-",
             "\(r.lines)/\(r.errors)",
           ], widths))
       if r.lines != r.files || r.errors > 0 || !r.runs.allSatisfy(\.ok) {
-        print("MISSED: \(r.files) files gave \(r.lines) lines, \(r.errors) errors, exit \(r.runs.map(\.status))")
+        print(
+          "MISSED: \(r.files) files gave \(r.lines) lines, \(r.errors) errors, exit \(r.runs.map(\.status))"
+        )
         missed.append("tracks \(r.files): wrong output")
       }
     }
@@ -469,7 +550,9 @@ if wants("tracks") {
   }
 }
 
-print("\nloadavg after: \(loadAverage()); total \(fixed(seconds(ContinuousClock.now - benchStart), 1)) s")
+print(
+  "\nloadavg after: \(loadAverage()); total \(fixed(seconds(ContinuousClock.now - benchStart), 1)) s"
+)
 if missed.isEmpty {
   print("all goals met")
 } else {
