@@ -102,11 +102,11 @@ func parseOnce(_ bytes: [UInt8], _ parser: String, trees: Bool, srt: Bool) -> In
   return count
 }
 
-/// Samples of `body`, within about 3 seconds (2 at the largest size): up to 7 (1 MB) or 5 (larger) and at least
+/// Samples of `body`, within about 1.5 seconds (1 at the largest size): up to 7 (1 MB) or 5 (larger) and at least
 /// 3 (at least 1 at the largest size). One warm-up run first, except at the largest size, where
 /// the same code has just been warmed on the smaller inputs.
 func sample(_ bytes: [UInt8], _ body: () -> Int) -> Samples {
-  let budget = bytes.count < largest ? 3.0 : 2.0
+  let budget = bytes.count < largest ? 1.5 : 1.0
   var runs: [(wall: Double, cpu: Double)] = []
   if bytes.count < largest { _ = timed { blackHole(body()) } }
   let first = timed { blackHole(body()) }
@@ -201,7 +201,7 @@ if wants("parse") {
   print(
     "MB/s from the fastest wall-clock sample: up to 7 (1 MB) or 5 (10 MB) after a warm-up, fewer")
   print(
-    "for slow inputs (3 s per row and size); at \(largest / 1_000_000) MB 1 to 5, no separate warm-up."
+    "for slow inputs (1.5 s per row and size); at \(largest / 1_000_000) MB 1 to 5 (1 s), no separate warm-up."
   )
   print("'nested' times include the cue-text tree of every cue. ratio = time per byte at")
   print(
@@ -485,7 +485,7 @@ if wants("tracks") {
     // The reference: one ffprobe process per file, as a script would do it, on the first files.
     var referenceRate = Double.nan
     var referencePeak = 0
-    let referenceFiles = 200
+    let referenceFiles = 20
     if let ffprobe {
       let clock = ContinuousClock()
       let start = clock.now
@@ -536,6 +536,9 @@ if wants("tracks") {
       let ratio = Double(rows[1].peakKB) / Double(rows[0].peakKB)
       let flat = ratio <= 1.5
       if !flat { missed.append("tracks: GROWS \(fixed(ratio, 2))x") }
+      let perFile =
+        Double(rows[1].peakKB - rows[0].peakKB) * 1024 / Double(rows[1].files - rows[0].files)
+      print("peak RSS growth per extra file: \(fixed(perFile, 0)) bytes")
       print(
         "peak RSS \(rows[1].files)/\(rows[0].files) files: \(fixed(ratio, 2))x (goal about equal, <= 1.5): "
           + (flat ? "OK" : "GROWS"))
