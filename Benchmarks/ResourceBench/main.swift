@@ -102,18 +102,17 @@ func parseOnce(_ bytes: [UInt8], _ parser: String, trees: Bool, srt: Bool) -> In
   return count
 }
 
-/// Samples of `body`, within about 1.5 seconds (1 at the largest size): up to 7 (1 MB) or 5 (larger) and at least
-/// 3 (at least 1 at the largest size). One warm-up run first, except at the largest size, where
-/// the same code has just been warmed on the smaller inputs.
+/// Samples of `body`, within about 1 second: up to 7 (1 MB) or 5 (larger) and at least 3 (at
+/// least 1 at the largest size). One warm-up run at the smallest size only: the larger inputs
+/// run the same code, already warm.
 func sample(_ bytes: [UInt8], _ body: () -> Int) -> Samples {
-  let budget = bytes.count < largest ? 1.5 : 1.0
   var runs: [(wall: Double, cpu: Double)] = []
-  if bytes.count < largest { _ = timed { blackHole(body()) } }
+  if bytes.count < 10_000_000 { _ = timed { blackHole(body()) } }
   let first = timed { blackHole(body()) }
   runs.append(first)
   let most = bytes.count < 10_000_000 ? 7 : 5
   let least = bytes.count < largest ? 3 : 1
-  let count = Swift.min(most, Swift.max(least, Int(budget / Swift.max(first.wall, 1e-9))))
+  let count = Swift.min(most, Swift.max(least, Int(1 / Swift.max(first.wall, 1e-9))))
   for _ in 1..<Swift.max(1, count) { runs.append(timed { blackHole(body()) }) }
   return Samples(runs)
 }
@@ -199,9 +198,9 @@ if wants("parse") {
 
   print("\n== 1. Parsing time is linear in input size")
   print(
-    "MB/s from the fastest wall-clock sample: up to 7 (1 MB) or 5 (10 MB) after a warm-up, fewer")
+    "MB/s from the fastest wall-clock sample: up to 7 (1 MB, after one warm-up run) or 5 (10 MB")
   print(
-    "for slow inputs (1.5 s per row and size); at \(largest / 1_000_000) MB 1 to 5 (1 s), no separate warm-up."
+    "and up), fewer for slow inputs (about 1 s per row and size, at least 3, at 100 MB at least 1)."
   )
   print("'nested' times include the cue-text tree of every cue. ratio = time per byte at")
   print(
