@@ -89,6 +89,7 @@ bench: peer-deps
 	Scripts/make-tracks-corpus.sh
 	$(SWIFT) run -c release TracksBench
 	$(SWIFT) run -c release StretchQuality
+	$(SWIFT) run -c release ResourceBench
 
 lint:
 	$(SWIFT) format lint --strict -r Package.swift Sources Tests Benchmarks Examples Fuzz

@@ -64,6 +64,11 @@ let package = Package(
       dependencies: ["TimeStretch"],
       path: "Benchmarks/StretchQuality"
     ),
+    .executableTarget(
+      name: "ResourceBench",
+      dependencies: ["SubtitleParser"],
+      path: "Benchmarks/ResourceBench"
+    ),
   ],
   swiftLanguageModes: [.v6]
 )
