@@ -69,35 +69,48 @@ func runTracks(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
       err.write(TracksOutput.errorLine(path: paths[position], error))
     }
   }
-  let results: [Result<MediaInfo, MediaError>] = MediaProbe.probe(
-    paths: paths, jobs: jobs, preferences: preferences,
-    onResult: streaming ? printAsCompleted : nil)
-
   var stdout = StandardOutput()
   defer { stdout.flush() }
   var stderr = StandardError()
   var code = ExitCode.ok
-  for (path, result) in zip(paths, results) {
-    guard case .failure(let error) = result else { continue }
-    if error.kind == MediaError.Kind.notFound {
-      code = .noInput
-    } else if code == .ok {
-      code = .dataError
+  var jsonFiles: [JSONValue] = []
+  var firstTable = true
+  // Files are probed in batches, so memory stays flat however many files are given (results
+  // are dropped once printed; only --json keeps its one document).
+  let batch = 512
+  var batchStart = 0
+  while batchStart < paths.count {
+    let batchEnd = min(paths.count, batchStart + batch)
+    let offset = batchStart
+    var onResult: (@Sendable (Int, Result<MediaInfo, MediaError>) -> Void)? = nil
+    if streaming {
+      onResult = { @Sendable position, result in printAsCompleted(offset + position, result) }
     }
-    if !streaming { stderr.write(TracksOutput.errorLine(path: path, error)) }
+    let results: [Result<MediaInfo, MediaError>] = MediaProbe.probe(
+      paths: Array(paths[batchStart..<batchEnd]), jobs: jobs, preferences: preferences,
+      onResult: onResult)
+    for (path, result) in zip(paths[batchStart..<batchEnd], results) {
+      if case .failure(let error) = result {
+        if error.kind == MediaError.Kind.notFound {
+          code = .noInput
+        } else if code == .ok {
+          code = .dataError
+        }
+        if !streaming { stderr.write(TracksOutput.errorLine(path: path, error)) }
+      }
+      if streaming { continue }
+      if arguments.has("json") {
+        jsonFiles.append(TracksOutput.json(path: path, result))
+      } else if case .success(let info) = result {
+        if !firstTable { stdout.write("\n") }
+        firstTable = false
+        stdout.write(TracksOutput.table(info))
+      }
+    }
+    batchStart = batchEnd
   }
-  if streaming { return code }
   if arguments.has("json") {
-    let files = zip(paths, results).map { TracksOutput.json(path: $0, $1) }
-    stdout.write(JSONValue.object([("files", .array(files))]).serialized + "\n")
-  } else {
-    var first = true
-    for result in results {
-      guard case .success(let info) = result else { continue }
-      if !first { stdout.write("\n") }
-      first = false
-      stdout.write(TracksOutput.table(info))
-    }
+    stdout.write(JSONValue.object([("files", .array(jsonFiles))]).serialized + "\n")
   }
   return code
 }
