@@ -1,5 +1,5 @@
-import TimeStretch
 import Testing
+import TimeStretch
 
 /// Inputs the stretcher fuzz target (Fuzz/Stretch) once failed on, kept as regression tests.
 /// Each pushes one block, pulls everything, finishes and pulls the rest: the frames pulled must
