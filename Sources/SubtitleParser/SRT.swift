@@ -135,30 +135,7 @@ public enum SubRip {
 
   /// CRLF and lone CR become LF (the document's line separator).
   static func normalisingLineEnds(_ bytes: [UInt8]) -> [UInt8] {
-    bytes.withUnsafeBufferPointer { src in
-      [UInt8](unsafeUninitializedCapacity: src.count) { dst, written in
-        written = 0
-        guard let s = src.baseAddress, let d = dst.baseAddress else { return }
-        let n = src.count
-        var i = 0
-        var o = 0
-        var returns = ByteScanner.Cursor(0x0D, s, n)
-        while i < n {
-          let cr = returns.search(i)
-          let run = cr - i
-          if run > 0 {
-            (d + o).initialize(from: s + i, count: run)
-            o += run
-          }
-          if cr >= n { break }
-          (d + o).initialize(to: 0x0A)
-          o += 1
-          i = cr + 1
-          if i < n && s[i] == 0x0A { i += 1 }
-        }
-        written = o
-      }
-    }
+    bytes.withUnsafeBufferPointer { ByteScanner.replacingLineEnds($0, from: 0) }
   }
 
   /// Removes `{\…}` blocks from the cues `parser.rewrite` lists, in place, and turns `\anN`

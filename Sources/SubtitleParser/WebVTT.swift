@@ -41,11 +41,19 @@ public enum WebVTT {
     var unchanged = false
     bytes.withUnsafeBufferPointer { input in
       let start = hasByteOrderMark(input) ? 3 : 0
-      let clean = VTTScan.unchangedPrefixEnd(input, from: start)
-      if start == 0 && clean == input.count {
-        unchanged = true
+      var sawCR = false
+      let valid = VTTScan.validRunEnd(
+        input, from: start, end: input.count, final: true, stopAtCR: false, sawCR: &sawCR)
+      if valid == input.count {
+        // Valid UTF-8 without NUL: at most the BOM and the line ends change.
+        if start == 0 && !sawCR {
+          unchanged = true
+        } else {
+          text = ByteScanner.replacingLineEnds(input, from: start)
+        }
         return
       }
+      let clean = VTTScan.unchangedPrefixEnd(input, from: start)
       text.reserveCapacity(input.count + 16)
       text.append(contentsOf: UnsafeBufferPointer(rebasing: input[start..<clean]))
       var normalizer = VTTScan.Normalizer()
