@@ -21,10 +21,14 @@ public enum WebVTT {
   public static func parse(_ bytes: [UInt8]) throws(SubtitleError) -> SubtitleDocument {
     let text = normalize(bytes)
     var core = VTTCore()
-    // Typical cues take 60 to 120 bytes; growth beyond this guess is amortised.
-    core.cues.reserveCapacity(text.count / 128 + 4)
     var position = 0
     try text.withUnsafeBufferPointer { p throws(SubtitleError) in
+      // Every cue has a timing line with a `>`: counting them (32 bytes a step) bounds the cue
+      // count without the copies of growing the array.
+      if let base = p.baseAddress {
+        let arrows = ByteScanner.countVector(0x3E, base, 0, p.count)
+        core.cues.reserveCapacity(min(arrows, p.count / 16) + 1)
+      }
       try core.advance(p, position: &position, final: true)
     }
     return core.document(text: text)

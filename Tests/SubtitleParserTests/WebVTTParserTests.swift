@@ -177,6 +177,18 @@ private func texts(_ document: SubtitleDocument) -> [String] {
     }
   }
 
+  @Test func hoursFromOneHundredOnParseLikeTwoDigitHours() throws {
+    let document = try parse(
+      "WEBVTT\n\n100:00:01.250 --> 123:59:59.999 align:start\na\n\n"
+        + "999:00:00.000 --> 1000:00:00.000\nb\n\n100:60:00.000 --> 101:00:00.000\nc\n")
+    #expect(texts(document) == ["a", "b"])
+    #expect(document.cues[0].startTime == 360_001.25)
+    #expect(document.cues[0].endTime == 446_399.999)
+    #expect(document.cues[0].settings.align == .start)
+    #expect(document.cues[1].startTime == 3_596_400)
+    #expect(document.cues[1].endTime == 3_600_000)
+  }
+
   @Test func hugeHoursDropTheCueWithADiagnostic() throws {
     let document = try parse(
       "WEBVTT\n\n99999999999999999999:00:00.000 --> 99999999999999999999:00:01.000\nbig\n\n"
