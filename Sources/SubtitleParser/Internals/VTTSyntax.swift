@@ -43,13 +43,17 @@ enum VTTSyntax {
     _ p: UnsafeBufferPointer<UInt8>, _ position: inout Int, end: Int
   ) -> Int64? {
     let start = position
-    if end - start >= 13, let millis = wordTimestamp(p, start) {
+    // The word loads read 13 bytes, one past `end` when the timestamp reaches it.
+    let readable = p.count - start
+    if end - start >= 12, readable >= 13,
+      let millis = wordTimestamp(p, start, endsLine: end - start == 12)
+    {
       position = start + 12
       return millis
     }
     // `hhh:mm:ss.ttt` (hours from 100 on): the hundreds digit, then the form above.
-    if end - start >= 14, p[start + 3] == 0x3A, let hundreds = digit(p, start),
-      let millis = wordTimestamp(p, start + 1)
+    if end - start >= 13, readable >= 14, p[start + 3] == 0x3A, let hundreds = digit(p, start),
+      let millis = wordTimestamp(p, start + 1, endsLine: end - start == 13)
     {
       position = start + 13
       return hundreds * 360_000_000 + millis
@@ -78,10 +82,13 @@ enum VTTSyntax {
     return a * 3_600_000 + b * 60_000 + c * 1000 + t1 * 100 + t2 * 10 + t3
   }
 
-  /// `hh:mm:ss.ttt` at `start` (at least 13 bytes available) followed by a byte that cannot
-  /// continue a timestamp, checked eight bytes at a time: `hh:mm:ss` then `ss.ttt` + 1 byte.
+  /// `hh:mm:ss.ttt` at `start` (at least 13 bytes readable) followed by the end of the input
+  /// to parse (`endsLine`) or by a byte that cannot continue a timestamp, checked eight bytes at a
+  /// time: `hh:mm:ss` then `ss.ttt` + 1 byte.
   @inline(__always)
-  private static func wordTimestamp(_ p: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int64? {
+  private static func wordTimestamp(
+    _ p: UnsafeBufferPointer<UInt8>, _ start: Int, endsLine: Bool
+  ) -> Int64? {
     guard let base = p.baseAddress else { return nil }
     let raw = UnsafeRawPointer(base + start)
     let head = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
@@ -96,7 +103,7 @@ enum VTTSyntax {
       (tail & 0x0000_0000_FF00_00FF) == 0x0000_0000_2E00_003A
       && ((tailDigits | (tailDigits &+ 0x0076_7676_0076_7600)) & 0x0080_8080_0080_8000) == 0
     let next = UInt8(truncatingIfNeeded: tail >> 56)
-    guard headOK && tailOK && !isTimestampByte(next) else { return nil }
+    guard headOK && tailOK && (endsLine || !isTimestampByte(next)) else { return nil }
     let hours = Int64(head & 0x0F) * 10 + Int64((head >> 8) & 0x0F)
     let minutes = Int64((head >> 24) & 0x0F) * 10 + Int64((head >> 32) & 0x0F)
     let seconds = Int64((head >> 48) & 0x0F) * 10 + Int64((head >> 56) & 0x0F)
