@@ -23,6 +23,7 @@ enum VTTSyntax {
 
   /// "Collect a WebVTT timestamp" starting at `position`; on success `position` is just
   /// past the timestamp and the result is in milliseconds.
+  @inline(__always)
   static func collectTimestamp(
     _ p: UnsafeBufferPointer<UInt8>, _ position: inout Int, end: Int
   ) -> Result<Int64, TimestampFailure> {
