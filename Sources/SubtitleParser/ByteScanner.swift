@@ -363,6 +363,46 @@ public enum ByteScanner {
     }
   }
 
+  /// `source[from...]` with each CRLF and each lone CR replaced by LF. Runs between CRs are
+  /// copied 32 bytes per step (overlapping the next run, which overwrites the excess) rather
+  /// than by a `memmove` call each, since runs are as short as lines.
+  static func replacingLineEnds(_ source: UnsafeBufferPointer<UInt8>, from: Int) -> [UInt8] {
+    let n = source.count
+    guard from < n, let s = source.baseAddress else { return [] }
+    return [UInt8](unsafeUninitializedCapacity: n - from + 32) { destination, written in
+      written = 0
+      guard let d = destination.baseAddress else { return }
+      let sourceRaw = UnsafeRawPointer(s)
+      let destinationRaw = UnsafeMutableRawPointer(d)
+      var i = from
+      var o = 0
+      var returns = Cursor(0x0D, s, n)
+      while i < n {
+        let cr = returns.search(i)
+        let run = cr - i
+        if cr + 32 <= n {
+          // Loads stay below `cr + 32 <= n`; stores below `o + run + 32`, within capacity.
+          var copied = 0
+          while copied < run {
+            let chunk: SIMD32<UInt8> = sourceRaw.loadUnaligned(
+              fromByteOffset: i + copied, as: SIMD32<UInt8>.self)
+            destinationRaw.storeBytes(of: chunk, toByteOffset: o + copied, as: SIMD32<UInt8>.self)
+            copied += 32
+          }
+        } else if run > 0 {
+          (d + o).initialize(from: s + i, count: run)
+        }
+        o += run
+        if cr >= n { break }
+        (d + o).initialize(to: 0x0A)
+        o += 1
+        i = cr + 1
+        if i < n && s[i] == 0x0A { i += 1 }
+      }
+      written = o
+    }
+  }
+
   /// The lowest lane set in `mask`, or 32 when none is. The mask's lanes are all-ones or
   /// all-zeros bytes, so viewing them as four 64-bit words and counting trailing zero bits
   /// finds the first set lane without a lane loop.

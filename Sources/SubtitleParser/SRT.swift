@@ -135,30 +135,7 @@ public enum SubRip {
 
   /// CRLF and lone CR become LF (the document's line separator).
   static func normalisingLineEnds(_ bytes: [UInt8]) -> [UInt8] {
-    bytes.withUnsafeBufferPointer { src in
-      [UInt8](unsafeUninitializedCapacity: src.count) { dst, written in
-        written = 0
-        guard let s = src.baseAddress, let d = dst.baseAddress else { return }
-        let n = src.count
-        var i = 0
-        var o = 0
-        var returns = ByteScanner.Cursor(0x0D, s, n)
-        while i < n {
-          let cr = returns.search(i)
-          let run = cr - i
-          if run > 0 {
-            (d + o).initialize(from: s + i, count: run)
-            o += run
-          }
-          if cr >= n { break }
-          (d + o).initialize(to: 0x0A)
-          o += 1
-          i = cr + 1
-          if i < n && s[i] == 0x0A { i += 1 }
-        }
-        written = o
-      }
-    }
+    bytes.withUnsafeBufferPointer { ByteScanner.replacingLineEnds($0, from: 0) }
   }
 
   /// Removes `{\…}` blocks from the cues `parser.rewrite` lists, in place, and turns `\anN`
@@ -544,39 +521,53 @@ struct SRTParser {
     return (value, count)
   }
 
+  /// `HH:MM:SS,mmm` or `HH:MM:SS.mmm` at `k` (with `k + 12 <= end`) not followed by a digit,
+  /// in milliseconds; nil leaves the case to the general rules.
+  @inline(__always)
+  func canonicalTimestamp(_ k: Int, _ end: Int) -> Int64? {
+    let w = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self).littleEndian
+    let digitsOnly: UInt64 = 0xFFFF_00FF_FF00_FFFF  // bytes 0 1 3 4 6 7
+    let d = w & digitsOnly
+    // Every digit byte is 0x30...0x39 (adding 6 keeps the high nibble 3 only for 0...9),
+    // bytes 2 and 5 are ':'.
+    let highNibbles: UInt64 = 0xF0F0_00F0_F000_F0F0
+    let threes: UInt64 = 0x3030_0030_3000_3030
+    guard d & highNibbles == threes, (d &+ 0x0606_0006_0600_0606) & highNibbles == threes,
+      w & ~digitsOnly == 0x0000_3A00_003A_0000
+    else { return nil }
+    let v = d &- threes
+    // Byte pairs to values: byte i becomes 10 x digit(i) + digit(i + 1).
+    let pairs = (v &* 10) &+ (v >> 8)
+    let hours = Int64(pairs & 0xFF)
+    let minutes = Int64((pairs >> 24) & 0xFF)
+    let seconds = Int64((pairs >> 48) & 0xFF)
+    let separator = p[k + 8]
+    let d9 = p[k + 9] &- 0x30
+    let d10 = p[k + 10] &- 0x30
+    let d11 = p[k + 11] &- 0x30
+    guard
+      minutes < 60 && seconds < 60 && (separator == 0x2C || separator == 0x2E) && d9 < 10
+        && d10 < 10 && d11 < 10 && (k + 12 == end || p[k + 12] &- 0x30 >= 10)
+    else { return nil }
+    let millis = Int64(d9) &* 100 &+ Int64(d10) &* 10 &+ Int64(d11)
+    return ((hours &* 60 &+ minutes) &* 60 &+ seconds) &* 1000 &+ millis
+  }
+
   /// `H…:MM:SS[,.]mmm` (also `MM:SS,mmm`), in milliseconds.
   @inline(__always)
   func timestamp(_ k: inout Int, _ end: Int, _ flags: inout UInt16) -> Int64? {
-    // The canonical `HH:MM:SS,mmm` first, eight bytes at a time in one 64-bit word.
-    if k + 12 <= end {
-      let w = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self).littleEndian
-      let digitsOnly: UInt64 = 0xFFFF_00FF_FF00_FFFF  // bytes 0 1 3 4 6 7
-      let d = w & digitsOnly
-      // Every digit byte is 0x30...0x39 (adding 6 keeps the high nibble 3 only for 0...9),
-      // bytes 2 and 5 are ':'.
-      let highNibbles: UInt64 = 0xF0F0_00F0_F000_F0F0
-      let threes: UInt64 = 0x3030_0030_3000_3030
-      if d & highNibbles == threes, (d &+ 0x0606_0006_0600_0606) & highNibbles == threes,
-        w & ~digitsOnly == 0x0000_3A00_003A_0000
-      {
-        let v = d &- threes
-        // Byte pairs to values: byte i becomes 10 x digit(i) + digit(i + 1).
-        let pairs = (v &* 10) &+ (v >> 8)
-        let hours = Int64(pairs & 0xFF)
-        let minutes = Int64((pairs >> 24) & 0xFF)
-        let seconds = Int64((pairs >> 48) & 0xFF)
-        let separator = p[k + 8]
-        let d9 = p[k + 9] &- 0x30
-        let d10 = p[k + 10] &- 0x30
-        let d11 = p[k + 11] &- 0x30
-        if minutes < 60 && seconds < 60 && (separator == 0x2C || separator == 0x2E) && d9 < 10
-          && d10 < 10 && d11 < 10 && (k + 12 == end || p[k + 12] &- 0x30 >= 10)
-        {
-          k += 12
-          let millis = Int64(d9) &* 100 &+ Int64(d10) &* 10 &+ Int64(d11)
-          return ((hours &* 60 &+ minutes) &* 60 &+ seconds) &* 1000 &+ millis
-        }
-      }
+    // The canonical `HH:MM:SS,mmm` first, eight bytes at a time in one 64-bit word; then
+    // `HHH:MM:SS,mmm` (hours from 100 on) as the hundreds digit and the canonical form.
+    if k + 12 <= end, let millis = canonicalTimestamp(k, end) {
+      k += 12
+      return millis
+    }
+    if k + 13 <= end, p[k + 3] == 0x3A, p[k] &- 0x30 < 10,
+      let millis = canonicalTimestamp(k + 1, end)
+    {
+      let hundreds = Int64(p[k] &- 0x30)
+      k += 13
+      return hundreds &* 360_000_000 &+ millis
     }
     let first = digits(&k, end)
     guard first.count > 0, k < end, p[k] == 0x3A else { return nil }

@@ -21,10 +21,14 @@ public enum WebVTT {
   public static func parse(_ bytes: [UInt8]) throws(SubtitleError) -> SubtitleDocument {
     let text = normalize(bytes)
     var core = VTTCore()
-    // Typical cues take 60 to 120 bytes; growth beyond this guess is amortised.
-    core.cues.reserveCapacity(text.count / 128 + 4)
     var position = 0
     try text.withUnsafeBufferPointer { p throws(SubtitleError) in
+      // Every cue has a timing line with a `>`: counting them (32 bytes a step) bounds the cue
+      // count without the copies of growing the array.
+      if let base = p.baseAddress {
+        let arrows = ByteScanner.countVector(0x3E, base, 0, p.count)
+        core.cues.reserveCapacity(min(arrows, p.count / 16) + 1)
+      }
       try core.advance(p, position: &position, final: true)
     }
     return core.document(text: text)
@@ -41,11 +45,19 @@ public enum WebVTT {
     var unchanged = false
     bytes.withUnsafeBufferPointer { input in
       let start = hasByteOrderMark(input) ? 3 : 0
-      let clean = VTTScan.unchangedPrefixEnd(input, from: start)
-      if start == 0 && clean == input.count {
-        unchanged = true
+      var sawCR = false
+      let valid = VTTScan.validRunEnd(
+        input, from: start, end: input.count, final: true, stopAtCR: false, sawCR: &sawCR)
+      if valid == input.count {
+        // Valid UTF-8 without NUL: at most the BOM and the line ends change.
+        if start == 0 && !sawCR {
+          unchanged = true
+        } else {
+          text = ByteScanner.replacingLineEnds(input, from: start)
+        }
         return
       }
+      let clean = VTTScan.unchangedPrefixEnd(input, from: start)
       text.reserveCapacity(input.count + 16)
       text.append(contentsOf: UnsafeBufferPointer(rebasing: input[start..<clean]))
       var normalizer = VTTScan.Normalizer()

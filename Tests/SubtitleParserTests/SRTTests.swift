@@ -193,3 +193,11 @@ func lineEndingsAndBOM(separator: String) throws {
     #expect(parsed?.cues.first?.startTime == expected, "\(stamp)")
   }
 }
+
+@Test func threeDigitHoursTakeTheWordPathWithTheSameResult() throws {
+  let document = try srt(
+    "1\n100:00:01,250 --> 123:59:59.999\nA\n\n2\n012:00:00,000 --> 999:00:00,0001\nB\n\n"
+      + "3\n100:60:00,000 --> 101:00:00,000\nC\n")
+  #expect(summary(document) == ["1|360001.25|446399.999|A", "3|363600.0|363600.0|C"])
+  #expect(document.diagnostics.map(\.line) == [5, 6, 9, 10])
+}

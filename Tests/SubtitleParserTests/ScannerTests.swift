@@ -121,3 +121,34 @@ func cursorFindsEveryOccurrenceLikeScalar(seed: Int) {
     #expect(ByteScanner.count(of: 0x0B, in: bytes, kernel: .vector) == 0)
   }
 }
+
+/// Scalar reference for `ByteScanner.replacingLineEnds`: CRLF and lone CR become LF.
+func replacingLineEndsScalar(_ bytes: [UInt8], from: Int) -> [UInt8] {
+  var out: [UInt8] = []
+  var i = from
+  while i < bytes.count {
+    if bytes[i] == 0x0D {
+      out.append(0x0A)
+      if i + 1 < bytes.count && bytes[i + 1] == 0x0A { i += 1 }
+    } else {
+      out.append(bytes[i])
+    }
+    i += 1
+  }
+  return out
+}
+
+@Test func replacingLineEndsMatchesScalar() {
+  var rng = SplitMix(seed: 5)
+  for _ in 0..<300 {
+    let count = Int(rng.next() % 500)
+    let bytes = randomBytes(
+      count, &rng, alphabet: [0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x0D, 0x0A, 0x0D, 0x20])
+    for from in [0, min(3, count)] {
+      let vector = bytes.withUnsafeBufferPointer {
+        ByteScanner.replacingLineEnds($0, from: from)
+      }
+      #expect(vector == replacingLineEndsScalar(bytes, from: from))
+    }
+  }
+}

@@ -118,6 +118,77 @@ private func texts(_ document: SubtitleDocument) -> [String] {
     }
   }
 
+  /// Long mixed text, so that the 32-byte vector blocks, their fallback to the scalar walk and
+  /// the characters that straddle two blocks are all exercised.
+  @Test func cleanRunVectorBlocksMatchScalarReference() {
+    var rng = SplitMix64(seed: 7)
+    let pieces: [[UInt8]] = [
+      [0x61], [0x20], [0x0A], [0x0D], [0x00], [0x09], [0xC3, 0xA9], [0xD0, 0x9C],
+      [0xE6, 0x97, 0xA5], [0xE2, 0x80, 0x94], [0xF0, 0x9F, 0x98, 0x80], [0xF4, 0x8F, 0xBF, 0xBF],
+      [0xE0, 0xA0, 0x80], [0xED, 0x9F, 0xBF], [0x80], [0xBF], [0xC0, 0x80], [0xC1], [0xF5],
+      [0xFF], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF0, 0x8F, 0xBF, 0xBF],
+      [0xF4, 0x90, 0x80, 0x80], [0xE6, 0x97], [0xF0, 0x9F, 0x98], [0xC3],
+    ]
+    for round in 0..<600 {
+      var bytes: [UInt8] = []
+      let target = Int(rng.next() % 300)
+      // Mostly clean text; every few rounds one rare piece.
+      let rare = round % 3 == 0
+      while bytes.count < target {
+        let limit = rare ? pieces.count : 12
+        let piece = pieces[Int(rng.next() % UInt64(limit))]
+        if piece == [0x0D] || piece == [0x00] {
+          if rng.next() % 8 != 0 { continue }
+        }
+        bytes += piece
+      }
+      bytes.withUnsafeBufferPointer { p in
+        var start = 0
+        while start <= bytes.count {
+          for final in [true, false] {
+            #expect(
+              VTTScan.cleanRunEnd(p, from: start, end: bytes.count, final: final)
+                == VTTScan.cleanRunEndScalar(p, from: start, end: bytes.count, final: final))
+          }
+          start += 1 + Int(rng.next() % 9)
+        }
+      }
+    }
+  }
+
+  @Test func arrowCursorMatchesScalarReference() {
+    var rng = SplitMix64(seed: 11)
+    let pool: [UInt8] = [0x2D, 0x2D, 0x3E, 0x3E, 0x20, 0x61, 0x0A, 0x0A, 0x3C]
+    for _ in 0..<300 {
+      let length = 2 + Int(rng.next() % 400)
+      let bytes = (0..<length).map { _ in pool[Int(rng.next() % UInt64(pool.count))] }
+      bytes.withUnsafeBufferPointer { p in
+        guard let base = p.baseAddress else { return }
+        var cursor = ArrowCursor(base, length)
+        var start = 0
+        while start < length {
+          let end = p[start...].firstIndex(of: 0x0A) ?? length
+          #expect(
+            cursor.containsArrow(start: start, lineEnd: end)
+              == VTTScan.containsArrow(p, start: start, end: end))
+          start = end + 1
+        }
+      }
+    }
+  }
+
+  @Test func hoursFromOneHundredOnParseLikeTwoDigitHours() throws {
+    let document = try parse(
+      "WEBVTT\n\n100:00:01.250 --> 123:59:59.999 align:start\na\n\n"
+        + "999:00:00.000 --> 1000:00:00.000\nb\n\n100:60:00.000 --> 101:00:00.000\nc\n")
+    #expect(texts(document) == ["a", "b"])
+    #expect(document.cues[0].startTime == 360_001.25)
+    #expect(document.cues[0].endTime == 446_399.999)
+    #expect(document.cues[0].settings.align == .start)
+    #expect(document.cues[1].startTime == 3_596_400)
+    #expect(document.cues[1].endTime == 3_600_000)
+  }
+
   @Test func hugeHoursDropTheCueWithADiagnostic() throws {
     let document = try parse(
       "WEBVTT\n\n99999999999999999999:00:00.000 --> 99999999999999999999:00:01.000\nbig\n\n"

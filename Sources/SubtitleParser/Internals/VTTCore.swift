@@ -93,24 +93,28 @@ struct VTTCore {
       signatureLine(p, end: end)
       position = min(end + 1, count)
     }
-    while position < count {
-      let end = VTTScan.lineEnd(p, from: position, end: count)
-      if end == count { break }
-      if inBlock && kind == .cue && end > position
-        && !VTTScan.containsArrow(p, start: position, end: end)
-      {
-        // Fast path for a cue text line (what `blockLine` does for it).
-        lineNumber += 1
-        lineCount += 1
-        if bufferEmpty {
-          bufferStart = position
-          bufferEmpty = false
+    if let base = p.baseAddress, position < count {
+      // Line ends and arrows are found 64 bytes per step, each block classified once.
+      var lines = ByteScanner.Cursor(0x0A, base, count)
+      var arrows = ArrowCursor(base, count)
+      while position < count {
+        let end = lines.search(position)
+        if end == count { break }
+        let arrow = arrows.containsArrow(start: position, lineEnd: end)
+        if inBlock && kind == .cue && end > position && !arrow {
+          // Fast path for a cue text line (what `blockLine` does for it).
+          lineNumber += 1
+          lineCount += 1
+          if bufferEmpty {
+            bufferStart = position
+            bufferEmpty = false
+          }
+          bufferEnd = end
+        } else {
+          line(p, start: position, end: end, eof: false, arrow: arrow)
         }
-        bufferEnd = end
-      } else {
-        line(p, start: position, end: end, eof: false)
+        position = end + 1
       }
-      position = end + 1
     }
     if final {
       line(p, start: position, end: count, eof: true)
@@ -130,7 +134,9 @@ struct VTTCore {
 
   /// Processes one line `p[start..<end]` (without its LF). `eof` is true for the last line
   /// of the input when it has no terminating LF (or is the empty remainder after the last LF).
-  mutating func line(_ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, eof: Bool) {
+  mutating func line(
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, eof: Bool, arrow: Bool? = nil
+  ) {
     lineNumber += 1
     switch phase {
     case .signature:
@@ -145,7 +151,9 @@ struct VTTCore {
         beginBlock(header: false, start: start)
       }
     }
-    blockLine(p, start: start, end: end, eof: eof)
+    blockLine(
+      p, start: start, end: end, eof: eof,
+      arrow: arrow ?? VTTScan.containsArrow(p, start: start, end: end))
   }
 
   /// Ends the input: closes any open block.
@@ -166,10 +174,11 @@ struct VTTCore {
     blockReported = false
   }
 
-  private mutating func blockLine(_ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, eof: Bool)
-  {
+  private mutating func blockLine(
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, eof: Bool, arrow: Bool
+  ) {
     lineCount += 1
-    if VTTScan.containsArrow(p, start: start, end: end) {
+    if arrow {
       if !inHeader && (lineCount == 1 || (lineCount == 2 && !seenArrow)) {
         seenArrow = true
         createCue(p, start: start, end: end, eof: eof)
@@ -177,7 +186,7 @@ struct VTTCore {
         // "Let position be previous position": the line starts the next block.
         endBlock(p)
         beginBlock(header: false, start: start)
-        blockLine(p, start: start, end: end, eof: eof)
+        blockLine(p, start: start, end: end, eof: eof, arrow: arrow)
         return
       }
     } else if start == end {

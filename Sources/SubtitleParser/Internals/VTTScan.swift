@@ -116,32 +116,149 @@ enum VTTScan {
 
   /// The end of the run starting at `from` that normalisation copies unchanged: the index of
   /// the first CR, NUL, invalid UTF-8 sequence or (unless `final`) unfinished sequence at
-  /// the end, or `end`. Skips clean ASCII eight bytes per step with 64-bit arithmetic;
-  /// agrees with `cleanRunEndScalar`.
+  /// the end, or `end`. Agrees with `cleanRunEndScalar`.
   static func cleanRunEnd(
     _ buffer: UnsafeBufferPointer<UInt8>, from: Int, end: Int, final: Bool
   ) -> Int {
+    var sawCR = false
+    return validRunEnd(buffer, from: from, end: end, final: final, stopAtCR: true, sawCR: &sawCR)
+  }
+
+  /// The end of the valid UTF-8 run without NUL starting at `from`, stopping at the first CR
+  /// too when `stopAtCR` is true (otherwise `sawCR` is set when the run holds a CR). Checks 32
+  /// bytes per step with `SIMD32<UInt8>` compares and falls back, for a block that holds
+  /// anything unusual, to a scalar walk over that block.
+  @inline(__always)
+  static func validRunEnd(
+    _ buffer: UnsafeBufferPointer<UInt8>, from: Int, end: Int, final: Bool, stopAtCR: Bool,
+    sawCR: inout Bool
+  ) -> Int {
     guard let base = buffer.baseAddress else { return end }
     let raw = UnsafeRawPointer(base)
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    let crs: UInt64 = 0x0D0D_0D0D_0D0D_0D0D
+    // The first three bytes scalar: the vector phase then sees, before each block, only bytes
+    // already checked (so no sequence from before `from` is taken as valid).
+    let first = scalarRunEnd(
+      buffer, from: from, limit: min(from + 3, end), end: end, final: final, stopAtCR: stopAtCR,
+      sawCR: &sawCR)
+    if first.stopped { return first.index }
+    var index = first.index
+    while true {
+      // Vector phase: a block is clean when every byte is ASCII (not NUL, nor CR when
+      // `stopAtCR`), a valid lead byte, or a continuation byte that a lead byte one to three
+      // places before asks for. Loads at offsets -1, -2 and -3 line each byte up with its
+      // predecessors.
+      while index + 32 <= end {
+        let flags = blockFlags(raw, index, stopAtCR: stopAtCR)
+        if flags.bad { break }
+        if flags.cr { sawCR = true }
+        index += 32
+      }
+      // A block with something unusual, or the tail: walk it scalar from the start of the
+      // character that may straddle `index`, then return to the vector phase.
+      let resume = characterStart(base, index, floor: from)
+      let limit = index + 32 > end ? end : index + 32
+      let scalar = scalarRunEnd(
+        buffer, from: resume, limit: limit, end: end, final: final, stopAtCR: stopAtCR,
+        sawCR: &sawCR)
+      if scalar.stopped { return scalar.index }
+      index = scalar.index
+    }
+  }
+
+  /// Whether the 32 bytes at `raw + at` hold anything but clean text (`bad`), and whether
+  /// they hold a CR.
+  @inline(__always)
+  static func blockFlags(_ raw: UnsafeRawPointer, _ at: Int, stopAtCR: Bool) -> (
+    bad: Bool, cr: Bool
+  ) {
+    let b: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: at, as: SIMD32<UInt8>.self)
+    let p3: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: at - 3, as: SIMD32<UInt8>.self)
+    let zero: SIMD32<UInt8> = .zero
+    let crs: SIMD32<UInt8> = SIMD32(repeating: 0x0D)
+    let x7F: SIMD32<UInt8> = SIMD32(repeating: 0x7F)
+    let isCR = b .== crs
+    var special = b .== zero
+    if stopAtCR { special .|= isCR }
+    let cr = !stopAtCR && any(isCR)
+    // Fast exit: ASCII only, and the three bytes before are ASCII too (no sequence runs into
+    // this block).
+    if !any((x7F .< b) .| (x7F .< p3) .| special) { return (false, cr) }
+    let p1: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: at - 1, as: SIMD32<UInt8>.self)
+    let p2: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: at - 2, as: SIMD32<UInt8>.self)
+    let x8F: SIMD32<UInt8> = SIMD32(repeating: 0x8F)
+    let x90: SIMD32<UInt8> = SIMD32(repeating: 0x90)
+    let x9F: SIMD32<UInt8> = SIMD32(repeating: 0x9F)
+    let xA0: SIMD32<UInt8> = SIMD32(repeating: 0xA0)
+    let xBF: SIMD32<UInt8> = SIMD32(repeating: 0xBF)
+    let xC0: SIMD32<UInt8> = SIMD32(repeating: 0xC0)
+    let xC1: SIMD32<UInt8> = SIMD32(repeating: 0xC1)
+    let xC2: SIMD32<UInt8> = SIMD32(repeating: 0xC2)
+    let xDF: SIMD32<UInt8> = SIMD32(repeating: 0xDF)
+    let xE0: SIMD32<UInt8> = SIMD32(repeating: 0xE0)
+    let xED: SIMD32<UInt8> = SIMD32(repeating: 0xED)
+    let xEF: SIMD32<UInt8> = SIMD32(repeating: 0xEF)
+    let xF0: SIMD32<UInt8> = SIMD32(repeating: 0xF0)
+    let xF4: SIMD32<UInt8> = SIMD32(repeating: 0xF4)
+    let xF5: SIMD32<UInt8> = SIMD32(repeating: 0xF5)
+    // Continuation bytes 80...BF; invalid bytes C0, C1 and F5...FF.
+    let isCont = (x7F .< b) .& (b .< xC0)
+    let invalid = ((xBF .< b) .& (b .< xC2)) .| (xF4 .< b)
+    // Continuation bytes asked for by the lead bytes one (C2...F4), two (E0...F4) or three
+    // (F0...F4) places before.
+    let required =
+      ((xC1 .< p1) .& (p1 .< xF5)) .| ((xDF .< p2) .& (p2 .< xF5)) .| ((xEF .< p3) .& (p3 .< xF5))
+    let isContBytes: SIMD32<UInt8> = unsafeBitCast(isCont, to: SIMD32<UInt8>.self)
+    let requiredBytes: SIMD32<UInt8> = unsafeBitCast(required, to: SIMD32<UInt8>.self)
+    let same = isContBytes .== requiredBytes
+    // Second bytes outside the lead's narrower range: E0 80...9F, ED A0...BF, F0 80...8F,
+    // F4 90...BF.
+    let narrow =
+      ((p1 .== xE0) .& (b .< xA0)) .| ((p1 .== xED) .& (x9F .< b))
+      .| ((p1 .== xF0) .& (b .< x90)) .| ((p1 .== xF4) .& (x8F .< b))
+    return (any(special .| invalid .| narrow) || !all(same), cr)
+  }
+
+  /// Whether every lane of `mask` is set, with 64-bit word arithmetic (no lane loop).
+  @inline(__always)
+  static func all(_ mask: SIMDMask<SIMD32<Int8>>) -> Bool {
+    let words = unsafeBitCast(mask, to: (UInt64, UInt64, UInt64, UInt64).self)
+    return words.0 & words.1 & words.2 & words.3 == ~0
+  }
+
+  /// Whether any lane of `mask` is set, with 64-bit word arithmetic (no lane loop).
+  @inline(__always)
+  static func any(_ mask: SIMDMask<SIMD32<Int8>>) -> Bool {
+    let words = unsafeBitCast(mask, to: (UInt64, UInt64, UInt64, UInt64).self)
+    return words.0 | words.1 | words.2 | words.3 != 0
+  }
+
+  /// The start of the character that holds the byte before `index` when that character
+  /// may continue at `index` (`index` itself otherwise), never below `floor`.
+  @inline(__always)
+  static func characterStart(_ base: UnsafePointer<UInt8>, _ index: Int, floor: Int) -> Int {
+    var k = index
+    while k > floor && k > index - 3 && base[k - 1] & 0xC0 == 0x80 { k -= 1 }
+    if k > floor && base[k - 1] >= 0xC0 { k -= 1 }
+    return k
+  }
+
+  /// One scalar at a time from `from` until the first byte at or past `limit` that starts a
+  /// character, or until something normalisation changes (`stopped`).
+  @inline(__always)
+  static func scalarRunEnd(
+    _ buffer: UnsafeBufferPointer<UInt8>, from: Int, limit: Int, end: Int, final: Bool,
+    stopAtCR: Bool, sawCR: inout Bool
+  ) -> (index: Int, stopped: Bool) {
     var index = from
-    while index < end {
+    while index < limit {
       let byte = buffer[index]
       if byte < 0x80 {
-        if byte == 0 || byte == cr { return index }
-        index += 1
-        // After an ASCII byte, skip clean ASCII eight bytes at a time.
-        while index + 8 <= end {
-          let word = UInt64(
-            littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-          let xorCR = word ^ crs
-          let zero = (word &- ones) & ~word
-          let isCR = (xorCR &- ones) & ~xorCR
-          if (word | zero | isCR) & highs != 0 { break }
-          index += 8
+        if byte == 0 { return (index, true) }
+        if byte == cr {
+          if stopAtCR { return (index, true) }
+          sawCR = true
         }
+        index += 1
         continue
       }
       // Two- and three-byte sequences inline; four-byte ones via `classify`.
@@ -160,11 +277,11 @@ enum VTTScan {
         }
       }
       guard case .valid(let length) = classify(buffer, at: index, end: end, final: final) else {
-        return index
+        return (index, true)
       }
       index += length
     }
-    return end
+    return (index, index >= end)
   }
 
   /// Normaliser state carried between chunks of a stream.
@@ -268,5 +385,91 @@ enum VTTScan {
         write(VTTScan.replacement.2, to: &output)
       }
     }
+  }
+}
+
+/// Sequential search for the ends of `-->` (the index of its `>`), 64 bytes per step: each
+/// block is compared once with `>` and, through loads one and two bytes earlier, with `-`,
+/// so only real arrows set bits. `from` must be at least 2 and must not decrease between
+/// calls. Agrees with `VTTScan.containsArrow`.
+struct ArrowCursor {
+  let base: UnsafePointer<UInt8>
+  let end: Int
+  /// Start of the block `bits` describes.
+  var block = Int.min / 2
+  /// Bit k set: an arrow ends at `base[block + k]`.
+  var bits: UInt64 = 0
+  /// The last answer and the `from` it was for (arrows are sparse: one per cue).
+  var hit = -1
+  var hitFrom = Int.max
+
+  init(_ base: UnsafePointer<UInt8>, _ end: Int) {
+    self.base = base
+    self.end = end
+  }
+
+  /// Whether `base[start..<lineEnd]` contains `-->`.
+  @inline(__always)
+  mutating func containsArrow(start: Int, lineEnd: Int) -> Bool {
+    lineEnd - start >= 3 && next(from: start + 2) < lineEnd
+  }
+
+  /// The first index `>= from` where an arrow ends, or `end`.
+  @inline(__always)
+  mutating func next(from: Int) -> Int {
+    if from >= hitFrom && from <= hit { return hit }
+    let result = search(from)
+    hit = result
+    hitFrom = from
+    return result
+  }
+
+  mutating func search(_ from: Int) -> Int {
+    var k = from - block
+    if k < 0 || k >= 64 {
+      guard from + 64 <= end else { return scalar(from) }
+      load(from)
+      k = 0
+    }
+    var remaining = bits & (~0 << UInt64(k))
+    while remaining == 0 {
+      let nextBlock = block + 64
+      guard nextBlock + 64 <= end else { return scalar(nextBlock) }
+      load(nextBlock)
+      remaining = bits
+    }
+    return block + remaining.trailingZeroBitCount
+  }
+
+  /// Scalar search from `from` to `end`.
+  func scalar(_ from: Int) -> Int {
+    var i = from
+    while i < end {
+      if base[i] == 0x3E && base[i - 1] == 0x2D && base[i - 2] == 0x2D { return i }
+      i += 1
+    }
+    return end
+  }
+
+  @inline(__always)
+  mutating func load(_ at: Int) {
+    block = at
+    let raw = UnsafeRawPointer(base + at)
+    let greater: SIMD32<UInt8> = SIMD32(repeating: 0x3E)
+    let hyphen: SIMD32<UInt8> = SIMD32(repeating: 0x2D)
+    let a: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: 0, as: SIMD32<UInt8>.self)
+    let a1: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: -1, as: SIMD32<UInt8>.self)
+    let a2: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: -2, as: SIMD32<UInt8>.self)
+    let b: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: 32, as: SIMD32<UInt8>.self)
+    let b1: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: 31, as: SIMD32<UInt8>.self)
+    let b2: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: 30, as: SIMD32<UInt8>.self)
+    let ma = (a .== greater) .& (a1 .== hyphen) .& (a2 .== hyphen)
+    let mb = (b .== greater) .& (b1 .== hyphen) .& (b2 .== hyphen)
+    let any = unsafeBitCast(ma .| mb, to: (UInt64, UInt64, UInt64, UInt64).self)
+    if any.0 | any.1 | any.2 | any.3 == 0 {
+      bits = 0
+      return
+    }
+    bits = ByteScanner.bitMask(ma) | ByteScanner.bitMask(mb) << 32
   }
 }

@@ -23,6 +23,7 @@ enum VTTSyntax {
 
   /// "Collect a WebVTT timestamp" starting at `position`; on success `position` is just
   /// past the timestamp and the result is in milliseconds.
+  @inline(__always)
   static func collectTimestamp(
     _ p: UnsafeBufferPointer<UInt8>, _ position: inout Int, end: Int
   ) -> Result<Int64, TimestampFailure> {
@@ -43,33 +44,20 @@ enum VTTSyntax {
     _ p: UnsafeBufferPointer<UInt8>, _ position: inout Int, end: Int
   ) -> Int64? {
     let start = position
-    if end - start >= 13, let base = p.baseAddress {
-      // `hh:mm:ss.ttt` checked eight bytes at a time: `hh:mm:ss` then `ss.ttt` + 1 byte.
-      let raw = UnsafeRawPointer(base + start)
-      let head = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
-      let tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 5, as: UInt64.self))
-      // Digits minus '0' are 0...9; separators must match exactly.
-      let headDigits = head &- 0x3030_0030_3000_3030
-      let headOK =
-        (head & 0x0000_FF00_00FF_0000) == 0x0000_3A00_003A_0000
-        && ((headDigits | (headDigits &+ 0x7676_0076_7600_7676)) & 0x8080_0080_8000_8080) == 0
-      let tailDigits = tail &- 0x0030_3030_0030_3000
-      let tailOK =
-        (tail & 0x0000_0000_FF00_00FF) == 0x0000_0000_2E00_003A
-        && ((tailDigits | (tailDigits &+ 0x0076_7676_0076_7600)) & 0x0080_8080_0080_8000) == 0
-      let next = UInt8(truncatingIfNeeded: tail >> 56)
-      if headOK && tailOK && !isTimestampByte(next) {
-        let hours = Int64(head & 0x0F) * 10 + Int64((head >> 8) & 0x0F)
-        let minutes = Int64((head >> 24) & 0x0F) * 10 + Int64((head >> 32) & 0x0F)
-        let seconds = Int64((head >> 48) & 0x0F) * 10 + Int64((head >> 56) & 0x0F)
-        let millis =
-          Int64((tail >> 32) & 0x0F) * 100 + Int64((tail >> 40) & 0x0F) * 10
-          + Int64((tail >> 48) & 0x0F)
-        if minutes <= 59 && seconds <= 59 {
-          position = start + 12
-          return hours * 3_600_000 + minutes * 60_000 + seconds * 1000 + millis
-        }
-      }
+    // The word loads read 13 bytes, one past `end` when the timestamp reaches it.
+    let readable = p.count - start
+    if end - start >= 12, readable >= 13,
+      let millis = wordTimestamp(p, start, endsLine: end - start == 12)
+    {
+      position = start + 12
+      return millis
+    }
+    // `hhh:mm:ss.ttt` (hours from 100 on): the hundreds digit, then the form above.
+    if end - start >= 13, readable >= 14, p[start + 3] == 0x3A, let hundreds = digit(p, start),
+      let millis = wordTimestamp(p, start + 1, endsLine: end - start == 13)
+    {
+      position = start + 13
+      return hundreds * 360_000_000 + millis
     }
     guard end - start >= 9, let a1 = digit(p, start), let a2 = digit(p, start + 1),
       p[start + 2] == 0x3A, let b1 = digit(p, start + 3), let b2 = digit(p, start + 4)
@@ -93,6 +81,38 @@ enum VTTSyntax {
     guard b <= 59, c <= 59 else { return nil }
     position = start + 12
     return a * 3_600_000 + b * 60_000 + c * 1000 + t1 * 100 + t2 * 10 + t3
+  }
+
+  /// `hh:mm:ss.ttt` at `start` (at least 13 bytes readable) followed by the end of the input
+  /// to parse (`endsLine`) or by a byte that cannot continue a timestamp, checked eight bytes at a
+  /// time: `hh:mm:ss` then `ss.ttt` + 1 byte.
+  @inline(__always)
+  private static func wordTimestamp(
+    _ p: UnsafeBufferPointer<UInt8>, _ start: Int, endsLine: Bool
+  ) -> Int64? {
+    guard let base = p.baseAddress else { return nil }
+    let raw = UnsafeRawPointer(base + start)
+    let head = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+    let tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 5, as: UInt64.self))
+    // Digits minus '0' are 0...9; separators must match exactly.
+    let headDigits = head &- 0x3030_0030_3000_3030
+    let headOK =
+      (head & 0x0000_FF00_00FF_0000) == 0x0000_3A00_003A_0000
+      && ((headDigits | (headDigits &+ 0x7676_0076_7600_7676)) & 0x8080_0080_8000_8080) == 0
+    let tailDigits = tail &- 0x0030_3030_0030_3000
+    let tailOK =
+      (tail & 0x0000_0000_FF00_00FF) == 0x0000_0000_2E00_003A
+      && ((tailDigits | (tailDigits &+ 0x0076_7676_0076_7600)) & 0x0080_8080_0080_8000) == 0
+    let next = UInt8(truncatingIfNeeded: tail >> 56)
+    guard headOK && tailOK && (endsLine || !isTimestampByte(next)) else { return nil }
+    let hours = Int64(head & 0x0F) * 10 + Int64((head >> 8) & 0x0F)
+    let minutes = Int64((head >> 24) & 0x0F) * 10 + Int64((head >> 32) & 0x0F)
+    let seconds = Int64((head >> 48) & 0x0F) * 10 + Int64((head >> 56) & 0x0F)
+    let millis =
+      Int64((tail >> 32) & 0x0F) * 100 + Int64((tail >> 40) & 0x0F) * 10
+      + Int64((tail >> 48) & 0x0F)
+    guard minutes <= 59 && seconds <= 59 else { return nil }
+    return hours * 3_600_000 + minutes * 60_000 + seconds * 1000 + millis
   }
 
   @inline(__always)
