@@ -45,13 +45,13 @@ extension SubtitleDocument {
     return WebVTT.parseCueText(text[range])
   }
 
-  /// The cue text of `cue` without markup (ruby text left out), as
-  /// `CueNode.plainText(cueTree(of:))`.
+  /// The cue text of `cue` without markup (ruby text left out), in the document's own markup
+  /// rules: `CueNode.plainText(markupTree(of:))`.
   ///
   /// - Parameter cue: A cue of this document.
   /// - Returns: Plain text, lines separated by `\n`.
   public func plainText(of cue: Cue) -> String {
-    CueNode.plainText(cueTree(of: cue))
+    CueNode.plainText(markupTree(of: cue))
   }
 }
 
