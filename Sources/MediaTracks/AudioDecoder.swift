@@ -96,6 +96,11 @@ public struct AudioDecoder: ~Copyable {
     for other in 0..<count where other != index {
       format.stream(at: other).pointee.discard = AVDISCARD_ALL
     }
+    // The stream's facts are known now. Some demuxers (WAVE's, for a possible DTS or AC-3
+    // stream in PCM clothing) still probe the first packets with every format prober until
+    // `probesize` bytes (5 MB by default) have been read; 16 KiB (several DTS frames) finds such a
+    // stream and spares decoding most of that work.
+    format.raw.pointee.probesize = 1 << 14
     self.path = path
     self.streamIndex = index
     sampleRate = Int(parameters.pointee.sample_rate)

@@ -414,8 +414,12 @@ extension TimeStretcher {
           refWindowed, nil, mix + (r0 - base), frameStride: 1,
           coefficients: lagrangeCoefficients(rf), count: refineLength)
       }
+      // Through locals: a compound assignment through `self`'s pointer fields miscompiles
+      // under ThreadSanitizer instrumentation on Swift 6.3 (an invalid bitcast in IRGen).
+      let windowed = refWindowed
+      let window = refineWindow
       for i in 0..<refineLength {
-        refWindowed[i] *= refineWindow[i]
+        windowed[i] *= window[i]
       }
       let start = mix + (bestJ - refineHistory - base)
       let dots = threeDots(refWindowed, start, count: refineLength)
