@@ -43,7 +43,7 @@ extension SubtitleDocument {
       out.append(0x0A)
       let alignment = SubRip.assAlignment(for: cue.settings)
       if alignment != 2 { out.append(contentsOf: "{\\an\(alignment)}".utf8) }
-      out.append(contentsOf: text[clamped(cue.textRange)])
+      appendSRTText(text[clamped(cue.textRange)], to: &out)
       out.append(0x0A)
     }
     return out
@@ -83,7 +83,7 @@ extension SubtitleDocument {
       if n > 0 { out.append(0x0A) }
       let id = text[clamped(cue.idRange)]
       if !id.isEmpty {
-        out.append(contentsOf: id)
+        appendWebVTTText(id, to: &out)
         out.append(0x0A)
       }
       appendTimestamp(cue.startTime, separator: 0x2E, to: &out)
@@ -91,10 +91,42 @@ extension SubtitleDocument {
       appendTimestamp(cue.endTime, separator: 0x2E, to: &out)
       out.append(contentsOf: webVTTSettings(cue.settings).utf8)
       out.append(0x0A)
-      out.append(contentsOf: text[clamped(cue.textRange)])
+      appendWebVTTText(text[clamped(cue.textRange)], to: &out)
       out.append(0x0A)
     }
     return out
+  }
+
+  /// Appends cue text for an SRT file. A blank line ends an SRT cue, so empty lines (and a
+  /// trailing line break) are left out: the written file then parses back to what was written.
+  func appendSRTText(_ bytes: ArraySlice<UInt8>, to out: inout [UInt8]) {
+    var lineStart = bytes.startIndex
+    var wroteLine = false
+    while lineStart < bytes.endIndex {
+      let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.endIndex
+      if lineEnd > lineStart {
+        if wroteLine { out.append(0x0A) }
+        out.append(contentsOf: bytes[lineStart..<lineEnd])
+        wroteLine = true
+      }
+      lineStart = lineEnd < bytes.endIndex ? lineEnd + 1 : lineEnd
+    }
+  }
+
+  /// Appends cue text for a WebVTT file. A WebVTT parser reads NUL as U+FFFD, so NUL is written
+  /// as U+FFFD: the written file then parses back to exactly what was written.
+  func appendWebVTTText(_ bytes: ArraySlice<UInt8>, to out: inout [UInt8]) {
+    guard bytes.contains(0) else {
+      out.append(contentsOf: bytes)
+      return
+    }
+    for byte in bytes {
+      if byte == 0 {
+        out.append(contentsOf: [0xEF, 0xBF, 0xBD])
+      } else {
+        out.append(byte)
+      }
+    }
   }
 
   /// ` vertical:rl line:0 …` for the settings that differ from the defaults.
