@@ -59,7 +59,11 @@ var stderrIsInteractiveTerminal: Bool {
   return true
 }
 
-@inline(__always)
+/// One `write(2)`, retried when a signal interrupts it before anything was written.
 private func writeAll(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
-  write(fd, pointer, count)
+  while true {
+    let written = write(fd, pointer, count)
+    if written < 0 && errno == EINTR { continue }
+    return written
+  }
 }
