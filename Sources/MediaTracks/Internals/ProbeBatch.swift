@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -7,7 +5,7 @@ import Synchronization
 #endif
 
 /// Shared state of a batch probe: the next file to take and the results so far.
-/// Every mutable field is inside a `Mutex`.
+/// Every mutable field is inside a `PthreadLocked`.
 final class ProbeBatch: Sendable {
   private struct State {
     var next = 0
@@ -18,7 +16,7 @@ final class ProbeBatch: Sendable {
   let preferences: TrackPreferences
   let locale: LabelLocale
   let onResult: (@Sendable (Int, Result<MediaInfo, MediaError>) -> Void)?
-  private let state: Mutex<State>
+  private let state: PthreadLocked<State>
 
   init(
     paths: [String], preferences: TrackPreferences, locale: LabelLocale,
@@ -28,7 +26,7 @@ final class ProbeBatch: Sendable {
     self.preferences = preferences
     self.locale = locale
     self.onResult = onResult
-    state = Mutex(State(results: Array(repeating: nil, count: paths.count)))
+    state = PthreadLocked(State(results: Array(repeating: nil, count: paths.count)))
   }
 
   /// Takes files one at a time until none are left.
@@ -96,5 +94,34 @@ enum WorkerThreads {
       }
     }
     for thread in threads { pthread_join(thread, nil) }
+  }
+}
+
+/// A value guarded by a `pthread_mutex_t`. (The standard library's `Mutex` waits on a futex
+/// directly on Linux, which ThreadSanitizer does not see as synchronisation; a pthread mutex it
+/// does, so the sanitizer run checks the real accesses.)
+final class PthreadLocked<Value>: @unchecked Sendable {
+  // @unchecked: `value` is only touched between pthread_mutex_lock and pthread_mutex_unlock.
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  private var value: Value
+
+  init(_ value: Value) {
+    self.value = value
+    mutex = .allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(mutex, nil)
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deinitialize(count: 1)
+    mutex.deallocate()
+  }
+
+  /// Runs `body` with exclusive access to the value.
+  func withLock<T>(_ body: (inout Value) -> T) -> T {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return body(&value)
   }
 }
