@@ -21,10 +21,12 @@ func readInput(_ path: String, command: String) throws(CLIError) -> [UInt8] {
   defer { if fd != 0 { close(fd) } }
   var bytes: [UInt8] = []
   var st = stat()
-  if fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFDIR {
-    throw CLIError.noInput(command, "'\(path)' is a directory")
+  if fstat(fd, &st) == 0 {
+    if st.st_mode & S_IFMT == S_IFDIR {
+      throw CLIError.noInput(command, "'\(path)' is a directory")
+    }
+    if st.st_size > 0 { bytes.reserveCapacity(Int(st.st_size)) }
   }
-  if fstat(fd, &st) == 0, st.st_size > 0 { bytes.reserveCapacity(Int(st.st_size)) }
   var chunk = [UInt8](repeating: 0, count: 1 << 16)
   while true {
     let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }

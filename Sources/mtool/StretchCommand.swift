@@ -366,16 +366,6 @@ func formatNumber(_ value: Double) -> String {
   return String(rounded)
 }
 
-extension Substring {
-  /// The substring without leading and trailing spaces.
-  fileprivate var trimmingSpaces: Substring {
-    var s = self
-    while s.first == " " { s = s.dropFirst() }
-    while s.last == " " { s = s.dropLast() }
-    return s
-  }
-}
-
 /// A one-line progress bar on stderr, drawn only when stderr is an interactive terminal.
 final class ProgressBar {
   private let total: Double?

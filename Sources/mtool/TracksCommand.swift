@@ -45,7 +45,7 @@ func runTracks(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   var languages: [String] = []
   for value in arguments.options["prefer"] ?? [] {
     for item in value.split(separator: ",") {
-      let text = item.trimmingSpaces
+      let text = String(item.trimmingSpaces)
       guard let tag = LanguageTag.bcp47(text) else {
         throw CLIError.usage(
           "tracks", "--prefer expects language tags like 'en-US,fr', got '\(text)'")
@@ -113,11 +113,4 @@ func runTracks(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
     stdout.write(JSONValue.object([("files", .array(jsonFiles))]).serialized + "\n")
   }
   return code
-}
-
-extension Substring {
-  /// The text without leading and trailing spaces.
-  fileprivate var trimmingSpaces: String {
-    String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
-  }
 }

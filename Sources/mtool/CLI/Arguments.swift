@@ -108,3 +108,13 @@ func parseArguments(
 private func isNegativeNumber(_ text: String) -> Bool {
   text.count > 1 && text.hasPrefix("-") && Double(text) != nil
 }
+
+extension Substring {
+  /// The substring without leading and trailing spaces (for comma-separated option values).
+  var trimmingSpaces: Substring {
+    var s = self
+    while s.first == " " { s = s.dropFirst() }
+    while s.last == " " { s = s.dropLast() }
+    return s
+  }
+}
