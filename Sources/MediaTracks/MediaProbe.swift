@@ -84,14 +84,40 @@ public enum MediaProbe {
     locale: LabelLocale = .english,
     onResult: (@Sendable (Int, Result<MediaInfo, MediaError>) -> Void)? = nil
   ) -> [Result<MediaInfo, MediaError>] {
+    probe(
+      paths: paths, jobs: jobs, preferences: preferences, locale: locale,
+      transform: { _, result in result }, onOutput: onResult)
+  }
+
+  /// Probes many files like ``probe(paths:jobs:preferences:locale:onResult:)`` and turns each
+  /// file's result into an output on the worker that probed it, so work done per file (for
+  /// example rendering it as text) runs concurrently too.
+  ///
+  /// - Parameters:
+  ///   - paths: The files, in the order outputs are wanted.
+  ///   - jobs: The most files probed at once (at least 1).
+  ///   - preferences: The viewer's languages and options for the default choice.
+  ///   - locale: The words labels are made of.
+  ///   - transform: Called once per file, on a worker thread, possibly several at a time, with
+  ///     the file's position in `paths` and its result; returns what is kept for it.
+  ///   - onOutput: Called as each file completes (in completion order, one call at a time, from
+  ///     a worker thread) with its position in `paths` and its output.
+  /// - Returns: One output per path, in input order.
+  public static func probe<Output: Sendable>(
+    paths: [String], jobs: Int, preferences: TrackPreferences = TrackPreferences(),
+    locale: LabelLocale = .english,
+    transform: @escaping @Sendable (Int, Result<MediaInfo, MediaError>) -> Output,
+    onOutput: (@Sendable (Int, Output) -> Void)? = nil
+  ) -> [Output] {
     let work = ProbeBatch(
-      paths: paths, preferences: preferences, locale: locale, onResult: onResult)
+      paths: paths, preferences: preferences, locale: locale, transform: transform,
+      onOutput: onOutput)
     let workers = max(1, min(jobs, paths.count))
     if workers == 1 {
       work.run()
     } else {
       WorkerThreads.run(count: workers) { work.run() }
     }
-    return work.results()
+    return work.outputs()
   }
 }

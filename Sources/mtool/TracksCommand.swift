@@ -15,7 +15,8 @@ let tracksCommand = Command(
     OptionSpec("jsonl", help: "Print one JSON object per file, as each completes."),
     OptionSpec(
       "prefer", value: "LANGS", help: "Preferred languages, comma-separated (en-US,fr)."),
-    OptionSpec("jobs", short: "j", value: "N", help: "Files probed at once (default 4)."),
+    OptionSpec(
+      "jobs", short: "j", value: "N", help: "Files probed at once (default: one per processor)."),
   ],
   details: """
     arguments:
@@ -53,64 +54,95 @@ func runTracks(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
       languages.append(tag)
     }
   }
-  let jobs = try arguments.int("jobs", command: "tracks") ?? 4
+  let jobs = try arguments.int("jobs", command: "tracks") ?? processorCount()
   guard jobs >= 1 else { throw CLIError.usage("tracks", "--jobs must be at least 1, got \(jobs)") }
   let preferences = TrackPreferences(languages: languages)
   let paths = arguments.positionals
+  let mode: TracksMode =
+    arguments.has("jsonl") ? .jsonLines : arguments.has("json") ? .json : .table
 
-  let streaming = arguments.has("jsonl")
-  let printAsCompleted: @Sendable (Int, Result<MediaInfo, MediaError>) -> Void = {
-    position, result in
-    var out = StandardOutput()
-    out.write(TracksOutput.json(path: paths[position], result).serialized + "\n")
-    out.flush()
-    if case .failure(let error) = result {
-      var err = StandardError()
-      err.write(TracksOutput.errorLine(path: paths[position], error))
-    }
-  }
   var stdout = StandardOutput()
   defer { stdout.flush() }
-  var stderr = StandardError()
   var code = ExitCode.ok
-  var jsonFiles: [JSONValue] = []
-  var firstTable = true
-  // Files are probed in batches, so memory stays flat however many files are given (results
-  // are dropped once printed; only --json keeps its one document).
+  var firstFile = true
+  if mode == .json { stdout.write("{\"files\":[") }
+  // Files are probed in batches, so memory stays flat however many files are given (outputs are
+  // dropped once printed). Each file is rendered on the worker that probed it.
   let batch = 512
   var batchStart = 0
   while batchStart < paths.count {
     let batchEnd = min(paths.count, batchStart + batch)
     let offset = batchStart
-    var onResult: (@Sendable (Int, Result<MediaInfo, MediaError>) -> Void)? = nil
-    if streaming {
-      onResult = { @Sendable position, result in printAsCompleted(offset + position, result) }
+    let render: @Sendable (Int, Result<MediaInfo, MediaError>) -> RenderedFile = {
+      position, result in
+      RenderedFile(path: paths[offset + position], result, mode: mode)
     }
-    let results: [Result<MediaInfo, MediaError>] = MediaProbe.probe(
+    var onOutput: (@Sendable (Int, RenderedFile) -> Void)? = nil
+    if mode == .jsonLines {
+      onOutput = { @Sendable _, file in
+        var out = StandardOutput()
+        out.write(file.text)
+        out.flush()
+        if let line = file.errorLine {
+          var err = StandardError()
+          err.write(line)
+        }
+      }
+    }
+    let files = MediaProbe.probe(
       paths: Array(paths[batchStart..<batchEnd]), jobs: jobs, preferences: preferences,
-      onResult: onResult)
-    for (path, result) in zip(paths[batchStart..<batchEnd], results) {
-      if case .failure(let error) = result {
-        if error.kind == MediaError.Kind.notFound {
+      transform: render, onOutput: onOutput)
+    var stderr = StandardError()
+    for file in files {
+      if let kind = file.errorKind {
+        if kind == MediaError.Kind.notFound {
           code = .noInput
         } else if code == .ok {
           code = .dataError
         }
-        if !streaming { stderr.write(TracksOutput.errorLine(path: path, error)) }
       }
-      if streaming { continue }
-      if arguments.has("json") {
-        jsonFiles.append(TracksOutput.json(path: path, result))
-      } else if case .success(let info) = result {
-        if !firstTable { stdout.write("\n") }
-        firstTable = false
-        stdout.write(TracksOutput.table(info))
-      }
+      if mode == .jsonLines { continue }
+      if let line = file.errorLine { stderr.write(line) }
+      guard !file.text.isEmpty else { continue }
+      if !firstFile { stdout.write(mode == .json ? "," : "\n") }
+      firstFile = false
+      stdout.write(file.text)
     }
     batchStart = batchEnd
   }
-  if arguments.has("json") {
-    stdout.write(JSONValue.object([("files", .array(jsonFiles))]).serialized + "\n")
-  }
+  if mode == .json { stdout.write("]}\n") }
   return code
+}
+
+/// How `mtool tracks` prints.
+enum TracksMode: Sendable {
+  case table, json, jsonLines
+}
+
+/// One file's printed form, made on the worker that probed it.
+struct RenderedFile: Sendable {
+  /// The file's table (empty for a failed file), JSON object, or JSON line with its newline.
+  var text: String
+  /// The kind of the file's error, if it failed.
+  var errorKind: MediaError.Kind?
+  /// The stderr line for a failed file, with its newline.
+  var errorLine: String?
+
+  init(path: String, _ result: Result<MediaInfo, MediaError>, mode: TracksMode) {
+    switch mode {
+    case .table:
+      if case .success(let info) = result { text = TracksOutput.table(info) } else { text = "" }
+    case .json: text = TracksOutput.json(path: path, result).serialized
+    case .jsonLines: text = TracksOutput.json(path: path, result).serialized + "\n"
+    }
+    if case .failure(let error) = result {
+      errorKind = error.kind
+      errorLine = TracksOutput.errorLine(path: path, error)
+    }
+  }
+}
+
+/// The number of processors online (at least 1): the default number of files probed at once.
+func processorCount() -> Int {
+  max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 }

@@ -1,3 +1,4 @@
+import Foundation
 import MediaTracks
 import Testing
 
@@ -90,4 +91,37 @@ import Testing
       #expect(info.defaultAudio == nil)
     }
   }
+}
+
+@Test func batchTransformRunsOncePerFileAndKeepsInputOrder() {
+  let paths = [
+    fixtures + "/multitrack.mkv", fixtures + "/missing.mkv", fixtures + "/clip.wav",
+    fixtures + "/subtitles-only.mkv", fixtures + "/truncated-header.wav",
+  ]
+  for jobs in [1, 2, 8] {
+    let seen = Counter()
+    let outputs = MediaProbe.probe(
+      paths: paths, jobs: jobs,
+      transform: { position, result -> String in
+        seen.add()
+        switch result {
+        case .success(let info): return "\(position) ok \(info.audio.count)"
+        case .failure(let error): return "\(position) \(error.kind.rawValue)"
+        }
+      },
+      onOutput: { position, output in #expect(output.hasPrefix("\(position) ")) })
+    #expect(seen.value == paths.count)
+    #expect(
+      outputs == ["0 ok 3", "1 notFound", "2 ok 1", "3 ok 0", "4 malformed"],
+      "jobs \(jobs)")
+  }
+}
+
+/// A thread-safe counter for the batch tests.
+private final class Counter: @unchecked Sendable {
+  // @unchecked: `count` is only touched while `lock` is held.
+  private let lock = NSLock()
+  private var count = 0
+  func add() { lock.withLock { count += 1 } }
+  var value: Int { lock.withLock { count } }
 }

@@ -18,7 +18,7 @@ let badInputs: String = {
   let fm = FileManager.default
   try? fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
   func write(_ name: String, _ bytes: [UInt8]) {
-    fm.createFile(atPath: folder + "/" + name, contents: Data(bytes))
+    _ = fm.createFile(atPath: folder + "/" + name, contents: Data(bytes))
   }
   write("empty.srt", [])
   write("empty.wav", [])
@@ -214,7 +214,7 @@ let sanitized =
     bytes += Array("\(stamp(ms)) --> \(stamp(ms + 5))\nc\n\n".utf8)
   }
   let path = NSTemporaryDirectory() + "mtool-million-\(getpid()).vtt"
-  FileManager.default.createFile(atPath: path, contents: Data(bytes))
+  _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
   defer { try? FileManager.default.removeItem(atPath: path) }
   let result = try runMtool(["cues", "--stats", path])
   #expect(result.status == 0, "\(result.stderr)")
@@ -233,7 +233,7 @@ private func stamp(_ ms: Int) -> String {
   // 256 MiB of one line without a newline (1 GiB in the benchmark): not subtitles.
   let path = NSTemporaryDirectory() + "mtool-one-line-\(getpid()).srt"
   let size = sanitized ? 8 << 20 : 256 << 20
-  FileManager.default.createFile(
+  _ = FileManager.default.createFile(
     atPath: path, contents: Data(repeating: UInt8(ascii: "a"), count: size))
   defer { try? FileManager.default.removeItem(atPath: path) }
   let result = try runMtool(["cues", path])

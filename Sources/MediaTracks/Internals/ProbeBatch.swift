@@ -4,29 +4,33 @@
   import Darwin
 #endif
 
-/// Shared state of a batch probe: the next file to take and the results so far.
+/// Shared state of a batch probe: the next file to take and the outputs so far.
 /// Every mutable field is inside a `PthreadLocked`.
-final class ProbeBatch: Sendable {
+final class ProbeBatch<Output: Sendable>: Sendable {
   private struct State {
     var next = 0
-    var results: [Result<MediaInfo, MediaError>?]
+    var outputs: [Output?]
   }
 
   let paths: [String]
   let preferences: TrackPreferences
   let locale: LabelLocale
-  let onResult: (@Sendable (Int, Result<MediaInfo, MediaError>) -> Void)?
+  /// Turns a file's result into the output kept for it; runs on the worker, outside the lock.
+  let transform: @Sendable (Int, Result<MediaInfo, MediaError>) -> Output
+  let onOutput: (@Sendable (Int, Output) -> Void)?
   private let state: PthreadLocked<State>
 
   init(
     paths: [String], preferences: TrackPreferences, locale: LabelLocale,
-    onResult: (@Sendable (Int, Result<MediaInfo, MediaError>) -> Void)?
+    transform: @escaping @Sendable (Int, Result<MediaInfo, MediaError>) -> Output,
+    onOutput: (@Sendable (Int, Output) -> Void)?
   ) {
     self.paths = paths
     self.preferences = preferences
     self.locale = locale
-    self.onResult = onResult
-    state = PthreadLocked(State(results: Array(repeating: nil, count: paths.count)))
+    self.transform = transform
+    self.onOutput = onOutput
+    state = PthreadLocked(State(outputs: Array(repeating: nil, count: paths.count)))
   }
 
   /// Takes files one at a time until none are left.
@@ -45,21 +49,23 @@ final class ProbeBatch: Sendable {
       } catch {
         result = .failure(error)
       }
+      let output = transform(position, result)
       state.withLock { state in
-        state.results[position] = result
-        onResult?(position, result)
+        state.outputs[position] = output
+        onOutput?(position, output)
       }
     }
   }
 
-  /// Every result, in input order (after all workers are done).
-  func results() -> [Result<MediaInfo, MediaError>] {
-    state.withLock { state in
-      state.results.map {
-        $0
-          ?? .failure(
-            MediaError(kind: .other, operation: "probe", detail: "the file was not probed"))
-      }
+  /// Every output, in input order (after all workers are done). A file no worker reached (which
+  /// only happens if a worker stopped early) is transformed from a "not probed" error.
+  func outputs() -> [Output] {
+    let kept = state.withLock { state in state.outputs }
+    return kept.enumerated().map { position, output in
+      output
+        ?? transform(
+          position,
+          .failure(MediaError(kind: .other, operation: "probe", detail: "the file was not probed")))
     }
   }
 }
