@@ -183,6 +183,30 @@ func badInputGetsOneLineAndTheDocumentedCode(_ row: BadInputCase) throws {
   #expect(try FileManager.default.contentsOfDirectory(atPath: fixtures).sorted() == fixturesBefore)
 }
 
+/// An input the user may not read: every command exits 66 with one stderr line, and `stretch`
+/// leaves no output. (As root the command runs as `nobody`, for whom mode 000 applies.)
+@Test(arguments: ["cues", "tracks", "stretch"])
+func unreadableInputIsNoInput(_ command: String) throws {
+  let fm = FileManager.default
+  let folder = badInputs + "/unreadable-" + command
+  try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
+  try fm.setAttributes([.posixPermissions: 0o1777], ofItemAtPath: folder)
+  let name = command == "cues" ? "/locked.srt" : "/locked.wav"
+  let source = command == "cues" ? fixtures + "/sample.srt" : fixtures + "/clip.wav"
+  let input = folder + name
+  try? fm.removeItem(atPath: input)
+  try fm.copyItem(atPath: source, toPath: input)
+  try fm.setAttributes([.posixPermissions: 0], ofItemAtPath: input)
+  var arguments = [command, input]
+  if command == "stretch" { arguments += [folder + "/out.wav", "--speed", "2"] }
+  let result = try runMtool(arguments, unprivileged: true)
+  #expect(result.status == 66, "\(result.stderr)")
+  #expect(result.stderr.hasPrefix("mtool: \(command): "), "\(result.stderr)")
+  #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(result.stderr)")
+  #expect(result.stdout.isEmpty)
+  #expect(try fm.contentsOfDirectory(atPath: folder) == [String(name.dropFirst())])
+}
+
 /// Damaged text that is still subtitles parses with diagnostics instead of failing.
 @Test(arguments: ["nul.srt", "half-surrogate.srt", "invalid-utf8.vtt", "nested.vtt"])
 func damagedTextParsesWithDiagnostics(_ name: String) throws {

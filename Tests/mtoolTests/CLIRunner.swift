@@ -30,10 +30,21 @@ let mtoolBinary: String = {
 }()
 
 /// Runs `mtool` with `arguments` and optional standard input; waits for it to finish.
-func runMtool(_ arguments: [String], stdin: Data? = nil) throws -> RunResult {
+///
+/// With `unprivileged`, a test running as root runs `mtool` as the user `nobody` (through
+/// util-linux's `setpriv`), so file permissions apply to it as they would to a user.
+func runMtool(
+  _ arguments: [String], stdin: Data? = nil, unprivileged: Bool = false
+) throws -> RunResult {
   let process = Process()
-  process.executableURL = URL(fileURLWithPath: mtoolBinary)
-  process.arguments = arguments
+  if unprivileged && geteuid() == 0 {
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+    process.arguments =
+      ["--reuid=65534", "--regid=65534", "--clear-groups", mtoolBinary] + arguments
+  } else {
+    process.executableURL = URL(fileURLWithPath: mtoolBinary)
+    process.arguments = arguments
+  }
   let out = Pipe()
   let err = Pipe()
   process.standardOutput = out
