@@ -10,12 +10,18 @@
 // first `preroll` internal frames are silence, so the first real segment has a predecessor and the
 // output starts at full level. Output segment k covers internal output frames k·hop ..< k·hop +
 // window; the stream's output frame o is internal output frame o + hop.
+/// A speed change scheduled at an input frame.
+struct ScheduledSpeed {
+  var frame: Int
+  var speed: Double
+}
+
 extension TimeStretcher {
   /// The speed-map piece that segment `segment` and later will use (the pending speed applied).
   func nextPiece() -> SpeedBreakpoint {
     let last = map.last
     guard speed != last.speed, finished || !speedChangeWaits() else { return last }
-    let out = (max(segment, 1) - 1) * hop
+    let out = max((max(segment, 1) - 1) * hop, last.outputFrame)
     if out == last.outputFrame {
       return SpeedBreakpoint(outputFrame: out, inputFrame: last.inputFrame, speed: speed)
     }
@@ -40,9 +46,49 @@ extension TimeStretcher {
   @inline(__always)
   func idealPosition(_ k: Int, _ piece: SpeedBreakpoint) -> Double {
     if k == 0 { return Double(preroll - hop) }
-    let a = Self.centreAlignment
-    let onMap = Double(k * hop) - (1 - a) * Double(hop) - Double(piece.outputFrame)
-    return Double(preroll) - a * Double(hop) + (piece.inputFrame + onMap * piece.speed)
+    let onMap = mapPoint(k) - Double(piece.outputFrame)
+    return Double(preroll) - Self.centreAlignment * Double(hop)
+      + (piece.inputFrame + onMap * piece.speed)
+  }
+
+  /// The output frame (stream, fractional) whose media segment `k` is placed at.
+  @inline(__always)
+  func mapPoint(_ k: Int) -> Double {
+    Double(k * hop) - (1 - Self.centreAlignment) * Double(hop)
+  }
+
+  /// The ideal internal input position of segment `k` on the map as it stands.
+  func idealPosition(_ k: Int) -> Double {
+    idealPosition(k, map.piece(containing: mapPoint(k)))
+  }
+
+  /// The first input frame a speed change can still be scheduled at: the changes due before the
+  /// next segment were applied when the previous one was planned (see ``applyScheduled(_:)``).
+  func earliestSchedulableFrame() -> Int {
+    guard segment > 0 else { return 0 }
+    let x = map.inputFrame(forOutputFrame: Double(segment * hop))
+    return Int(x.rounded(.up))
+  }
+
+  /// Applies the scheduled changes that segment `k` and its neighbours' planning can see: those
+  /// played before the end of the segment's second hop.
+  mutating func applyScheduled(upTo k: Int) {
+    while let next = scheduled.first {
+      let o = map.outputFrameOnLastPiece(forInputFrame: Double(next.frame))
+      guard o < Double((k + 1) * hop) else { return }
+      applyScheduled(next)
+    }
+  }
+
+  /// Puts the first scheduled change in the map, at the output frame nearest to where its input
+  /// frame plays (never before output already planned), and makes its speed the current one.
+  mutating func applyScheduled(_ next: ScheduledSpeed) {
+    let o = map.outputFrameOnLastPiece(forInputFrame: Double(next.frame))
+    let planned = max(0, (segment - 1) * hop)
+    let at = max(Int(o.rounded()), planned, map.last.outputFrame)
+    map.change(speed: next.speed, atOutputFrame: at)
+    speed = next.speed
+    scheduled.removeFirst()
   }
 
   /// Whether a pending speed change waits a segment: an onset already placed (at its time on
@@ -50,7 +96,7 @@ extension TimeStretcher {
   /// its media time. It waits at most two segments.
   func speedChangeWaits() -> Bool {
     guard lastEmitted != Int.min, segment >= 1 else { return false }
-    let onsetOutput = map.outputFrameOnLastPiece(forInputFrame: Double(lastEmitted - preroll))
+    let onsetOutput = map.outputFrame(forInputFrame: Double(lastEmitted - preroll))
     return onsetOutput >= Double((segment - 1) * hop)
   }
 
@@ -58,7 +104,8 @@ extension TimeStretcher {
   /// ``speedChangeWaits()``; at once when `force` is set).
   mutating func applyPendingSpeed(force: Bool = false) {
     guard speed != map.last.speed, force || !speedChangeWaits() else { return }
-    map.change(speed: speed, atOutputFrame: (max(segment, 1) - 1) * hop)
+    let at = max((max(segment, 1) - 1) * hop, map.last.outputFrame)
+    map.change(speed: speed, atOutputFrame: at)
   }
 
   // MARK: Input buffer
@@ -97,7 +144,7 @@ extension TimeStretcher {
 
   /// The first internal frame that must be kept (a multiple of 4).
   func retentionPoint() -> Int {
-    let nextIdeal = idealPosition(segment, nextPiece())
+    let nextIdeal = min(idealPosition(segment, nextPiece()), idealPosition(segment))
     var keep = min(
       Int(previous.rounded(.down)) - refineHistory - 8,
       Int(nextIdeal.rounded(.down)) - behind - refineHistory - 8)
@@ -142,12 +189,14 @@ extension TimeStretcher {
 
   /// Plans, reads and overlap-adds the next segment; returns false when it needs more input.
   mutating func produceSegment() -> Bool {
+    let k = segment
     if !finished {
       applyPendingSpeed()
+      applyScheduled(upTo: k)
     }
-    let k = segment
-    let ideal = idealPosition(k, map.last)
-    let ahead = k == 0 ? reach : lookahead(map.last)
+    let piece = map.piece(containing: mapPoint(k))
+    let ideal = idealPosition(k, piece)
+    let ahead = k == 0 ? reach : max(lookahead(piece), lookahead(map.last))
     let limit = Double(base + frames - ahead)
     if !(ideal < limit) {
       guard finished else { return false }
@@ -218,14 +267,14 @@ extension TimeStretcher {
           let first = (c - eMax).rounded(.up)
           let last = (c - eMin).rounded(.down)
           let want =
-            map.outputFrameOnLastPiece(forInputFrame: c - Double(preroll)) + hopD
+            map.outputFrame(forInputFrame: c - Double(preroll)) + hopD
             - Double(k * hop)
           if want <= eMax || first > last {
             // On time, or late whatever comes next.
             return max(first, min(last, (c - max(want, eMin)).rounded()))
           }
           // Early now: compare with the lateness of the next segment.
-          let nextHi = idealPosition(k + 1, map.last) + Double(radius)
+          let nextHi = idealPosition(k + 1) + Double(radius)
           let lateNext = hopD + max(hopD, c - nextHi) - want
           if want - eMax <= lateNext {
             return first

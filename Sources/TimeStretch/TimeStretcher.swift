@@ -53,8 +53,10 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   public let channels: Int
   /// The requested speed: input seconds played per output second. A change applies from the next
   /// segment (5 ms of output later, 15 ms at most when an onset is playing). Set it with
-  /// ``setSpeed(_:)``; changes after ``finish()`` are ignored.
-  public private(set) var speed: Double
+  /// ``setSpeed(_:)``, or at an exact input frame with ``setSpeed(_:atInputFrame:)`` (then it
+  /// takes the new value when the stretcher reaches that frame); changes after ``finish()`` are
+  /// ignored.
+  public internal(set) var speed: Double
 
   // Geometry, in frames.
   let hop: Int
@@ -110,6 +112,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   var lastEmitted = Int.min
 
   // Segments and timeline.
+  /// Speed changes scheduled at input frames and not yet in the map, by frame.
+  var scheduled: [ScheduledSpeed]
   var segment = 0
   var previous: Double = 0
   var map: MediaTimeMap
@@ -148,6 +152,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   static let refineSeconds = 0.025
   static let historyLength = 16
   static let pendingCapacity = 64
+  /// The most scheduled speed changes that can wait at a time.
+  public static let scheduledCapacity = 256
   static let onsetRatio: Float = 10
   static let distancePenalty: Float = 0.05
 
@@ -201,6 +207,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     history = .allocate(capacity: Self.historyLength)
     pending = .allocate(capacity: Self.pendingCapacity)
     map = MediaTimeMap(speed: speed)
+    scheduled = []
+    scheduled.reserveCapacity(Self.scheduledCapacity)
 
     for i in 0..<window {
       // Periodic Hann: w(i) + w(i + hop) = 1.
@@ -246,6 +254,50 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
       throw .speedOutOfRange(newSpeed, supported: Self.supportedSpeeds)
     }
     speed = newSpeed
+  }
+
+  /// Schedules a speed change at an input frame: output plays input at the current speed up to
+  /// `frame` and at `newSpeed` from there on. The media-time map gets a breakpoint at the output
+  /// frame nearest to where `frame` plays (its ``SpeedBreakpoint/inputFrame`` within half an
+  /// input frame times the old speed of `frame`, the map staying continuous), and segments are
+  /// placed on that map, so the change is heard at that input time, crossfaded like any segment.
+  ///
+  /// Changes can be scheduled ahead, in any order and before the input reaching them is pushed;
+  /// a second change at the same frame replaces the first. Scheduling every change before
+  /// pushing gives the same output, bit for bit, whatever the push and pull block sizes.
+  /// Changes at or after the end of the stream are dropped by ``finish()``, and ``reset()``
+  /// drops all of them. A change made with ``setSpeed(_:)`` applies from the next segment, after
+  /// any scheduled change already due there, and a scheduled change reached later replaces it.
+  /// Ignored after ``finish()``.
+  /// - Parameters:
+  ///   - newSpeed: input seconds per output second, 0.1 to 10.
+  ///   - frame: the input frame (since the start of the stream, or the last ``reset()``) from
+  ///     which `newSpeed` plays; `frame / sampleRate` is its time in seconds.
+  /// - Throws: ``StretchError/speedOutOfRange(_:supported:)`` for a speed that is not finite or
+  ///   out of range; ``StretchError/inputFrameInPast(_:earliest:)`` for a frame the stretcher has
+  ///   already planned output for (negative frames included);
+  ///   ``StretchError/tooManyScheduledChanges(capacity:)`` when ``scheduledCapacity`` changes
+  ///   already wait.
+  /// - Complexity: O(c) for c waiting changes. Allocates nothing.
+  public mutating func setSpeed(_ newSpeed: Double, atInputFrame frame: Int) throws(StretchError) {
+    guard newSpeed.isFinite, Self.supportedSpeeds.contains(newSpeed) else {
+      throw .speedOutOfRange(newSpeed, supported: Self.supportedSpeeds)
+    }
+    guard !finished else { return }
+    let earliest = earliestSchedulableFrame()
+    guard frame >= earliest else { throw .inputFrameInPast(frame, earliest: earliest) }
+    var i = scheduled.count
+    while i > 0 && scheduled[i - 1].frame > frame {
+      i -= 1
+    }
+    if i > 0 && scheduled[i - 1].frame == frame {
+      scheduled[i - 1].speed = newSpeed
+      return
+    }
+    guard scheduled.count < Self.scheduledCapacity else {
+      throw .tooManyScheduledChanges(capacity: Self.scheduledCapacity)
+    }
+    scheduled.insert(ScheduledSpeed(frame: frame, speed: newSpeed), at: i)
   }
 
   /// The algorithmic latency in input frames: how much input beyond a position must be pushed
@@ -334,6 +386,10 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   public mutating func finish() {
     guard !finished else { return }
     applyPendingSpeed(force: true)
+    while let next = scheduled.first, next.frame < inputFrames {
+      applyScheduled(next)
+    }
+    scheduled.removeAll(keepingCapacity: true)
     finished = true
     let end = map.outputFrameOnLastPiece(forInputFrame: Double(inputFrames))
     total = max(0, Int(end.rounded()))
@@ -358,6 +414,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     segment = 0
     previous = Double(preroll - hop)
     map.reset(speed: speed)
+    scheduled.removeAll(keepingCapacity: true)
     inputFrames = 0
     finished = false
     total = 0
@@ -366,7 +423,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   }
 
   /// The frames that ``pull(into:maxFrames:)`` can deliver now without more input (a lower bound
-  /// right after a speed change, exact otherwise).
+  /// right after a speed change and while scheduled changes wait, exact otherwise).
   public var availableFrames: Int {
     if finished { return max(0, total - delivered) }
     var n = readyCount
@@ -375,6 +432,19 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     if k == 0 {
       guard Double(preroll - hop) < Double(end - reach) else { return n }
       k = 1
+    }
+    if !scheduled.isEmpty || Double(map.last.outputFrame) > mapPoint(k) {
+      // Segment by segment on the map as it stands, up to the next scheduled change.
+      guard speed == map.last.speed else { return n }
+      let due = scheduled.first.map { map.outputFrameOnLastPiece(forInputFrame: Double($0.frame)) }
+      while due.map({ $0 >= Double((k + 1) * hop) }) ?? true {
+        let piece = map.piece(containing: mapPoint(k))
+        let ahead = max(lookahead(piece), lookahead(map.last))
+        guard idealPosition(k, piece) < Double(end - ahead) else { break }
+        n += hop
+        k += 1
+      }
+      return n
     }
     if speed != map.last.speed && speedChangeWaits() {
       // The change starts one segment or two later: count the next segment only.
