@@ -200,3 +200,111 @@ func interChannelDelay(_ l: [Double], _ r: [Double], maxLag: Int) -> (delay: Dou
   let delta = den < 0 ? 0.5 * (a - c) / den : 0
   return (Double(best) + delta, bestC)
 }
+
+/// The local timing of a stretched signal against the ideal timeline, in input (media) frames:
+/// `offsets[i]` is how far the media that output frame `centres[i]` plays sits from where it
+/// should (`centres[i] · speed`), nil where no match correlates well enough.
+///
+/// Method: a short Hann window of the output (`window` frames) around each centre is
+/// cross-correlated, through the FFT, with the input around the ideal position (±`maxLag`
+/// frames); the lag of the normalised correlation's peak (refined by a parabola) is the offset.
+/// This needs a signal whose waveform has no periodic ambiguity at these lags, such as
+/// band-limited noise: on a tone every period would match equally well. A peak below `minimum`
+/// (a phase vocoder does not keep the waveform) leaves the point unmeasured.
+func localOffsets(
+  output: [Double], input: [Double], speed: Double, centres: [Int], window: Int, maxLag: Int,
+  fft: FFT, minimum: Double = 0.5
+) -> [Double?] {
+  let n = fft.size
+  precondition(n >= window + 2 * maxLag + 2)
+  let w = hann(window)
+  var prefix = [Double](repeating: 0, count: input.count + 1)
+  for i in 0..<input.count { prefix[i + 1] = prefix[i] + input[i] * input[i] }
+  var result: [Double?] = []
+  result.reserveCapacity(centres.count)
+  for t in centres {
+    let ideal = Double(t) * speed
+    let centre = Int(ideal.rounded())
+    let start = centre - window / 2 - maxLag
+    let yStart = t - window / 2
+    guard start >= 0, start + 2 * maxLag + window <= input.count, yStart >= 0,
+      yStart + window <= output.count
+    else {
+      result.append(nil)
+      continue
+    }
+    var yr = [Double](repeating: 0, count: n)
+    var yi = [Double](repeating: 0, count: n)
+    var yEnergy = 0.0
+    for i in 0..<window {
+      let v = output[yStart + i] * w[i]
+      yr[i] = v
+      yEnergy += v * v
+    }
+    var xr = [Double](repeating: 0, count: n)
+    var xi = [Double](repeating: 0, count: n)
+    for i in 0..<min(n, input.count - start) { xr[i] = input[start + i] }
+    fft.transform(&yr, &yi)
+    fft.transform(&xr, &xi)
+    // conj(Y)·X, inverse transformed through the forward one (conjugate in, conjugate out).
+    var cr = [Double](repeating: 0, count: n)
+    var ci = [Double](repeating: 0, count: n)
+    for k in 0..<n {
+      cr[k] = yr[k] * xr[k] + yi[k] * xi[k]
+      ci[k] = -(yr[k] * xi[k] - yi[k] * xr[k])
+    }
+    fft.transform(&cr, &ci)
+    func ncc(_ l: Int) -> Double {
+      let e = prefix[start + l + window] - prefix[start + l]
+      return cr[l] / Double(n) / max((e * yEnergy).squareRoot(), 1e-30)
+    }
+    var best = 0
+    var bestValue = -2.0
+    for l in 0...(2 * maxLag) {
+      let v = ncc(l)
+      if v > bestValue {
+        bestValue = v
+        best = l
+      }
+    }
+    guard bestValue >= minimum else {
+      result.append(nil)
+      continue
+    }
+    var delta = 0.0
+    if best > 0 && best < 2 * maxLag {
+      let a = ncc(best - 1)
+      let c = ncc(best + 1)
+      let den = a - 2 * bestValue + c
+      if den < 0 { delta = 0.5 * (a - c) / den }
+    }
+    result.append(Double(start + best) + delta + Double(window / 2) - ideal)
+  }
+  return result
+}
+
+/// Worst and 95th-percentile absolute timeline error (frames) after averaging the local offsets
+/// over `span` points either side, and the fraction of points that could be measured.
+func timelineError(_ offsets: [Double?], span: Int) -> (
+  worst: Double, p95: Double, coverage: Double
+)? {
+  var smoothed: [Double] = []
+  for i in offsets.indices {
+    var sum = 0.0
+    var count = 0
+    for j in max(0, i - span)...min(offsets.count - 1, i + span) {
+      if let v = offsets[j] {
+        sum += v
+        count += 1
+      }
+    }
+    if count > span { smoothed.append(abs(sum / Double(count))) }
+  }
+  guard !smoothed.isEmpty else { return nil }
+  smoothed.sort()
+  let measured = offsets.filter { $0 != nil }.count
+  return (
+    smoothed[smoothed.count - 1], smoothed[min(smoothed.count - 1, smoothed.count * 95 / 100)],
+    Double(measured) / Double(max(1, offsets.count))
+  )
+}

@@ -84,6 +84,21 @@ let stereoInput: Audio = {
   }
 }()
 
+/// Mono band-limited noise (flat to about 2 kHz, then falling): its waveform has no periodic
+/// ambiguity, so short stretches of the output can be located in the input.
+let noiseInput: Audio = {
+  var rng: UInt64 = 0x9E37_79B9
+  var lp1 = 0.0
+  var lp2 = 0.0
+  return synth(frames: inputFrames) { _ in
+    rng = rng &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    let white = Double(Int64(bitPattern: rng) >> 11) / Double(1 << 52)
+    lp1 += 0.3 * (white - lp1)
+    lp2 += 0.3 * (lp1 - lp2)
+    return [0.7 * lp2]
+  }
+}()
+
 func outputLength(_ speed: Double) -> Int { Int((Double(inputFrames) / speed).rounded()) }
 
 // MARK: Tools
@@ -212,6 +227,9 @@ struct Row {
   var delayError: [Double?] = []
   var correlation: [Double?] = []
   var lengthError: [Double?] = []
+  var timelineWorst: [Double?] = []
+  var timelineP95: [Double?] = []
+  var timelineCoverage: [Double?] = []
 }
 
 let toneFFT = FFT(size: 32_768)
@@ -223,6 +241,8 @@ let tone1k = tone(1000, frames: inputFrames)
 let vibratoInput = vibrato(frames: inputFrames, scale: 1)
 let chirpInput = chirp(frames: inputFrames, scale: 1)
 let clickInput = clicks(frames: inputFrames, at: clickPositions)
+let noiseChannel = noiseInput.channel(0)
+let timelineFFT = FFT(size: 4096)
 
 func cents(_ f: Double, _ ref: Double) -> Double { 1200 * log2(f / ref) }
 
@@ -283,6 +303,29 @@ for tool in tools {
         spectralConvergence(o.channel(0), ideal, shift: shift, fft: specFFT, window: specWindow))
     } else {
       r.scChirp.append(nil)
+    }
+    // Timeline on continuous audio: the local offset of the output against the input, measured
+    // every millisecond on band-limited noise (6 ms windows, lags up to ±40 ms; see
+    // localOffsets), in media (input) milliseconds. A splicing stretcher plays each segment at
+    // the input's own rate, so within a segment the timing runs at slope 1 instead of the speed,
+    // a sawtooth of ±(segment hop / 2)·|1 − speed| around the segment's own offset; the offsets
+    // are therefore averaged over 10 ms of output (±5 points) before the worst and the 95th
+    // percentile are taken, which measures where segments sit rather than that sawtooth.
+    // Points 50 ms from either end are left out.
+    if let o = stretch(tool, "noise", noiseInput, speed: speed) {
+      let margin = rate / 20
+      let centres = Array(stride(from: margin, to: o.frames - margin, by: rate / 1000))
+      let offsets = localOffsets(
+        output: o.channel(0), input: noiseChannel, speed: speed, centres: centres,
+        window: rate * 6 / 1000, maxLag: rate * 40 / 1000, fft: timelineFFT)
+      let e = timelineError(offsets, span: 5)
+      r.timelineWorst.append(e.map { $0.worst / Double(rate) * 1000 })
+      r.timelineP95.append(e.map { $0.p95 / Double(rate) * 1000 })
+      r.timelineCoverage.append(e?.coverage)
+    } else {
+      r.timelineWorst.append(nil)
+      r.timelineP95.append(nil)
+      r.timelineCoverage.append(nil)
     }
     if let o = stretch(tool, "stereo", stereoInput, speed: speed), o.channels == 2 {
       let d = interChannelDelay(o.channel(0), o.channel(1), maxLag: 64)
@@ -376,6 +419,40 @@ table(
   goal: { $0 <= 3 })
 table("Stereo inter-channel correlation at the delay (1 = perfect)", \.correlation, "%.4f")
 table("Output length error (ms; goal <= 1)", \.lengthError, "%.2f", goal: { $0 <= 1 })
+
+// The timeline table: worst / 95th percentile per cell, `*` where under 90 % of the points
+// could be located in the input (the figures then cover only those that could).
+print("\n== Timeline error on continuous audio (ms; goal <= 2)")
+print("(band-limited noise; |media time played - ideal|, averaged over 10 ms; worst/p95)")
+do {
+  var header = "tool".padding(toLength: 16, withPad: " ", startingAt: 0)
+  for s in speeds {
+    let h = "\(s)x"
+    header += String(repeating: " ", count: 14 - h.count) + h
+  }
+  print(header)
+  var starred = false
+  for (tool, row) in zip(tools, rows) {
+    var line = tool.name.padding(toLength: 16, withPad: " ", startingAt: 0)
+    for (i, s) in speeds.enumerated() {
+      var c = "failed"
+      if let w = row.timelineWorst[i], let p = row.timelineP95[i] {
+        c = String(format: "%.2f/%.2f", w, p)
+        if (row.timelineCoverage[i] ?? 0) < 0.9 {
+          c += "*"
+          starred = true
+        }
+        if tool.isOurs && goalSpeeds.contains(s) && w > 2 { c += " MISSED" }
+      }
+      line += c.count < 14 ? String(repeating: " ", count: 14 - c.count) + c : " " + c
+    }
+    print(line)
+  }
+  if starred {
+    print(
+      "(* fewer than 90 % of the points correlate above 0.5 with the input; figures over those)")
+  }
+}
 
 // MARK: Throughput
 

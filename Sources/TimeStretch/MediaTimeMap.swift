@@ -57,6 +57,25 @@ struct MediaTimeMap {
     return b.inputFrame + (o - Double(b.outputFrame)) * b.speed
   }
 
+  /// The piece that output frame `o` (fractional) falls on.
+  func piece(containing o: Double) -> SpeedBreakpoint {
+    var i = points.count - 1
+    while i > 0 && Double(points[i].outputFrame) > o {
+      i -= 1
+    }
+    return points[i]
+  }
+
+  /// The output frame (fractional) of an input frame, on the piece that plays it.
+  func outputFrame(forInputFrame x: Double) -> Double {
+    var i = points.count - 1
+    while i > 0 && points[i].inputFrame > x {
+      i -= 1
+    }
+    let b = points[i]
+    return Double(b.outputFrame) + (x - b.inputFrame) / b.speed
+  }
+
   /// The output frame (fractional) of an input frame, on the newest piece.
   func outputFrameOnLastPiece(forInputFrame x: Double) -> Double {
     let b = last

@@ -17,6 +17,11 @@ public enum StretchError: Error, Hashable, Sendable, CustomStringConvertible {
   case labelCountMismatch(rates: Int, labels: Int)
   /// A default rate that is not one of the menu's rates.
   case defaultRateNotInMenu(Double)
+  /// A speed change scheduled at an input frame the stretcher has already planned output for;
+  /// `earliest` is the first input frame a change can still be scheduled at.
+  case inputFrameInPast(Int, earliest: Int)
+  /// More scheduled speed changes waiting than the stretcher keeps (`capacity`).
+  case tooManyScheduledChanges(capacity: Int)
 
   /// A one-line description naming the bad value and the supported range.
   public var description: String {
@@ -37,6 +42,10 @@ public enum StretchError: Error, Hashable, Sendable, CustomStringConvertible {
       "a speed menu with \(r) rates needs \(r) labels, not \(l)"
     case .defaultRateNotInMenu(let v):
       "default rate \(v) is not one of the menu's rates"
+    case .inputFrameInPast(let f, let earliest):
+      "input frame \(f) is already planned; the earliest frame for a speed change is \(earliest)"
+    case .tooManyScheduledChanges(let capacity):
+      "at most \(capacity) scheduled speed changes can wait at a time"
     }
   }
 }

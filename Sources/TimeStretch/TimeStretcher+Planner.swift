@@ -10,12 +10,18 @@
 // first `preroll` internal frames are silence, so the first real segment has a predecessor and the
 // output starts at full level. Output segment k covers internal output frames k·hop ..< k·hop +
 // window; the stream's output frame o is internal output frame o + hop.
+/// A speed change scheduled at an input frame.
+struct ScheduledSpeed {
+  var frame: Int
+  var speed: Double
+}
+
 extension TimeStretcher {
   /// The speed-map piece that segment `segment` and later will use (the pending speed applied).
   func nextPiece() -> SpeedBreakpoint {
     let last = map.last
     guard speed != last.speed, finished || !speedChangeWaits() else { return last }
-    let out = (max(segment, 1) - 1) * hop
+    let out = max((max(segment, 1) - 1) * hop, last.outputFrame)
     if out == last.outputFrame {
       return SpeedBreakpoint(outputFrame: out, inputFrame: last.inputFrame, speed: speed)
     }
@@ -27,15 +33,62 @@ extension TimeStretcher {
   /// window, and at least the media its finished output hop plays (so output pulled before
   /// ``finish()`` never runs past the stream's end).
   func lookahead(_ piece: SpeedBreakpoint) -> Int {
-    max(reach, Int((Double(hop) * piece.speed).rounded(.up)) + 1)
+    let a = Self.centreAlignment
+    let played = a * Double(hop) + (1 - a) * Double(hop) * piece.speed
+    return max(reach, Int(played.rounded(.up)) + 1)
   }
 
-  /// The ideal internal input position of segment `k` on `piece`.
+  /// The ideal internal input position of segment `k` on `piece`. A segment plays its input at
+  /// the input's own rate, not at the speed, so only one point of it can sit on the speed map:
+  /// with its start there (as ``centreAlignment`` 0 would do) its centre, where its window
+  /// peaks, plays `hop · (1 − speed)` frames of media off the map. ``centreAlignment`` moves the
+  /// point that sits on the map from the segment's start towards its centre.
   @inline(__always)
   func idealPosition(_ k: Int, _ piece: SpeedBreakpoint) -> Double {
     if k == 0 { return Double(preroll - hop) }
-    let out = Double((k - 1) * hop) - Double(piece.outputFrame)
-    return Double(preroll) + (piece.inputFrame + out * piece.speed)
+    let onMap = mapPoint(k) - Double(piece.outputFrame)
+    return Double(preroll) - Self.centreAlignment * Double(hop)
+      + (piece.inputFrame + onMap * piece.speed)
+  }
+
+  /// The output frame (stream, fractional) whose media segment `k` is placed at.
+  @inline(__always)
+  func mapPoint(_ k: Int) -> Double {
+    Double(k * hop) - (1 - Self.centreAlignment) * Double(hop)
+  }
+
+  /// The ideal internal input position of segment `k` on the map as it stands.
+  func idealPosition(_ k: Int) -> Double {
+    idealPosition(k, map.piece(containing: mapPoint(k)))
+  }
+
+  /// The first input frame a speed change can still be scheduled at: the changes due before the
+  /// next segment were applied when the previous one was planned (see ``applyScheduled(_:)``).
+  func earliestSchedulableFrame() -> Int {
+    guard segment > 0 else { return 0 }
+    let x = map.inputFrame(forOutputFrame: Double(segment * hop))
+    return Int(x.rounded(.up))
+  }
+
+  /// Applies the scheduled changes that segment `k` and its neighbours' planning can see: those
+  /// played before the end of the segment's second hop.
+  mutating func applyScheduled(upTo k: Int) {
+    while let next = scheduled.first {
+      let o = map.outputFrameOnLastPiece(forInputFrame: Double(next.frame))
+      guard o < Double((k + 1) * hop) else { return }
+      applyScheduled(next)
+    }
+  }
+
+  /// Puts the first scheduled change in the map, at the output frame nearest to where its input
+  /// frame plays (never before output already planned), and makes its speed the current one.
+  mutating func applyScheduled(_ next: ScheduledSpeed) {
+    let o = map.outputFrameOnLastPiece(forInputFrame: Double(next.frame))
+    let planned = max(0, (segment - 1) * hop)
+    let at = max(Int(o.rounded()), planned, map.last.outputFrame)
+    map.change(speed: next.speed, atOutputFrame: at)
+    speed = next.speed
+    scheduled.removeFirst()
   }
 
   /// Whether a pending speed change waits a segment: an onset already placed (at its time on
@@ -43,7 +96,7 @@ extension TimeStretcher {
   /// its media time. It waits at most two segments.
   func speedChangeWaits() -> Bool {
     guard lastEmitted != Int.min, segment >= 1 else { return false }
-    let onsetOutput = map.outputFrameOnLastPiece(forInputFrame: Double(lastEmitted - preroll))
+    let onsetOutput = map.outputFrame(forInputFrame: Double(lastEmitted - preroll))
     return onsetOutput >= Double((segment - 1) * hop)
   }
 
@@ -51,7 +104,8 @@ extension TimeStretcher {
   /// ``speedChangeWaits()``; at once when `force` is set).
   mutating func applyPendingSpeed(force: Bool = false) {
     guard speed != map.last.speed, force || !speedChangeWaits() else { return }
-    map.change(speed: speed, atOutputFrame: (max(segment, 1) - 1) * hop)
+    let at = max((max(segment, 1) - 1) * hop, map.last.outputFrame)
+    map.change(speed: speed, atOutputFrame: at)
   }
 
   // MARK: Input buffer
@@ -90,7 +144,7 @@ extension TimeStretcher {
 
   /// The first internal frame that must be kept (a multiple of 4).
   func retentionPoint() -> Int {
-    let nextIdeal = idealPosition(segment, nextPiece())
+    let nextIdeal = min(idealPosition(segment, nextPiece()), idealPosition(segment))
     var keep = min(
       Int(previous.rounded(.down)) - refineHistory - 8,
       Int(nextIdeal.rounded(.down)) - behind - refineHistory - 8)
@@ -135,12 +189,14 @@ extension TimeStretcher {
 
   /// Plans, reads and overlap-adds the next segment; returns false when it needs more input.
   mutating func produceSegment() -> Bool {
+    let k = segment
     if !finished {
       applyPendingSpeed()
+      applyScheduled(upTo: k)
     }
-    let k = segment
-    let ideal = idealPosition(k, map.last)
-    let ahead = k == 0 ? reach : lookahead(map.last)
+    let piece = map.piece(containing: mapPoint(k))
+    let ideal = idealPosition(k, piece)
+    let ahead = k == 0 ? reach : max(lookahead(piece), lookahead(map.last))
     let limit = Double(base + frames - ahead)
     if !(ideal < limit) {
       guard finished else { return false }
@@ -211,14 +267,14 @@ extension TimeStretcher {
           let first = (c - eMax).rounded(.up)
           let last = (c - eMin).rounded(.down)
           let want =
-            map.outputFrameOnLastPiece(forInputFrame: c - Double(preroll)) + hopD
+            map.outputFrame(forInputFrame: c - Double(preroll)) + hopD
             - Double(k * hop)
           if want <= eMax || first > last {
             // On time, or late whatever comes next.
             return max(first, min(last, (c - max(want, eMin)).rounded()))
           }
           // Early now: compare with the lateness of the next segment.
-          let nextHi = idealPosition(k + 1, map.last) + Double(radius)
+          let nextHi = idealPosition(k + 1) + Double(radius)
           let lateNext = hopD + max(hopD, c - nextHi) - want
           if want - eMax <= lateNext {
             return first
@@ -242,10 +298,10 @@ extension TimeStretcher {
   /// The position in `lo...hi` whose waveform best continues the previous segment (normalised
   /// cross-correlation of the channel sum over the overlap, coarse on the 4:1 decimation, fine
   /// around the three best coarse lags, refined by a parabola through the peak).
-  mutating func search(lo: Double, hi: Double, ideal: Double) -> Double {
-    let jLo = Int(lo.rounded(.up))
-    let jHi = Int(hi.rounded(.down))
-    guard jLo <= jHi else { return max(min(ideal, hi), lo) }
+  mutating func search(lo wideLo: Double, hi wideHi: Double, ideal: Double) -> Double {
+    var lo = wideLo
+    var hi = wideHi
+    guard Int(lo.rounded(.up)) <= Int(hi.rounded(.down)) else { return max(min(ideal, hi), lo) }
     let length = searchHistory + hop
     // The natural continuation of the previous segment (and the history before it), from the
     // channel sum; candidate j is compared from j − searchHistory on.
@@ -266,6 +322,101 @@ extension TimeStretcher {
       let i = 4 * m
       refDec[m] = (ref[i] + ref[i + 1]) + (ref[i + 2] + ref[i + 3])
     }
+    // The drift budget: the offset stays within ±`budget` of the ideal position whenever a good
+    // match exists there. Above about 250 Hz a whole period fits in that range, so a tone always
+    // finds its continuation in it; noise-like signals have no periodic continuation to keep,
+    // so they stay there too, instead of drifting with their one natural continuation. Only
+    // when low frequencies dominate the signal (the reference crosses zero no more often than
+    // a 250 Hz tone would) and nothing
+    // in the budget matches well is the whole range searched; the distance penalty then takes
+    // the match nearest the ideal position among near-equal ones, so the offset stays within
+    // about half a period and does not persist.
+    var crossings = 0
+    for i in 1..<length where (ref[i - 1] < 0) != (ref[i] < 0) {
+      crossings += 1
+    }
+    let lowFrequency = crossings <= bassCrossings
+    var match: (j: Int, ncc: Float)
+    let tightLo = max(lo, ideal - Double(budget))
+    let tightHi = min(hi, ideal + Double(budget))
+    if Int(tightLo.rounded(.up)) <= Int(tightHi.rounded(.down)) {
+      match = bestMatch(lo: tightLo, hi: tightHi, ideal: ideal, refEnergy: refEnergy)
+      // A peak at the budget's edge may be the slope of a better one just outside it.
+      let inside =
+        Double(match.j) > tightLo + 1 && Double(match.j) < tightHi - 1
+        || (tightLo == lo && tightHi == hi)
+      if lowFrequency && (match.ncc < Self.goodMatch || !inside) {
+        let wide = bestMatch(lo: lo, hi: hi, ideal: ideal, refEnergy: refEnergy)
+        if wide.ncc > match.ncc {
+          match = wide
+        }
+      } else {
+        lo = tightLo
+        hi = tightHi
+      }
+    } else {
+      match = bestMatch(lo: lo, hi: hi, ideal: ideal, refEnergy: refEnergy)
+    }
+    let bestJ = match.j
+    let bestNCC = match.ncc
+    // Sub-frame refinement on the Hann-weighted correlation of a longer stretch (the overlap and
+    // the history before it; the taper keeps the edges from biasing the peak): a cosine through
+    // the three values around the peak, exact for a sinusoid, or a parabola when the values do
+    // not fit a cosine.
+    var p = Double(bestJ)
+    if bestNCC < 1 - 1e-6 {
+      let refineLength = refineHistory + hop
+      let r = previous + Double(hop) - Double(refineHistory)
+      let r0 = Int(r.rounded(.down))
+      let rf = r - Double(r0)
+      if rf == 0 {
+        refWindowed.update(from: mix + (r0 - base), count: refineLength)
+      } else {
+        addInterpolated(
+          refWindowed, nil, mix + (r0 - base), frameStride: 1,
+          coefficients: lagrangeCoefficients(rf), count: refineLength)
+      }
+      // Through locals: a compound assignment through `self`'s pointer fields miscompiles
+      // under ThreadSanitizer instrumentation on Swift 6.3 (an invalid bitcast in IRGen).
+      let windowed = refWindowed
+      let window = refineWindow
+      for i in 0..<refineLength {
+        windowed[i] *= window[i]
+      }
+      let start = mix + (bestJ - refineHistory - base)
+      let dots = threeDots(refWindowed, start, count: refineLength)
+      let left = dots[0]
+      let mid = dots[1]
+      let right = dots[2]
+      var delta = 0.0
+      let c = (left + right) / (2 * mid)
+      if mid > 0 && c > 0 && c < 0.999 {
+        let w = acos(c)
+        delta = atan((right - left) / (2 * mid * sin(w))) / w
+      } else {
+        let curvature = left - 2 * mid + right
+        if curvature < 0 {
+          delta = 0.5 * (left - right) / curvature
+        }
+      }
+      if abs(delta) >= 1e-4 && abs(delta) <= 1 {
+        p += delta
+      }
+    }
+    return max(min(p, hi), lo)
+  }
+
+  /// The lag in `lo...hi` (at least one whole frame) whose waveform best continues the previous
+  /// segment, with its normalised correlation: the reference (``ref``, ``refDec``) against the
+  /// channel sum, coarse on the 4:1 decimation, then at full resolution around the three best
+  /// coarse lags, each scored with the distance penalty.
+  mutating func bestMatch(lo: Double, hi: Double, ideal: Double, refEnergy: Float) -> (
+    j: Int, ncc: Float
+  ) {
+    let jLo = Int(lo.rounded(.up))
+    let jHi = Int(hi.rounded(.down))
+    let length = searchHistory + hop
+    let coarseLength = max(8, length / 32 * 8)  // whole SIMD8 blocks
     let refDecEnergy = dotAndEnergy(refDec, refDec, count: coarseLength).energy
     let scale = Float(1) / Float(innerRadius)
     @inline(__always) func penalty(_ j: Int) -> Float {
@@ -397,51 +548,7 @@ extension TimeStretcher {
       bestJ = max(jLo, min(jHi, Int(ideal.rounded())))
       bestNCC = normalizedCorrelation(at: bestJ, refEnergy: refEnergy)
     }
-    // Sub-frame refinement on the Hann-weighted correlation of a longer stretch (the overlap and
-    // the history before it; the taper keeps the edges from biasing the peak): a cosine through
-    // the three values around the peak, exact for a sinusoid, or a parabola when the values do
-    // not fit a cosine.
-    var p = Double(bestJ)
-    if bestNCC < 1 - 1e-6 {
-      let refineLength = refineHistory + hop
-      let r = previous + Double(hop) - Double(refineHistory)
-      let r0 = Int(r.rounded(.down))
-      let rf = r - Double(r0)
-      if rf == 0 {
-        refWindowed.update(from: mix + (r0 - base), count: refineLength)
-      } else {
-        addInterpolated(
-          refWindowed, nil, mix + (r0 - base), frameStride: 1,
-          coefficients: lagrangeCoefficients(rf), count: refineLength)
-      }
-      // Through locals: a compound assignment through `self`'s pointer fields miscompiles
-      // under ThreadSanitizer instrumentation on Swift 6.3 (an invalid bitcast in IRGen).
-      let windowed = refWindowed
-      let window = refineWindow
-      for i in 0..<refineLength {
-        windowed[i] *= window[i]
-      }
-      let start = mix + (bestJ - refineHistory - base)
-      let dots = threeDots(refWindowed, start, count: refineLength)
-      let left = dots[0]
-      let mid = dots[1]
-      let right = dots[2]
-      var delta = 0.0
-      let c = (left + right) / (2 * mid)
-      if mid > 0 && c > 0 && c < 0.999 {
-        let w = acos(c)
-        delta = atan((right - left) / (2 * mid * sin(w))) / w
-      } else {
-        let curvature = left - 2 * mid + right
-        if curvature < 0 {
-          delta = 0.5 * (left - right) / curvature
-        }
-      }
-      if abs(delta) >= 1e-4 && abs(delta) <= 1 {
-        p += delta
-      }
-    }
-    return max(min(p, hi), lo)
+    return (bestJ, bestNCC)
   }
 
   @inline(__always)

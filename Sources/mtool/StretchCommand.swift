@@ -32,11 +32,12 @@ let stretchCommand = Command(
     Supported speeds: \(TimeStretcher.supportedSpeeds.lowerBound) to \
     \(TimeStretcher.supportedSpeeds.upperBound) (full quality from \
     \(TimeStretcher.fullQualitySpeeds.lowerBound) to \(TimeStretcher.fullQualitySpeeds.upperBound)).
-    With --speed-map the speed changes at the given input times (seconds, ascending); before the
-    first entry the --speed value applies (default 1). The audio is processed in a stream, so
-    memory stays bounded whatever the input's length. The output is written under a temporary
-    name and renamed when complete: a failure or an interrupt never leaves a partial file, and
-    the input is never overwritten. A progress bar is drawn on stderr when it is a terminal.
+    With --speed-map the speed changes at the given input times (seconds, ascending), each at
+    the nearest input sample; before the first entry the --speed value applies (default 1). The
+    audio is processed in a stream, so memory stays bounded whatever the input's length. The
+    output is written under a temporary name and renamed when complete: a failure or an
+    interrupt never leaves a partial file, and the input is never overwritten. A progress bar
+    is drawn on stderr when it is a terminal.
     """,
   run: runStretch
 )
@@ -128,33 +129,32 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   var framesIn = 0
   var framesOut = 0
   var nextChange = 0
-  // Changes at the very start apply before any output.
-  while nextChange < changes.count, changes[nextChange].time == 0 {
-    try? stretcher.setSpeed(changes[nextChange].speed)
-    nextChange += 1
+  // Each --speed-map change is scheduled at its input frame, where the stretcher applies it
+  // exactly. It keeps `TimeStretcher.scheduledCapacity` changes waiting, so a longer map is
+  // topped up as output is pulled; a change already planned past (which cannot happen for an
+  // ascending map) would apply at once.
+  func schedule(_ stretcher: inout TimeStretcher) {
+    while nextChange < changes.count {
+      let change = changes[nextChange]
+      let frame = Int((change.time * Double(sampleRate)).rounded())
+      do throws(StretchError) {
+        try stretcher.setSpeed(change.speed, atInputFrame: frame)
+      } catch {
+        if case .tooManyScheduledChanges = error { return }
+        try? stretcher.setSpeed(change.speed)
+      }
+      nextChange += 1
+    }
   }
+  schedule(&stretcher)
 
-  // Pulls what the stretcher has, stopping at the output frame where the next speed-map change
-  // falls (on the current speed piece) to request the new speed there: the stretcher starts it
-  // at its next segment, so the change lands within one segment hop of the requested time.
   func drain(_ stretcher: inout TimeStretcher, _ encoder: inout AudioEncoder) throws(MediaError) {
     while true {
-      var limit = blockFrames
-      if nextChange < changes.count, let piece = stretcher.breakpoints.last {
-        let inputFrame = changes[nextChange].time * Double(sampleRate)
-        let target = Double(piece.outputFrame) + (inputFrame - piece.inputFrame) / piece.speed
-        let due = Int(target.rounded(.up))
-        if stretcher.deliveredFrames >= due {
-          try? stretcher.setSpeed(changes[nextChange].speed)
-          nextChange += 1
-          continue
-        }
-        limit = min(limit, due - stretcher.deliveredFrames)
-      }
-      let n = stretcher.pull(into: &outBuffer, maxFrames: limit)
+      let n = stretcher.pull(into: &outBuffer, maxFrames: blockFrames)
       if n == 0 { return }
       try encoder.write(outBuffer, frames: n)
       framesOut += n
+      schedule(&stretcher)
     }
   }
 

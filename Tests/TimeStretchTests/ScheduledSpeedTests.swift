@@ -1,0 +1,173 @@
+import Testing
+import TimeStretch
+
+/// Input frames and speeds of the changes the tests schedule (none on a segment boundary).
+private let changes: [(frame: Int, speed: Double)] = [
+  (5_001, 0.5), (20_003, 1.5), (31_337, 2), (40_111, 0.75),
+]
+
+/// Stretches mono `input` with `changes` scheduled before the first push, pushing and pulling
+/// blocks of the sizes `sizes` gives (one block each when nil).
+private func stretchScheduled(
+  _ input: [Float], sampleRate: Int, sizes: ((Bool) -> Int)? = nil
+) throws -> (output: [Float], breakpoints: [SpeedBreakpoint], total: Int?, mediaTimes: [Double]) {
+  var s = try TimeStretcher(sampleRate: sampleRate, channels: 1, speed: 1)
+  for c in changes {
+    try s.setSpeed(c.speed, atInputFrame: c.frame)
+  }
+  var out: [Float] = []
+  var buffer = [Float](repeating: 0, count: 4 * input.count)
+  func drain(_ s: inout TimeStretcher) {
+    while true {
+      let n = sizes?(false) ?? buffer.count
+      let got = s.pull(into: &buffer, maxFrames: n)
+      if got == 0 { break }
+      out += buffer[0..<got]
+    }
+  }
+  var pos = 0
+  while pos < input.count {
+    let n = min(sizes?(true) ?? input.count, input.count - pos)
+    s.push(input[pos..<(pos + n)])
+    pos += n
+    drain(&s)
+  }
+  s.finish()
+  drain(&s)
+  let times = s.breakpoints.map { s.mediaTime(forOutputFrame: $0.outputFrame) }
+  return (out, s.breakpoints, s.totalOutputFrames, times)
+}
+
+/// Clicks every 1 234 frames (none at a change) over a quiet tone, so every segment has material.
+private func clickTrack(frames: Int) -> (signal: [Float], clicks: [Int]) {
+  var x = sine(frequency: 330, sampleRate: 16_000, frames: frames).map { $0 * 0.02 }
+  let clicks = Array(stride(from: 600, to: frames - 600, by: 1234))
+  for c in clicks { x[c] = 0.9 }
+  return (x, clicks)
+}
+
+@Test func aScheduledChangeLandsAtItsInputFrame() throws {
+  let rate = 16_000
+  let (x, _) = clickTrack(frames: 3 * rate)
+  let (out, points, total, mediaTimes) = try stretchScheduled(x, sampleRate: rate)
+  #expect(points.count == changes.count + 1)
+  var expectedOutput = 0.0
+  var previousFrame = 0
+  var previousSpeed = 1.0
+  for ((point, change), time) in zip(zip(points.dropFirst(), changes), mediaTimes.dropFirst()) {
+    expectedOutput += Double(change.frame - previousFrame) / previousSpeed
+    // The map is continuous, so its breakpoint sits on the output frame nearest to the change:
+    // within half an output frame, that is half the old speed in input frames.
+    #expect(abs(point.inputFrame - Double(change.frame)) <= previousSpeed / 2 + 1e-9)
+    #expect(abs(Double(point.outputFrame) - expectedOutput) <= 0.5 + 1e-9)
+    #expect(point.speed == change.speed)
+    let media = time * Double(rate)
+    #expect(abs(media - Double(change.frame)) <= previousSpeed / 2 + 1e-9)
+    previousFrame = change.frame
+    previousSpeed = change.speed
+  }
+  expectedOutput += Double(x.count - previousFrame) / previousSpeed
+  #expect(abs(Double(out.count) - expectedOutput) <= 1)
+  #expect(total == out.count)
+}
+
+@Test func clicksAroundScheduledChangesPlayAtTheirMappedTimes() throws {
+  let rate = 16_000
+  let (x, clicks) = clickTrack(frames: 3 * rate)
+  let (out, points, _, _) = try stretchScheduled(x, sampleRate: rate)
+  func outputFrame(_ input: Double) -> Double {
+    var b = points[0]
+    for p in points where p.inputFrame <= input { b = p }
+    return Double(b.outputFrame) + (input - b.inputFrame) / b.speed
+  }
+  var worst = 0.0
+  for c in clicks {
+    let expected = outputFrame(Double(c))
+    let lo = max(0, Int(expected) - 160)
+    let hi = min(out.count, Int(expected) + 160)
+    guard lo < hi else { continue }
+    var peak = lo
+    for i in lo..<hi where abs(out[i]) > abs(out[peak]) { peak = i }
+    #expect(abs(out[peak]) > 0.5, "click at input \(c) not found near output \(expected)")
+    worst = max(worst, abs(Double(peak) - expected))
+  }
+  // Within a millisecond (16 frames) of the mapped time, before and after every change.
+  #expect(worst <= 16, "worst click \(worst) frames off")
+}
+
+@Test(arguments: [1, 2, 3])
+func scheduledChangesGiveTheSameOutputInAnyBlockSizes(seed: UInt64) throws {
+  let rate = 16_000
+  let (x, _) = clickTrack(frames: 3 * rate)
+  let whole = try stretchScheduled(x, sampleRate: rate).output
+  var rng = SeededGenerator(seed: seed)
+  let blocks = try stretchScheduled(x, sampleRate: rate) { isPush in
+    Int(rng.next() % (isPush ? 3000 : 900)) + 1
+  }.output
+  #expect(blocks.count == whole.count)
+  #expect(blocks == whole)
+}
+
+@Test func badScheduledChangesThrow() throws {
+  var s = try TimeStretcher(sampleRate: 16_000, channels: 1, speed: 1)
+  do {
+    try s.setSpeed(.nan, atInputFrame: 1000)
+    Issue.record("NaN was accepted")
+  } catch {
+    guard case .speedOutOfRange(let v, _) = error else {
+      Issue.record("unexpected \(error)")
+      return
+    }
+    #expect(v.isNaN)
+  }
+  for bad in [Double.infinity, -1, 0, 0.05, 11] {
+    #expect(throws: StretchError.speedOutOfRange(bad, supported: 0.1...10)) {
+      try s.setSpeed(bad, atInputFrame: 1000)
+    }
+  }
+  #expect(throws: StretchError.inputFrameInPast(-1, earliest: 0)) {
+    try s.setSpeed(2, atInputFrame: -1)
+  }
+  // After a second of output, the frames already planned are refused.
+  s.push(sine(frequency: 440, sampleRate: 16_000, frames: 16_000))
+  var buffer = [Float](repeating: 0, count: 20_000)
+  #expect(s.pull(into: &buffer, maxFrames: 20_000) > 0)
+  do {
+    try s.setSpeed(2, atInputFrame: 8_000)
+    Issue.record("a frame already played was accepted")
+  } catch {
+    guard case .inputFrameInPast(let frame, let earliest) = error else {
+      Issue.record("unexpected \(error)")
+      return
+    }
+    #expect(frame == 8_000)
+    #expect(earliest > 15_000 && earliest <= 16_000)
+    #expect(error.description.contains("8000"))
+    try s.setSpeed(2, atInputFrame: earliest)
+  }
+}
+
+@Test func scheduledChangesAreBounded() throws {
+  var s = try TimeStretcher(sampleRate: 16_000, channels: 1, speed: 1)
+  for i in 0..<TimeStretcher.scheduledCapacity {
+    try s.setSpeed(i % 2 == 0 ? 1.5 : 1, atInputFrame: 100 + 10 * i)
+  }
+  // The same frame again replaces its change; a new frame is one too many.
+  try s.setSpeed(2, atInputFrame: 100)
+  #expect(throws: StretchError.tooManyScheduledChanges(capacity: TimeStretcher.scheduledCapacity)) {
+    try s.setSpeed(2, atInputFrame: 5)
+  }
+  // Reset drops them.
+  s.reset()
+  try s.setSpeed(2, atInputFrame: 5)
+}
+
+@Test func scheduledChangesPastTheEndAreDropped() throws {
+  var s = try TimeStretcher(sampleRate: 16_000, channels: 1, speed: 1)
+  try s.setSpeed(2, atInputFrame: 8_000)
+  try s.setSpeed(0.5, atInputFrame: 20_000)
+  s.push(sine(frequency: 440, sampleRate: 16_000, frames: 16_000))
+  s.finish()
+  #expect(s.breakpoints.count == 2)
+  #expect(s.totalOutputFrames == 12_000)
+}
