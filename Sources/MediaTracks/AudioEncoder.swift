@@ -69,6 +69,7 @@ public struct AudioEncoder: ~Copyable {
         detail: "bit rate must be positive, got \(bitRate)")
     }
     let choice = try EncoderChoice(path: path)
+    try FFmpegLibrary.load()
     guard let encoder = choice.findEncoder() else {
       throw MediaError(
         kind: .invalidArgument, operation: "avcodec_find_encoder",

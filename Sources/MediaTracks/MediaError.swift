@@ -52,6 +52,8 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
 
   /// FFmpeg's text for an `AVERROR` code.
   static func message(for code: Int32) -> String {
+    // A code from FFmpeg means FFmpeg is loaded; one made up by a caller must not load it.
+    guard FFmpegLibrary.isAvailable else { return "error \(code)" }
     var buffer = [CChar](repeating: 0, count: 256)
     buffer.withUnsafeMutableBufferPointer { cff_strerror(code, $0.baseAddress, $0.count) }
     let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
