@@ -41,6 +41,8 @@ struct Resampler: ~Copyable {
   }
 
   deinit {
+    // Never configured: FFmpeg may not even be loaded.
+    guard raw != nil else { return }
     var context = raw
     swr_free(&context)
   }
