@@ -239,3 +239,17 @@ func fastPathWritesWhatFFmpegWrites(channels: Int, rate: Int) throws {
   }
   #expect(fast == ffmpeg)
 }
+
+@Test func fastPathWriterClipsAndSilencesNaN() throws {
+  let path = scratch("clip.wav")
+  defer { unlink(path) }
+  var encoder = try AudioEncoder(path: path, sampleRate: 8000, channels: 1)
+  let input: [Float] = [.nan, .infinity, -.infinity, 2, -2, 0.5 / 32_768, 1.5 / 32_768, -1]
+  try encoder.write(input, frames: input.count)
+  try encoder.finish()
+  let data = try #require(chunks(readFile(path)).last?.1)
+  let samples = stride(from: 0, to: data.count, by: 2).map {
+    Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8)
+  }
+  #expect(samples == [0, 32_767, -32_768, 32_767, -32_768, 0, 2, -32_768])
+}
