@@ -11,7 +11,9 @@
 #include <string.h>
 
 /* The forwarding definitions stay inside the binary that links this target: FFmpeg's libraries
-   must not bind their calls to each other (av_malloc, say) to them. */
+   must not bind their calls to each other (av_malloc, say) to them. (dlopen's RTLD_DEEPBIND
+   would also keep those calls inside FFmpeg, but the address and thread sanitizer runtimes
+   refuse to load a library with it.) */
 #define CFF_FORWARD __attribute__((visibility("hidden")))
 
 #define CFF_STRING_(x) #x
@@ -34,70 +36,70 @@ static const char *const cff_sonames[CFF_LIBRARY_COUNT] = {
 };
 
 /* Every forwarded function, with the library that defines it. */
-#define CFF_FUNCTIONS(X) \
-  X(CFF_AVUTIL, av_audio_fifo_alloc) \
-  X(CFF_AVUTIL, av_audio_fifo_free) \
-  X(CFF_AVUTIL, av_audio_fifo_read) \
-  X(CFF_AVUTIL, av_audio_fifo_size) \
-  X(CFF_AVUTIL, av_audio_fifo_write) \
-  X(CFF_AVUTIL, av_channel_layout_copy) \
-  X(CFF_AVUTIL, av_channel_layout_default) \
-  X(CFF_AVUTIL, av_channel_layout_describe) \
-  X(CFF_AVUTIL, av_channel_layout_uninit) \
-  X(CFF_AVUTIL, av_dict_get) \
-  X(CFF_AVUTIL, av_frame_alloc) \
-  X(CFF_AVUTIL, av_frame_free) \
-  X(CFF_AVUTIL, av_frame_get_buffer) \
-  X(CFF_AVUTIL, av_frame_make_writable) \
-  X(CFF_AVUTIL, av_frame_unref) \
-  X(CFF_AVUTIL, av_free) \
-  X(CFF_AVUTIL, av_freep) \
-  X(CFF_AVUTIL, av_log_set_level) \
-  X(CFF_AVUTIL, av_malloc) \
-  X(CFF_AVUTIL, av_sample_fmt_is_planar) \
-  X(CFF_AVUTIL, av_samples_alloc) \
-  X(CFF_AVUTIL, av_samples_set_silence) \
-  X(CFF_AVUTIL, av_strerror) \
-  X(CFF_SWRESAMPLE, swr_alloc_set_opts2) \
-  X(CFF_SWRESAMPLE, swr_convert) \
-  X(CFF_SWRESAMPLE, swr_free) \
-  X(CFF_SWRESAMPLE, swr_get_out_samples) \
-  X(CFF_SWRESAMPLE, swr_init) \
-  X(CFF_AVCODEC, av_packet_alloc) \
-  X(CFF_AVCODEC, av_packet_free) \
-  X(CFF_AVCODEC, av_packet_rescale_ts) \
-  X(CFF_AVCODEC, av_packet_unref) \
-  X(CFF_AVCODEC, avcodec_alloc_context3) \
-  X(CFF_AVCODEC, avcodec_find_decoder) \
-  X(CFF_AVCODEC, avcodec_find_encoder) \
-  X(CFF_AVCODEC, avcodec_find_encoder_by_name) \
-  X(CFF_AVCODEC, avcodec_free_context) \
-  X(CFF_AVCODEC, avcodec_get_name) \
-  X(CFF_AVCODEC, avcodec_open2) \
-  X(CFF_AVCODEC, avcodec_parameters_from_context) \
-  X(CFF_AVCODEC, avcodec_parameters_to_context) \
-  X(CFF_AVCODEC, avcodec_profile_name) \
-  X(CFF_AVCODEC, avcodec_receive_frame) \
-  X(CFF_AVCODEC, avcodec_receive_packet) \
-  X(CFF_AVCODEC, avcodec_send_frame) \
-  X(CFF_AVCODEC, avcodec_send_packet) \
-  X(CFF_AVFORMAT, av_disposition_to_string) \
-  X(CFF_AVFORMAT, av_find_input_format) \
-  X(CFF_AVFORMAT, av_interleaved_write_frame) \
-  X(CFF_AVFORMAT, av_read_frame) \
-  X(CFF_AVFORMAT, av_write_trailer) \
-  X(CFF_AVFORMAT, avformat_alloc_context) \
-  X(CFF_AVFORMAT, avformat_alloc_output_context2) \
-  X(CFF_AVFORMAT, avformat_close_input) \
-  X(CFF_AVFORMAT, avformat_find_stream_info) \
-  X(CFF_AVFORMAT, avformat_free_context) \
-  X(CFF_AVFORMAT, avformat_new_stream) \
-  X(CFF_AVFORMAT, avformat_open_input) \
-  X(CFF_AVFORMAT, avformat_write_header) \
-  X(CFF_AVFORMAT, avio_alloc_context) \
-  X(CFF_AVFORMAT, avio_closep) \
-  X(CFF_AVFORMAT, avio_context_free) \
-  X(CFF_AVFORMAT, avio_flush) \
+#define CFF_FUNCTIONS(X)                                    \
+  X(CFF_AVUTIL, av_audio_fifo_alloc)                        \
+  X(CFF_AVUTIL, av_audio_fifo_free)                         \
+  X(CFF_AVUTIL, av_audio_fifo_read)                         \
+  X(CFF_AVUTIL, av_audio_fifo_size)                         \
+  X(CFF_AVUTIL, av_audio_fifo_write)                        \
+  X(CFF_AVUTIL, av_channel_layout_copy)                     \
+  X(CFF_AVUTIL, av_channel_layout_default)                  \
+  X(CFF_AVUTIL, av_channel_layout_describe)                 \
+  X(CFF_AVUTIL, av_channel_layout_uninit)                   \
+  X(CFF_AVUTIL, av_dict_get)                                \
+  X(CFF_AVUTIL, av_frame_alloc)                             \
+  X(CFF_AVUTIL, av_frame_free)                              \
+  X(CFF_AVUTIL, av_frame_get_buffer)                        \
+  X(CFF_AVUTIL, av_frame_make_writable)                     \
+  X(CFF_AVUTIL, av_frame_unref)                             \
+  X(CFF_AVUTIL, av_free)                                    \
+  X(CFF_AVUTIL, av_freep)                                   \
+  X(CFF_AVUTIL, av_log_set_level)                           \
+  X(CFF_AVUTIL, av_malloc)                                  \
+  X(CFF_AVUTIL, av_sample_fmt_is_planar)                    \
+  X(CFF_AVUTIL, av_samples_alloc)                           \
+  X(CFF_AVUTIL, av_samples_set_silence)                     \
+  X(CFF_AVUTIL, av_strerror)                                \
+  X(CFF_SWRESAMPLE, swr_alloc_set_opts2)                    \
+  X(CFF_SWRESAMPLE, swr_convert)                            \
+  X(CFF_SWRESAMPLE, swr_free)                               \
+  X(CFF_SWRESAMPLE, swr_get_out_samples)                    \
+  X(CFF_SWRESAMPLE, swr_init)                               \
+  X(CFF_AVCODEC, av_packet_alloc)                           \
+  X(CFF_AVCODEC, av_packet_free)                            \
+  X(CFF_AVCODEC, av_packet_rescale_ts)                      \
+  X(CFF_AVCODEC, av_packet_unref)                           \
+  X(CFF_AVCODEC, avcodec_alloc_context3)                    \
+  X(CFF_AVCODEC, avcodec_find_decoder)                      \
+  X(CFF_AVCODEC, avcodec_find_encoder)                      \
+  X(CFF_AVCODEC, avcodec_find_encoder_by_name)              \
+  X(CFF_AVCODEC, avcodec_free_context)                      \
+  X(CFF_AVCODEC, avcodec_get_name)                          \
+  X(CFF_AVCODEC, avcodec_open2)                             \
+  X(CFF_AVCODEC, avcodec_parameters_from_context)           \
+  X(CFF_AVCODEC, avcodec_parameters_to_context)             \
+  X(CFF_AVCODEC, avcodec_profile_name)                      \
+  X(CFF_AVCODEC, avcodec_receive_frame)                     \
+  X(CFF_AVCODEC, avcodec_receive_packet)                    \
+  X(CFF_AVCODEC, avcodec_send_frame)                        \
+  X(CFF_AVCODEC, avcodec_send_packet)                       \
+  X(CFF_AVFORMAT, av_disposition_to_string)                 \
+  X(CFF_AVFORMAT, av_find_input_format)                     \
+  X(CFF_AVFORMAT, av_interleaved_write_frame)               \
+  X(CFF_AVFORMAT, av_read_frame)                            \
+  X(CFF_AVFORMAT, av_write_trailer)                         \
+  X(CFF_AVFORMAT, avformat_alloc_context)                   \
+  X(CFF_AVFORMAT, avformat_alloc_output_context2)           \
+  X(CFF_AVFORMAT, avformat_close_input)                     \
+  X(CFF_AVFORMAT, avformat_find_stream_info)                \
+  X(CFF_AVFORMAT, avformat_free_context)                    \
+  X(CFF_AVFORMAT, avformat_new_stream)                      \
+  X(CFF_AVFORMAT, avformat_open_input)                      \
+  X(CFF_AVFORMAT, avformat_write_header)                    \
+  X(CFF_AVFORMAT, avio_alloc_context)                       \
+  X(CFF_AVFORMAT, avio_closep)                              \
+  X(CFF_AVFORMAT, avio_context_free)                        \
+  X(CFF_AVFORMAT, avio_flush)                               \
   X(CFF_AVFORMAT, avio_open)
 
 /* The real functions, filled in by cff_load_once. */
@@ -112,8 +114,8 @@ static atomic_int cff_loaded;
 static int cff_status = -1;
 static char cff_error[512];
 
-static void cff_fail(const char *what, const char *why) {
-  snprintf(cff_error, sizeof cff_error, "cannot load FFmpeg: %s: %s", what,
+static void cff_fail(const char *why) {
+  snprintf(cff_error, sizeof cff_error, "cannot load FFmpeg: %s",
            why != NULL ? why : "unknown error");
 }
 
@@ -123,15 +125,17 @@ static void cff_load_once(void) {
     /* Never closed: FFmpeg stays loaded for the rest of the process. */
     handles[i] = dlopen(cff_sonames[i], RTLD_NOW | RTLD_LOCAL);
     if (handles[i] == NULL) {
-      cff_fail(cff_sonames[i], dlerror());
+      cff_fail(dlerror()); /* names the library and the reason */
       return;
     }
   }
-#define CFF_LOOKUP(library, name)                                    \
-  *(void **)&cff_table.name = dlsym(handles[library], #name);        \
-  if (cff_table.name == NULL) {                                      \
-    cff_fail(cff_sonames[library], "no function " #name);            \
-    return;                                                          \
+#define CFF_LOOKUP(library, name)                                   \
+  *(void **)&cff_table.name = dlsym(handles[library], #name);       \
+  if (cff_table.name == NULL) {                                     \
+    snprintf(cff_error, sizeof cff_error,                           \
+             "cannot load FFmpeg: %s has no function " #name,       \
+             cff_sonames[library]);                                 \
+    return;                                                         \
   }
   CFF_FUNCTIONS(CFF_LOOKUP)
 #undef CFF_LOOKUP
@@ -159,9 +163,9 @@ static void cff_require(void) {
   }
 }
 
-#define CFF_FN(name)                                                          \
+#define CFF_FN(name)                                                             \
   (__builtin_expect(!atomic_load_explicit(&cff_loaded, memory_order_acquire), 0) \
-       ? (cff_require(), cff_table.name)                                      \
+       ? (cff_require(), cff_table.name)                                         \
        : cff_table.name)
 
 /* The forwarding definitions, in the order of CFF_FUNCTIONS. */
