@@ -122,19 +122,41 @@ func which(_ program: String) -> String? {
 
 @discardableResult
 func run(_ args: [String]) -> (status: Int32, seconds: Double) {
-  let p = Process()
-  p.executableURL = URL(fileURLWithPath: args[0])
-  p.arguments = Array(args.dropFirst())
-  p.standardOutput = FileHandle.nullDevice
-  p.standardError = FileHandle.nullDevice
-  let clock = ContinuousClock()
-  let start = clock.now
-  do { try p.run() } catch { return (-1, 0) }
-  p.waitUntilExit()
-  let d = clock.now - start
-  return (
-    p.terminationStatus, Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
-  )
+  #if os(Linux)
+    // Foundation's Process.waitUntilExit polls every 50 ms here, which rounds every command's
+    // time up to the next 50 ms step; posix_spawn and waitpid time the command itself.
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
+    defer { for arg in argv { free(arg) } }
+    let clock = ContinuousClock()
+    let start = clock.now
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, args[0], &actions, nil, argv, environ) == 0 else { return (-1, 0) }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let d = clock.now - start
+    let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return (code, Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
+  #else
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: args[0])
+    p.arguments = Array(args.dropFirst())
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = FileHandle.nullDevice
+    let clock = ContinuousClock()
+    let start = clock.now
+    do { try p.run() } catch { return (-1, 0) }
+    p.waitUntilExit()
+    let d = clock.now - start
+    return (
+      p.terminationStatus,
+      Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    )
+  #endif
 }
 
 let oursOnly = CommandLine.arguments.contains("--ours-only")

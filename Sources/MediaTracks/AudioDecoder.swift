@@ -1,5 +1,3 @@
-internal import CFFmpeg
-
 /// Decodes one audio track of a media file to interleaved 32-bit float samples, pulled in chunks.
 ///
 /// The decoder owns its demuxer, codec and sample-conversion contexts and frees them when it goes
@@ -11,6 +9,10 @@ internal import CFFmpeg
 /// ends before half of the duration the headers state for it (a truncated file). A file cut
 /// where the headers state no track duration (Matroska between clusters) decodes up to the cut,
 /// as FFmpeg's own tools do.
+///
+/// Plain PCM WAVE files (16, 24 and 32-bit integer or 32-bit float samples) are decoded in Swift,
+/// without loading FFmpeg, with the same results; every other file is decoded by FFmpeg, which
+/// is loaded at the first such file.
 ///
 /// ```swift
 /// var decoder = try AudioDecoder(path: "movie.mkv")
@@ -31,21 +33,13 @@ public struct AudioDecoder: ~Copyable {
   /// The clean name of the channel layout: `mono`, `stereo`, `5.1`, …
   public let channelLayoutName: String
 
-  private let path: String
-  private var format: FormatContext
-  private var codec: CodecContext
-  private var packet: Packet
-  private var frame: Frame
-  private var outputLayout: ChannelLayout
-  private var resampler = Resampler()
-  /// Converted samples not yet handed out, interleaved.
-  private var pending: [Float] = []
-  private var pendingStart = 0
-  private var pendingEnd = 0
-  private var inputEnded = false
-  private var finished = false
-  private var framesDecoded = 0
-  private var decodeErrors = 0
+  private let source: Source
+
+  /// What decodes the file.
+  private enum Source {
+    case wave(WaveReader)
+    case ffmpeg(FFmpegAudioSource)
+  }
 
   /// Opens `path` and prepares to decode one audio track.
   ///
@@ -56,62 +50,32 @@ public struct AudioDecoder: ~Copyable {
   ///     preference).
   /// - Throws: `MediaError` with kind `.notFound` when the file is missing or unreadable,
   ///   `.malformed` when it is not decodable media, `.noSuchStream` when it has no audio track
-  ///   (or `streamIndex` is not an audio track).
+  ///   (or `streamIndex` is not an audio track), `.other` when FFmpeg is needed but cannot be
+  ///   loaded.
   public init(path: String, streamIndex: Int? = nil) throws(MediaError) {
-    let format = try FormatContext(path: path)
-    let count = format.streamCount
-    let index: Int
-    if let streamIndex {
-      guard streamIndex >= 0, streamIndex < count,
-        format.stream(at: streamIndex).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO
-      else {
-        throw MediaError(
-          kind: .noSuchStream, operation: "AudioDecoder",
-          detail: "'\(path)' has no audio track with stream index \(streamIndex)")
-      }
-      index = streamIndex
+    try self.init(path: path, streamIndex: streamIndex, waveFastPath: true)
+  }
+
+  /// Opens `path`; with `waveFastPath` false, FFmpeg decodes every file (for comparisons).
+  init(path: String, streamIndex: Int?, waveFastPath: Bool) throws(MediaError) {
+    if waveFastPath, streamIndex == nil || streamIndex == 0,
+      let wave = try WaveReader(path: path)
+    {
+      sampleRate = wave.sampleRate
+      channels = wave.channels
+      self.streamIndex = 0
+      duration = wave.duration
+      channelLayoutName = wave.channelLayoutName
+      source = .wave(wave)
     } else {
-      index = try format.defaultAudioStream(path: path)
+      let decoder = try FFmpegAudioSource(path: path, streamIndex: streamIndex)
+      sampleRate = decoder.sampleRate
+      channels = decoder.channels
+      self.streamIndex = decoder.streamIndex
+      duration = decoder.duration
+      channelLayoutName = decoder.channelLayoutName
+      source = .ffmpeg(decoder)
     }
-    var stream = format.stream(at: index)
-    if format.needsStreamInfo(forDecoding: true) {
-      try format.findStreamInfo(path: path)
-      stream = format.stream(at: index)
-    }
-    guard let parameters = stream.pointee.codecpar, parameters.pointee.sample_rate > 0,
-      parameters.pointee.ch_layout.nb_channels > 0
-    else {
-      throw MediaError(
-        kind: .malformed, operation: "AudioDecoder",
-        detail: "'\(path)' does not state the sample rate or channels of its audio")
-    }
-    let codec = try CodecContext(decoderFor: stream, path: path)
-    let packet = try Packet()
-    let frame = try Frame()
-    let layout = withUnsafePointer(to: parameters.pointee.ch_layout) {
-      ChannelLayout(copying: $0)
-    }
-    let channelCount = Int(parameters.pointee.ch_layout.nb_channels)
-    // Discard the packets of every other stream in the demuxer.
-    for other in 0..<count where other != index {
-      format.stream(at: other).pointee.discard = AVDISCARD_ALL
-    }
-    // The stream's facts are known now. Some demuxers (WAVE's, for a possible DTS or AC-3
-    // stream in PCM clothing) still probe the first packets with every format prober until
-    // `probesize` bytes (5 MB by default) have been read; 16 KiB (several DTS frames) finds such a
-    // stream and spares decoding most of that work.
-    format.raw.pointee.probesize = 1 << 14
-    self.path = path
-    self.streamIndex = index
-    sampleRate = Int(parameters.pointee.sample_rate)
-    channels = channelCount
-    channelLayoutName = ChannelLayoutName.clean(layout.described, channels: channelCount)
-    duration = format.duration(ofStream: index)
-    self.format = format
-    self.codec = codec
-    self.packet = packet
-    self.frame = frame
-    outputLayout = layout
   }
 
   /// Decodes up to `maxFrames` frames into the start of `buffer` as interleaved floats.
@@ -132,136 +96,9 @@ public struct AudioDecoder: ~Copyable {
         kind: .invalidArgument, operation: "AudioDecoder.read",
         detail: "maxFrames must be positive, got \(maxFrames)")
     }
-    let wanted = maxFrames * channels
-    if buffer.count < wanted {
-      buffer.append(contentsOf: repeatElement(0, count: wanted - buffer.count))
+    switch source {
+    case .wave(let reader): return try reader.read(into: &buffer, maxFrames: maxFrames)
+    case .ffmpeg(let decoder): return try decoder.read(into: &buffer, maxFrames: maxFrames)
     }
-    var written = 0
-    while written < wanted {
-      if pendingStart == pendingEnd {
-        if finished { break }
-        try decodeMore()
-        continue
-      }
-      let take = min(wanted - written, pendingEnd - pendingStart)
-      buffer.withUnsafeMutableBufferPointer { destination in
-        pending.withUnsafeBufferPointer { source in
-          guard let to = destination.baseAddress, let from = source.baseAddress else { return }
-          (to + written).update(from: from + pendingStart, count: take)
-        }
-      }
-      written += take
-      pendingStart += take
-    }
-    return written / channels
-  }
-
-  /// Decodes until some converted samples are pending or the track has ended.
-  private mutating func decodeMore() throws(MediaError) {
-    pendingStart = 0
-    pendingEnd = 0
-    while pendingEnd == 0 && !finished {
-      let received = avcodec_receive_frame(codec.raw, frame.raw)
-      if received >= 0 {
-        decodeErrors = 0
-        framesDecoded += Int(frame.raw.pointee.nb_samples)
-        try convert(frame: true)
-        av_frame_unref(frame.raw)
-        continue
-      }
-      if received == cff_averror_eof() {
-        try convert(frame: false)
-        finished = true
-        if framesDecoded == 0 {
-          throw MediaError(
-            kind: .malformed, operation: "avcodec_receive_frame",
-            detail: "no decodable audio in '\(path)'")
-        }
-        let shortOfHeader =
-          format.headerDuration(ofStream: streamIndex).map {
-            Double(framesDecoded) < $0 * 0.5 * Double(sampleRate)
-          } ?? false
-        if shortOfHeader || (format.formatName == "wav" && WaveHeader.isTruncated(path: path)) {
-          throw MediaError(
-            kind: .malformed, operation: "av_read_frame",
-            detail: "'\(path)' is truncated: its audio ends long before its stated duration")
-        }
-        break
-      }
-      if received != cff_averror_eagain() {
-        try noteDecodeError(received)
-        continue
-      }
-      // The decoder wants more input.
-      if inputEnded {
-        finished = true
-        break
-      }
-      let read = av_read_frame(format.raw, packet.raw)
-      if read < 0 {
-        if read != cff_averror_eof() && format.raw.pointee.pb?.pointee.eof_reached == 0 {
-          throw MediaError(
-            kind: .malformed, code: read, operation: "av_read_frame",
-            detail: "cannot read the audio of '\(path)'")
-        }
-        inputEnded = true
-        _ = avcodec_send_packet(codec.raw, nil)
-        continue
-      }
-      defer { av_packet_unref(packet.raw) }
-      guard Int(packet.raw.pointee.stream_index) == streamIndex else { continue }
-      let sent = avcodec_send_packet(codec.raw, packet.raw)
-      if sent < 0 && sent != cff_averror_eagain() { try noteDecodeError(sent) }
-    }
-  }
-
-  /// Skips a damaged packet or frame, as FFmpeg's tools do, unless the errors never stop.
-  private mutating func noteDecodeError(_ code: Int32) throws(MediaError) {
-    decodeErrors += 1
-    if decodeErrors > 64 {
-      throw MediaError(
-        kind: .malformed, code: code, operation: "avcodec_send_packet",
-        detail: "the audio of '\(path)' does not decode")
-    }
-  }
-
-  /// Converts the current frame (or the resampler's tail when `frame` is false) to pending.
-  private mutating func convert(frame hasFrame: Bool) throws(MediaError) {
-    if hasFrame {
-      let decoded = frame.raw
-      let formatValue = decoded.pointee.format
-      let rate = decoded.pointee.sample_rate > 0 ? decoded.pointee.sample_rate : Int32(sampleRate)
-      if !resampler.matches(
-        format: formatValue, rate: rate, channels: decoded.pointee.ch_layout.nb_channels)
-      {
-        let inputLayout = withUnsafePointer(to: decoded.pointee.ch_layout) {
-          ChannelLayout(copying: $0)
-        }
-        try withUnsafePointer(to: inputLayout.raw) { (input) throws(MediaError) in
-          try withUnsafePointer(to: outputLayout.raw) { (output) throws(MediaError) in
-            try resampler.configure(
-              input: input, format: AVSampleFormat(rawValue: formatValue), rate: rate,
-              output: output, format: AV_SAMPLE_FMT_FLT, rate: Int32(sampleRate))
-          }
-        }
-      }
-    }
-    guard let swr = resampler.raw else { return }
-    let inputFrames = hasFrame ? Int(frame.raw.pointee.nb_samples) : 0
-    let bound = Int(swr_get_out_samples(swr, Int32(inputFrames))) + 32
-    let needed = bound * channels
-    if pending.count < needed {
-      pending.append(contentsOf: repeatElement(0, count: needed - pending.count))
-    }
-    let produced = pending.withUnsafeMutableBufferPointer { samples in
-      cff_swr_convert_to_interleaved(
-        swr, samples.baseAddress, Int32(bound), hasFrame ? UnsafePointer(frame.raw) : nil)
-    }
-    if produced < 0 {
-      try noteDecodeError(produced)
-      return
-    }
-    pendingStart = 0
-    pendingEnd = Int(produced) * channels
   }
 }

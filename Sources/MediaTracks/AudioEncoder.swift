@@ -5,7 +5,7 @@ internal import CFFmpeg
 ///
 /// | extension | container | codec |
 /// |---|---|---|
-/// | `.wav` | WAVE | 16-bit PCM (`pcm_s16le`) |
+/// | `.wav` | WAVE | 16-bit PCM (`pcm_s16le`), written in Swift without loading FFmpeg |
 /// | `.flac` | FLAC | FLAC |
 /// | `.mp3` | MP3 | MP3 (`libmp3lame`, when this FFmpeg has an MP3 encoder) |
 /// | `.m4a`, `.mp4` | MP4 | AAC |
@@ -28,20 +28,16 @@ public struct AudioEncoder: ~Copyable {
   /// FFmpeg's name of the encoder in use, for example `"aac"` or `"libopus"`.
   public let codecName: String
 
-  private var output: OutputContext
-  private var codec: CodecContext
-  private var resampler: Resampler
-  private var fifo: AudioFifo
-  private var converted: SampleBuffer
-  private var frame: Frame
-  private var packet: Packet
-  private let frameSize: Int
-  private let smallLastFrame: Bool
-  private let codecFormat: AVSampleFormat
-  private let streamIndex: Int32
-  private var nextPTS: Int64 = 0
+  private let path: String
+  private let sink: Sink
   private var failed = false
   private var done = false
+
+  /// What writes the file.
+  private enum Sink {
+    case wave(WaveWriter)
+    case ffmpeg(FFmpegAudioSink)
+  }
 
   /// Creates the output file and writes its header.
   ///
@@ -54,8 +50,18 @@ public struct AudioEncoder: ~Copyable {
   ///     per channel (at most 320 kbit/s). Ignored by lossless codecs.
   /// - Throws: `MediaError` with kind `.invalidArgument` for an unknown extension, bad rate or
   ///   channel count, or a codec this FFmpeg lacks; `.outputFailed` when the file cannot be
-  ///   created.
+  ///   created; `.other` when FFmpeg is needed but cannot be loaded.
   public init(path: String, sampleRate: Int, channels: Int, bitRate: Int? = nil)
+    throws(MediaError)
+  {
+    try self.init(
+      path: path, sampleRate: sampleRate, channels: channels, bitRate: bitRate,
+      waveFastPath: true)
+  }
+
+  /// Creates the output file; with `waveFastPath` false, FFmpeg writes `.wav` too (for
+  /// comparisons).
+  init(path: String, sampleRate: Int, channels: Int, bitRate: Int?, waveFastPath: Bool)
     throws(MediaError)
   {
     guard (1...768_000).contains(sampleRate), (1...8).contains(channels) else {
@@ -69,88 +75,22 @@ public struct AudioEncoder: ~Copyable {
         detail: "bit rate must be positive, got \(bitRate)")
     }
     let choice = try EncoderChoice(path: path)
-    guard let encoder = choice.findEncoder() else {
-      throw MediaError(
-        kind: .invalidArgument, operation: "avcodec_find_encoder",
-        detail: "this FFmpeg has no encoder for '\(path)'")
+    let sink: Sink
+    if waveFastPath && choice.muxer == "wav" {
+      sink = .wave(try WaveWriter(path: path, sampleRate: sampleRate, channels: channels))
+      outputSampleRate = sampleRate
+      codecName = "pcm_s16le"
+    } else {
+      let encoder = try FFmpegAudioSink(
+        path: path, sampleRate: sampleRate, channels: channels, bitRate: bitRate, choice: choice)
+      outputSampleRate = encoder.outputSampleRate
+      codecName = encoder.codecName
+      sink = .ffmpeg(encoder)
     }
-    var output = try OutputContext(format: choice.muxer, path: path)
-    let codec = try CodecContext(encoder: encoder)
-    let context = codec.raw
-
-    let codecFormat = EncoderChoice.sampleFormat(for: encoder)
-    let outRate = choice.forcedRate ?? EncoderChoice.supportedRate(near: sampleRate, for: encoder)
-    let layout = ChannelLayout(defaultFor: channels)
-    context.pointee.sample_fmt = codecFormat
-    context.pointee.sample_rate = Int32(outRate)
-    context.pointee.time_base = AVRational(num: 1, den: Int32(outRate))
-    _ = withUnsafePointer(to: layout.raw) { av_channel_layout_copy(&context.pointee.ch_layout, $0) }
-    if choice.lossy {
-      context.pointee.bit_rate = Int64(bitRate ?? min(320_000, 64_000 * channels))
-    }
-    if output.wantsGlobalHeader {
-      context.pointee.flags |= cff_codec_flag_global_header()
-    }
-    var code = avcodec_open2(context, encoder, nil)
-    if code < 0 {
-      throw MediaError(
-        kind: .invalidArgument, code: code, operation: "avcodec_open2",
-        detail: "cannot open the \(String(cString: encoder.pointee.name)) encoder for '\(path)'")
-    }
-    guard let stream = avformat_new_stream(output.raw, nil) else {
-      throw MediaError(kind: .other, operation: "avformat_new_stream", detail: "out of memory")
-    }
-    stream.pointee.time_base = context.pointee.time_base
-    code = avcodec_parameters_from_context(stream.pointee.codecpar, context)
-    if code < 0 {
-      throw MediaError(
-        kind: .other, code: code, operation: "avcodec_parameters_from_context",
-        detail: "cannot set up '\(path)'")
-    }
-    try output.open()
-
-    var resampler = Resampler()
-    try withUnsafePointer(to: layout.raw) { (input) throws(MediaError) in
-      try withUnsafePointer(to: context.pointee.ch_layout) { (codecLayout) throws(MediaError) in
-        try resampler.configure(
-          input: input, format: AV_SAMPLE_FMT_FLT, rate: Int32(sampleRate),
-          output: codecLayout, format: codecFormat, rate: Int32(outRate))
-      }
-    }
-    let capabilities = Int32(encoder.pointee.capabilities)
-    let variable = (capabilities & cff_codec_cap_variable_frame_size()) != 0
-    let size = context.pointee.frame_size > 0 && !variable ? Int(context.pointee.frame_size) : 1024
-    let fifo = try AudioFifo(format: codecFormat, channels: channels)
-    let frame = try Frame()
-    frame.raw.pointee.nb_samples = Int32(size)
-    frame.raw.pointee.format = codecFormat.rawValue
-    frame.raw.pointee.sample_rate = Int32(outRate)
-    _ = withUnsafePointer(to: context.pointee.ch_layout) {
-      av_channel_layout_copy(&frame.raw.pointee.ch_layout, $0)
-    }
-    code = av_frame_get_buffer(frame.raw, 0)
-    if code < 0 {
-      throw MediaError(
-        kind: .other, code: code, operation: "av_frame_get_buffer", detail: "out of memory")
-    }
-    let planar = av_sample_fmt_is_planar(codecFormat) != 0
-    let packet = try Packet()
-
+    self.path = path
     self.sampleRate = sampleRate
     self.channels = channels
-    outputSampleRate = outRate
-    codecName = String(cString: encoder.pointee.name)
-    frameSize = size
-    smallLastFrame = variable || (capabilities & cff_codec_cap_small_last_frame()) != 0
-    self.codecFormat = codecFormat
-    streamIndex = stream.pointee.index
-    converted = SampleBuffer(planeCount: planar ? channels : 1)
-    self.output = output
-    self.codec = codec
-    self.resampler = resampler
-    self.fifo = fifo
-    self.frame = frame
-    self.packet = packet
+    self.sink = sink
   }
 
   /// Encodes `frames` frames of interleaved float samples from the start of `interleaved`.
@@ -166,7 +106,7 @@ public struct AudioEncoder: ~Copyable {
     guard !done && !failed else {
       throw MediaError(
         kind: .invalidArgument, operation: "AudioEncoder.write",
-        detail: "the encoder for '\(output.path)' is finished or failed")
+        detail: "the encoder for '\(path)' is finished or failed")
     }
     guard frames >= 0, frames * channels <= interleaved.count else {
       fail()
@@ -175,11 +115,14 @@ public struct AudioEncoder: ~Copyable {
         detail: "\(frames) frames need \(frames * channels) samples, got \(interleaved.count)")
     }
     if frames == 0 { return }
+    let sink = sink
     do throws(MediaError) {
       try interleaved.withUnsafeBufferPointer { (samples) throws(MediaError) in
-        try push(samples.baseAddress, frames: frames)
+        switch sink {
+        case .wave(let writer): try writer.write(samples.baseAddress, frames: frames)
+        case .ffmpeg(let encoder): try encoder.write(samples.baseAddress, frames: frames)
+        }
       }
-      try drainFifo(final: false)
     } catch {
       fail()
       throw error
@@ -195,13 +138,13 @@ public struct AudioEncoder: ~Copyable {
     guard !done && !failed else {
       throw MediaError(
         kind: .invalidArgument, operation: "AudioEncoder.finish",
-        detail: "the encoder for '\(output.path)' is finished or failed")
+        detail: "the encoder for '\(path)' is finished or failed")
     }
     do throws(MediaError) {
-      try push(nil, frames: 0)
-      try drainFifo(final: true)
-      try encode(frame: false)
-      try output.commit()
+      switch sink {
+      case .wave(let writer): try writer.finish()
+      case .ffmpeg(let encoder): try encoder.finish()
+      }
       done = true
     } catch {
       fail()
@@ -211,89 +154,18 @@ public struct AudioEncoder: ~Copyable {
 
   /// Gives up: closes and removes the output file.
   public consuming func abandon() {
-    output.discard()
+    discard()
   }
 
   private mutating func fail() {
     failed = true
-    output.discard()
+    discard()
   }
 
-  /// Converts input (or, with `nil`, the resampler's tail) into the FIFO.
-  private mutating func push(_ samples: UnsafePointer<Float>?, frames: Int) throws(MediaError) {
-    guard let swr = resampler.raw else { return }
-    let bound = Int(swr_get_out_samples(swr, Int32(clamping: frames))) + 32
-    try converted.reserve(frames: bound, channels: channels, format: codecFormat)
-    let produced = converted.withPlanes { planes in
-      cff_swr_convert_from_interleaved(swr, planes, Int32(bound), samples, Int32(frames))
-    }
-    if produced < 0 {
-      throw MediaError(
-        kind: .outputFailed, code: produced, operation: "swr_convert",
-        detail: "cannot convert samples for '\(output.path)'")
-    }
-    if produced == 0 { return }
-    let fifoRaw = fifo.raw
-    let written = converted.withPlanes { cff_fifo_write(fifoRaw, $0, produced) }
-    if written < produced {
-      throw MediaError(
-        kind: .other, code: written, operation: "av_audio_fifo_write", detail: "out of memory")
-    }
-  }
-
-  /// Encodes whole frames from the FIFO; with `final`, also the last partial frame.
-  private mutating func drainFifo(final: Bool) throws(MediaError) {
-    while fifo.count >= frameSize || (final && fifo.count > 0) {
-      let take = min(frameSize, fifo.count)
-      var code = av_frame_make_writable(frame.raw)
-      if code >= 0 {
-        code = cff_fifo_read_into_frame(fifo.raw, frame.raw, Int32(take))
-      }
-      if code < 0 {
-        throw MediaError(
-          kind: .other, code: code, operation: "av_audio_fifo_read", detail: "out of memory")
-      }
-      var count = take
-      if take < frameSize && !smallLastFrame {
-        // Pad the last frame with silence for codecs that need whole frames.
-        av_samples_set_silence(
-          frame.raw.pointee.extended_data, Int32(take), Int32(frameSize - take),
-          frame.raw.pointee.ch_layout.nb_channels, codecFormat)
-        count = frameSize
-      }
-      frame.raw.pointee.nb_samples = Int32(count)
-      frame.raw.pointee.pts = nextPTS
-      nextPTS += Int64(count)
-      try encode(frame: true)
-      frame.raw.pointee.nb_samples = Int32(frameSize)
-    }
-  }
-
-  /// Sends the frame (or the end-of-stream marker) and writes every packet that comes out.
-  private mutating func encode(frame hasFrame: Bool) throws(MediaError) {
-    var code = avcodec_send_frame(codec.raw, hasFrame ? frame.raw : nil)
-    if code < 0 {
-      throw MediaError(
-        kind: .outputFailed, code: code, operation: "avcodec_send_frame",
-        detail: "cannot encode audio for '\(output.path)'")
-    }
-    while true {
-      code = avcodec_receive_packet(codec.raw, packet.raw)
-      if code == cff_averror_eagain() || code == cff_averror_eof() { return }
-      if code < 0 {
-        throw MediaError(
-          kind: .outputFailed, code: code, operation: "avcodec_receive_packet",
-          detail: "cannot encode audio for '\(output.path)'")
-      }
-      packet.raw.pointee.stream_index = streamIndex
-      let stream = output.raw.pointee.streams[Int(streamIndex)]!
-      av_packet_rescale_ts(packet.raw, codec.raw.pointee.time_base, stream.pointee.time_base)
-      code = av_interleaved_write_frame(output.raw, packet.raw)
-      if code < 0 {
-        throw MediaError(
-          kind: .outputFailed, code: code, operation: "av_interleaved_write_frame",
-          detail: "cannot write '\(output.path)'")
-      }
+  private func discard() {
+    switch sink {
+    case .wave(let writer): writer.discard()
+    case .ffmpeg(let encoder): encoder.discard()
     }
   }
 }

@@ -41,6 +41,8 @@ struct Resampler: ~Copyable {
   }
 
   deinit {
+    // Never configured: FFmpeg may not even be loaded.
+    guard raw != nil else { return }
     var context = raw
     swr_free(&context)
   }
@@ -89,10 +91,24 @@ struct ChannelLayout: ~Copyable {
 }
 
 extension ChannelLayout {
-  /// The clean name of FFmpeg's default layout for `channels` (`""` for 0).
+  /// The clean name of FFmpeg's default layout for `channels` (`""` for 0), without loading
+  /// FFmpeg: the names `av_channel_layout_default` gives in FFmpeg 5.1.
   static func defaultName(channels: Int) -> String {
     guard channels > 0 else { return "" }
-    let layout = ChannelLayout(defaultFor: channels)
-    return ChannelLayoutName.clean(layout.described, channels: channels)
+    let described: String
+    switch channels {
+    case 1: described = "mono"
+    case 2: described = "stereo"
+    case 3: described = "2.1"
+    case 4: described = "4.0"
+    case 5: described = "5.0"
+    case 6: described = "5.1"
+    case 7: described = "6.1"
+    case 8: described = "7.1"
+    case 16: described = "hexadecagonal"
+    case 24: described = "22.2"
+    default: described = "\(channels) channels"
+    }
+    return ChannelLayoutName.clean(described, channels: channels)
   }
 }

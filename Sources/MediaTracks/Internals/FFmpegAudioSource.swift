@@ -1,0 +1,245 @@
+internal import CFFmpeg
+
+/// The FFmpeg side of ``AudioDecoder``: demuxer, decoder and sample conversion for any format
+/// FFmpeg reads.
+final class FFmpegAudioSource {
+  /// Samples per second (Hz) of the decoded output: the track's native rate.
+  let sampleRate: Int
+  /// Channels per frame of the decoded output: the track's native channel count.
+  let channels: Int
+  /// The container stream index of the decoded track.
+  let streamIndex: Int
+  /// The track's duration in seconds as the container states it, or `nil` when unknown.
+  let duration: Double?
+  /// The clean name of the channel layout: `mono`, `stereo`, `5.1`, …
+  let channelLayoutName: String
+
+  private let path: String
+  private var format: FormatContext
+  private var codec: CodecContext
+  private var packet: Packet
+  private var frame: Frame
+  private var outputLayout: ChannelLayout
+  private var resampler = Resampler()
+  /// Converted samples not yet handed out, interleaved.
+  private var pending: [Float] = []
+  private var pendingStart = 0
+  private var pendingEnd = 0
+  private var inputEnded = false
+  private var finished = false
+  private var framesDecoded = 0
+  private var decodeErrors = 0
+
+  /// Opens `path` and prepares to decode one audio track.
+  ///
+  /// - Parameters:
+  ///   - path: A file path (or any URL FFmpeg can open).
+  ///   - streamIndex: The container stream index of the audio track, or `nil` for the default
+  ///     audio track (``TrackSelection/defaultAudio(in:preferences:)`` with no language
+  ///     preference).
+  /// - Throws: `MediaError` with kind `.notFound` when the file is missing or unreadable,
+  ///   `.malformed` when it is not decodable media, `.noSuchStream` when it has no audio track
+  ///   (or `streamIndex` is not an audio track).
+  init(path: String, streamIndex: Int?) throws(MediaError) {
+    let format = try FormatContext(path: path)
+    let count = format.streamCount
+    let index: Int
+    if let streamIndex {
+      guard streamIndex >= 0, streamIndex < count,
+        format.stream(at: streamIndex).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO
+      else {
+        throw MediaError(
+          kind: .noSuchStream, operation: "AudioDecoder",
+          detail: "'\(path)' has no audio track with stream index \(streamIndex)")
+      }
+      index = streamIndex
+    } else {
+      index = try format.defaultAudioStream(path: path)
+    }
+    var stream = format.stream(at: index)
+    if format.needsStreamInfo(forDecoding: true) {
+      try format.findStreamInfo(path: path)
+      stream = format.stream(at: index)
+    }
+    guard let parameters = stream.pointee.codecpar, parameters.pointee.sample_rate > 0,
+      parameters.pointee.ch_layout.nb_channels > 0
+    else {
+      throw MediaError(
+        kind: .malformed, operation: "AudioDecoder",
+        detail: "'\(path)' does not state the sample rate or channels of its audio")
+    }
+    let codec = try CodecContext(decoderFor: stream, path: path)
+    let packet = try Packet()
+    let frame = try Frame()
+    let layout = withUnsafePointer(to: parameters.pointee.ch_layout) {
+      ChannelLayout(copying: $0)
+    }
+    let channelCount = Int(parameters.pointee.ch_layout.nb_channels)
+    // Discard the packets of every other stream in the demuxer.
+    for other in 0..<count where other != index {
+      format.stream(at: other).pointee.discard = AVDISCARD_ALL
+    }
+    // The stream's facts are known now. Some demuxers (WAVE's, for a possible DTS or AC-3
+    // stream in PCM clothing) still probe the first packets with every format prober until
+    // `probesize` bytes (5 MB by default) have been read; 16 KiB (several DTS frames) finds such a
+    // stream and spares decoding most of that work.
+    format.raw.pointee.probesize = 1 << 14
+    self.path = path
+    self.streamIndex = index
+    sampleRate = Int(parameters.pointee.sample_rate)
+    channels = channelCount
+    channelLayoutName = ChannelLayoutName.clean(layout.described, channels: channelCount)
+    duration = format.duration(ofStream: index)
+    self.format = format
+    self.codec = codec
+    self.packet = packet
+    self.frame = frame
+    outputLayout = layout
+  }
+
+  /// Decodes up to `maxFrames` frames into the start of `buffer` as interleaved floats.
+  ///
+  /// `buffer` is grown to `maxFrames * channels` samples when it is smaller; it is never shrunk,
+  /// and samples past the returned count are left as they were. Reusing one buffer makes the
+  /// steady-state loop allocation-free.
+  ///
+  /// - Parameters:
+  ///   - buffer: Receives `returned * channels` samples, interleaved, at its start.
+  ///   - maxFrames: The most frames (samples per channel) to write; must be positive.
+  /// - Returns: The frames written; `0` only at the end of the track.
+  /// - Throws: `MediaError` with kind `.malformed` when the data cannot be demuxed or nothing in
+  ///   the track decodes.
+  func read(into buffer: inout [Float], maxFrames: Int) throws(MediaError) -> Int {
+    let wanted = maxFrames * channels
+    if buffer.count < wanted {
+      buffer.append(contentsOf: repeatElement(0, count: wanted - buffer.count))
+    }
+    var written = 0
+    while written < wanted {
+      if pendingStart == pendingEnd {
+        if finished { break }
+        try decodeMore()
+        continue
+      }
+      let take = min(wanted - written, pendingEnd - pendingStart)
+      buffer.withUnsafeMutableBufferPointer { destination in
+        pending.withUnsafeBufferPointer { source in
+          guard let to = destination.baseAddress, let from = source.baseAddress else { return }
+          (to + written).update(from: from + pendingStart, count: take)
+        }
+      }
+      written += take
+      pendingStart += take
+    }
+    return written / channels
+  }
+
+  /// Decodes until some converted samples are pending or the track has ended.
+  private func decodeMore() throws(MediaError) {
+    pendingStart = 0
+    pendingEnd = 0
+    while pendingEnd == 0 && !finished {
+      let received = avcodec_receive_frame(codec.raw, frame.raw)
+      if received >= 0 {
+        decodeErrors = 0
+        framesDecoded += Int(frame.raw.pointee.nb_samples)
+        try convert(frame: true)
+        av_frame_unref(frame.raw)
+        continue
+      }
+      if received == cff_averror_eof() {
+        try convert(frame: false)
+        finished = true
+        if framesDecoded == 0 {
+          throw MediaError(
+            kind: .malformed, operation: "avcodec_receive_frame",
+            detail: "no decodable audio in '\(path)'")
+        }
+        let shortOfHeader =
+          format.headerDuration(ofStream: streamIndex).map {
+            Double(framesDecoded) < $0 * 0.5 * Double(sampleRate)
+          } ?? false
+        if shortOfHeader || (format.formatName == "wav" && WaveHeader.isTruncated(path: path)) {
+          throw MediaError(
+            kind: .malformed, operation: "av_read_frame",
+            detail: "'\(path)' is truncated: its audio ends long before its stated duration")
+        }
+        break
+      }
+      if received != cff_averror_eagain() {
+        try noteDecodeError(received)
+        continue
+      }
+      // The decoder wants more input.
+      if inputEnded {
+        finished = true
+        break
+      }
+      let read = av_read_frame(format.raw, packet.raw)
+      if read < 0 {
+        if read != cff_averror_eof() && format.raw.pointee.pb?.pointee.eof_reached == 0 {
+          throw MediaError(
+            kind: .malformed, code: read, operation: "av_read_frame",
+            detail: "cannot read the audio of '\(path)'")
+        }
+        inputEnded = true
+        _ = avcodec_send_packet(codec.raw, nil)
+        continue
+      }
+      defer { av_packet_unref(packet.raw) }
+      guard Int(packet.raw.pointee.stream_index) == streamIndex else { continue }
+      let sent = avcodec_send_packet(codec.raw, packet.raw)
+      if sent < 0 && sent != cff_averror_eagain() { try noteDecodeError(sent) }
+    }
+  }
+
+  /// Skips a damaged packet or frame, as FFmpeg's tools do, unless the errors never stop.
+  private func noteDecodeError(_ code: Int32) throws(MediaError) {
+    decodeErrors += 1
+    if decodeErrors > 64 {
+      throw MediaError(
+        kind: .malformed, code: code, operation: "avcodec_send_packet",
+        detail: "the audio of '\(path)' does not decode")
+    }
+  }
+
+  /// Converts the current frame (or the resampler's tail when `frame` is false) to pending.
+  private func convert(frame hasFrame: Bool) throws(MediaError) {
+    if hasFrame {
+      let decoded = frame.raw
+      let formatValue = decoded.pointee.format
+      let rate = decoded.pointee.sample_rate > 0 ? decoded.pointee.sample_rate : Int32(sampleRate)
+      if !resampler.matches(
+        format: formatValue, rate: rate, channels: decoded.pointee.ch_layout.nb_channels)
+      {
+        let inputLayout = withUnsafePointer(to: decoded.pointee.ch_layout) {
+          ChannelLayout(copying: $0)
+        }
+        try withUnsafePointer(to: inputLayout.raw) { (input) throws(MediaError) in
+          try withUnsafePointer(to: outputLayout.raw) { (output) throws(MediaError) in
+            try resampler.configure(
+              input: input, format: AVSampleFormat(rawValue: formatValue), rate: rate,
+              output: output, format: AV_SAMPLE_FMT_FLT, rate: Int32(sampleRate))
+          }
+        }
+      }
+    }
+    guard let swr = resampler.raw else { return }
+    let inputFrames = hasFrame ? Int(frame.raw.pointee.nb_samples) : 0
+    let bound = Int(swr_get_out_samples(swr, Int32(inputFrames))) + 32
+    let needed = bound * channels
+    if pending.count < needed {
+      pending.append(contentsOf: repeatElement(0, count: needed - pending.count))
+    }
+    let produced = pending.withUnsafeMutableBufferPointer { samples in
+      cff_swr_convert_to_interleaved(
+        swr, samples.baseAddress, Int32(bound), hasFrame ? UnsafePointer(frame.raw) : nil)
+    }
+    if produced < 0 {
+      try noteDecodeError(produced)
+      return
+    }
+    pendingStart = 0
+    pendingEnd = Int(produced) * channels
+  }
+}

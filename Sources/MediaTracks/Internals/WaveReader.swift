@@ -1,0 +1,291 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Decodes plain PCM WAVE files in Swift, without FFmpeg: 16, 24 and 32-bit integer and 32-bit
+/// float samples, in a plain or a `WAVE_FORMAT_EXTENSIBLE` header.
+///
+/// It gives what FFmpeg's WAVE demuxer, PCM decoders and float conversion give for the same
+/// file: the same rate, channels, layout name, duration and samples (integers scaled by
+/// 2^-(bits-1)), and the same errors for a file cut short. Anything else (another encoding, a
+/// header it does not read, a data size a streaming writer left unset, a pipe) is not taken:
+/// ``init(path:)`` returns `nil` before reading any audio, and FFmpeg decodes the file.
+final class WaveReader {
+  /// How the samples are stored.
+  enum Encoding {
+    case int16, int24, int32, float32
+  }
+
+  let sampleRate: Int
+  let channels: Int
+  /// The duration the header states; `nil` for a file cut short, as FFmpeg reports it.
+  let duration: Double?
+  let channelLayoutName: String
+
+  private let path: String
+  private let descriptor: Int32
+  private let encoding: Encoding
+  private let bytesPerFrame: Int
+  /// Whole frames of audio left in the file.
+  private var framesLeft: Int
+  /// Whether the header states more audio than the file holds.
+  private let truncated: Bool
+  private var framesDecoded = 0
+  private var bytes: [UInt8] = []
+
+  /// Opens `path` when it is a plain PCM WAVE file this reader decodes.
+  ///
+  /// - Returns: `nil` when the file is something else (FFmpeg then opens it).
+  /// - Throws: `MediaError` with kind `.notFound` when the file cannot be opened, as FFmpeg
+  ///   reports it.
+  init?(path: String) throws(MediaError) {
+    // Only a regular file, checked before opening it: opening a pipe has effects on its writer,
+    // and its bytes cannot be given back to FFmpeg once read. Anything else (a missing file, a
+    // folder, a URL) is FFmpeg's to open and to report.
+    var info = stat()
+    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    if descriptor < 0 {
+      throw MediaError.opening(path, code: -errno)
+    }
+    guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+      let format = WaveReader.parseHeader(descriptor: descriptor)
+    else {
+      close(descriptor)
+      return nil
+    }
+    let fileSize = Int(info.st_size)
+    let available = max(0, min(format.dataSize, fileSize - format.dataOffset))
+    guard lseek(descriptor, off_t(format.dataOffset), SEEK_SET) == off_t(format.dataOffset) else {
+      close(descriptor)
+      return nil
+    }
+    self.path = path
+    self.descriptor = descriptor
+    encoding = format.encoding
+    sampleRate = format.sampleRate
+    channels = format.channels
+    bytesPerFrame = format.blockAlign
+    framesLeft = available / format.blockAlign
+    truncated = format.dataOffset + format.dataSize > fileSize
+    duration =
+      truncated ? nil : Double(format.dataSize / format.blockAlign) / Double(format.sampleRate)
+    channelLayoutName = format.layoutName
+  }
+
+  deinit { close(descriptor) }
+
+  /// Decodes up to `maxFrames` frames into the start of `buffer` (grown when smaller).
+  /// Returns the frames written, `0` at the end of the audio.
+  func read(into buffer: inout [Float], maxFrames: Int) throws(MediaError) -> Int {
+    let wanted = maxFrames * channels
+    if buffer.count < wanted {
+      buffer.append(contentsOf: repeatElement(0, count: wanted - buffer.count))
+    }
+    let frames = min(maxFrames, framesLeft)
+    if frames == 0 { return try end() }
+    let byteCount = frames * bytesPerFrame
+    if bytes.count < byteCount {
+      bytes.append(contentsOf: repeatElement(0, count: byteCount - bytes.count))
+    }
+    var filled = 0
+    while filled < byteCount {
+      let count = bytes.withUnsafeMutableBytes { raw in
+        systemRead(descriptor, raw.baseAddress.map { $0 + filled }, byteCount - filled)
+      }
+      if count < 0 && errno == EINTR { continue }
+      if count < 0 {
+        throw MediaError(
+          kind: .malformed, code: -errno, operation: "av_read_frame",
+          detail: "cannot read the audio of '\(path)'")
+      }
+      if count == 0 { break }
+      filled += count
+    }
+    let got = filled / bytesPerFrame
+    if got < frames {
+      // The file shrank while it was read.
+      framesLeft = 0
+    } else {
+      framesLeft -= got
+    }
+    if got == 0 { return try end() }
+    convert(samples: got * channels, into: &buffer)
+    framesDecoded += got
+    return got
+  }
+
+  /// The end of the audio: `0`, or the error FFmpeg reports for an empty or cut-short file.
+  private func end() throws(MediaError) -> Int {
+    if framesDecoded == 0 {
+      throw MediaError(
+        kind: .malformed, operation: "avcodec_receive_frame",
+        detail: "no decodable audio in '\(path)'")
+    }
+    if truncated {
+      throw MediaError(
+        kind: .malformed, operation: "av_read_frame",
+        detail: "'\(path)' is truncated: its audio ends long before its stated duration")
+    }
+    return 0
+  }
+
+  /// Converts `count` little-endian samples from `bytes` to floats at the start of `buffer`,
+  /// as FFmpeg's sample conversion does.
+  private func convert(samples count: Int, into buffer: inout [Float]) {
+    let encoding = encoding
+    bytes.withUnsafeBytes { raw in
+      buffer.withUnsafeMutableBufferPointer { out in
+        switch encoding {
+        case .int16:
+          for i in 0..<count {
+            let value = Int16(
+              littleEndian: raw.loadUnaligned(fromByteOffset: 2 * i, as: Int16.self))
+            out[i] = Float(value) * (1 / 32_768)
+          }
+        case .int24:
+          for i in 0..<count {
+            let low = UInt32(raw[3 * i]) | UInt32(raw[3 * i + 1]) << 8
+            let value = Int32(bitPattern: (low | UInt32(raw[3 * i + 2]) << 16) << 8)
+            out[i] = Float(value) * (1 / 2_147_483_648)
+          }
+        case .int32:
+          for i in 0..<count {
+            let value = Int32(
+              littleEndian: raw.loadUnaligned(fromByteOffset: 4 * i, as: Int32.self))
+            out[i] = Float(value) * (1 / 2_147_483_648)
+          }
+        case .float32:
+          for i in 0..<count {
+            let bits = UInt32(
+              littleEndian: raw.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self))
+            out[i] = Float(bitPattern: bits)
+          }
+        }
+      }
+    }
+  }
+}
+
+/// `read(2)`, which the reader's own `read` hides inside the class.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int)
+  -> Int
+{
+  read(descriptor, buffer, count)
+}
+
+extension WaveReader {
+  /// The facts of a WAVE header this reader takes.
+  struct Format {
+    var encoding: Encoding
+    var sampleRate: Int
+    var channels: Int
+    var blockAlign: Int
+    var layoutName: String
+    var dataOffset: Int
+    var dataSize: Int
+  }
+
+  /// Reads the header at the start of the file, or `nil` when it is not one this reader takes.
+  static func parseHeader(descriptor: Int32) -> Format? {
+    var header = [UInt8](repeating: 0, count: 65_536)
+    var count = 0
+    while count < header.count {
+      let got = header.withUnsafeMutableBytes {
+        pread(descriptor, $0.baseAddress.map { $0 + count }, $0.count - count, off_t(count))
+      }
+      if got < 0 && errno == EINTR { continue }
+      if got <= 0 { break }
+      count += got
+    }
+    return parse(header.prefix(count))
+  }
+
+  /// Parses the RIFF header in `header` (the first bytes of a file).
+  static func parse(_ header: ArraySlice<UInt8>) -> Format? {
+    let base = header.startIndex
+    func u16(_ at: Int) -> Int { Int(header[base + at]) | Int(header[base + at + 1]) << 8 }
+    func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
+    func tag(_ at: Int, _ text: String) -> Bool {
+      header[(base + at)..<(base + at + 4)].elementsEqual(text.utf8)
+    }
+    guard header.count >= 12, tag(0, "RIFF"), tag(8, "WAVE") else { return nil }
+    var offset = 12
+    var format: Format? = nil
+    while offset + 8 <= header.count {
+      let size = u32(offset + 4)
+      if tag(offset, "fmt ") {
+        guard format == nil, size >= 16, offset + 8 + size <= header.count else { return nil }
+        format = parseFormat(at: offset + 8, size: size, u16: u16, u32: u32)
+        if format == nil { return nil }
+      } else if tag(offset, "data") {
+        // An unset size (0, or the 0xFFFFFFFF family streaming writers use) goes to FFmpeg.
+        guard var found = format, size > 0, size < 0xFFFF_FF00 else { return nil }
+        found.dataOffset = offset + 8
+        found.dataSize = size
+        return found
+      }
+      offset += 8 + size + (size & 1)
+    }
+    return nil
+  }
+
+  /// Parses a `fmt ` chunk's body of `size` bytes at `at`.
+  private static func parseFormat(
+    at: Int, size: Int, u16: (Int) -> Int, u32: (Int) -> Int
+  ) -> Format? {
+    var formatTag = u16(at)
+    let channels = u16(at + 2)
+    let sampleRate = u32(at + 4)
+    let blockAlign = u16(at + 12)
+    let bits = u16(at + 14)
+    var mask = 0
+    if formatTag == 0xFFFE {
+      // cbSize, valid bits, channel mask, then the sub-format GUID.
+      guard size >= 40, u16(at + 16) >= 22 else { return nil }
+      let validBits = u16(at + 18)
+      guard validBits == 0 || validBits == bits else { return nil }
+      mask = u32(at + 20)
+      let guidTail = [0x0000, 0x0000, 0x0010, 0x0080, 0xAA00, 0x3800, 0x719B]
+      for (i, word) in guidTail.enumerated() where u16(at + 26 + 2 * i) != word { return nil }
+      formatTag = u16(at + 24)
+    }
+    let encoding: Encoding
+    switch (formatTag, bits) {
+    case (1, 16): encoding = .int16
+    case (1, 24): encoding = .int24
+    case (1, 32): encoding = .int32
+    case (3, 32): encoding = .float32
+    default: return nil
+    }
+    guard (1...64).contains(channels), (1...768_000).contains(sampleRate),
+      blockAlign == channels * bits / 8,
+      let layoutName = layoutName(channels: channels, mask: mask)
+    else { return nil }
+    return Format(
+      encoding: encoding, sampleRate: sampleRate, channels: channels, blockAlign: blockAlign,
+      layoutName: layoutName, dataOffset: 0, dataSize: 0)
+  }
+
+  /// The clean layout name FFmpeg gives a WAVE channel mask, or `nil` for a mask this reader
+  /// does not name (FFmpeg then decodes the file).
+  static func layoutName(channels: Int, mask: Int) -> String? {
+    if mask == 0 { return ChannelLayout.defaultName(channels: channels) }
+    guard mask.nonzeroBitCount == channels else { return nil }
+    switch mask {
+    case 0x4: return "mono"
+    case 0x3: return "stereo"
+    case 0xB: return "2.1"
+    case 0x7, 0x103: return "3.0"
+    case 0x107: return "4.0"
+    case 0x33, 0x603: return "quad"
+    case 0x37, 0x607: return "5.0"
+    case 0x3F, 0x60F: return "5.1"
+    case 0x70F, 0x13F: return "6.1"
+    case 0x63F, 0xFF: return "7.1"
+    default: return nil
+    }
+  }
+}

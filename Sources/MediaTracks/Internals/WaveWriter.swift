@@ -1,0 +1,191 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes a 16-bit PCM WAVE file in Swift, without FFmpeg, laid out as FFmpeg's WAVE muxer lays
+/// it out (a plain `fmt ` chunk, or `WAVE_FORMAT_EXTENSIBLE` with FFmpeg's default channel mask
+/// for more than two channels or rates above 48 kHz), without FFmpeg's `LIST` chunk naming the
+/// writing library. Samples are converted as FFmpeg converts floats to 16 bits: scaled by 32768,
+/// rounded to nearest (ties to even) and clipped.
+///
+/// Unless ``finish()`` succeeded, the file is closed and removed when the writer goes away (or at
+/// ``discard()``), so a failure never leaves a partial file.
+final class WaveWriter {
+  private let path: String
+  private let channels: Int
+  private var descriptor: Int32
+  private let headerSize: Int
+  private var dataSize = 0
+  private var committed = false
+  private var bytes: [Int16] = []
+
+  /// Creates (or truncates) `path` and writes a header with placeholder sizes.
+  ///
+  /// - Throws: `MediaError` with kind `.outputFailed` when the file cannot be created.
+  init(path: String, sampleRate: Int, channels: Int) throws(MediaError) {
+    self.path = path
+    self.channels = channels
+    let header = WaveWriter.header(sampleRate: sampleRate, channels: channels)
+    headerSize = header.count
+    descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+    if descriptor < 0 {
+      throw MediaError(
+        kind: .outputFailed, code: -errno, operation: "avio_open",
+        detail: "cannot create '\(path)'")
+    }
+    let code = header.withUnsafeBytes { writeAll($0) }
+    if code < 0 {
+      throw MediaError(
+        kind: .outputFailed, code: code, operation: "avformat_write_header",
+        detail: "cannot write the header of '\(path)'")
+    }
+  }
+
+  deinit { discard() }
+
+  /// Converts and appends `frames` interleaved frames at `samples`.
+  ///
+  /// - Throws: `MediaError` with kind `.outputFailed` when writing fails or the data would pass
+  ///   the 4 GiB a WAVE file can describe.
+  func write(_ samples: UnsafePointer<Float>?, frames: Int) throws(MediaError) {
+    guard let samples, frames > 0 else { return }
+    let count = frames * channels
+    guard dataSize + 2 * count <= 0xFFFF_FFFF - headerSize else {
+      throw MediaError(
+        kind: .outputFailed, operation: "av_interleaved_write_frame",
+        detail: "cannot write '\(path)': more audio than a WAVE file can hold")
+    }
+    if bytes.count < count {
+      bytes.append(contentsOf: repeatElement(0, count: count - bytes.count))
+    }
+    let code = bytes.withUnsafeMutableBufferPointer { out -> Int32 in
+      // Adding 1.5 * 2^23 to a value of at most 2^22 in size rounds it to an integer (ties to
+      // even) held in the low mantissa bits, whose low 16 bits are then the sample: no branch
+      // and no checked conversion, so the loop vectorises.
+      let magic: Float = 12_582_912
+      for i in 0..<count {
+        var x = samples[i] * 32_768
+        x = x > 32_767 ? 32_767 : x < -32_768 ? -32_768 : x
+        x = x.isNaN ? 0 : x
+        out[i] = Int16(truncatingIfNeeded: (x + magic).bitPattern).littleEndian
+      }
+      return writeAll(UnsafeRawBufferPointer(start: out.baseAddress, count: 2 * count))
+    }
+    if code < 0 {
+      throw MediaError(
+        kind: .outputFailed, code: code, operation: "av_interleaved_write_frame",
+        detail: "cannot write '\(path)'")
+    }
+    dataSize += 2 * count
+  }
+
+  /// Fills in the RIFF and data sizes and closes the file, which then stays.
+  ///
+  /// - Throws: `MediaError` with kind `.outputFailed` when the sizes cannot be written or the
+  ///   file cannot be closed.
+  func finish() throws(MediaError) {
+    var riffSize = UInt32(headerSize - 8 + dataSize).littleEndian
+    var chunkSize = UInt32(dataSize).littleEndian
+    var code: Int32 = 0
+    if pwrite(descriptor, &riffSize, 4, 4) != 4
+      || pwrite(descriptor, &chunkSize, 4, off_t(headerSize - 4)) != 4
+    {
+      code = -errno
+    }
+    let closed = close(descriptor)
+    descriptor = -1
+    if code == 0 && closed != 0 { code = -errno }
+    if code < 0 {
+      throw MediaError(
+        kind: .outputFailed, code: code, operation: "av_write_trailer",
+        detail: "cannot finish '\(path)'")
+    }
+    committed = true
+  }
+
+  /// Closes and removes the output file now (idempotent; nothing once finished).
+  func discard() {
+    guard !committed else { return }
+    if descriptor >= 0 {
+      close(descriptor)
+      descriptor = -1
+      unlink(path)
+    }
+  }
+
+  /// Writes all of `buffer` at the current position; `0`, or a negative errno value.
+  private func writeAll(_ buffer: UnsafeRawBufferPointer) -> Int32 {
+    var done = 0
+    while done < buffer.count {
+      guard let base = buffer.baseAddress else { return 0 }
+      let count = systemWrite(descriptor, base + done, buffer.count - done)
+      if count < 0 {
+        if errno == EINTR { continue }
+        return -errno
+      }
+      done += count
+    }
+    return 0
+  }
+
+  /// The header up to and including the `data` chunk's size field (filled in at the end).
+  static func header(sampleRate: Int, channels: Int) -> [UInt8] {
+    var bytes: [UInt8] = []
+    func tag(_ text: String) { bytes.append(contentsOf: text.utf8) }
+    func u16(_ value: Int) {
+      bytes.append(contentsOf: [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)])
+    }
+    func u32(_ value: Int) {
+      u16(value & 0xFFFF)
+      u16(value >> 16 & 0xFFFF)
+    }
+    // FFmpeg's rule: extensible above two channels (which have a layout) and above 48 kHz.
+    let extensible = channels > 2 || sampleRate > 48_000
+    tag("RIFF")
+    u32(0)
+    tag("WAVE")
+    tag("fmt ")
+    u32(extensible ? 40 : 16)
+    u16(extensible ? 0xFFFE : 1)
+    u16(channels)
+    u32(sampleRate)
+    u32(sampleRate * channels * 2)
+    u16(channels * 2)
+    u16(16)
+    if extensible {
+      u16(22)
+      u16(16)
+      u32(defaultChannelMask(channels: channels))
+      // KSDATAFORMAT_SUBTYPE_PCM.
+      u32(1)
+      u32(0x0010_0000)
+      u32(0xAA00_0080)
+      u32(0x719B_3800)
+    }
+    tag("data")
+    u32(0)
+    return bytes
+  }
+
+  /// The mask of FFmpeg's default layout for `channels` (as `av_channel_layout_default`).
+  static func defaultChannelMask(channels: Int) -> Int {
+    switch channels {
+    case 1: return 0x4
+    case 2: return 0x3
+    case 3: return 0xB
+    case 4: return 0x107
+    case 5: return 0x37
+    case 6: return 0x3F
+    case 7: return 0x70F
+    case 8: return 0x63F
+    default: return 0
+    }
+  }
+}
+
+/// `write(2)`, which a method named `write` would hide.
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+  write(descriptor, buffer, count)
+}
