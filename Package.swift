@@ -10,10 +10,17 @@ let package = Package(
     .executable(name: "mtool", targets: ["mtool"]),
   ],
   targets: [
-    // FFmpeg 5.1's headers (Debian's -dev packages) and a loader that opens FFmpeg's shared
-    // libraries at first use: nothing links FFmpeg, so a command that does not need it never
-    // pays for loading it.
-    .target(name: "CFFmpeg", path: "Sources/CFFmpeg"),
+    // FFmpeg 5.1 from Debian's -dev packages, found through pkg-config.
+    .systemLibrary(
+      name: "CFFmpeg",
+      path: "Sources/CFFmpeg",
+      pkgConfig: "libavformat",
+      providers: [
+        .apt([
+          "libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev", "pkg-config",
+        ])
+      ]
+    ),
     // Pure Swift: standard library and the platform C library only.
     .target(name: "SubtitleParser"),
     // Pure Swift: standard library and the platform C math library only.

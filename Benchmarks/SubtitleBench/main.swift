@@ -141,8 +141,6 @@ while let argument = argumentIterator.next() {
   }
 }
 
-// FFmpeg is loaded at first use: load it before anything is timed.
-guard cff_load() == 0 else { fatalError(String(cString: cff_load_error())) }
 cff_quiet_logging()
 let files = ["bench.srt", "bench-crlf.srt", "bench.vtt", "bench-crlf.vtt"]
 var rows: [Row] = []

@@ -167,8 +167,6 @@ let ffprobe = measure(
 
 // MARK: (c) in-process full probe: avformat_open_input + avformat_find_stream_info
 
-// FFmpeg is loaded at first use: load it before anything is timed.
-guard cff_load() == 0 else { fatalError(String(cString: cff_load_error())) }
 av_log_set_level(AV_LOG_QUIET)
 let fullProbe = measure("libavformat open + find_stream_info (in process)", count: samples) {
   var streams = 0

@@ -52,11 +52,9 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
 
   /// FFmpeg's text for an `AVERROR` code.
   static func message(for code: Int32) -> String {
-    // AVERROR(e) is -e: FFmpeg describes those with the C library's text, so they need no FFmpeg
-    // (the WAVE fast path reports them). Other codes come from FFmpeg, which is then loaded; one
-    // made up by a caller must not fail for want of FFmpeg.
+    // AVERROR(e) is -e: FFmpeg describes those with the C library's text (the WAVE fast path
+    // reports them); other codes get FFmpeg's own text.
     if code < 0, code > -4096, let text = strerror(-code) { return String(cString: text) }
-    guard FFmpegLibrary.isAvailable else { return "error \(code)" }
     var buffer = [CChar](repeating: 0, count: 256)
     buffer.withUnsafeMutableBufferPointer { cff_strerror(code, $0.baseAddress, $0.count) }
     let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }

@@ -29,7 +29,6 @@ final class FFmpegAudioSink {
   init(path: String, sampleRate: Int, channels: Int, bitRate: Int?, choice: EncoderChoice)
     throws(MediaError)
   {
-    try FFmpegLibrary.load()
     guard let encoder = choice.findEncoder() else {
       throw MediaError(
         kind: .invalidArgument, operation: "avcodec_find_encoder",

@@ -22,7 +22,6 @@ struct FormatContext: ~Copyable {
   /// FLAC) that demuxer is tried first, which skips FFmpeg's probe of every format; if it
   /// rejects the file, the file is opened again with the full probe.
   init(path: String) throws(MediaError) {
-    try FFmpegLibrary.load()
     cff_quiet_logging()
     var context: UnsafeMutablePointer<AVFormatContext>? = nil
     var code: Int32 = -1
@@ -79,7 +78,6 @@ struct FormatContext: ~Copyable {
   /// `name` only labels errors. The corresponding C functions are `avio_alloc_context` and
   /// `avformat_open_input`.
   init(bytes: [UInt8], name: String) throws(MediaError) {
-    try FFmpegLibrary.load()
     cff_quiet_logging()
     let source = MemorySource(bytes)
     let bufferSize = 32_768

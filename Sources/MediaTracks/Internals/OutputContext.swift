@@ -17,7 +17,6 @@ struct OutputContext: ~Copyable {
   /// Allocates a muxer by FFmpeg's short name. The corresponding C function is
   /// `avformat_alloc_output_context2`.
   init(format name: String, path: String) throws(MediaError) {
-    try FFmpegLibrary.load()
     var context: UnsafeMutablePointer<AVFormatContext>? = nil
     let code = avformat_alloc_output_context2(&context, nil, name, path)
     guard code >= 0, let context else {

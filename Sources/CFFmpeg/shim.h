@@ -1,13 +1,5 @@
-#ifndef CFFMPEG_H
-#define CFFMPEG_H
-
-/* FFmpeg's declarations, and the package's thin C layer over them.
-
-   This target does not link FFmpeg. loader.c defines every FFmpeg function the package calls,
-   with FFmpeg's name and signature, and forwards each call to the real function in FFmpeg's
-   shared libraries, which it opens at first use. A process that never calls FFmpeg never loads
-   it. The forwarding definitions are hidden: they are not exported from the binary, so FFmpeg's
-   own calls between its libraries never reach them. */
+#ifndef CFFMPEG_SHIM_H
+#define CFFMPEG_SHIM_H
 
 #include <libavformat/avformat.h>
 #include <libavformat/avio.h>
@@ -75,15 +67,5 @@ static inline int cff_fifo_write(AVAudioFifo *fifo, uint8_t **planes, int count)
 static inline int cff_fifo_read_into_frame(AVAudioFifo *fifo, AVFrame *frame, int count) {
   return av_audio_fifo_read(fifo, (void **)frame->extended_data, count);
 }
-
-/* Opens FFmpeg's shared libraries and looks up every forwarded function, once per process
-   (thread-safe; later calls return the first result). Returns 0 on success, -1 on failure, when
-   cff_load_error() says which library or function is missing and why. A forwarded function
-   called before a successful load loads FFmpeg itself, and aborts with that message when it
-   cannot. */
-int cff_load(void);
-
-/* Why cff_load() failed ("" when it did not fail or has not run). */
-const char *cff_load_error(void);
 
 #endif
