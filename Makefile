@@ -88,9 +88,14 @@ bench: peer-deps
 	python3 Scripts/make-subtitle-corpus.py Benchmarks/corpus
 	$(SWIFT) run -c release SubtitleBench
 	Scripts/make-tracks-corpus.sh
-	$(SWIFT) run -c release TracksBench
+	mkdir -p .build/bench
+	$(SWIFT) run -c release TracksBench --json-out .build/bench/TracksBench.json
 	$(SWIFT) run -c release StretchQuality
 	$(SWIFT) run -c release ResourceBench
+	@status=0; for name in TracksBench; do \
+	  python3 Scripts/check-thresholds.py Benchmarks/Thresholds/$$name.json \
+	    .build/bench/$$name.json || status=1; \
+	done; exit $$status
 
 lint:
 	$(SWIFT) format lint --strict -r Package.swift Sources Tests Benchmarks Examples Fuzz

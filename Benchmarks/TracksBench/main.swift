@@ -2,8 +2,11 @@
 // ffprobe run once per file and beside an in-process full probe with libavformat; and whether
 // every file's channels, sample rates and languages agree with ffprobe's.
 //
-// Usage: swift run -c release TracksBench [--json] [--samples N] [--ffprobe-samples N]
-//        [--skip-ffprobe]   (no ffprobe loop and no field check: for quick reruns)
+// Usage: swift run -c release TracksBench [--json] [--json-out PATH] [--samples N]
+//        [--ffprobe-samples N] [--skip-ffprobe]
+// --json prints the results as JSON instead of the table; --json-out PATH also writes them to
+// PATH (for Scripts/check-thresholds.py); --skip-ffprobe leaves out the ffprobe loop and the
+// field check, for quick reruns.
 // Needs the corpus (Scripts/make-tracks-corpus.sh) and the release mtool
 // (swift build -c release --product mtool).
 
@@ -24,6 +27,9 @@ let packageRoot: String = {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let jsonOutput = arguments.contains("--json")
+let jsonOutPath: String? = arguments.firstIndex(of: "--json-out").flatMap {
+  $0 + 1 < arguments.count ? arguments[$0 + 1] : nil
+}
 
 func option(_ name: String, default value: Int) -> Int {
   guard let position = arguments.firstIndex(of: name), position + 1 < arguments.count,
@@ -268,7 +274,7 @@ let ffprobeCPURatio = ffprobe.cpuMin / ours.cpuMin
 let fullProbeCPURatio = fullProbe.cpuMin / ours.cpuMin
 let timings = [ours, oursSerial, ffprobe, fullProbe, library]
 
-if jsonOutput {
+do {
   var text = "{\"files\":\(files.count),\"loadavg\":\"\(loadAverage)\",\"timings\":["
   text += timings.map {
     "{\"name\":\"\($0.name)\",\"min\":\($0.min),\"median\":\($0.median),"
@@ -278,8 +284,12 @@ if jsonOutput {
   text += "\"fullProbeOverLibrary\":\(libraryRatio),\"ffprobeOverMtoolCPU\":\(ffprobeCPURatio),"
   text += "\"fullProbeOverMtoolCPU\":\(fullProbeCPURatio),\"checkedStreams\":\(checkedStreams),"
   text += "\"mismatches\":\(mismatches.count)}"
-  print(text)
-} else {
+  if jsonOutput { print(text) }
+  if let jsonOutPath, !FileManager.default.createFile(atPath: jsonOutPath, contents: Data(text.utf8)) {
+    fail("cannot write \(jsonOutPath)")
+  }
+}
+if !jsonOutput {
   print("TracksBench: \(files.count) files, load average \(loadAverage)")
   for timing in timings {
     let name = timing.name.padding(toLength: 60, withPad: " ", startingAt: 0)
