@@ -302,7 +302,7 @@ extension TimeStretcher {
     var lo = wideLo
     var hi = wideHi
     guard Int(lo.rounded(.up)) <= Int(hi.rounded(.down)) else { return max(min(ideal, hi), lo) }
-    let length = searchHistory + hop
+    let length = searchLength
     // The natural continuation of the previous segment (and the history before it), from the
     // channel sum; candidate j is compared from j − searchHistory on.
     let q = previous + Double(hop) - Double(searchHistory)
@@ -365,7 +365,6 @@ extension TimeStretcher {
     // not fit a cosine.
     var p = Double(bestJ)
     if bestNCC < 1 - 1e-6 {
-      let refineLength = refineHistory + hop
       let r = previous + Double(hop) - Double(refineHistory)
       let r0 = Int(r.rounded(.down))
       let rf = r - Double(r0)
@@ -415,7 +414,7 @@ extension TimeStretcher {
   ) {
     let jLo = Int(lo.rounded(.up))
     let jHi = Int(hi.rounded(.down))
-    let length = searchHistory + hop
+    let length = searchLength
     let coarseLength = max(8, length / 32 * 8)  // whole SIMD8 blocks
     let refDecEnergy = dotAndEnergy(refDec, refDec, count: coarseLength).energy
     let scale = Float(1) / Float(innerRadius)
@@ -553,7 +552,7 @@ extension TimeStretcher {
 
   @inline(__always)
   func normalizedCorrelation(at j: Int, refEnergy: Float) -> Float {
-    let r = dotAndEnergy(ref, mix + (j - searchHistory - base), count: searchHistory + hop)
+    let r = dotAndEnergy(ref, mix + (j - searchHistory - base), count: searchLength)
     return r.energy > refEnergy * 1e-6 ? r.dot / (r.energy * refEnergy).squareRoot() : 0
   }
 

@@ -86,8 +86,13 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   let preroll: Int
   /// Frames of history before the overlap that the similarity search also compares.
   let searchHistory: Int
-  /// Frames of history before the overlap that the sub-frame refinement compares.
+  /// Frames of history before the overlap that the sub-frame refinement compares (one hop).
   let refineHistory: Int
+  /// Frames the similarity search compares (from `searchHistory` before the overlap on).
+  let searchLength: Int
+  /// Frames the sub-frame refinement compares (from `refineHistory` before the overlap on: three
+  /// hops, centred on the overlap).
+  let refineLength: Int
   let block: Int
 
   // Input, sum of channels and its 4:1 decimation, indexed by internal frame − base.
@@ -149,7 +154,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// timeline best (95 % of the error within 1.7 ms instead of 2.5 ms), but on a chirp it raised
   /// the spectral distance from the ideal stretch to about 0.19 at 0.5x and 2x, against 0.14 at
   /// 0.6.
-  static let centreAlignment = 0.6
+  static let centreAlignment = 1.0
   /// The largest offset from the ideal position searched first, and the only one searched unless
   /// the signal has strong low-frequency content (see ``bassHz``).
   static let budgetSeconds = 0.002
@@ -159,10 +164,13 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   static let bassHz = 250.0
   /// The correlation of a match within the drift budget that is good enough to keep.
   static let goodMatch: Float = 0.99
-  /// How much signal the similarity search compares (the overlap and history before it).
+  /// How much signal the similarity search compares: the overlap, and as much before it as after
+  /// it. The comparison is centred on the overlap's centre because the match sets the phase of
+  /// the join there: centred on an earlier point (as when it compared only history before the
+  /// overlap), a gliding pitch joined with a phase step at every crossfade, proportional to the
+  /// segment's jump, which raised or lowered the pitch heard (on a chirp at 2x as if the media
+  /// ran 5 ms ahead of where the segments sat).
   static let searchSeconds = 0.010
-  /// How much signal the sub-frame refinement compares.
-  static let refineSeconds = 0.025
   static let historyLength = 16
   static let pendingCapacity = 64
   /// The most scheduled speed changes that can wait at a time.
@@ -197,9 +205,13 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     budget = Int(rate * Self.budgetSeconds)
     behind = window + radius
     reach = radius + window + 4
-    searchHistory = Int((rate * Self.searchSeconds - Double(hop)) / 4) * 4
-    refineHistory = Int(rate * Self.refineSeconds) - hop
-    bassCrossings = Int(2 * Self.bassHz * Double(searchHistory + hop) / rate) + 1
+    // Both comparisons are centred on the overlap's centre, where the crossfade weighs the two
+    // segments equally (see ``searchSeconds``).
+    searchLength = Int(rate * Self.searchSeconds / 4) * 4
+    searchHistory = ((searchLength - hop) / 2 + 3) / 4 * 4
+    refineLength = 3 * hop
+    refineHistory = hop
+    bassCrossings = Int(2 * Self.bassHz * Double(searchLength) / rate) + 1
     preroll = (refineHistory + 2 * hop + 12) / 4 * 4
     block = max(8, sampleRate / 2000)
 
@@ -211,10 +223,10 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     windowInterleaved = .allocate(capacity: window * channels)
     acc = .allocate(capacity: window * channels)
     ready = .allocate(capacity: hop * channels)
-    ref = .allocate(capacity: searchHistory + hop + 8)
-    refDec = .allocate(capacity: (searchHistory + hop) / 4 + 8)
-    refWindowed = .allocate(capacity: refineHistory + hop + 8)
-    refineWindow = .allocate(capacity: refineHistory + hop)
+    ref = .allocate(capacity: searchLength + 8)
+    refDec = .allocate(capacity: searchLength / 4 + 8)
+    refWindowed = .allocate(capacity: refineLength + 8)
+    refineWindow = .allocate(capacity: refineLength)
     // The search range is at most ideal − behind ... ideal + radius (next to onsets).
     coarseEnergy = .allocate(capacity: (behind + radius) / 4 + 24)
     history = .allocate(capacity: Self.historyLength)
@@ -231,7 +243,6 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
         windowInterleaved[i * channels + c] = w
       }
     }
-    let refineLength = refineHistory + hop
     for i in 0..<refineLength {
       refineWindow[i] = Float(
         0.5 - 0.5 * cos(2 * Double.pi * (Double(i) + 0.5) / Double(refineLength)))
