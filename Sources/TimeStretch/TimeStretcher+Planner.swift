@@ -519,8 +519,10 @@ extension TimeStretcher {
     var best = -Float.infinity
     var bestJ = jLo
     var bestNCC: Float = 0
-    var nccs = SIMD32<Float>(repeating: -.infinity)
-    var starts = SIMD4<Int32>(repeating: 0)
+    // The fine correlations, eight per window (unevaluated lags at -infinity), through a local.
+    let nccs = fineNCC
+    nccs.update(repeating: -.infinity, count: 32)
+    var starts = (jLo, jLo, jLo, jLo)
     let nearIdeal = max(jLo, min(jHi, Int(ideal.rounded())))
     for rank in 0..<4 {
       let candidate = rank == 0 ? j1 : (rank == 1 ? j2 : (rank == 2 ? j3 : nearIdeal))
@@ -530,7 +532,12 @@ extension TimeStretcher {
       let fStart = max(jLo, candidate - 3)
       let fEnd = min(jHi, candidate + 3)
       guard fStart <= fEnd else { continue }
-      starts[rank] = Int32(fStart)
+      switch rank {
+      case 0: starts.0 = fStart
+      case 1: starts.1 = fStart
+      case 2: starts.2 = fStart
+      default: starts.3 = fStart
+      }
       let start = mix + (fStart - searchHistory - base)
       let d8 = dots8(ref, start, count: length)
       var energy = Double(dotAndEnergy(start, start, count: length).energy)
@@ -552,9 +559,13 @@ extension TimeStretcher {
     }
     /// Whether fine lag `i` is a peak: at least as good as both neighbours, which must have been
     /// evaluated too unless it is at the end of the range.
+    @inline(__always) func lag(_ i: Int) -> Int {
+      let w = i >> 3
+      return (w == 0 ? starts.0 : w == 1 ? starts.1 : w == 2 ? starts.2 : starts.3) + (i & 7)
+    }
     @inline(__always) func isPeak(_ i: Int) -> Bool {
-      let lane = i % 8
-      let f = Int(starts[i / 8]) + lane
+      let lane = i & 7
+      let f = lag(i)
       let left = lane > 0 ? nccs[i - 1] : -.infinity
       let right = lane < 7 ? nccs[i + 1] : -.infinity
       return (left > -.infinity ? nccs[i] >= left : f == jLo)
@@ -568,7 +579,7 @@ extension TimeStretcher {
       let floor = top - Self.nearEqual - Self.nearEqualSpread * (1 - top * top)
       var nearest = Double.infinity
       for i in 0..<32 where nccs[i] >= floor && isPeak(i) {
-        let f = Int(starts[i / 8]) + i % 8
+        let f = lag(i)
         let d = abs(Double(f) - ideal)
         if d < nearest {
           nearest = d

@@ -121,6 +121,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   let refWindowed: UnsafeMutablePointer<Float>
   let refineWindow: UnsafeMutablePointer<Float>
   let coarseEnergy: UnsafeMutablePointer<Float>
+  /// The fine search's correlations: eight lags around each of four candidates.
+  let fineNCC: UnsafeMutablePointer<Float>
 
   // Onsets.
   let history: UnsafeMutablePointer<Float>
@@ -234,6 +236,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     refineWindow = .allocate(capacity: refineLength)
     // The search range is at most ideal − behind ... ideal + radius (next to onsets).
     coarseEnergy = .allocate(capacity: (behind + radius) / 4 + 24)
+    fineNCC = .allocate(capacity: 32)
     history = .allocate(capacity: Self.historyLength)
     pending = .allocate(capacity: Self.pendingCapacity)
     map = MediaTimeMap(speed: speed)
@@ -271,6 +274,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     refWindowed.deallocate()
     refineWindow.deallocate()
     coarseEnergy.deallocate()
+    fineNCC.deallocate()
     history.deallocate()
     pending.deallocate()
   }
