@@ -41,7 +41,7 @@
 /// at slope 1 rather than at the speed (±2.5 ms × |1 − speed| around its centre's), and the
 /// centre plays its media on the map plus the offset. Measured on band-limited noise with the
 /// media time averaged over 10 ms of output, the error stays within 1.1–1.3 ms for 95 % of the
-/// output and 2.0 ms at worst from 0.5x to 2x (1.8 and 2.9 ms at 3x); clicks land within 0.1 ms
+/// output and 2.0 ms at worst from 0.5x to 2x (1.8 and 2.8 ms at 3x); clicks land within 0.1 ms
 /// of their mapped time. Bass-dominated sound may sit up to ±15 ms off
 /// (its timing is only defined to within a period), and segments next to onsets up to 25 ms.
 /// None of it accumulates. Speed changes scheduled with ``setSpeed(_:atInputFrame:)`` enter the
