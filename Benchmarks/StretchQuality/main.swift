@@ -332,7 +332,9 @@ for tool in tools {
     // the input's own rate, so within a segment the timing runs at slope 1 instead of the speed,
     // a sawtooth of ±(segment hop / 2)·|1 − speed| around the segment's own offset; the offsets
     // are therefore averaged over 10 ms of output (±5 points) before the worst and the 95th
-    // percentile are taken, which measures where segments sit rather than that sawtooth.
+    // percentile are taken, which measures where segments sit rather than that sawtooth. A
+    // point more than 10 ms from every neighbour within 2 ms is a false match and is left out
+    // (see timelineError).
     // Points 50 ms from either end are left out.
     if let o = stretch(tool, "noise", noiseInput, speed: speed) {
       let margin = rate / 20
@@ -340,7 +342,7 @@ for tool in tools {
       let offsets = localOffsets(
         output: o.channel(0), input: noiseChannel, speed: speed, centres: centres,
         window: rate * 6 / 1000, maxLag: rate * 40 / 1000, fft: timelineFFT)
-      let e = timelineError(offsets, span: 5)
+      let e = timelineError(offsets, span: 5, isolated: Double(rate) * 0.010)
       r.timelineWorst.append(e.map { $0.worst / Double(rate) * 1000 })
       r.timelineP95.append(e.map { $0.p95 / Double(rate) * 1000 })
       r.timelineCoverage.append(e?.coverage)

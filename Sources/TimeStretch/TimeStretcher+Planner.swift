@@ -30,31 +30,28 @@ extension TimeStretcher {
   }
 
   /// The input needed beyond a segment's ideal position before it is made: the search and the
-  /// window, and at least the media its finished output hop plays (so output pulled before
-  /// ``finish()`` never runs past the stream's end).
-  func lookahead(_ piece: SpeedBreakpoint) -> Int {
-    let a = Self.centreAlignment
-    let played = a * Double(hop) + (1 - a) * Double(hop) * piece.speed
-    return max(reach, Int(played.rounded(.up)) + 1)
+  /// window, and at least the media its finished output hop plays (up to its centre, `hop`
+  /// frames on), so output pulled before ``finish()`` never runs past the stream's end. The same
+  /// on every piece, as the segment's centre sits on the map.
+  func lookahead(_: SpeedBreakpoint) -> Int {
+    max(reach, hop + 1)
   }
 
   /// The ideal internal input position of segment `k` on `piece`. A segment plays its input at
   /// the input's own rate, not at the speed, so only one point of it can sit on the speed map:
-  /// with its start there (as ``centreAlignment`` 0 would do) its centre, where its window
-  /// peaks, plays `hop · (1 − speed)` frames of media off the map. ``centreAlignment`` moves the
-  /// point that sits on the map from the segment's start towards its centre.
+  /// its centre, where its window peaks and the two crossfades around it balance (with its
+  /// start there, its centre would play `hop · (1 − speed)` frames of media off the map).
   @inline(__always)
   func idealPosition(_ k: Int, _ piece: SpeedBreakpoint) -> Double {
     if k == 0 { return Double(preroll - hop) }
     let onMap = mapPoint(k) - Double(piece.outputFrame)
-    return Double(preroll) - Self.centreAlignment * Double(hop)
-      + (piece.inputFrame + onMap * piece.speed)
+    return Double(preroll - hop) + (piece.inputFrame + onMap * piece.speed)
   }
 
-  /// The output frame (stream, fractional) whose media segment `k` is placed at.
+  /// The output frame (stream) whose media segment `k` is placed at: its centre's.
   @inline(__always)
   func mapPoint(_ k: Int) -> Double {
-    Double(k * hop) - (1 - Self.centreAlignment) * Double(hop)
+    Double(k * hop)
   }
 
   /// The ideal internal input position of segment `k` on the map as it stands.
@@ -302,9 +299,10 @@ extension TimeStretcher {
     var lo = wideLo
     var hi = wideHi
     guard Int(lo.rounded(.up)) <= Int(hi.rounded(.down)) else { return max(min(ideal, hi), lo) }
-    let length = searchHistory + hop
-    // The natural continuation of the previous segment (and the history before it), from the
-    // channel sum; candidate j is compared from j − searchHistory on.
+    let length = searchLength
+    // The natural continuation of the previous segment, from `searchHistory` frames before the
+    // overlap to as many after it (centred on the overlap), from the channel sum; candidate j is
+    // compared from j − searchHistory on.
     let q = previous + Double(hop) - Double(searchHistory)
     let q0 = Int(q.rounded(.down))
     let qf = q - Double(q0)
@@ -359,13 +357,12 @@ extension TimeStretcher {
     }
     let bestJ = match.j
     let bestNCC = match.ncc
-    // Sub-frame refinement on the Hann-weighted correlation of a longer stretch (the overlap and
-    // the history before it; the taper keeps the edges from biasing the peak): a cosine through
-    // the three values around the peak, exact for a sinusoid, or a parabola when the values do
-    // not fit a cosine.
+    // Sub-frame refinement on the tapered correlation of a longer stretch (three hops centred on
+    // the overlap; the taper keeps the edges from biasing the peak): a cosine through the three
+    // values around the peak, exact for a sinusoid, or a parabola when the values do not fit a
+    // cosine.
     var p = Double(bestJ)
     if bestNCC < 1 - 1e-6 {
-      let refineLength = refineHistory + hop
       let r = previous + Double(hop) - Double(refineHistory)
       let r0 = Int(r.rounded(.down))
       let rf = r - Double(r0)
@@ -415,7 +412,7 @@ extension TimeStretcher {
   ) {
     let jLo = Int(lo.rounded(.up))
     let jHi = Int(hi.rounded(.down))
-    let length = searchHistory + hop
+    let length = searchLength
     let coarseLength = max(8, length / 32 * 8)  // whole SIMD8 blocks
     let refDecEnergy = dotAndEnergy(refDec, refDec, count: coarseLength).energy
     let scale = Float(1) / Float(innerRadius)
@@ -514,24 +511,40 @@ extension TimeStretcher {
       consider(from: 0, to: innerLo)
       consider(from: innerHi, to: lagCount)
     }
-    // Fine: full resolution around the coarse winners.
+    // Fine: full resolution around the three coarse winners and around the ideal position. The
+    // lag taken is the peak nearest the ideal position among the peaks correlating about as well
+    // as the best one (see ``nearEqual``): many lags match noise-like sound about equally, and
+    // the nearest keeps the timeline. Without a peak, the best score (correlation less the
+    // distance penalty) counts.
     var best = -Float.infinity
     var bestJ = jLo
     var bestNCC: Float = 0
-    for rank in 0..<3 {
-      let candidate = rank == 0 ? j1 : (rank == 1 ? j2 : j3)
-      let score = rank == 0 ? s1 : (rank == 1 ? s2 : s3)
+    // The fine correlations, eight per window (unevaluated lags at -infinity), through a local.
+    let nccs = fineNCC
+    nccs.update(repeating: -.infinity, count: 32)
+    var starts = (jLo, jLo, jLo, jLo)
+    let nearIdeal = max(jLo, min(jHi, Int(ideal.rounded())))
+    for rank in 0..<4 {
+      let candidate = rank == 0 ? j1 : (rank == 1 ? j2 : (rank == 2 ? j3 : nearIdeal))
+      let score = rank == 0 ? s1 : (rank == 1 ? s2 : (rank == 2 ? s3 : 0))
       guard score > -Float.infinity else { continue }
       // The (at most seven) lags around the candidate in one SIMD8 pass, energies sliding.
       let fStart = max(jLo, candidate - 3)
       let fEnd = min(jHi, candidate + 3)
       guard fStart <= fEnd else { continue }
+      switch rank {
+      case 0: starts.0 = fStart
+      case 1: starts.1 = fStart
+      case 2: starts.2 = fStart
+      default: starts.3 = fStart
+      }
       let start = mix + (fStart - searchHistory - base)
       let d8 = dots8(ref, start, count: length)
       var energy = Double(dotAndEnergy(start, start, count: length).energy)
       for lane in 0...(fEnd - fStart) {
         let e = Float(energy)
         let ncc = e > refEnergy * 1e-6 ? d8[lane] / (e * refEnergy).squareRoot() : 0
+        nccs[rank * 8 + lane] = ncc
         let f = fStart + lane
         let s = ncc - penalty(f)
         if s > best {
@@ -544,6 +557,37 @@ extension TimeStretcher {
         energy = max(0, energy + enter * enter - leave * leave)
       }
     }
+    /// Whether fine lag `i` is a peak: at least as good as both neighbours, which must have been
+    /// evaluated too unless it is at the end of the range.
+    @inline(__always) func lag(_ i: Int) -> Int {
+      let w = i >> 3
+      return (w == 0 ? starts.0 : w == 1 ? starts.1 : w == 2 ? starts.2 : starts.3) + (i & 7)
+    }
+    @inline(__always) func isPeak(_ i: Int) -> Bool {
+      let lane = i & 7
+      let f = lag(i)
+      let left = lane > 0 ? nccs[i - 1] : -.infinity
+      let right = lane < 7 ? nccs[i + 1] : -.infinity
+      return (left > -.infinity ? nccs[i] >= left : f == jLo)
+        && (right > -.infinity ? nccs[i] >= right : f == jHi)
+    }
+    var top: Float = -.infinity
+    for i in 0..<32 where nccs[i] > top && isPeak(i) {
+      top = nccs[i]
+    }
+    if top > -.infinity {
+      let floor = top - Self.nearEqual - Self.nearEqualSpread * (1 - top * top)
+      var nearest = Double.infinity
+      for i in 0..<32 where nccs[i] >= floor && isPeak(i) {
+        let f = lag(i)
+        let d = abs(Double(f) - ideal)
+        if d < nearest {
+          nearest = d
+          bestJ = f
+          bestNCC = nccs[i]
+        }
+      }
+    }
     if best == -Float.infinity {
       bestJ = max(jLo, min(jHi, Int(ideal.rounded())))
       bestNCC = normalizedCorrelation(at: bestJ, refEnergy: refEnergy)
@@ -553,7 +597,7 @@ extension TimeStretcher {
 
   @inline(__always)
   func normalizedCorrelation(at j: Int, refEnergy: Float) -> Float {
-    let r = dotAndEnergy(ref, mix + (j - searchHistory - base), count: searchHistory + hop)
+    let r = dotAndEnergy(ref, mix + (j - searchHistory - base), count: searchLength)
     return r.energy > refEnergy * 1e-6 ? r.dot / (r.energy * refEnergy).squareRoot() : 0
   }
 

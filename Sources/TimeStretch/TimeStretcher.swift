@@ -19,28 +19,30 @@
 ///
 /// How it works: output is built from windowed segments (10 ms Hann windows, 5 ms apart in the
 /// output). Each segment is read from the input at the position the speed map gives for it
-/// (``mediaTime(forOutputFrame:)``, taken at a point 60 % of the way from the segment's start to
-/// its centre), moved by a bounded offset to the position whose waveform best continues the
-/// previous segment. The offset stays within ±2 ms, where any tone above about 250 Hz finds a
-/// whole period, and noise-like sound simply takes the best match there. Only when low
+/// (``mediaTime(forOutputFrame:)`` at the segment's centre), moved by a bounded offset to the
+/// position whose waveform best continues the previous segment. The offset stays within ±2 ms,
+/// where any tone above about 250 Hz finds a whole period; among matches about as good as the
+/// best (within 0.01, widened for poor matches, as on noise) the one nearest the ideal position
+/// is taken. Only when low
 /// frequencies dominate the signal (it crosses zero no more often than a 250 Hz tone) and
 /// nothing within ±2 ms matches well is the search extended to ±15 ms (a 33 Hz period); it then
 /// takes the near-equal match nearest the ideal position, so a bass note's offset stays within
 /// about half its period and does not build up. The similarity is a normalised
-/// cross-correlation over 10 ms of the sum of all channels, searched coarse-to-fine (4:1
-/// decimated, then full resolution around the three best coarse lags) and refined to a fraction
-/// of a frame on a Hann-weighted 25 ms correlation; every channel then uses the same offset, so
-/// the stereo image is kept. Onsets (a 0.5 ms block with ten times the energy of the 8 ms before
+/// cross-correlation over 10 ms of the sum of all channels centred on the crossfade, searched
+/// coarse-to-fine (4:1 decimated, then full resolution around the three best coarse lags and the
+/// ideal position) and refined to a fraction of a frame on a tapered 15 ms correlation, also
+/// centred on the crossfade, so that a gliding pitch joins without a phase step; every channel
+/// then uses the same offset, so the stereo image is kept. Onsets (a 0.5 ms block with ten times the energy of the 8 ms before
 /// it) are played once, in one segment continued exactly by the next, at their scaled time where
 /// the look-ahead allows (late by up to a few milliseconds above 1.5x), and never repeated or
 /// skipped.
 ///
 /// Timeline: a segment plays its input at the input's own rate, so within it the media time runs
-/// at slope 1 rather than at the speed; its middle plays media 0.4 × 5 ms × |1 − speed| off the
-/// map (from placing the 60 % point rather than the centre on it), plus the offset. Measured on
-/// band-limited noise with the media time averaged over 10 ms of output, the error stays within
-/// 2.0–3.5 ms for 95 % of the output and 3–6 ms at worst from 0.5x to 2x (5.4 and 6.6 ms at 3x);
-/// clicks land within 0.1 ms of their mapped time. Bass-dominated sound may sit up to ±15 ms off
+/// at slope 1 rather than at the speed (±2.5 ms × |1 − speed| around its centre's), and the
+/// centre plays its media on the map plus the offset. Measured on band-limited noise with the
+/// media time averaged over 10 ms of output, the error stays within 1.1–1.3 ms for 95 % of the
+/// output and 2.0 ms at worst from 0.5x to 2x (1.8 and 2.8 ms at 3x); clicks land within 0.1 ms
+/// of their mapped time. Bass-dominated sound may sit up to ±15 ms off
 /// (its timing is only defined to within a period), and segments next to onsets up to 25 ms.
 /// None of it accumulates. Speed changes scheduled with ``setSpeed(_:atInputFrame:)`` enter the
 /// map exactly at their input frame.
@@ -84,10 +86,16 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   let behind: Int
   let reach: Int
   let preroll: Int
-  /// Frames of history before the overlap that the similarity search also compares.
+  /// Frames before the overlap that the similarity search also compares (about as many as after
+  /// it).
   let searchHistory: Int
-  /// Frames of history before the overlap that the sub-frame refinement compares.
+  /// Frames of history before the overlap that the sub-frame refinement compares (one hop).
   let refineHistory: Int
+  /// Frames the similarity search compares (from `searchHistory` before the overlap on).
+  let searchLength: Int
+  /// Frames the sub-frame refinement compares (from `refineHistory` before the overlap on: three
+  /// hops, centred on the overlap).
+  let refineLength: Int
   let block: Int
 
   // Input, sum of channels and its 4:1 decimation, indexed by internal frame − base.
@@ -113,6 +121,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   let refWindowed: UnsafeMutablePointer<Float>
   let refineWindow: UnsafeMutablePointer<Float>
   let coarseEnergy: UnsafeMutablePointer<Float>
+  /// The fine search's correlations: eight lags around each of four candidates.
+  let fineNCC: UnsafeMutablePointer<Float>
 
   // Onsets.
   let history: UnsafeMutablePointer<Float>
@@ -144,12 +154,6 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// correlates better than ``extendBelow`` (a period too long for it).
   static let innerRadiusSeconds = 0.0095
   static let extendBelow: Float = 0.98
-  /// Which point of a segment is placed on the speed map: 0 its start, 1 its centre (see
-  /// ``idealPosition(_:_:)``). Between the two: on band-limited noise the centre (1) keeps the
-  /// timeline best (95 % of the error within 1.7 ms instead of 2.5 ms), but on a chirp it raised
-  /// the spectral distance from the ideal stretch to about 0.19 at 0.5x and 2x, against 0.14 at
-  /// 0.6.
-  static let centreAlignment = 0.6
   /// The largest offset from the ideal position searched first, and the only one searched unless
   /// the signal has strong low-frequency content (see ``bassHz``).
   static let budgetSeconds = 0.002
@@ -159,16 +163,27 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   static let bassHz = 250.0
   /// The correlation of a match within the drift budget that is good enough to keep.
   static let goodMatch: Float = 0.99
-  /// How much signal the similarity search compares (the overlap and history before it).
+  /// How much signal the similarity search compares: the overlap, and as much before it as after
+  /// it. The comparison is centred on the overlap's centre because the match sets the phase of
+  /// the join there: centred on an earlier point (as when it compared only history before the
+  /// overlap), a gliding pitch joined with a phase step at every crossfade, proportional to the
+  /// segment's jump, which raised or lowered the pitch heard (on a chirp at 2x as if the media
+  /// ran 5 ms ahead of where the segments sat).
   static let searchSeconds = 0.010
-  /// How much signal the sub-frame refinement compares.
-  static let refineSeconds = 0.025
   static let historyLength = 16
   static let pendingCapacity = 64
   /// The most scheduled speed changes that can wait at a time.
   public static let scheduledCapacity = 256
   static let onsetRatio: Float = 10
   static let distancePenalty: Float = 0.05
+  /// Lags whose correlation is within this of the best peak's count as equal matches; the one
+  /// nearest the ideal position is taken (see ``nearEqualSpread``).
+  static let nearEqual: Float = 0.01
+  /// Widens ``nearEqual`` for poor matches by this times 1 − r² (r the best peak's correlation),
+  /// about twice the standard error of a correlation over 10 ms of band-limited sound: on noise,
+  /// whose best match is near 0.7, peaks within about 0.15 of it are not told apart reliably and
+  /// the nearest keeps the timeline; on a tone (r near 1) only the best counts.
+  static let nearEqualSpread: Float = 0.3
 
   /// Creates a stretcher.
   /// - Parameters:
@@ -197,9 +212,13 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     budget = Int(rate * Self.budgetSeconds)
     behind = window + radius
     reach = radius + window + 4
-    searchHistory = Int((rate * Self.searchSeconds - Double(hop)) / 4) * 4
-    refineHistory = Int(rate * Self.refineSeconds) - hop
-    bassCrossings = Int(2 * Self.bassHz * Double(searchHistory + hop) / rate) + 1
+    // Both comparisons are centred on the overlap's centre, where the crossfade weighs the two
+    // segments equally (see ``searchSeconds``).
+    searchLength = Int(rate * Self.searchSeconds / 4) * 4
+    searchHistory = ((searchLength - hop) / 2 + 3) / 4 * 4
+    refineLength = 3 * hop
+    refineHistory = hop
+    bassCrossings = Int(2 * Self.bassHz * Double(searchLength) / rate) + 1
     preroll = (refineHistory + 2 * hop + 12) / 4 * 4
     block = max(8, sampleRate / 2000)
 
@@ -211,12 +230,13 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     windowInterleaved = .allocate(capacity: window * channels)
     acc = .allocate(capacity: window * channels)
     ready = .allocate(capacity: hop * channels)
-    ref = .allocate(capacity: searchHistory + hop + 8)
-    refDec = .allocate(capacity: (searchHistory + hop) / 4 + 8)
-    refWindowed = .allocate(capacity: refineHistory + hop + 8)
-    refineWindow = .allocate(capacity: refineHistory + hop)
+    ref = .allocate(capacity: searchLength + 8)
+    refDec = .allocate(capacity: searchLength / 4 + 8)
+    refWindowed = .allocate(capacity: refineLength + 8)
+    refineWindow = .allocate(capacity: refineLength)
     // The search range is at most ideal − behind ... ideal + radius (next to onsets).
     coarseEnergy = .allocate(capacity: (behind + radius) / 4 + 24)
+    fineNCC = .allocate(capacity: 32)
     history = .allocate(capacity: Self.historyLength)
     pending = .allocate(capacity: Self.pendingCapacity)
     map = MediaTimeMap(speed: speed)
@@ -231,10 +251,12 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
         windowInterleaved[i * channels + c] = w
       }
     }
-    let refineLength = refineHistory + hop
+    // Hann squared: its leakage at twice a tone's frequency, which biases the refined lag on a
+    // short window, falls off much faster than a plain Hann window's (220 Hz tone: 84 dB SNR
+    // against 65 dB over these 15 ms).
     for i in 0..<refineLength {
-      refineWindow[i] = Float(
-        0.5 - 0.5 * cos(2 * Double.pi * (Double(i) + 0.5) / Double(refineLength)))
+      let h = 0.5 - 0.5 * cos(2 * Double.pi * (Double(i) + 0.5) / Double(refineLength))
+      refineWindow[i] = Float(h * h)
     }
     reset()
   }
@@ -252,6 +274,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     refWindowed.deallocate()
     refineWindow.deallocate()
     coarseEnergy.deallocate()
+    fineNCC.deallocate()
     history.deallocate()
     pending.deallocate()
   }
