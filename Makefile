@@ -90,9 +90,9 @@ bench: peer-deps
 	Scripts/make-tracks-corpus.sh
 	mkdir -p .build/bench
 	$(SWIFT) run -c release TracksBench --json-out .build/bench/TracksBench.json
-	$(SWIFT) run -c release StretchQuality
+	$(SWIFT) run -c release StretchQuality --json-out .build/bench/StretchQuality.json
 	$(SWIFT) run -c release ResourceBench
-	@status=0; for name in TracksBench; do \
+	@status=0; for name in TracksBench StretchQuality; do \
 	  python3 Scripts/check-thresholds.py Benchmarks/Thresholds/$$name.json \
 	    .build/bench/$$name.json || status=1; \
 	done; exit $$status

@@ -4,7 +4,7 @@
 Usage: check-thresholds.py Benchmarks/Thresholds/NAME.json RESULTS.json
 
 The thresholds file lists checks: {"checks": [{"path": ..., "min"|"max": ..., "why": ...}]}.
-A path names a value in the results: keys joined by '.', and `list[key=value,key=value]` picks
+A path names a value in the results: keys joined by '.', and `list[key=value&key=value]` picks
 the object of a list whose fields match. Thresholds sit well below the goals (they catch large
 regressions, not noise on a shared machine); the goals themselves are judged in the benchmark's
 own table. Exits 1 if a check fails or its value is missing.
@@ -31,7 +31,7 @@ def lookup(value, path):
             return None
         value = value[key]
         if selector is not None:
-            wanted = dict(item.split("=", 1) for item in selector.split(","))
+            wanted = dict(item.split("=", 1) for item in selector.split("&"))
             found = [
                 item for item in value
                 if isinstance(item, dict)
@@ -58,7 +58,11 @@ def main():
             ok = value >= check["min"]
         if ok and "max" in check:
             ok = value <= check["max"]
-        bound = ">= %g" % check["min"] if "min" in check else "<= %g" % check["max"]
+        bound = " and ".join(
+            ("%s %g" % (sign, check[key]))
+            for key, sign in (("min", ">="), ("max", "<="))
+            if key in check
+        )
         shown = "missing" if value is None else ("%.4g" % value if isinstance(value, float) else value)
         print("  %-6s %s = %s (threshold %s)" % ("ok" if ok else "FAILED", check["path"], shown, bound))
         failed += 0 if ok else 1

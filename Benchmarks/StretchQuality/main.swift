@@ -1,9 +1,10 @@
 // StretchQuality: our TimeStretcher against SoundTouch (soundstretch), FFmpeg (atempo) and
 // Rubber Band (R2 and R3), on deterministic synthetic signals, in one run.
 //
-//   swift run -c release StretchQuality [--quick] [--ours-only]
+//   swift run -c release StretchQuality [--quick] [--ours-only] [--json-out PATH]
 //
-// --quick times 10 s instead of 60 s of audio; --ours-only skips the peers. Peers run as commands
+// --quick times 10 s instead of 60 s of audio; --ours-only skips the peers; --json-out also
+// writes every figure to PATH as JSON (for Scripts/check-thresholds.py). Peers run as commands
 // on WAV files in a temporary directory (removed at the end); a missing peer is skipped.
 import Foundation
 import TimeStretch
@@ -12,6 +13,9 @@ let rate = 44_100
 let speeds: [Double] = [0.5, 0.75, 1.25, 1.5, 2, 3]
 let goalSpeeds: Set<Double> = [0.5, 1.5, 2]
 let quick = CommandLine.arguments.contains("--quick")
+let jsonOutPath: String? = CommandLine.arguments.firstIndex(of: "--json-out").flatMap {
+  $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
+}
 let inputSeconds = 3.0
 let inputFrames = Int(inputSeconds * Double(rate))
 
@@ -571,6 +575,48 @@ for (name, seconds, ours) in results {
     if x < 2 * st { line += " MISSED" }
   }
   print(line)
+}
+
+
+// MARK: JSON
+
+if let jsonOutPath {
+  /// A figure as JSON: nil and non-finite values become null.
+  func value(_ x: Double?) -> Any {
+    guard let x, x.isFinite else { return NSNull() }
+    return x
+  }
+  let toolObjects: [[String: Any]] = zip(tools, rows).map { tool, row in
+    // Every field of Row is one figure per speed.
+    let fields = Mirror(reflecting: row).children.compactMap { child -> (String, [Double?])? in
+      guard let label = child.label, let values = child.value as? [Double?] else { return nil }
+      return (label, values)
+    }
+    let bySpeed: [[String: Any]] = speeds.enumerated().map { i, speed in
+      var object: [String: Any] = ["speed": speed]
+      for (label, values) in fields where i < values.count { object[label] = value(values[i]) }
+      return object
+    }
+    return ["name": tool.name, "ours": tool.isOurs, "bySpeed": bySpeed]
+  }
+  let soundTouchSeconds = results.first { $0.0 == "SoundTouch" }?.1
+  let throughput: [[String: Any]] = results.map { name, seconds, ours in
+    var object: [String: Any] = [
+      "name": name, "ours": ours, "seconds": value(seconds),
+      "xRealtime": value(throughputSeconds / seconds),
+    ]
+    if let soundTouchSeconds { object["overSoundTouch"] = value(soundTouchSeconds / seconds) }
+    return object
+  }
+  let document: [String: Any] = [
+    "loadavg": load.trimmingCharacters(in: .whitespacesAndNewlines), "quick": quick,
+    "tools": toolObjects, "throughput": throughput,
+  ]
+  if let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]) {
+    FileManager.default.createFile(atPath: jsonOutPath, contents: data)
+  } else {
+    print("(cannot write \(jsonOutPath))")
+  }
 }
 
 try? FileManager.default.removeItem(atPath: temp)
