@@ -577,7 +577,6 @@ for (name, seconds, ours) in results {
   print(line)
 }
 
-
 // MARK: JSON
 
 if let jsonOutPath {

@@ -285,7 +285,9 @@ do {
   text += "\"fullProbeOverMtoolCPU\":\(fullProbeCPURatio),\"checkedStreams\":\(checkedStreams),"
   text += "\"mismatches\":\(mismatches.count)}"
   if jsonOutput { print(text) }
-  if let jsonOutPath, !FileManager.default.createFile(atPath: jsonOutPath, contents: Data(text.utf8)) {
+  if let jsonOutPath,
+    !FileManager.default.createFile(atPath: jsonOutPath, contents: Data(text.utf8))
+  {
     fail("cannot write \(jsonOutPath)")
   }
 }
