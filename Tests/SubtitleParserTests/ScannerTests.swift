@@ -140,11 +140,21 @@ func replacingLineEndsScalar(_ bytes: [UInt8], from: Int) -> [UInt8] {
 
 @Test func replacingLineEndsMatchesScalar() {
   var rng = SplitMix(seed: 5)
-  for _ in 0..<300 {
-    let count = Int(rng.next() % 500)
-    let bytes = randomBytes(
-      count, &rng, alphabet: [0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x0D, 0x0A, 0x0D, 0x20])
-    for from in [0, min(3, count)] {
+  for round in 0..<600 {
+    // Short inputs, and long ones for the 64-byte block path, with CRs dense or sparse.
+    let count = Int(rng.next() % (round % 2 == 0 ? 500 : 3000))
+    let alphabet: [UInt8] =
+      round % 3 == 0
+      ? [0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x0D, 0x0A, 0x0D, 0x20]
+      : [0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4A, 0x4B, 0x4C, 0x0D, 0x0A]
+    var bytes = randomBytes(count, &rng, alphabet: alphabet)
+    // CRLF pairs split across 64-byte block boundaries, and CRs as the last bytes.
+    for boundary in stride(from: 63, to: count - 1, by: 64) where rng.next() % 2 == 0 {
+      bytes[boundary] = 0x0D
+      bytes[boundary + 1] = rng.next() % 3 == 0 ? 0x0D : 0x0A
+    }
+    if count > 0 && rng.next() % 4 == 0 { bytes[count - 1] = 0x0D }
+    for from in [0, min(3, count), min(65, count)] {
       let vector = bytes.withUnsafeBufferPointer {
         ByteScanner.replacingLineEnds($0, from: from)
       }
