@@ -167,55 +167,57 @@ enum VTTScan {
 
   /// Whether the 32 bytes at `raw + at` hold anything but clean text (`bad`), and whether
   /// they hold a CR.
+  ///
+  /// The bytes are compared as `Int8`, where one signed compare (`pcmpgtb`) sorts them:
+  /// ASCII is 0...127, continuation bytes 80...BF are -128...-65, lead bytes C0...FF are
+  /// -64...-1. Unsigned byte compares would cost two instructions each on SSE2.
   @inline(__always)
   static func blockFlags(_ raw: UnsafeRawPointer, _ at: Int, stopAtCR: Bool) -> (
     bad: Bool, cr: Bool
   ) {
-    let b: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: at, as: SIMD32<UInt8>.self)
-    let p3: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: at - 3, as: SIMD32<UInt8>.self)
-    let zero: SIMD32<UInt8> = .zero
-    let crs: SIMD32<UInt8> = SIMD32(repeating: 0x0D)
-    let x7F: SIMD32<UInt8> = SIMD32(repeating: 0x7F)
+    let b: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at, as: SIMD32<Int8>.self)
+    let p3: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at - 3, as: SIMD32<Int8>.self)
+    let zero: SIMD32<Int8> = .zero
+    let crs: SIMD32<Int8> = SIMD32(repeating: 0x0D)
     let isCR = b .== crs
     var special = b .== zero
     if stopAtCR { special .|= isCR }
     let cr = !stopAtCR && any(isCR)
     // Fast exit: ASCII only, and the three bytes before are ASCII too (no sequence runs into
     // this block).
-    if !any((x7F .< b) .| (x7F .< p3) .| special) { return (false, cr) }
-    let p1: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: at - 1, as: SIMD32<UInt8>.self)
-    let p2: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: at - 2, as: SIMD32<UInt8>.self)
-    let x8F: SIMD32<UInt8> = SIMD32(repeating: 0x8F)
-    let x90: SIMD32<UInt8> = SIMD32(repeating: 0x90)
-    let x9F: SIMD32<UInt8> = SIMD32(repeating: 0x9F)
-    let xA0: SIMD32<UInt8> = SIMD32(repeating: 0xA0)
-    let xBF: SIMD32<UInt8> = SIMD32(repeating: 0xBF)
-    let xC0: SIMD32<UInt8> = SIMD32(repeating: 0xC0)
-    let xC1: SIMD32<UInt8> = SIMD32(repeating: 0xC1)
-    let xC2: SIMD32<UInt8> = SIMD32(repeating: 0xC2)
-    let xDF: SIMD32<UInt8> = SIMD32(repeating: 0xDF)
-    let xE0: SIMD32<UInt8> = SIMD32(repeating: 0xE0)
-    let xED: SIMD32<UInt8> = SIMD32(repeating: 0xED)
-    let xEF: SIMD32<UInt8> = SIMD32(repeating: 0xEF)
-    let xF0: SIMD32<UInt8> = SIMD32(repeating: 0xF0)
-    let xF4: SIMD32<UInt8> = SIMD32(repeating: 0xF4)
-    let xF5: SIMD32<UInt8> = SIMD32(repeating: 0xF5)
+    if !any((b .< zero) .| (p3 .< zero) .| special) { return (false, cr) }
+    let p1: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at - 1, as: SIMD32<Int8>.self)
+    let p2: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at - 2, as: SIMD32<Int8>.self)
+    // Byte values as Int8: 0x80 = -128, 0x8F = -113, 0x90 = -112, 0x9F = -97, 0xA0 = -96,
+    // 0xBF = -65, 0xC0 = -64, 0xC2 = -62, 0xDF = -33, 0xE0 = -32, 0xED = -19, 0xEF = -17, 0xF0 = -16,
+    // 0xF4 = -12. Only strict compares: `<=` would add an instruction.
+    let x8F: SIMD32<Int8> = SIMD32(repeating: -113)
+    let x90: SIMD32<Int8> = SIMD32(repeating: -112)
+    let x9F: SIMD32<Int8> = SIMD32(repeating: -97)
+    let xA0: SIMD32<Int8> = SIMD32(repeating: -96)
+    let xBF: SIMD32<Int8> = SIMD32(repeating: -65)
+    let xC0: SIMD32<Int8> = SIMD32(repeating: -64)
+    let xC2: SIMD32<Int8> = SIMD32(repeating: -62)
+    let xDF: SIMD32<Int8> = SIMD32(repeating: -33)
+    let xE0: SIMD32<Int8> = SIMD32(repeating: -32)
+    let xED: SIMD32<Int8> = SIMD32(repeating: -19)
+    let xEF: SIMD32<Int8> = SIMD32(repeating: -17)
+    let xF0: SIMD32<Int8> = SIMD32(repeating: -16)
+    let xF4: SIMD32<Int8> = SIMD32(repeating: -12)
     // Continuation bytes 80...BF; invalid bytes C0, C1 and F5...FF.
-    let isCont = (x7F .< b) .& (b .< xC0)
-    let invalid = ((xBF .< b) .& (b .< xC2)) .| (xF4 .< b)
-    // Continuation bytes asked for by the lead bytes one (C2...F4), two (E0...F4) or three
-    // (F0...F4) places before.
+    let isCont = b .< xC0
+    let invalid = ((xBF .< b) .& (b .< xC2)) .| ((xF4 .< b) .& (b .< zero))
+    // Continuation bytes asked for by the lead bytes one (C0...FF), two (E0...FF) or three
+    // (F0...FF) places before; the invalid leads among those are caught at their own place.
     let required =
-      ((xC1 .< p1) .& (p1 .< xF5)) .| ((xDF .< p2) .& (p2 .< xF5)) .| ((xEF .< p3) .& (p3 .< xF5))
-    let isContBytes: SIMD32<UInt8> = unsafeBitCast(isCont, to: SIMD32<UInt8>.self)
-    let requiredBytes: SIMD32<UInt8> = unsafeBitCast(required, to: SIMD32<UInt8>.self)
-    let same = isContBytes .== requiredBytes
+      ((xBF .< p1) .& (p1 .< zero)) .| ((xDF .< p2) .& (p2 .< zero))
+      .| ((xEF .< p3) .& (p3 .< zero))
     // Second bytes outside the lead's narrower range: E0 80...9F, ED A0...BF, F0 80...8F,
     // F4 90...BF.
     let narrow =
       ((p1 .== xE0) .& (b .< xA0)) .| ((p1 .== xED) .& (x9F .< b))
       .| ((p1 .== xF0) .& (b .< x90)) .| ((p1 .== xF4) .& (x8F .< b))
-    return (any(special .| invalid .| narrow) || !all(same), cr)
+    return (any(special .| invalid .| narrow .| (isCont .^ required)), cr)
   }
 
   /// Whether every lane of `mask` is set, with 64-bit word arithmetic (no lane loop).
