@@ -147,7 +147,22 @@ enum VTTScan {
       // `stopAtCR`), a valid lead byte, or a continuation byte that a lead byte one to three
       // places before asks for. Loads at offsets -1, -2 and -3 line each byte up with its
       // predecessors.
+      //
+      // Whether a block is plain ASCII is a branch that mispredicts on text that mixes ASCII
+      // and other scripts, so after a block that is not, the next 16 blocks get the full check
+      // without asking; long ASCII stretches still take the cheap test only.
+      var fullChecks = 0
       while index + 32 <= end {
+        if fullChecks == 0 {
+          let ascii = asciiBlockFlags(raw, index, stopAtCR: stopAtCR)
+          if ascii.plain {
+            if ascii.cr { sawCR = true }
+            index += 32
+            continue
+          }
+          fullChecks = 16
+        }
+        fullChecks &-= 1
         let flags = blockFlags(raw, index, stopAtCR: stopAtCR)
         if flags.bad { break }
         if flags.cr { sawCR = true }
@@ -163,6 +178,24 @@ enum VTTScan {
       if scalar.stopped { return scalar.index }
       index = scalar.index
     }
+  }
+
+  /// Whether the 32 bytes at `raw + at` are ASCII without NUL (nor CR when `stopAtCR`) and
+  /// follow three ASCII bytes, so no sequence runs into them (`plain`), and whether they
+  /// hold a CR. A block that is not plain may still be clean: `blockFlags` decides.
+  @inline(__always)
+  static func asciiBlockFlags(_ raw: UnsafeRawPointer, _ at: Int, stopAtCR: Bool) -> (
+    plain: Bool, cr: Bool
+  ) {
+    let b: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at, as: SIMD32<Int8>.self)
+    let p3: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at - 3, as: SIMD32<Int8>.self)
+    let zero: SIMD32<Int8> = .zero
+    let crs: SIMD32<Int8> = SIMD32(repeating: 0x0D)
+    let isCR = b .== crs
+    var special = b .== zero
+    if stopAtCR { special .|= isCR }
+    let cr = !stopAtCR && any(isCR)
+    return (!any((b .< zero) .| (p3 .< zero) .| special), cr)
   }
 
   /// Whether the 32 bytes at `raw + at` hold anything but clean text (`bad`), and whether
@@ -183,9 +216,6 @@ enum VTTScan {
     var special = b .== zero
     if stopAtCR { special .|= isCR }
     let cr = !stopAtCR && any(isCR)
-    // Fast exit: ASCII only, and the three bytes before are ASCII too (no sequence runs into
-    // this block).
-    if !any((b .< zero) .| (p3 .< zero) .| special) { return (false, cr) }
     let p1: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at - 1, as: SIMD32<Int8>.self)
     let p2: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at - 2, as: SIMD32<Int8>.self)
     // Byte values as Int8: 0x80 = -128, 0x8F = -113, 0x90 = -112, 0x9F = -97, 0xA0 = -96,
