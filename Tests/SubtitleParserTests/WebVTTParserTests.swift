@@ -158,21 +158,28 @@ private func texts(_ document: SubtitleDocument) -> [String] {
     }
   }
 
-  @Test func arrowCursorMatchesScalarReference() {
+  @Test func lineCursorMatchesScalarReference() {
     var rng = SplitMix64(seed: 11)
     let pool: [UInt8] = [0x2D, 0x2D, 0x3E, 0x3E, 0x20, 0x61, 0x0A, 0x0A, 0x3C]
-    for _ in 0..<300 {
-      let length = 2 + Int(rng.next() % 400)
-      let bytes = (0..<length).map { _ in pool[Int(rng.next() % UInt64(pool.count))] }
+    let sparse: [UInt8] = [0x2D, 0x3E, 0x20, 0x61, 0x61, 0x61, 0x61, 0x61, 0x61, 0x61, 0x0A]
+    for round in 0..<600 {
+      // Dense line feeds and arrows, or long lines that span several 64-byte blocks.
+      let length = 2 + Int(rng.next() % (round % 2 == 0 ? 400 : 1200))
+      let alphabet = round % 2 == 0 ? pool : sparse
+      var bytes = (0..<length).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+      // Arrows across block boundaries.
+      for at in stride(from: 62, to: length - 2, by: 64) where rng.next() % 2 == 0 {
+        bytes.replaceSubrange(at..<at + 3, with: [0x2D, 0x2D, 0x3E])
+      }
       bytes.withUnsafeBufferPointer { p in
         guard let base = p.baseAddress else { return }
-        var cursor = ArrowCursor(base, length)
-        var start = 0
+        var cursor = LineCursor(base, length)
+        var start = Int(rng.next() % 3)
         while start < length {
           let end = p[start...].firstIndex(of: 0x0A) ?? length
-          #expect(
-            cursor.containsArrow(start: start, lineEnd: end)
-              == VTTScan.containsArrow(p, start: start, end: end))
+          let line = cursor.line(from: start)
+          #expect(line.end == end)
+          #expect(line.arrow == VTTScan.containsArrow(p, start: start, end: end))
           start = end + 1
         }
       }

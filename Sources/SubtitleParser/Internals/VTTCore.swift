@@ -95,14 +95,26 @@ struct VTTCore {
     }
     if let base = p.baseAddress, position < count {
       // Line ends and arrows are found 64 bytes per step, each block classified once.
-      var lines = ByteScanner.Cursor(0x0A, base, count)
-      var arrows = ArrowCursor(base, count)
+      var lines = LineCursor(base, count)
+      // A line the inner loop looked at and left to the outer one.
+      var pending = false
+      var end = 0
+      var arrow = false
       while position < count {
-        let end = lines.search(position)
+        if !pending { (end, arrow) = lines.line(from: position) }
+        pending = false
         if end == count { break }
-        let arrow = arrows.containsArrow(start: position, lineEnd: end)
-        if inBlock && kind == .cue && end > position && !arrow {
-          // Fast path for a cue text line (what `blockLine` does for it).
+        line(p, start: position, end: end, eof: false, arrow: arrow)
+        position = end + 1
+        // The text lines of a cue in a loop of their own (what `blockLine` does for them):
+        // its exit is one branch per cue whose outcome varies, not one per line.
+        guard inBlock && kind == .cue else { continue }
+        while position < count {
+          (end, arrow) = lines.line(from: position)
+          if end == count || end == position || arrow {
+            pending = true
+            break
+          }
           lineNumber += 1
           lineCount += 1
           if bufferEmpty {
@@ -110,10 +122,8 @@ struct VTTCore {
             bufferEmpty = false
           }
           bufferEnd = end
-        } else {
-          line(p, start: position, end: end, eof: false, arrow: arrow)
+          position = end + 1
         }
-        position = end + 1
       }
     }
     if final {

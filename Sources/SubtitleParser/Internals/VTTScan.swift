@@ -420,88 +420,93 @@ enum VTTScan {
   }
 }
 
-/// Sequential search for the ends of `-->` (the index of its `>`), 64 bytes per step: each
-/// block is compared once with `>` and, through loads one and two bytes earlier, with `-`,
-/// so only real arrows set bits. `from` must be at least 2 and must not decrease between
-/// calls. Agrees with `VTTScan.containsArrow`.
-struct ArrowCursor {
+/// Sequential line splitting for the WebVTT parser: each call gives the end of one line and
+/// whether the line contains `-->`. Both come from one classification of each 64-byte block
+/// into two bit masks (line feeds, and the `>` of each `-->`, through loads one and two
+/// bytes earlier), so a line's arrow test is a mask of its bits rather than a search with
+/// branches of its own. `from` must not decrease between calls. Agrees with
+/// `VTTScan.lineEnd` and `VTTScan.containsArrow`.
+struct LineCursor {
   let base: UnsafePointer<UInt8>
   let end: Int
-  /// Start of the block `bits` describes.
+  /// Start of the block the masks describe.
   var block = Int.min / 2
+  /// Bit k set: `base[block + k]` is LF.
+  var lineFeeds: UInt64 = 0
   /// Bit k set: an arrow ends at `base[block + k]`.
-  var bits: UInt64 = 0
-  /// The last answer and the `from` it was for (arrows are sparse: one per cue).
-  var hit = -1
-  var hitFrom = Int.max
+  var arrows: UInt64 = 0
 
   init(_ base: UnsafePointer<UInt8>, _ end: Int) {
     self.base = base
     self.end = end
   }
 
-  /// Whether `base[start..<lineEnd]` contains `-->`.
+  /// The index of the first LF at or after `from` (or `end`), and whether
+  /// `base[from..<thatIndex]` contains `-->`.
   @inline(__always)
-  mutating func containsArrow(start: Int, lineEnd: Int) -> Bool {
-    lineEnd - start >= 3 && next(from: start + 2) < lineEnd
-  }
-
-  /// The first index `>= from` where an arrow ends, or `end`.
-  @inline(__always)
-  mutating func next(from: Int) -> Int {
-    if from >= hitFrom && from <= hit { return hit }
-    let result = search(from)
-    hit = result
-    hitFrom = from
-    return result
-  }
-
-  mutating func search(_ from: Int) -> Int {
-    var k = from - block
+  mutating func line(from: Int) -> (end: Int, arrow: Bool) {
+    var k = from &- block
     if k < 0 || k >= 64 {
-      guard from + 64 <= end else { return scalar(from) }
+      guard from >= 2 && from + 64 <= end else { return scalarLine(from) }
       load(from)
       k = 0
     }
-    var remaining = bits & (~0 << UInt64(k))
-    while remaining == 0 {
-      let nextBlock = block + 64
-      guard nextBlock + 64 <= end else { return scalar(nextBlock) }
-      load(nextBlock)
-      remaining = bits
+    // Arrows end at `from + 2` or later: their hyphens lie in the line.
+    var arrowFrom = k &+ 2
+    var arrow = false
+    while true {
+      let feeds = lineFeeds & (~0 << UInt64(k))
+      let inBlock = arrowFrom >= 64 ? 0 : arrows & (~0 << UInt64(arrowFrom))
+      if feeds != 0 {
+        let offset = feeds.trailingZeroBitCount
+        let below: UInt64 = (1 << UInt64(offset)) &- 1
+        return (block &+ offset, arrow || inBlock & below != 0)
+      }
+      arrow = arrow || inBlock != 0
+      let next = block &+ 64
+      guard next + 64 <= end else { return scalarLine(from) }
+      load(next)
+      k = 0
+      arrowFrom = max(0, from &+ 2 &- next)
     }
-    return block + remaining.trailingZeroBitCount
   }
 
-  /// Scalar search from `from` to `end`.
-  func scalar(_ from: Int) -> Int {
+  /// `line(from:)` one byte at a time (near the end of the input).
+  func scalarLine(_ from: Int) -> (end: Int, arrow: Bool) {
     var i = from
+    var arrow = false
     while i < end {
-      if base[i] == 0x3E && base[i - 1] == 0x2D && base[i - 2] == 0x2D { return i }
+      let byte = base[i]
+      if byte == 0x0A { break }
+      if byte == 0x3E && i >= from + 2 && base[i - 1] == 0x2D && base[i - 2] == 0x2D {
+        arrow = true
+      }
       i += 1
     }
-    return end
+    return (i, arrow)
   }
 
   @inline(__always)
   mutating func load(_ at: Int) {
     block = at
     let raw = UnsafeRawPointer(base + at)
-    let greater: SIMD32<UInt8> = SIMD32(repeating: 0x3E)
-    let hyphen: SIMD32<UInt8> = SIMD32(repeating: 0x2D)
-    let a: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: 0, as: SIMD32<UInt8>.self)
-    let a1: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: -1, as: SIMD32<UInt8>.self)
-    let a2: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: -2, as: SIMD32<UInt8>.self)
-    let b: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: 32, as: SIMD32<UInt8>.self)
-    let b1: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: 31, as: SIMD32<UInt8>.self)
-    let b2: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: 30, as: SIMD32<UInt8>.self)
-    let ma = (a .== greater) .& (a1 .== hyphen) .& (a2 .== hyphen)
-    let mb = (b .== greater) .& (b1 .== hyphen) .& (b2 .== hyphen)
-    let any = unsafeBitCast(ma .| mb, to: (UInt64, UInt64, UInt64, UInt64).self)
-    if any.0 | any.1 | any.2 | any.3 == 0 {
-      bits = 0
-      return
+    let feed: SIMD16<UInt8> = SIMD16(repeating: 0x0A)
+    let greater: SIMD16<UInt8> = SIMD16(repeating: 0x3E)
+    let hyphen: SIMD16<UInt8> = SIMD16(repeating: 0x2D)
+    let a: SIMD16<UInt8> = raw.loadUnaligned(fromByteOffset: 0, as: SIMD16<UInt8>.self)
+    let b: SIMD16<UInt8> = raw.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)
+    let c: SIMD16<UInt8> = raw.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt8>.self)
+    let d: SIMD16<UInt8> = raw.loadUnaligned(fromByteOffset: 48, as: SIMD16<UInt8>.self)
+    lineFeeds = ByteScanner.bitMask(
+      a .== feed, b .== feed, c .== feed, d .== feed, skipEmpty: false)
+    /// The lanes of the 16 bytes at `offset` that end an arrow.
+    func arrowLanes(_ block: SIMD16<UInt8>, _ offset: Int) -> SIMDMask<SIMD16<Int8>> {
+      let one: SIMD16<UInt8> = raw.loadUnaligned(fromByteOffset: offset - 1, as: SIMD16<UInt8>.self)
+      let two: SIMD16<UInt8> = raw.loadUnaligned(fromByteOffset: offset - 2, as: SIMD16<UInt8>.self)
+      return (block .== greater) .& (one .== hyphen) .& (two .== hyphen)
     }
-    bits = ByteScanner.bitMask(ma) | ByteScanner.bitMask(mb) << 32
+    arrows = ByteScanner.bitMask(
+      arrowLanes(a, 0), arrowLanes(b, 16), arrowLanes(c, 32), arrowLanes(d, 48),
+      skipEmpty: false)
   }
 }
