@@ -233,6 +233,49 @@ public enum ByteScanner {
     return n + countScalar(byte, base, i, end)
   }
 
+  /// The number of `counted` bytes in `base[from..<end]`, and whether `seen` occurs there:
+  /// two questions about the same bytes in one pass. Scalar reference.
+  static func countAndSeekScalar(
+    _ counted: UInt8, _ seen: UInt8, _ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int
+  ) -> (count: Int, seen: Bool) {
+    var n = 0
+    var found = false
+    var i = from
+    while i < end {
+      if base[i] == counted { n += 1 }
+      if base[i] == seen { found = true }
+      i += 1
+    }
+    return (n, found)
+  }
+
+  /// Vector version of `countAndSeekScalar`, 32 bytes per step.
+  static func countAndSeekVector(
+    _ counted: UInt8, _ seen: UInt8, _ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int
+  ) -> (count: Int, seen: Bool) {
+    var n = 0
+    var i = from
+    let raw = UnsafeRawPointer(base)
+    let needle: SIMD32<UInt8> = SIMD32(repeating: counted)
+    let other: SIMD32<UInt8> = SIMD32(repeating: seen)
+    var any: SIMDMask<SIMD32<Int8>> = SIMDMask(repeating: false)
+    while i + 32 <= end {
+      // Per-lane byte counters, summed before any lane can wrap (see `countVector`).
+      var counters: SIMD32<UInt8> = .zero
+      var blocks = 0
+      while blocks < 255 && i + 32 <= end {
+        let block: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: i, as: SIMD32<UInt8>.self)
+        counters = counters &- unsafeBitCast(block .== needle, to: SIMD32<UInt8>.self)
+        any .|= block .== other
+        blocks &+= 1
+        i += 32
+      }
+      n += laneSum(counters)
+    }
+    let tail = countAndSeekScalar(counted, seen, base, i, end)
+    return (n + tail.count, tail.seen || firstSetLane(any) < 32)
+  }
+
   /// The index of the first byte `>= 0x80` in `base[from..<end]`, or `end`.
   static func firstNonASCIIScalar(_ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> Int {
     var i = from

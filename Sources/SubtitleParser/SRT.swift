@@ -24,13 +24,19 @@ public enum SubRip {
     var text = utf8
     let bom = text.count >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF
     let start = bom ? 3 : 0
-    if ByteScanner.firstIndex(of: 0x0D, in: text) < text.count {
+    // One pass answers whether line ends need rewriting and bounds the cue count: every
+    // timing line has a `>` (CR removal changes no `>`).
+    let scan = text.withUnsafeBufferPointer { buffer in
+      buffer.baseAddress.map { ByteScanner.countAndSeekVector(0x3E, 0x0D, $0, 0, buffer.count) }
+        ?? (count: 0, seen: false)
+    }
+    if scan.seen {
       text = normalisingLineEnds(text)
     }
     let result = text.withUnsafeBufferPointer { buffer -> SRTParser.Output in
       guard let base = buffer.baseAddress else { return SRTParser.Output() }
       var parser = SRTParser(base)
-      parser.run(start, buffer.count)
+      parser.run(start, buffer.count, arrows: scan.count)
       return parser.output
     }
     var parser = result
@@ -256,10 +262,11 @@ struct SRTParser {
 
   init(_ base: UnsafePointer<UInt8>) { p = base }
 
-  mutating func run(_ start: Int, _ n: Int) {
-    // Every timing line has a `>`: counting them (32 bytes a step) bounds the cue count
-    // without the over-allocation of a size-based guess or the copies of growing.
-    cues.reserveCapacity(min(ByteScanner.countVector(0x3E, p, start, n), n / 16) + 1)
+  /// Parses `p[start..<n]`; `arrows` is the number of `>` in it, which bounds the cue count
+  /// (every timing line has one) without the over-allocation of a size-based guess or the
+  /// copies of growing.
+  mutating func run(_ start: Int, _ n: Int, arrows: Int) {
+    cues.reserveCapacity(min(arrows, n / 16) + 1)
     var lines = ByteScanner.Cursor(0x0A, p, n)
     var braces = ByteScanner.Cursor(0x7B, p, n)
     var state = State.between

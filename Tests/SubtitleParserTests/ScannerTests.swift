@@ -162,3 +162,23 @@ func replacingLineEndsScalar(_ bytes: [UInt8], from: Int) -> [UInt8] {
     }
   }
 }
+
+@Test func countAndSeekMatchesScalar() {
+  var rng = SplitMix(seed: 9)
+  for round in 0..<400 {
+    let count = Int(rng.next() % (round % 2 == 0 ? 200 : 20_000))
+    // Sometimes no CR at all, sometimes many `>`; more than 255 blocks in the long ones.
+    let alphabet: [UInt8] =
+      round % 3 == 0 ? [0x41, 0x3E, 0x0A, 0x20] : [0x41, 0x42, 0x3E, 0x0A, 0x0D, 0x20, 0x3E]
+    let bytes = randomBytes(count, &rng, alphabet: alphabet)
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      for from in [0, min(5, count)] {
+        let vector = ByteScanner.countAndSeekVector(0x3E, 0x0D, base, from, count)
+        let scalar = ByteScanner.countAndSeekScalar(0x3E, 0x0D, base, from, count)
+        #expect(vector.count == scalar.count)
+        #expect(vector.seen == scalar.seen)
+      }
+    }
+  }
+}
