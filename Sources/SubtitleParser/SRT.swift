@@ -33,13 +33,24 @@ public enum SubRip {
     if scan.seen {
       text = normalisingLineEnds(text)
     }
-    let result = text.withUnsafeBufferPointer { buffer -> SRTParser.Output in
-      guard let base = buffer.baseAddress else { return SRTParser.Output() }
-      var parser = SRTParser(base)
-      parser.run(start, buffer.count, arrows: scan.count)
-      return parser.output
+    var result = SRTParser.Output()
+    // The cues are written straight into the array's storage: an `append` per cue would check
+    // the array's uniqueness and capacity through a runtime call each time.
+    let capacity = min(scan.count, text.count / 16) + 1
+    var cues = [Cue](unsafeUninitializedCapacity: capacity) { storage, initialized in
+      initialized = 0
+      text.withUnsafeBufferPointer { buffer in
+        guard let base = buffer.baseAddress, let cueBase = storage.baseAddress else { return }
+        var parser = SRTParser(base, cues: cueBase, capacity: storage.count)
+        parser.run(start, buffer.count)
+        initialized = min(parser.cueCount, storage.count)
+        result = parser.output
+      }
     }
+    cues += result.overflow
+    result.overflow = []
     var parser = result
+    parser.cues = cues
     if parser.cues.isEmpty && parser.sawText {
       throw SubtitleError.notSubtitles(reason: "no SRT timing line ('00:00:01,000 --> …') found")
     }
@@ -219,23 +230,30 @@ public enum SubRip {
 /// The one-pass SRT state machine over `\n`-separated bytes.
 struct SRTParser {
   let p: UnsafePointer<UInt8>
-  var cues: [Cue] = []
+  /// Where cues go while they fit: uninitialized storage for `cueCapacity` cues, of which the
+  /// first `min(cueCount, cueCapacity)` are written. Cues past the capacity go to `overflow`.
+  let cueStorage: UnsafeMutablePointer<Cue>?
+  let cueCapacity: Int
+  var cueCount = 0
+  var overflow: [Cue] = []
   var diagnostics: [Diagnostic] = []
   /// Cue indices whose text contains `{` and may hold ASS override blocks.
   var rewrite: [Int] = []
   /// Whether any non-blank line was seen.
   var sawText = false
 
-  /// What a run produced, without the pointer it read through.
+  /// What a run produced, without the pointers it used. `cues` is filled in by the caller
+  /// from the storage and `overflow`.
   struct Output {
     var cues: [Cue] = []
+    var overflow: [Cue] = []
     var diagnostics: [Diagnostic] = []
     var rewrite: [Int] = []
     var sawText = false
   }
 
   var output: Output {
-    Output(cues: cues, diagnostics: diagnostics, rewrite: rewrite, sawText: sawText)
+    Output(overflow: overflow, diagnostics: diagnostics, rewrite: rewrite, sawText: sawText)
   }
 
   enum State {
@@ -260,13 +278,16 @@ struct SRTParser {
   static let coordinates: UInt16 = 32
   static let trailing: UInt16 = 64
 
-  init(_ base: UnsafePointer<UInt8>) { p = base }
+  /// A parser that reads `base`; its cues go to `cues` (room for `capacity`), then to
+  /// `overflow`. Without storage (for `timingLine` alone) every cue goes to `overflow`.
+  init(_ base: UnsafePointer<UInt8>, cues: UnsafeMutablePointer<Cue>? = nil, capacity: Int = 0) {
+    p = base
+    cueStorage = cues
+    cueCapacity = cues == nil ? 0 : capacity
+  }
 
-  /// Parses `p[start..<n]`; `arrows` is the number of `>` in it, which bounds the cue count
-  /// (every timing line has one) without the over-allocation of a size-based guess or the
-  /// copies of growing.
-  mutating func run(_ start: Int, _ n: Int, arrows: Int) {
-    cues.reserveCapacity(min(arrows, n / 16) + 1)
+  /// Parses `p[start..<n]`.
+  mutating func run(_ start: Int, _ n: Int) {
     var lines = ByteScanner.Cursor(0x0A, p, n)
     var braces = ByteScanner.Cursor(0x7B, p, n)
     var state = State.between
@@ -451,12 +472,17 @@ struct SRTParser {
     }
     if t.end < t.start { note(line, timingEnd, "end time before start time") }
     if !range.isEmpty && braces.next(from: range.lowerBound) < range.upperBound {
-      rewrite.append(cues.count)
+      rewrite.append(cueCount)
     }
-    cues.append(
-      Cue(
-        idRange: trimmedId, textRange: range, startTime: Double(t.start) / 1000,
-        endTime: Double(t.end) / 1000, settings: settings, line: line))
+    let cue = Cue(
+      idRange: trimmedId, textRange: range, startTime: Double(t.start) / 1000,
+      endTime: Double(t.end) / 1000, settings: settings, line: line)
+    if cueCount < cueCapacity, let cueStorage {
+      (cueStorage + cueCount).initialize(to: cue)
+    } else {
+      overflow.append(cue)
+    }
+    cueCount += 1
   }
 
   mutating func note(_ line: Int, _ offset: Int, _ reason: String) {

@@ -201,3 +201,20 @@ func lineEndingsAndBOM(separator: String) throws {
   #expect(summary(document) == ["1|360001.25|446399.999|A", "3|363600.0|363600.0|C"])
   #expect(document.diagnostics.map(\.line) == [5, 6, 9, 10])
 }
+
+@Test func cuesShorterThanSixteenBytesAllArrive() throws {
+  // Ten bytes a cue: more cues than the storage reserved from the file size (one per 16
+  // bytes) holds, so the later ones take the overflow path. Order and values must not show it.
+  var text = ""
+  var starts: [Double] = []
+  for k in 0..<300 {
+    let minutes = k / 60 % 10
+    let seconds = k % 60
+    text += "\(minutes):\(seconds / 10)\(seconds % 10)-->9:59\n"
+    starts.append(Double(minutes * 60 + seconds))
+  }
+  let document = try SubRip.parse(Array(text.utf8))
+  #expect(document.cues.count == 300)
+  #expect(document.cues.map(\.startTime) == starts)
+  #expect(document.cues.map(\.line) == Array(1...300))
+}
