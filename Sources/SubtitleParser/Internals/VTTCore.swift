@@ -370,8 +370,9 @@ struct VTTCore {
   ) -> Bool {
     var position = start
     while position < end && VTTSyntax.isWhitespace(p[position]) { position += 1 }
+    let startMillis: Int64
     switch VTTSyntax.collectTimestamp(p, &position, end: end) {
-    case .success(let millis): cue.startTime = Double(millis) / 1000
+    case .success(let millis): startMillis = millis
     case .failure(let failure):
       reportTiming(failure, offset: start)
       return false
@@ -386,7 +387,11 @@ struct VTTCore {
     position += 3
     while position < end && VTTSyntax.isWhitespace(p[position]) { position += 1 }
     switch VTTSyntax.collectTimestamp(p, &position, end: end) {
-    case .success(let millis): cue.endTime = Double(millis) / 1000
+    case .success(let millis):
+      // Both divisions in one instruction (each lane rounds as a scalar division would).
+      let seconds = SIMD2<Double>(Double(startMillis), Double(millis)) / 1000
+      cue.startTime = seconds[0]
+      cue.endTime = seconds[1]
     case .failure(let failure):
       reportTiming(failure, offset: start)
       return false
