@@ -158,6 +158,28 @@ private func texts(_ document: SubtitleDocument) -> [String] {
     }
   }
 
+  /// The `>` count that validation gathers on the way equals a plain count of the output.
+  @Test func validationCountsArrowsLikeAPlainCount() {
+    var rng = SplitMix64(seed: 23)
+    let pieces: [[UInt8]] = [
+      [0x61], [0x3E], [0x2D, 0x2D, 0x3E], [0x0A], [0x0D, 0x0A], [0x0D], [0xC3, 0xA9],
+      [0xE6, 0x97, 0xA5], [0xF0, 0x9F, 0x98, 0x80], [0x20], [0x00], [0xFF], [0xE6, 0x97],
+    ]
+    for round in 0..<400 {
+      var bytes: [UInt8] = round % 5 == 0 ? [0xEF, 0xBB, 0xBF] : []
+      let target = Int(rng.next() % (round % 2 == 0 ? 300 : 20_000))
+      // Mostly valid input; every fourth round may hold NUL or invalid bytes.
+      let limit = round % 4 == 0 ? pieces.count : pieces.count - 3
+      while bytes.count < target { bytes += pieces[Int(rng.next() % UInt64(limit))] }
+      let (text, counted) = WebVTT.normalizeCounting(bytes)
+      #expect(text == WebVTT.normalize(bytes))
+      if let counted {
+        #expect(counted == text.filter { $0 == 0x3E }.count)
+      }
+      if round % 4 != 0 { #expect(counted != nil) }
+    }
+  }
+
   @Test func lineCursorMatchesScalarReference() {
     var rng = SplitMix64(seed: 11)
     let pool: [UInt8] = [0x2D, 0x2D, 0x3E, 0x3E, 0x20, 0x61, 0x0A, 0x0A, 0x3C]

@@ -133,16 +133,36 @@ enum VTTScan {
     _ buffer: UnsafeBufferPointer<UInt8>, from: Int, end: Int, final: Bool, stopAtCR: Bool,
     sawCR: inout Bool
   ) -> Int {
+    var arrows = 0
+    return validRunEnd(
+      buffer, from: from, end: end, final: final, stopAtCR: stopAtCR, sawCR: &sawCR,
+      arrows: &arrows)
+  }
+
+  /// `validRunEnd`, also adding to `arrows` the number of `>` bytes in the run (exact when
+  /// the run reaches `end`): the WebVTT parser sizes its cue array by it without a pass of
+  /// its own.
+  @inline(__always)
+  static func validRunEnd(
+    _ buffer: UnsafeBufferPointer<UInt8>, from: Int, end: Int, final: Bool, stopAtCR: Bool,
+    sawCR: inout Bool, arrows: inout Int
+  ) -> Int {
     guard let base = buffer.baseAddress else { return end }
     let raw = UnsafeRawPointer(base)
+    let greater: SIMD32<UInt8> = SIMD32(repeating: 0x3E)
     // The first three bytes scalar: the vector phase then sees, before each block, only bytes
     // already checked (so no sequence from before `from` is taken as valid).
     let first = scalarRunEnd(
       buffer, from: from, limit: min(from + 3, end), end: end, final: final, stopAtCR: stopAtCR,
-      sawCR: &sawCR)
+      sawCR: &sawCR, arrows: &arrows)
     if first.stopped { return first.index }
     var index = first.index
     while true {
+      // Per-lane counts of `>` in the clean blocks, summed before any lane can wrap. The
+      // scalar walks count their own bytes; the bytes they revisit before `index` are parts
+      // of multi-byte characters, never `>`.
+      var counters: SIMD32<UInt8> = .zero
+      var counted = 0
       // Vector phase: a block is clean when every byte is ASCII (not NUL, nor CR when
       // `stopAtCR`), a valid lead byte, or a continuation byte that a lead byte one to three
       // places before asks for. Loads at offsets -1, -2 and -3 line each byte up with its
@@ -157,6 +177,7 @@ enum VTTScan {
           let ascii = asciiBlockFlags(raw, index, stopAtCR: stopAtCR)
           if ascii.plain {
             if ascii.cr { sawCR = true }
+            countArrows(raw, index, greater, &counters, &counted, &arrows)
             index += 32
             continue
           }
@@ -166,17 +187,36 @@ enum VTTScan {
         let flags = blockFlags(raw, index, stopAtCR: stopAtCR)
         if flags.bad { break }
         if flags.cr { sawCR = true }
+        countArrows(raw, index, greater, &counters, &counted, &arrows)
         index += 32
       }
+      arrows += ByteScanner.laneSum(counters)
       // A block with something unusual, or the tail: walk it scalar from the start of the
       // character that may straddle `index`, then return to the vector phase.
       let resume = characterStart(base, index, floor: from)
       let limit = index + 32 > end ? end : index + 32
       let scalar = scalarRunEnd(
         buffer, from: resume, limit: limit, end: end, final: final, stopAtCR: stopAtCR,
-        sawCR: &sawCR)
+        sawCR: &sawCR, arrows: &arrows)
       if scalar.stopped { return scalar.index }
       index = scalar.index
+    }
+  }
+
+  /// Adds the `>` lanes of the 32 bytes at `raw + at` to `counters`, moving them to `total`
+  /// every 255 blocks (before a lane can wrap).
+  @inline(__always)
+  static func countArrows(
+    _ raw: UnsafeRawPointer, _ at: Int, _ greater: SIMD32<UInt8>, _ counters: inout SIMD32<UInt8>,
+    _ counted: inout Int, _ total: inout Int
+  ) {
+    let block: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: at, as: SIMD32<UInt8>.self)
+    counters = counters &- unsafeBitCast(block .== greater, to: SIMD32<UInt8>.self)
+    counted &+= 1
+    if counted == 255 {
+      total += ByteScanner.laneSum(counters)
+      counters = .zero
+      counted = 0
     }
   }
 
@@ -279,12 +319,13 @@ enum VTTScan {
   @inline(__always)
   static func scalarRunEnd(
     _ buffer: UnsafeBufferPointer<UInt8>, from: Int, limit: Int, end: Int, final: Bool,
-    stopAtCR: Bool, sawCR: inout Bool
+    stopAtCR: Bool, sawCR: inout Bool, arrows: inout Int
   ) -> (index: Int, stopped: Bool) {
     var index = from
     while index < limit {
       let byte = buffer[index]
       if byte < 0x80 {
+        if byte == 0x3E { arrows += 1 }
         if byte == 0 { return (index, true) }
         if byte == cr {
           if stopAtCR { return (index, true) }
