@@ -486,6 +486,23 @@ struct LineCursor {
   /// `base[from..<thatIndex]` contains `-->`.
   @inline(__always)
   mutating func line(from: Int) -> (end: Int, arrow: Bool) {
+    // The common case inline: the line starts and ends in the block the masks describe.
+    let k = from &- block
+    if k >= 0 && k < 62 {
+      let feeds = lineFeeds & (~0 << UInt64(k))
+      if feeds != 0 {
+        let offset = feeds.trailingZeroBitCount
+        let below: UInt64 = (1 << UInt64(offset)) &- 1
+        let inLine = arrows & (~0 << UInt64(k &+ 2)) & below
+        return (block &+ offset, inLine != 0)
+      }
+    }
+    return lineAcrossBlocks(from: from)
+  }
+
+  /// `line(from:)` when the line does not end in the current block.
+  @inline(never)
+  mutating func lineAcrossBlocks(from: Int) -> (end: Int, arrow: Bool) {
     var k = from &- block
     if k < 0 || k >= 64 {
       guard from >= 2 && from + 64 <= end else { return scalarLine(from) }
