@@ -284,10 +284,17 @@ enum VTTScan {
       .| ((xEF .< p3) .& (p3 .< zero))
     // Second bytes outside the lead's narrower range: E0 80...9F, ED A0...BF, F0 80...8F,
     // F4 90...BF.
+    let bad = special .| invalid .| (isCont .^ required)
+    // Second bytes outside the narrower range of leads E0, ED, F0 and F4; those leads are
+    // rare in most text, so the range compares run only for a block that has one.
+    let e0 = p1 .== xE0
+    let ed = p1 .== xED
+    let f0 = p1 .== xF0
+    let f4 = p1 .== xF4
+    if !any(e0 .| ed .| f0 .| f4) { return (any(bad), cr) }
     let narrow =
-      ((p1 .== xE0) .& (b .< xA0)) .| ((p1 .== xED) .& (x9F .< b))
-      .| ((p1 .== xF0) .& (b .< x90)) .| ((p1 .== xF4) .& (x8F .< b))
-    return (any(special .| invalid .| narrow .| (isCont .^ required)), cr)
+      (e0 .& (b .< xA0)) .| (ed .& (x9F .< b)) .| (f0 .& (b .< x90)) .| (f4 .& (x8F .< b))
+    return (any(bad .| narrow), cr)
   }
 
   /// Whether every lane of `mask` is set, with 64-bit word arithmetic (no lane loop).
