@@ -111,6 +111,14 @@ struct VTTCore {
         guard inBlock && kind == .cue else { continue }
         while position < count {
           (end, arrow) = lines.line(from: position)
+          if end == position && end < count {
+            // The blank line that ends the cue (what `line` and `blockLine` do for it).
+            lineNumber += 1
+            lineCount += 1
+            endCue()
+            position = end + 1
+            break
+          }
           if end == count || end == position || arrow {
             pending = true
             break
@@ -252,6 +260,14 @@ struct VTTCore {
     }
   }
 
+  /// Closes a cue block: the cue gets its text range and joins the list.
+  @inline(__always)
+  private mutating func endCue() {
+    inBlock = false
+    cue.textRange = bufferEmpty ? cueTextStart..<cueTextStart : bufferStart..<bufferEnd
+    cues.append(cue)
+  }
+
   private mutating func endBlock(_ p: UnsafeBufferPointer<UInt8>) {
     inBlock = false
     if inHeader {
@@ -260,8 +276,7 @@ struct VTTCore {
     }
     switch kind {
     case .cue:
-      cue.textRange = bufferEmpty ? cueTextStart..<cueTextStart : bufferStart..<bufferEnd
-      cues.append(cue)
+      endCue()
     case .style:
       styles.append(
         bufferEmpty
