@@ -158,6 +158,30 @@ private func texts(_ document: SubtitleDocument) -> [String] {
     }
   }
 
+  /// Timing lines in the common form (read by word loads) give what the general path gives
+  /// for the same line with a second space before the arrow (which only it reads).
+  @Test func commonTimingLinesMatchTheGeneralPath() throws {
+    let ends = [
+      "", " align:start", "\tline:0", " position:10%,line-left size:50%", "0", ".5", ":00",
+      " ", " bogus", "x",
+    ]
+    let starts = ["00:00:01.000", "12:34:56.789", "99:59:59.999", "00:60:00.000", "00:00:01.0000"]
+    for start in starts {
+      for end in ends {
+        let line = start + " --> 01:02:03.456" + end
+        let common = try WebVTT.parse(Array("WEBVTT\n\n\(line)\ntext\n".utf8))
+        let general = try WebVTT.parse(
+          Array("WEBVTT\n\n\(line.replacingOccurrences(of: " -->", with: "  -->"))\ntext\n".utf8))
+        #expect(common.cues.count == general.cues.count, "\(line)")
+        #expect(
+          zip(common.cues, general.cues).allSatisfy {
+            $0.startTime == $1.startTime && $0.endTime == $1.endTime && $0.settings == $1.settings
+          }, "\(line)")
+        #expect(common.diagnostics.map(\.reason) == general.diagnostics.map(\.reason), "\(line)")
+      }
+    }
+  }
+
   /// The `>` count that validation gathers on the way equals a plain count of the output.
   @Test func validationCountsArrowsLikeAPlainCount() {
     var rng = SplitMix64(seed: 23)

@@ -383,6 +383,21 @@ struct VTTCore {
   private mutating func parseTimingsAndSettings(
     _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, into cue: inout Cue
   ) -> Bool {
+    // The common `hh:mm:ss.ttt --> hh:mm:ss.ttt` with single spaces, in three word loads; any
+    // other form takes the general path below, which gives the same result for this one.
+    if end - start >= 29, p.count - start >= 30, let base = p.baseAddress {
+      let middle = UnsafeRawPointer(base + start + 12).loadUnaligned(as: UInt64.self)
+      if UInt64(littleEndian: middle) & 0xFF_FFFF_FFFF == 0x20_3E2D_2D20,
+        let first = VTTSyntax.wordTimestamp(p, start, endsLine: false),
+        let second = VTTSyntax.wordTimestamp(p, start + 17, endsLine: end - start == 29)
+      {
+        let seconds = SIMD2<Double>(Double(first), Double(second)) / 1000
+        cue.startTime = seconds[0]
+        cue.endTime = seconds[1]
+        if end - start > 29 { parseSettings(p, start: start + 29, end: end, into: &cue.settings) }
+        return true
+      }
+    }
     var position = start
     while position < end && VTTSyntax.isWhitespace(p[position]) { position += 1 }
     let startMillis: Int64
