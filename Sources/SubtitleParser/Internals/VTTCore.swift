@@ -104,7 +104,19 @@ struct VTTCore {
         if !pending { (end, arrow) = lines.line(from: position) }
         pending = false
         if end == count { break }
-        line(p, start: position, end: end, eof: false, arrow: arrow)
+        if arrow && phase == .blocks && end > position
+          && (!inBlock || (!inHeader && lineCount == 1 && !seenArrow))
+        {
+          // A timing line that starts a block or follows its first line (what `line` and
+          // `blockLine` do for it): the cue starts here.
+          lineNumber += 1
+          if !inBlock { beginBlock(header: false, start: position) }
+          lineCount += 1
+          seenArrow = true
+          createCue(p, start: position, end: end, eof: false)
+        } else {
+          line(p, start: position, end: end, eof: false, arrow: arrow)
+        }
         position = end + 1
         // The text lines of a cue in a loop of their own (what `blockLine` does for them):
         // its exit is one branch per cue whose outcome varies, not one per line.
