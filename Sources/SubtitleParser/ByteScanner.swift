@@ -415,14 +415,30 @@ public enum ByteScanner {
   /// only, not on where the CRs are: no branch per line whose outcome varies with the line
   /// length.
   static func replacingLineEnds(_ source: UnsafeBufferPointer<UInt8>, from: Int) -> [UInt8] {
+    var count = 0
+    return replacingLineEnds(source, from: from, counting: 0x3E, count: &count)
+  }
+
+  /// `replacingLineEnds(_:from:)`, also counting the `counted` bytes of `source[from...]`
+  /// (`counted` must not be CR or LF) in the same pass.
+  static func replacingLineEnds(
+    _ source: UnsafeBufferPointer<UInt8>, from: Int, counting counted: UInt8, count: inout Int
+  ) -> [UInt8] {
+    count = 0
     let n = source.count
     guard from < n, let s = source.baseAddress else { return [] }
+    var total = 0
+    defer { count = total }
     return [UInt8](unsafeUninitializedCapacity: n - from + 64) { destination, written in
       written = 0
       guard let d = destination.baseAddress else { return }
       let sourceRaw = UnsafeRawPointer(s)
       let destinationRaw = UnsafeMutableRawPointer(d)
       let returns: SIMD16<UInt8> = SIMD16(repeating: 0x0D)
+      let needle: SIMD16<UInt8> = SIMD16(repeating: counted)
+      // Per-lane counts of `counted`, at most 4 a block: summed every 63 blocks.
+      var counters: SIMD16<UInt8> = .zero
+      var blocks = 0
       var i = from
       var o = 0
       // `o <= i - from` throughout, so a 64-byte store at `o` stays within the capacity; the
@@ -439,6 +455,16 @@ public enum ByteScanner {
         destinationRaw.storeBytes(of: b, toByteOffset: o + 16, as: SIMD16<UInt8>.self)
         destinationRaw.storeBytes(of: c, toByteOffset: o + 32, as: SIMD16<UInt8>.self)
         destinationRaw.storeBytes(of: e, toByteOffset: o + 48, as: SIMD16<UInt8>.self)
+        counters = counters &- unsafeBitCast(a .== needle, to: SIMD16<UInt8>.self)
+        counters = counters &- unsafeBitCast(b .== needle, to: SIMD16<UInt8>.self)
+        counters = counters &- unsafeBitCast(c .== needle, to: SIMD16<UInt8>.self)
+        counters = counters &- unsafeBitCast(e .== needle, to: SIMD16<UInt8>.self)
+        blocks &+= 1
+        if blocks == 63 {
+          total += laneSum(counters)
+          counters = .zero
+          blocks = 0
+        }
         var bits = bitMask(a .== returns, b .== returns, c .== returns, e .== returns)
         var shift = 0
         while bits != 0 {
@@ -455,10 +481,12 @@ public enum ByteScanner {
         i += 64
         o += 64 &- shift
       }
+      total += laneSum(counters)
       // A CRLF split by the last block boundary left its LF to be copied here, at the place
       // of the CR (`shift` counted the CR out).
       while i < n {
         let byte = s[i]
+        if byte == counted { total += 1 }
         i += 1
         if byte == 0x0D {
           (d + o).initialize(to: 0x0A)
@@ -530,6 +558,17 @@ public enum ByteScanner {
     if words.2 != 0 { return 16 &+ words.2.trailingZeroBitCount &>> 3 }
     if words.3 != 0 { return 24 &+ words.3.trailingZeroBitCount &>> 3 }
     return 32
+  }
+
+  /// The sum of the 16 byte lanes of `v`, with 64-bit word arithmetic (no lane loop).
+  @inline(__always)
+  static func laneSum(_ v: SIMD16<UInt8>) -> Int {
+    let words = unsafeBitCast(v, to: (UInt64, UInt64).self)
+    let low: UInt64 = 0x00FF_00FF_00FF_00FF
+    func pairs(_ w: UInt64) -> UInt64 { (w & low) &+ ((w >> 8) & low) }
+    let s = pairs(words.0) &+ pairs(words.1)
+    let folded = (s & 0x0000_FFFF_0000_FFFF) &+ ((s >> 16) & 0x0000_FFFF_0000_FFFF)
+    return Int((folded & 0xFFFF_FFFF) &+ (folded >> 32))
   }
 
   /// The sum of the 32 byte lanes of `v`, with 64-bit word arithmetic (no lane loop).

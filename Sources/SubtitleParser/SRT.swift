@@ -24,19 +24,27 @@ public enum SubRip {
     var text = utf8
     let bom = text.count >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF
     let start = bom ? 3 : 0
-    // One pass answers whether line ends need rewriting and bounds the cue count: every
-    // timing line has a `>` (CR removal changes no `>`).
-    let scan = text.withUnsafeBufferPointer { buffer in
-      buffer.baseAddress.map { ByteScanner.countAndSeekVector(0x3E, 0x0D, $0, 0, buffer.count) }
-        ?? (count: 0, seen: false)
+    // The count of `>` bounds the cue count: every timing line has one (CR removal changes
+    // no `>`). A file whose first 4 KiB hold a CR gets it from the pass that rewrites the
+    // line ends; any other from one pass that also looks for a CR.
+    var arrows = 0
+    let rewritten = utf8.withUnsafeBufferPointer { buffer -> [UInt8]? in
+      guard let base = buffer.baseAddress else { return nil }
+      let headEnd = min(4096, buffer.count)
+      let head = ByteScanner.countAndSeekVector(0x3E, 0x0D, base, 0, headEnd)
+      var rest = (count: 0, seen: false)
+      if !head.seen {
+        rest = ByteScanner.countAndSeekVector(0x3E, 0x0D, base, headEnd, buffer.count)
+      }
+      arrows = head.count + rest.count
+      guard head.seen || rest.seen else { return nil }
+      return ByteScanner.replacingLineEnds(buffer, from: 0, counting: 0x3E, count: &arrows)
     }
-    if scan.seen {
-      text = normalisingLineEnds(text)
-    }
+    if let rewritten { text = rewritten }
     var result = SRTParser.Output()
     // The cues are written straight into the array's storage: an `append` per cue would check
     // the array's uniqueness and capacity through a runtime call each time.
-    let capacity = min(scan.count, text.count / 16) + 1
+    let capacity = min(arrows, text.count / 16) + 1
     var cues = [Cue](unsafeUninitializedCapacity: capacity) { storage, initialized in
       initialized = 0
       text.withUnsafeBufferPointer { buffer in
@@ -149,11 +157,6 @@ public enum SubRip {
   }
 
   // MARK: - Internals
-
-  /// CRLF and lone CR become LF (the document's line separator).
-  static func normalisingLineEnds(_ bytes: [UInt8]) -> [UInt8] {
-    bytes.withUnsafeBufferPointer { ByteScanner.replacingLineEnds($0, from: 0) }
-  }
 
   /// Removes `{\…}` blocks from the cues `parser.rewrite` lists, in place, and turns `\anN`
   /// into settings.

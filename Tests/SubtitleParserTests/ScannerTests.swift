@@ -145,8 +145,8 @@ func replacingLineEndsScalar(_ bytes: [UInt8], from: Int) -> [UInt8] {
     let count = Int(rng.next() % (round % 2 == 0 ? 500 : 3000))
     let alphabet: [UInt8] =
       round % 3 == 0
-      ? [0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x0D, 0x0A, 0x0D, 0x20]
-      : [0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4A, 0x4B, 0x4C, 0x0D, 0x0A]
+      ? [0x41, 0x42, 0x43, 0x44, 0x45, 0x3E, 0x0D, 0x0A, 0x0D, 0x20]
+      : [0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x3E, 0x3E, 0x3E, 0x0D, 0x0A]
     var bytes = randomBytes(count, &rng, alphabet: alphabet)
     // CRLF pairs split across 64-byte block boundaries, and CRs as the last bytes.
     for boundary in stride(from: 63, to: count - 1, by: 64) where rng.next() % 2 == 0 {
@@ -159,6 +159,12 @@ func replacingLineEndsScalar(_ bytes: [UInt8], from: Int) -> [UInt8] {
         ByteScanner.replacingLineEnds($0, from: from)
       }
       #expect(vector == replacingLineEndsScalar(bytes, from: from))
+      var count = -1
+      let counting = bytes.withUnsafeBufferPointer {
+        ByteScanner.replacingLineEnds($0, from: from, counting: 0x3E, count: &count)
+      }
+      #expect(counting == vector)
+      #expect(count == bytes[from...].filter { $0 == 0x3E }.count)
     }
   }
 }
