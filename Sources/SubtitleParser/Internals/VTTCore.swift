@@ -114,6 +114,14 @@ struct VTTCore {
           lineCount += 1
           seenArrow = true
           createCue(p, start: position, end: end, eof: false)
+        } else if !inBlock && phase == .blocks && end > position {
+          // The first line of a block without an arrow (a cue identifier, mostly): what `line`
+          // and `blockLine` do for it.
+          lineNumber += 1
+          beginBlock(header: false, start: position)
+          lineCount = 1
+          bufferEmpty = false
+          bufferEnd = end
         } else {
           line(p, start: position, end: end, eof: false, arrow: arrow)
         }
