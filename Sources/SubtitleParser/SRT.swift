@@ -522,12 +522,28 @@ struct SRTParser {
     while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
     guard k < end, p[k] &- 0x30 < 10 else { return nil }
     var t = Timing()
-    guard let start = timestamp(&k, end, &t.flags) else { return nil }
-    while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
-    guard k + 3 <= end, p[k] == 0x2D, p[k + 1] == 0x2D, p[k + 2] == 0x3E else { return nil }
-    k += 3
-    while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
-    guard let stop = timestamp(&k, end, &t.flags) else { return nil }
+    let start: Int64
+    let stop: Int64
+    // The common `HH:MM:SS,mmm --> HH:MM:SS,mmm` with single spaces in word loads; anything
+    // else through `timestamp`, which reads this form the same way.
+    if k + 29 <= end,
+      UInt64(littleEndian: UnsafeRawPointer(p + k + 12).loadUnaligned(as: UInt64.self))
+        & 0xFF_FFFF_FFFF == 0x20_3E2D_2D20,
+      let first = canonicalTimestamp(k, end), let second = canonicalTimestamp(k + 17, end)
+    {
+      start = first
+      stop = second
+      k += 29
+    } else {
+      guard let first = timestamp(&k, end, &t.flags) else { return nil }
+      while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
+      guard k + 3 <= end, p[k] == 0x2D, p[k + 1] == 0x2D, p[k + 2] == 0x3E else { return nil }
+      k += 3
+      while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
+      guard let second = timestamp(&k, end, &t.flags) else { return nil }
+      start = first
+      stop = second
+    }
     while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
     if k < end {
       let c = p[k] | 0x20
