@@ -22,6 +22,26 @@ func threadCPUTime() -> Double {
   return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
 }
 
+/// glibc's `malloc_trim`, looked up at run time (its header is not part of the Glibc module);
+/// nil where there is none.
+private let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+  #if canImport(Glibc)
+    guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+  #else
+    return nil
+  #endif
+}()
+
+/// Hands the memory that malloc keeps after `free` back to the kernel, so that the next run
+/// takes fresh pages (and pays their page faults) whatever its size. Without this, runs whose
+/// blocks are under glibc's mmap ceiling (32 MiB) reuse the pages of the previous run while
+/// larger ones are given fresh pages every time, and the time per byte then grows with the
+/// size although the parser does the same work per byte.
+func releaseFreedMemory() {
+  _ = mallocTrim?(0)
+}
+
 /// Wall-clock and thread CPU seconds of `body`.
 func timed(_ body: () throws -> Void) rethrows -> (wall: Double, cpu: Double) {
   let clock = ContinuousClock()

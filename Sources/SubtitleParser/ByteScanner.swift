@@ -233,6 +233,49 @@ public enum ByteScanner {
     return n + countScalar(byte, base, i, end)
   }
 
+  /// The number of `counted` bytes in `base[from..<end]`, and whether `seen` occurs there:
+  /// two questions about the same bytes in one pass. Scalar reference.
+  static func countAndSeekScalar(
+    _ counted: UInt8, _ seen: UInt8, _ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int
+  ) -> (count: Int, seen: Bool) {
+    var n = 0
+    var found = false
+    var i = from
+    while i < end {
+      if base[i] == counted { n += 1 }
+      if base[i] == seen { found = true }
+      i += 1
+    }
+    return (n, found)
+  }
+
+  /// Vector version of `countAndSeekScalar`, 32 bytes per step.
+  static func countAndSeekVector(
+    _ counted: UInt8, _ seen: UInt8, _ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int
+  ) -> (count: Int, seen: Bool) {
+    var n = 0
+    var i = from
+    let raw = UnsafeRawPointer(base)
+    let needle: SIMD32<UInt8> = SIMD32(repeating: counted)
+    let other: SIMD32<UInt8> = SIMD32(repeating: seen)
+    var any: SIMDMask<SIMD32<Int8>> = SIMDMask(repeating: false)
+    while i + 32 <= end {
+      // Per-lane byte counters, summed before any lane can wrap (see `countVector`).
+      var counters: SIMD32<UInt8> = .zero
+      var blocks = 0
+      while blocks < 255 && i + 32 <= end {
+        let block: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: i, as: SIMD32<UInt8>.self)
+        counters = counters &- unsafeBitCast(block .== needle, to: SIMD32<UInt8>.self)
+        any .|= block .== other
+        blocks &+= 1
+        i += 32
+      }
+      n += laneSum(counters)
+    }
+    let tail = countAndSeekScalar(counted, seen, base, i, end)
+    return (n + tail.count, tail.seen || firstSetLane(any) < 32)
+  }
+
   /// The index of the first byte `>= 0x80` in `base[from..<end]`, or `end`.
   static func firstNonASCIIScalar(_ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> Int {
     var i = from
@@ -363,44 +406,145 @@ public enum ByteScanner {
     }
   }
 
-  /// `source[from...]` with each CRLF and each lone CR replaced by LF. Runs between CRs are
-  /// copied 32 bytes per step (overlapping the next run, which overwrites the excess) rather
-  /// than by a `memmove` call each, since runs are as short as lines.
+  /// `source[from...]` with each CRLF and each lone CR replaced by LF.
+  ///
+  /// 64-byte blocks: a block is copied whole, then for each CR in it (found in a bit mask)
+  /// the rest of the block is copied again one byte further down when an LF follows (the LF
+  /// lands where the CR was), or an LF is written over the CR when none does. Every copy is 64
+  /// bytes, overwritten in part by the next one, so the work per block depends on its CR count
+  /// only, not on where the CRs are: no branch per line whose outcome varies with the line
+  /// length.
   static func replacingLineEnds(_ source: UnsafeBufferPointer<UInt8>, from: Int) -> [UInt8] {
+    var count = 0
+    return replacingLineEnds(source, from: from, counting: 0x3E, count: &count)
+  }
+
+  /// `replacingLineEnds(_:from:)`, also counting the `counted` bytes of `source[from...]`
+  /// (`counted` must not be CR or LF) in the same pass.
+  static func replacingLineEnds(
+    _ source: UnsafeBufferPointer<UInt8>, from: Int, counting counted: UInt8, count: inout Int
+  ) -> [UInt8] {
+    count = 0
     let n = source.count
     guard from < n, let s = source.baseAddress else { return [] }
-    return [UInt8](unsafeUninitializedCapacity: n - from + 32) { destination, written in
+    var total = 0
+    defer { count = total }
+    return [UInt8](unsafeUninitializedCapacity: n - from + 64) { destination, written in
       written = 0
       guard let d = destination.baseAddress else { return }
       let sourceRaw = UnsafeRawPointer(s)
       let destinationRaw = UnsafeMutableRawPointer(d)
+      let returns: SIMD16<UInt8> = SIMD16(repeating: 0x0D)
+      let needle: SIMD16<UInt8> = SIMD16(repeating: counted)
+      // Per-lane counts of `counted`, at most 4 a block: summed every 63 blocks.
+      var counters: SIMD16<UInt8> = .zero
+      var blocks = 0
       var i = from
       var o = 0
-      var returns = Cursor(0x0D, s, n)
-      while i < n {
-        let cr = returns.search(i)
-        let run = cr - i
-        if cr + 32 <= n {
-          // Loads stay below `cr + 32 <= n`; stores below `o + run + 32`, within capacity.
-          var copied = 0
-          while copied < run {
-            let chunk: SIMD32<UInt8> = sourceRaw.loadUnaligned(
-              fromByteOffset: i + copied, as: SIMD32<UInt8>.self)
-            destinationRaw.storeBytes(of: chunk, toByteOffset: o + copied, as: SIMD32<UInt8>.self)
-            copied += 32
-          }
-        } else if run > 0 {
-          (d + o).initialize(from: s + i, count: run)
+      // `o <= i - from` throughout, so a 64-byte store at `o` stays within the capacity; the
+      // loads stay below `i + 128 <= n`.
+      while i + 128 <= n {
+        let a: SIMD16<UInt8> = sourceRaw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+        let b: SIMD16<UInt8> = sourceRaw.loadUnaligned(
+          fromByteOffset: i + 16, as: SIMD16<UInt8>.self)
+        let c: SIMD16<UInt8> = sourceRaw.loadUnaligned(
+          fromByteOffset: i + 32, as: SIMD16<UInt8>.self)
+        let e: SIMD16<UInt8> = sourceRaw.loadUnaligned(
+          fromByteOffset: i + 48, as: SIMD16<UInt8>.self)
+        destinationRaw.storeBytes(of: a, toByteOffset: o, as: SIMD16<UInt8>.self)
+        destinationRaw.storeBytes(of: b, toByteOffset: o + 16, as: SIMD16<UInt8>.self)
+        destinationRaw.storeBytes(of: c, toByteOffset: o + 32, as: SIMD16<UInt8>.self)
+        destinationRaw.storeBytes(of: e, toByteOffset: o + 48, as: SIMD16<UInt8>.self)
+        counters = counters &- unsafeBitCast(a .== needle, to: SIMD16<UInt8>.self)
+        counters = counters &- unsafeBitCast(b .== needle, to: SIMD16<UInt8>.self)
+        counters = counters &- unsafeBitCast(c .== needle, to: SIMD16<UInt8>.self)
+        counters = counters &- unsafeBitCast(e .== needle, to: SIMD16<UInt8>.self)
+        blocks &+= 1
+        if blocks == 63 {
+          total += laneSum(counters)
+          counters = .zero
+          blocks = 0
         }
-        o += run
-        if cr >= n { break }
-        (d + o).initialize(to: 0x0A)
+        var bits = bitMask(a .== returns, b .== returns, c .== returns, e .== returns)
+        var shift = 0
+        while bits != 0 {
+          let k = bits.trailingZeroBitCount
+          bits &= bits &- 1
+          let at = o &+ k &- shift
+          if s[i &+ k &+ 1] == 0x0A {
+            copy64(sourceRaw, i &+ k &+ 1, destinationRaw, at)
+            shift &+= 1
+          } else {
+            destinationRaw.storeBytes(of: 0x0A, toByteOffset: at, as: UInt8.self)
+          }
+        }
+        i += 64
+        o += 64 &- shift
+      }
+      total += laneSum(counters)
+      // A CRLF split by the last block boundary left its LF to be copied here, at the place
+      // of the CR (`shift` counted the CR out).
+      while i < n {
+        let byte = s[i]
+        if byte == counted { total += 1 }
+        i += 1
+        if byte == 0x0D {
+          (d + o).initialize(to: 0x0A)
+          if i < n && s[i] == 0x0A { i += 1 }
+        } else {
+          (d + o).initialize(to: byte)
+        }
         o += 1
-        i = cr + 1
-        if i < n && s[i] == 0x0A { i += 1 }
       }
       written = o
     }
+  }
+
+  /// Copies 64 bytes from `source + from` to `destination + to` (the ranges may not overlap).
+  @inline(__always)
+  static func copy64(
+    _ source: UnsafeRawPointer, _ from: Int, _ destination: UnsafeMutableRawPointer, _ to: Int
+  ) {
+    let a: SIMD16<UInt8> = source.loadUnaligned(fromByteOffset: from, as: SIMD16<UInt8>.self)
+    let b: SIMD16<UInt8> = source.loadUnaligned(fromByteOffset: from + 16, as: SIMD16<UInt8>.self)
+    let c: SIMD16<UInt8> = source.loadUnaligned(fromByteOffset: from + 32, as: SIMD16<UInt8>.self)
+    let e: SIMD16<UInt8> = source.loadUnaligned(fromByteOffset: from + 48, as: SIMD16<UInt8>.self)
+    destination.storeBytes(of: a, toByteOffset: to, as: SIMD16<UInt8>.self)
+    destination.storeBytes(of: b, toByteOffset: to + 16, as: SIMD16<UInt8>.self)
+    destination.storeBytes(of: c, toByteOffset: to + 32, as: SIMD16<UInt8>.self)
+    destination.storeBytes(of: e, toByteOffset: to + 48, as: SIMD16<UInt8>.self)
+  }
+
+  /// The 64 lanes of four 16-lane masks as one integer (lane k of `a` is bit k, of `b` bit
+  /// 16 + k, and so on), gathered with multiplies, not a lane loop. `skipEmpty` tests for no
+  /// set lane first: a saving where that is the rule, a mispredicted branch where it varies.
+  @inline(__always)
+  static func bitMask(
+    _ a: SIMDMask<SIMD16<Int8>>, _ b: SIMDMask<SIMD16<Int8>>, _ c: SIMDMask<SIMD16<Int8>>,
+    _ e: SIMDMask<SIMD16<Int8>>, skipEmpty: Bool = true
+  ) -> UInt64 {
+    let wa = unsafeBitCast(a, to: (UInt64, UInt64).self)
+    let wb = unsafeBitCast(b, to: (UInt64, UInt64).self)
+    let wc = unsafeBitCast(c, to: (UInt64, UInt64).self)
+    let we = unsafeBitCast(e, to: (UInt64, UInt64).self)
+    if skipEmpty && wa.0 | wa.1 | wb.0 | wb.1 | wc.0 | wc.1 | we.0 | we.1 == 0 { return 0 }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let magic: UInt64 = 0x0102_0408_1020_4080
+    func gather(_ w: UInt64) -> UInt64 { ((w & ones) &* magic) >> 56 }
+    return gather(wa.0) | gather(wa.1) << 8 | gather(wb.0) << 16 | gather(wb.1) << 24
+      | gather(wc.0) << 32 | gather(wc.1) << 40 | gather(we.0) << 48 | gather(we.1) << 56
+  }
+
+  /// The lowest lane set in the 32 lanes `low` then `high`, or 32 when none is.
+  @inline(__always)
+  static func firstSetLane(_ low: SIMDMask<SIMD16<Int8>>, _ high: SIMDMask<SIMD16<Int8>>) -> Int {
+    let a = unsafeBitCast(low, to: (UInt64, UInt64).self)
+    let b = unsafeBitCast(high, to: (UInt64, UInt64).self)
+    if a.0 | a.1 | b.0 | b.1 == 0 { return 32 }
+    if a.0 != 0 { return a.0.trailingZeroBitCount &>> 3 }
+    if a.1 != 0 { return 8 &+ a.1.trailingZeroBitCount &>> 3 }
+    if b.0 != 0 { return 16 &+ b.0.trailingZeroBitCount &>> 3 }
+    return 24 &+ b.1.trailingZeroBitCount &>> 3
   }
 
   /// The lowest lane set in `mask`, or 32 when none is. The mask's lanes are all-ones or
@@ -414,6 +558,17 @@ public enum ByteScanner {
     if words.2 != 0 { return 16 &+ words.2.trailingZeroBitCount &>> 3 }
     if words.3 != 0 { return 24 &+ words.3.trailingZeroBitCount &>> 3 }
     return 32
+  }
+
+  /// The sum of the 16 byte lanes of `v`, with 64-bit word arithmetic (no lane loop).
+  @inline(__always)
+  static func laneSum(_ v: SIMD16<UInt8>) -> Int {
+    let words = unsafeBitCast(v, to: (UInt64, UInt64).self)
+    let low: UInt64 = 0x00FF_00FF_00FF_00FF
+    func pairs(_ w: UInt64) -> UInt64 { (w & low) &+ ((w >> 8) & low) }
+    let s = pairs(words.0) &+ pairs(words.1)
+    let folded = (s & 0x0000_FFFF_0000_FFFF) &+ ((s >> 16) & 0x0000_FFFF_0000_FFFF)
+    return Int((folded & 0xFFFF_FFFF) &+ (folded >> 32))
   }
 
   /// The sum of the 32 byte lanes of `v`, with 64-bit word arithmetic (no lane loop).

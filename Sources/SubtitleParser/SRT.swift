@@ -24,16 +24,41 @@ public enum SubRip {
     var text = utf8
     let bom = text.count >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF
     let start = bom ? 3 : 0
-    if ByteScanner.firstIndex(of: 0x0D, in: text) < text.count {
-      text = normalisingLineEnds(text)
+    // The count of `>` bounds the cue count: every timing line has one (CR removal changes
+    // no `>`). A file whose first 4 KiB hold a CR gets it from the pass that rewrites the
+    // line ends; any other from one pass that also looks for a CR.
+    var arrows = 0
+    let rewritten = utf8.withUnsafeBufferPointer { buffer -> [UInt8]? in
+      guard let base = buffer.baseAddress else { return nil }
+      let headEnd = min(4096, buffer.count)
+      let head = ByteScanner.countAndSeekVector(0x3E, 0x0D, base, 0, headEnd)
+      var rest = (count: 0, seen: false)
+      if !head.seen {
+        rest = ByteScanner.countAndSeekVector(0x3E, 0x0D, base, headEnd, buffer.count)
+      }
+      arrows = head.count + rest.count
+      guard head.seen || rest.seen else { return nil }
+      return ByteScanner.replacingLineEnds(buffer, from: 0, counting: 0x3E, count: &arrows)
     }
-    let result = text.withUnsafeBufferPointer { buffer -> SRTParser.Output in
-      guard let base = buffer.baseAddress else { return SRTParser.Output() }
-      var parser = SRTParser(base)
-      parser.run(start, buffer.count)
-      return parser.output
+    if let rewritten { text = rewritten }
+    var result = SRTParser.Output()
+    // The cues are written straight into the array's storage: an `append` per cue would check
+    // the array's uniqueness and capacity through a runtime call each time.
+    let capacity = min(arrows, text.count / 16) + 1
+    var cues = [Cue](unsafeUninitializedCapacity: capacity) { storage, initialized in
+      initialized = 0
+      text.withUnsafeBufferPointer { buffer in
+        guard let base = buffer.baseAddress, let cueBase = storage.baseAddress else { return }
+        var parser = SRTParser(base, cues: cueBase, capacity: storage.count)
+        parser.run(start, buffer.count)
+        initialized = min(parser.cueCount, storage.count)
+        result = parser.output
+      }
     }
+    cues += result.overflow
+    result.overflow = []
     var parser = result
+    parser.cues = cues
     if parser.cues.isEmpty && parser.sawText {
       throw SubtitleError.notSubtitles(reason: "no SRT timing line ('00:00:01,000 --> …') found")
     }
@@ -133,11 +158,6 @@ public enum SubRip {
 
   // MARK: - Internals
 
-  /// CRLF and lone CR become LF (the document's line separator).
-  static func normalisingLineEnds(_ bytes: [UInt8]) -> [UInt8] {
-    bytes.withUnsafeBufferPointer { ByteScanner.replacingLineEnds($0, from: 0) }
-  }
-
   /// Removes `{\…}` blocks from the cues `parser.rewrite` lists, in place, and turns `\anN`
   /// into settings.
   static func removeOverrideBlocks(in text: inout [UInt8], parser: inout SRTParser.Output) {
@@ -213,23 +233,30 @@ public enum SubRip {
 /// The one-pass SRT state machine over `\n`-separated bytes.
 struct SRTParser {
   let p: UnsafePointer<UInt8>
-  var cues: [Cue] = []
+  /// Where cues go while they fit: uninitialized storage for `cueCapacity` cues, of which the
+  /// first `min(cueCount, cueCapacity)` are written. Cues past the capacity go to `overflow`.
+  let cueStorage: UnsafeMutablePointer<Cue>?
+  let cueCapacity: Int
+  var cueCount = 0
+  var overflow: [Cue] = []
   var diagnostics: [Diagnostic] = []
   /// Cue indices whose text contains `{` and may hold ASS override blocks.
   var rewrite: [Int] = []
   /// Whether any non-blank line was seen.
   var sawText = false
 
-  /// What a run produced, without the pointer it read through.
+  /// What a run produced, without the pointers it used. `cues` is filled in by the caller
+  /// from the storage and `overflow`.
   struct Output {
     var cues: [Cue] = []
+    var overflow: [Cue] = []
     var diagnostics: [Diagnostic] = []
     var rewrite: [Int] = []
     var sawText = false
   }
 
   var output: Output {
-    Output(cues: cues, diagnostics: diagnostics, rewrite: rewrite, sawText: sawText)
+    Output(overflow: overflow, diagnostics: diagnostics, rewrite: rewrite, sawText: sawText)
   }
 
   enum State {
@@ -254,12 +281,16 @@ struct SRTParser {
   static let coordinates: UInt16 = 32
   static let trailing: UInt16 = 64
 
-  init(_ base: UnsafePointer<UInt8>) { p = base }
+  /// A parser that reads `base`; its cues go to `cues` (room for `capacity`), then to
+  /// `overflow`. Without storage (for `timingLine` alone) every cue goes to `overflow`.
+  init(_ base: UnsafePointer<UInt8>, cues: UnsafeMutablePointer<Cue>? = nil, capacity: Int = 0) {
+    p = base
+    cueStorage = cues
+    cueCapacity = cues == nil ? 0 : capacity
+  }
 
+  /// Parses `p[start..<n]`.
   mutating func run(_ start: Int, _ n: Int) {
-    // Every timing line has a `>`: counting them (32 bytes a step) bounds the cue count
-    // without the over-allocation of a size-based guess or the copies of growing.
-    cues.reserveCapacity(min(ByteScanner.countVector(0x3E, p, start, n), n / 16) + 1)
     var lines = ByteScanner.Cursor(0x0A, p, n)
     var braces = ByteScanner.Cursor(0x7B, p, n)
     var state = State.between
@@ -444,12 +475,17 @@ struct SRTParser {
     }
     if t.end < t.start { note(line, timingEnd, "end time before start time") }
     if !range.isEmpty && braces.next(from: range.lowerBound) < range.upperBound {
-      rewrite.append(cues.count)
+      rewrite.append(cueCount)
     }
-    cues.append(
-      Cue(
-        idRange: trimmedId, textRange: range, startTime: Double(t.start) / 1000,
-        endTime: Double(t.end) / 1000, settings: settings, line: line))
+    let cue = Cue(
+      idRange: trimmedId, textRange: range, startTime: Double(t.start) / 1000,
+      endTime: Double(t.end) / 1000, settings: settings, line: line)
+    if cueCount < cueCapacity, let cueStorage {
+      (cueStorage + cueCount).initialize(to: cue)
+    } else {
+      overflow.append(cue)
+    }
+    cueCount += 1
   }
 
   mutating func note(_ line: Int, _ offset: Int, _ reason: String) {
@@ -486,12 +522,28 @@ struct SRTParser {
     while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
     guard k < end, p[k] &- 0x30 < 10 else { return nil }
     var t = Timing()
-    guard let start = timestamp(&k, end, &t.flags) else { return nil }
-    while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
-    guard k + 3 <= end, p[k] == 0x2D, p[k + 1] == 0x2D, p[k + 2] == 0x3E else { return nil }
-    k += 3
-    while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
-    guard let stop = timestamp(&k, end, &t.flags) else { return nil }
+    let start: Int64
+    let stop: Int64
+    // The common `HH:MM:SS,mmm --> HH:MM:SS,mmm` with single spaces in word loads; anything
+    // else through `timestamp`, which reads this form the same way.
+    if k + 29 <= end,
+      UInt64(littleEndian: UnsafeRawPointer(p + k + 12).loadUnaligned(as: UInt64.self))
+        & 0xFF_FFFF_FFFF == 0x20_3E2D_2D20,
+      let first = canonicalTimestamp(k, end), let second = canonicalTimestamp(k + 17, end)
+    {
+      start = first
+      stop = second
+      k += 29
+    } else {
+      guard let first = timestamp(&k, end, &t.flags) else { return nil }
+      while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
+      guard k + 3 <= end, p[k] == 0x2D, p[k + 1] == 0x2D, p[k + 2] == 0x3E else { return nil }
+      k += 3
+      while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
+      guard let second = timestamp(&k, end, &t.flags) else { return nil }
+      start = first
+      stop = second
+    }
     while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
     if k < end {
       let c = p[k] | 0x20

@@ -19,14 +19,15 @@ public enum WebVTT {
   ///   files as a whole).
   /// - Complexity: O(n) in the number of bytes.
   public static func parse(_ bytes: [UInt8]) throws(SubtitleError) -> SubtitleDocument {
-    let text = normalize(bytes)
+    let (text, counted) = normalizeCounting(bytes)
     var core = VTTCore()
     var position = 0
     try text.withUnsafeBufferPointer { p throws(SubtitleError) in
-      // Every cue has a timing line with a `>`: counting them (32 bytes a step) bounds the cue
-      // count without the copies of growing the array.
+      // Every cue has a timing line with a `>`: their count bounds the cue count without the
+      // copies of growing the array. Validation counts them on the way when the input needs
+      // no repair; otherwise a pass of their own does (32 bytes a step).
       if let base = p.baseAddress {
-        let arrows = ByteScanner.countVector(0x3E, base, 0, p.count)
+        let arrows = counted ?? ByteScanner.countVector(0x3E, base, 0, p.count)
         core.cues.reserveCapacity(min(arrows, p.count / 16) + 1)
       }
       try core.advance(p, position: &position, final: true)
@@ -41,14 +42,24 @@ public enum WebVTT {
   /// - Returns: Valid UTF-8 with LF line ends only.
   /// - Complexity: O(n).
   public static func normalize(_ bytes: [UInt8]) -> [UInt8] {
+    normalizeCounting(bytes).text
+  }
+
+  /// `normalize(_:)`, and the number of `>` bytes in the result when the input needed no
+  /// repair beyond the BOM and line ends (nil otherwise).
+  static func normalizeCounting(_ bytes: [UInt8]) -> (text: [UInt8], arrows: Int?) {
     var text: [UInt8] = []
     var unchanged = false
+    var arrows: Int? = nil
     bytes.withUnsafeBufferPointer { input in
       let start = hasByteOrderMark(input) ? 3 : 0
       var sawCR = false
+      var count = 0
       let valid = VTTScan.validRunEnd(
-        input, from: start, end: input.count, final: true, stopAtCR: false, sawCR: &sawCR)
+        input, from: start, end: input.count, final: true, stopAtCR: false, sawCR: &sawCR,
+        arrows: &count)
       if valid == input.count {
+        arrows = count
         // Valid UTF-8 without NUL: at most the BOM and the line ends change.
         if start == 0 && !sawCR {
           unchanged = true
@@ -64,7 +75,7 @@ public enum WebVTT {
       _ = normalizer.append(input, from: clean, end: input.count, final: true, to: &text)
     }
     // Most files need no change: share the caller's storage instead of copying it.
-    return unchanged ? bytes : text
+    return (unchanged ? bytes : text, arrows)
   }
 
   static func hasByteOrderMark(_ input: UnsafeBufferPointer<UInt8>) -> Bool {

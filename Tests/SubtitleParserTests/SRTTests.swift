@@ -201,3 +201,50 @@ func lineEndingsAndBOM(separator: String) throws {
   #expect(summary(document) == ["1|360001.25|446399.999|A", "3|363600.0|363600.0|C"])
   #expect(document.diagnostics.map(\.line) == [5, 6, 9, 10])
 }
+
+@Test func cuesShorterThanSixteenBytesAllArrive() throws {
+  // Ten bytes a cue: more cues than the storage reserved from the file size (one per 16
+  // bytes) holds, so the later ones take the overflow path. Order and values must not show it.
+  var text = ""
+  var starts: [Double] = []
+  for k in 0..<300 {
+    let minutes = k / 60 % 10
+    let seconds = k % 60
+    text += "\(minutes):\(seconds / 10)\(seconds % 10)-->9:59\n"
+    starts.append(Double(minutes * 60 + seconds))
+  }
+  let document = try SubRip.parse(Array(text.utf8))
+  #expect(document.cues.count == 300)
+  #expect(document.cues.map(\.startTime) == starts)
+  #expect(document.cues.map(\.line) == Array(1...300))
+}
+
+/// Timing lines in the common form (read by word loads) give what the general path gives for
+/// the same line with a second space before the arrow (which only it reads).
+@Test func commonSRTTimingLinesMatchTheGeneralPath() throws {
+  let starts = [
+    "00:00:01,000", "12:34:56.789", "99:59:59,999", "00:60:00,000", "00:00:01,0000", "0:00:01,000",
+  ]
+  let ends = ["", " X1:10 X2:20 Y1:30 Y2:40", " trailing", "0", ",5", ":00", "\t"]
+  for start in starts {
+    for end in ends {
+      let line = start + " --> 01:02:03,456" + end
+      // Both paths reject a line that is not a timing line (the file then has none).
+      guard let common = try? SubRip.parse(Array("1\n\(line)\ntext\n".utf8)) else {
+        #expect(
+          (try? SubRip.parse(
+            Array("1\n\(line.replacingOccurrences(of: " -->", with: "  -->"))\ntext\n".utf8)))
+            == nil, "\(line)")
+        continue
+      }
+      let general = try SubRip.parse(
+        Array("1\n\(line.replacingOccurrences(of: " -->", with: "  -->"))\ntext\n".utf8))
+      #expect(common.cues.count == general.cues.count, "\(line)")
+      #expect(
+        zip(common.cues, general.cues).allSatisfy {
+          $0.startTime == $1.startTime && $0.endTime == $1.endTime
+        }, "\(line)")
+      #expect(common.diagnostics.map(\.reason) == general.diagnostics.map(\.reason), "\(line)")
+    }
+  }
+}

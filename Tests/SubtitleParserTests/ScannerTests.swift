@@ -140,15 +140,51 @@ func replacingLineEndsScalar(_ bytes: [UInt8], from: Int) -> [UInt8] {
 
 @Test func replacingLineEndsMatchesScalar() {
   var rng = SplitMix(seed: 5)
-  for _ in 0..<300 {
-    let count = Int(rng.next() % 500)
-    let bytes = randomBytes(
-      count, &rng, alphabet: [0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x0D, 0x0A, 0x0D, 0x20])
-    for from in [0, min(3, count)] {
+  for round in 0..<600 {
+    // Short inputs, and long ones for the 64-byte block path, with CRs dense or sparse.
+    let count = Int(rng.next() % (round % 2 == 0 ? 500 : 3000))
+    let alphabet: [UInt8] =
+      round % 3 == 0
+      ? [0x41, 0x42, 0x43, 0x44, 0x45, 0x3E, 0x0D, 0x0A, 0x0D, 0x20]
+      : [0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x3E, 0x3E, 0x3E, 0x0D, 0x0A]
+    var bytes = randomBytes(count, &rng, alphabet: alphabet)
+    // CRLF pairs split across 64-byte block boundaries, and CRs as the last bytes.
+    for boundary in stride(from: 63, to: count - 1, by: 64) where rng.next() % 2 == 0 {
+      bytes[boundary] = 0x0D
+      bytes[boundary + 1] = rng.next() % 3 == 0 ? 0x0D : 0x0A
+    }
+    if count > 0 && rng.next() % 4 == 0 { bytes[count - 1] = 0x0D }
+    for from in [0, min(3, count), min(65, count)] {
       let vector = bytes.withUnsafeBufferPointer {
         ByteScanner.replacingLineEnds($0, from: from)
       }
       #expect(vector == replacingLineEndsScalar(bytes, from: from))
+      var count = -1
+      let counting = bytes.withUnsafeBufferPointer {
+        ByteScanner.replacingLineEnds($0, from: from, counting: 0x3E, count: &count)
+      }
+      #expect(counting == vector)
+      #expect(count == bytes[from...].filter { $0 == 0x3E }.count)
+    }
+  }
+}
+
+@Test func countAndSeekMatchesScalar() {
+  var rng = SplitMix(seed: 9)
+  for round in 0..<400 {
+    let count = Int(rng.next() % (round % 2 == 0 ? 200 : 20_000))
+    // Sometimes no CR at all, sometimes many `>`; more than 255 blocks in the long ones.
+    let alphabet: [UInt8] =
+      round % 3 == 0 ? [0x41, 0x3E, 0x0A, 0x20] : [0x41, 0x42, 0x3E, 0x0A, 0x0D, 0x20, 0x3E]
+    let bytes = randomBytes(count, &rng, alphabet: alphabet)
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      for from in [0, min(5, count)] {
+        let vector = ByteScanner.countAndSeekVector(0x3E, 0x0D, base, from, count)
+        let scalar = ByteScanner.countAndSeekScalar(0x3E, 0x0D, base, from, count)
+        #expect(vector.count == scalar.count)
+        #expect(vector.seen == scalar.seen)
+      }
     }
   }
 }

@@ -95,14 +95,54 @@ struct VTTCore {
     }
     if let base = p.baseAddress, position < count {
       // Line ends and arrows are found 64 bytes per step, each block classified once.
-      var lines = ByteScanner.Cursor(0x0A, base, count)
-      var arrows = ArrowCursor(base, count)
+      var lines = LineCursor(base, count)
+      // A line the inner loop looked at and left to the outer one.
+      var pending = false
+      var end = 0
+      var arrow = false
       while position < count {
-        let end = lines.search(position)
+        if !pending { (end, arrow) = lines.line(from: position) }
+        pending = false
         if end == count { break }
-        let arrow = arrows.containsArrow(start: position, lineEnd: end)
-        if inBlock && kind == .cue && end > position && !arrow {
-          // Fast path for a cue text line (what `blockLine` does for it).
+        if arrow && phase == .blocks && end > position
+          && (!inBlock || (!inHeader && lineCount == 1 && !seenArrow))
+        {
+          // A timing line that starts a block or follows its first line (what `line` and
+          // `blockLine` do for it): the cue starts here.
+          lineNumber += 1
+          if !inBlock { beginBlock(header: false, start: position) }
+          lineCount += 1
+          seenArrow = true
+          createCue(p, start: position, end: end, eof: false)
+        } else if !inBlock && phase == .blocks && end > position {
+          // The first line of a block without an arrow (a cue identifier, mostly): what `line`
+          // and `blockLine` do for it.
+          lineNumber += 1
+          beginBlock(header: false, start: position)
+          lineCount = 1
+          bufferEmpty = false
+          bufferEnd = end
+        } else {
+          line(p, start: position, end: end, eof: false, arrow: arrow)
+        }
+        position = end + 1
+        // The text lines of a cue in a loop of their own (what `blockLine` does for them):
+        // its exit is one branch per cue whose outcome varies, not one per line.
+        guard inBlock && kind == .cue else { continue }
+        while position < count {
+          (end, arrow) = lines.line(from: position)
+          if end == position && end < count {
+            // The blank line that ends the cue (what `line` and `blockLine` do for it).
+            lineNumber += 1
+            lineCount += 1
+            endCue()
+            position = end + 1
+            break
+          }
+          if end == count || end == position || arrow {
+            pending = true
+            break
+          }
           lineNumber += 1
           lineCount += 1
           if bufferEmpty {
@@ -110,10 +150,8 @@ struct VTTCore {
             bufferEmpty = false
           }
           bufferEnd = end
-        } else {
-          line(p, start: position, end: end, eof: false, arrow: arrow)
+          position = end + 1
         }
-        position = end + 1
       }
     }
     if final {
@@ -242,6 +280,14 @@ struct VTTCore {
     }
   }
 
+  /// Closes a cue block: the cue gets its text range and joins the list.
+  @inline(__always)
+  private mutating func endCue() {
+    inBlock = false
+    cue.textRange = bufferEmpty ? cueTextStart..<cueTextStart : bufferStart..<bufferEnd
+    cues.append(cue)
+  }
+
   private mutating func endBlock(_ p: UnsafeBufferPointer<UInt8>) {
     inBlock = false
     if inHeader {
@@ -250,8 +296,7 @@ struct VTTCore {
     }
     switch kind {
     case .cue:
-      cue.textRange = bufferEmpty ? cueTextStart..<cueTextStart : bufferStart..<bufferEnd
-      cues.append(cue)
+      endCue()
     case .style:
       styles.append(
         bufferEmpty
@@ -358,10 +403,26 @@ struct VTTCore {
   private mutating func parseTimingsAndSettings(
     _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, into cue: inout Cue
   ) -> Bool {
+    // The common `hh:mm:ss.ttt --> hh:mm:ss.ttt` with single spaces, in three word loads; any
+    // other form takes the general path below, which gives the same result for this one.
+    if end - start >= 29, p.count - start >= 30, let base = p.baseAddress {
+      let middle = UnsafeRawPointer(base + start + 12).loadUnaligned(as: UInt64.self)
+      if UInt64(littleEndian: middle) & 0xFF_FFFF_FFFF == 0x20_3E2D_2D20,
+        let first = VTTSyntax.wordTimestamp(p, start, endsLine: false),
+        let second = VTTSyntax.wordTimestamp(p, start + 17, endsLine: end - start == 29)
+      {
+        let seconds = SIMD2<Double>(Double(first), Double(second)) / 1000
+        cue.startTime = seconds[0]
+        cue.endTime = seconds[1]
+        if end - start > 29 { parseSettings(p, start: start + 29, end: end, into: &cue.settings) }
+        return true
+      }
+    }
     var position = start
     while position < end && VTTSyntax.isWhitespace(p[position]) { position += 1 }
+    let startMillis: Int64
     switch VTTSyntax.collectTimestamp(p, &position, end: end) {
-    case .success(let millis): cue.startTime = Double(millis) / 1000
+    case .success(let millis): startMillis = millis
     case .failure(let failure):
       reportTiming(failure, offset: start)
       return false
@@ -376,7 +437,11 @@ struct VTTCore {
     position += 3
     while position < end && VTTSyntax.isWhitespace(p[position]) { position += 1 }
     switch VTTSyntax.collectTimestamp(p, &position, end: end) {
-    case .success(let millis): cue.endTime = Double(millis) / 1000
+    case .success(let millis):
+      // Both divisions in one instruction (each lane rounds as a scalar division would).
+      let seconds = SIMD2<Double>(Double(startMillis), Double(millis)) / 1000
+      cue.startTime = seconds[0]
+      cue.endTime = seconds[1]
     case .failure(let failure):
       reportTiming(failure, offset: start)
       return false

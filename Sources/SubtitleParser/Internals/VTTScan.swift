@@ -133,89 +133,168 @@ enum VTTScan {
     _ buffer: UnsafeBufferPointer<UInt8>, from: Int, end: Int, final: Bool, stopAtCR: Bool,
     sawCR: inout Bool
   ) -> Int {
+    var arrows = 0
+    return validRunEnd(
+      buffer, from: from, end: end, final: final, stopAtCR: stopAtCR, sawCR: &sawCR,
+      arrows: &arrows)
+  }
+
+  /// `validRunEnd`, also adding to `arrows` the number of `>` bytes in the run (exact when
+  /// the run reaches `end`): the WebVTT parser sizes its cue array by it without a pass of
+  /// its own.
+  @inline(__always)
+  static func validRunEnd(
+    _ buffer: UnsafeBufferPointer<UInt8>, from: Int, end: Int, final: Bool, stopAtCR: Bool,
+    sawCR: inout Bool, arrows: inout Int
+  ) -> Int {
     guard let base = buffer.baseAddress else { return end }
     let raw = UnsafeRawPointer(base)
+    let greater: SIMD32<UInt8> = SIMD32(repeating: 0x3E)
     // The first three bytes scalar: the vector phase then sees, before each block, only bytes
     // already checked (so no sequence from before `from` is taken as valid).
     let first = scalarRunEnd(
       buffer, from: from, limit: min(from + 3, end), end: end, final: final, stopAtCR: stopAtCR,
-      sawCR: &sawCR)
+      sawCR: &sawCR, arrows: &arrows)
     if first.stopped { return first.index }
     var index = first.index
     while true {
+      // Per-lane counts of `>` in the clean blocks, summed before any lane can wrap. The
+      // scalar walks count their own bytes; the bytes they revisit before `index` are parts
+      // of multi-byte characters, never `>`.
+      var counters: SIMD32<UInt8> = .zero
+      var counted = 0
       // Vector phase: a block is clean when every byte is ASCII (not NUL, nor CR when
       // `stopAtCR`), a valid lead byte, or a continuation byte that a lead byte one to three
       // places before asks for. Loads at offsets -1, -2 and -3 line each byte up with its
       // predecessors.
+      //
+      // Whether a block is plain ASCII is a branch that mispredicts on text that mixes ASCII
+      // and other scripts, so after a block that is not, the next 16 blocks get the full check
+      // without asking; long ASCII stretches still take the cheap test only.
+      var fullChecks = 0
       while index + 32 <= end {
+        if fullChecks == 0 {
+          let ascii = asciiBlockFlags(raw, index, stopAtCR: stopAtCR)
+          if ascii.plain {
+            if ascii.cr { sawCR = true }
+            countArrows(raw, index, greater, &counters, &counted, &arrows)
+            index += 32
+            continue
+          }
+          fullChecks = 16
+        }
+        fullChecks &-= 1
         let flags = blockFlags(raw, index, stopAtCR: stopAtCR)
         if flags.bad { break }
         if flags.cr { sawCR = true }
+        countArrows(raw, index, greater, &counters, &counted, &arrows)
         index += 32
       }
+      arrows += ByteScanner.laneSum(counters)
       // A block with something unusual, or the tail: walk it scalar from the start of the
       // character that may straddle `index`, then return to the vector phase.
       let resume = characterStart(base, index, floor: from)
       let limit = index + 32 > end ? end : index + 32
       let scalar = scalarRunEnd(
         buffer, from: resume, limit: limit, end: end, final: final, stopAtCR: stopAtCR,
-        sawCR: &sawCR)
+        sawCR: &sawCR, arrows: &arrows)
       if scalar.stopped { return scalar.index }
       index = scalar.index
     }
   }
 
-  /// Whether the 32 bytes at `raw + at` hold anything but clean text (`bad`), and whether
-  /// they hold a CR.
+  /// Adds the `>` lanes of the 32 bytes at `raw + at` to `counters`, moving them to `total`
+  /// every 255 blocks (before a lane can wrap).
   @inline(__always)
-  static func blockFlags(_ raw: UnsafeRawPointer, _ at: Int, stopAtCR: Bool) -> (
-    bad: Bool, cr: Bool
+  static func countArrows(
+    _ raw: UnsafeRawPointer, _ at: Int, _ greater: SIMD32<UInt8>, _ counters: inout SIMD32<UInt8>,
+    _ counted: inout Int, _ total: inout Int
   ) {
-    let b: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: at, as: SIMD32<UInt8>.self)
-    let p3: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: at - 3, as: SIMD32<UInt8>.self)
-    let zero: SIMD32<UInt8> = .zero
-    let crs: SIMD32<UInt8> = SIMD32(repeating: 0x0D)
-    let x7F: SIMD32<UInt8> = SIMD32(repeating: 0x7F)
+    let block: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: at, as: SIMD32<UInt8>.self)
+    counters = counters &- unsafeBitCast(block .== greater, to: SIMD32<UInt8>.self)
+    counted &+= 1
+    if counted == 255 {
+      total += ByteScanner.laneSum(counters)
+      counters = .zero
+      counted = 0
+    }
+  }
+
+  /// Whether the 32 bytes at `raw + at` are ASCII without NUL (nor CR when `stopAtCR`) and
+  /// follow three ASCII bytes, so no sequence runs into them (`plain`), and whether they
+  /// hold a CR. A block that is not plain may still be clean: `blockFlags` decides.
+  @inline(__always)
+  static func asciiBlockFlags(_ raw: UnsafeRawPointer, _ at: Int, stopAtCR: Bool) -> (
+    plain: Bool, cr: Bool
+  ) {
+    let b: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at, as: SIMD32<Int8>.self)
+    let p3: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at - 3, as: SIMD32<Int8>.self)
+    let zero: SIMD32<Int8> = .zero
+    let crs: SIMD32<Int8> = SIMD32(repeating: 0x0D)
     let isCR = b .== crs
     var special = b .== zero
     if stopAtCR { special .|= isCR }
     let cr = !stopAtCR && any(isCR)
-    // Fast exit: ASCII only, and the three bytes before are ASCII too (no sequence runs into
-    // this block).
-    if !any((x7F .< b) .| (x7F .< p3) .| special) { return (false, cr) }
-    let p1: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: at - 1, as: SIMD32<UInt8>.self)
-    let p2: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: at - 2, as: SIMD32<UInt8>.self)
-    let x8F: SIMD32<UInt8> = SIMD32(repeating: 0x8F)
-    let x90: SIMD32<UInt8> = SIMD32(repeating: 0x90)
-    let x9F: SIMD32<UInt8> = SIMD32(repeating: 0x9F)
-    let xA0: SIMD32<UInt8> = SIMD32(repeating: 0xA0)
-    let xBF: SIMD32<UInt8> = SIMD32(repeating: 0xBF)
-    let xC0: SIMD32<UInt8> = SIMD32(repeating: 0xC0)
-    let xC1: SIMD32<UInt8> = SIMD32(repeating: 0xC1)
-    let xC2: SIMD32<UInt8> = SIMD32(repeating: 0xC2)
-    let xDF: SIMD32<UInt8> = SIMD32(repeating: 0xDF)
-    let xE0: SIMD32<UInt8> = SIMD32(repeating: 0xE0)
-    let xED: SIMD32<UInt8> = SIMD32(repeating: 0xED)
-    let xEF: SIMD32<UInt8> = SIMD32(repeating: 0xEF)
-    let xF0: SIMD32<UInt8> = SIMD32(repeating: 0xF0)
-    let xF4: SIMD32<UInt8> = SIMD32(repeating: 0xF4)
-    let xF5: SIMD32<UInt8> = SIMD32(repeating: 0xF5)
+    return (!any((b .< zero) .| (p3 .< zero) .| special), cr)
+  }
+
+  /// Whether the 32 bytes at `raw + at` hold anything but clean text (`bad`), and whether
+  /// they hold a CR.
+  ///
+  /// The bytes are compared as `Int8`, where one signed compare (`pcmpgtb`) sorts them:
+  /// ASCII is 0...127, continuation bytes 80...BF are -128...-65, lead bytes C0...FF are
+  /// -64...-1. Unsigned byte compares would cost two instructions each on SSE2.
+  @inline(__always)
+  static func blockFlags(_ raw: UnsafeRawPointer, _ at: Int, stopAtCR: Bool) -> (
+    bad: Bool, cr: Bool
+  ) {
+    let b: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at, as: SIMD32<Int8>.self)
+    let p3: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at - 3, as: SIMD32<Int8>.self)
+    let zero: SIMD32<Int8> = .zero
+    let crs: SIMD32<Int8> = SIMD32(repeating: 0x0D)
+    let isCR = b .== crs
+    var special = b .== zero
+    if stopAtCR { special .|= isCR }
+    let cr = !stopAtCR && any(isCR)
+    let p1: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at - 1, as: SIMD32<Int8>.self)
+    let p2: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at - 2, as: SIMD32<Int8>.self)
+    // Byte values as Int8: 0x80 = -128, 0x8F = -113, 0x90 = -112, 0x9F = -97, 0xA0 = -96,
+    // 0xBF = -65, 0xC0 = -64, 0xC2 = -62, 0xDF = -33, 0xE0 = -32, 0xED = -19, 0xEF = -17, 0xF0 = -16,
+    // 0xF4 = -12. Only strict compares: `<=` would add an instruction.
+    let x8F: SIMD32<Int8> = SIMD32(repeating: -113)
+    let x90: SIMD32<Int8> = SIMD32(repeating: -112)
+    let x9F: SIMD32<Int8> = SIMD32(repeating: -97)
+    let xA0: SIMD32<Int8> = SIMD32(repeating: -96)
+    let xBF: SIMD32<Int8> = SIMD32(repeating: -65)
+    let xC0: SIMD32<Int8> = SIMD32(repeating: -64)
+    let xC2: SIMD32<Int8> = SIMD32(repeating: -62)
+    let xDF: SIMD32<Int8> = SIMD32(repeating: -33)
+    let xE0: SIMD32<Int8> = SIMD32(repeating: -32)
+    let xED: SIMD32<Int8> = SIMD32(repeating: -19)
+    let xEF: SIMD32<Int8> = SIMD32(repeating: -17)
+    let xF0: SIMD32<Int8> = SIMD32(repeating: -16)
+    let xF4: SIMD32<Int8> = SIMD32(repeating: -12)
     // Continuation bytes 80...BF; invalid bytes C0, C1 and F5...FF.
-    let isCont = (x7F .< b) .& (b .< xC0)
-    let invalid = ((xBF .< b) .& (b .< xC2)) .| (xF4 .< b)
-    // Continuation bytes asked for by the lead bytes one (C2...F4), two (E0...F4) or three
-    // (F0...F4) places before.
+    let isCont = b .< xC0
+    let invalid = ((xBF .< b) .& (b .< xC2)) .| ((xF4 .< b) .& (b .< zero))
+    // Continuation bytes asked for by the lead bytes one (C0...FF), two (E0...FF) or three
+    // (F0...FF) places before; the invalid leads among those are caught at their own place.
     let required =
-      ((xC1 .< p1) .& (p1 .< xF5)) .| ((xDF .< p2) .& (p2 .< xF5)) .| ((xEF .< p3) .& (p3 .< xF5))
-    let isContBytes: SIMD32<UInt8> = unsafeBitCast(isCont, to: SIMD32<UInt8>.self)
-    let requiredBytes: SIMD32<UInt8> = unsafeBitCast(required, to: SIMD32<UInt8>.self)
-    let same = isContBytes .== requiredBytes
+      ((xBF .< p1) .& (p1 .< zero)) .| ((xDF .< p2) .& (p2 .< zero))
+      .| ((xEF .< p3) .& (p3 .< zero))
     // Second bytes outside the lead's narrower range: E0 80...9F, ED A0...BF, F0 80...8F,
     // F4 90...BF.
+    let bad = special .| invalid .| (isCont .^ required)
+    // Second bytes outside the narrower range of leads E0, ED, F0 and F4; those leads are
+    // rare in most text, so the range compares run only for a block that has one.
+    let e0 = p1 .== xE0
+    let ed = p1 .== xED
+    let f0 = p1 .== xF0
+    let f4 = p1 .== xF4
+    if !any(e0 .| ed .| f0 .| f4) { return (any(bad), cr) }
     let narrow =
-      ((p1 .== xE0) .& (b .< xA0)) .| ((p1 .== xED) .& (x9F .< b))
-      .| ((p1 .== xF0) .& (b .< x90)) .| ((p1 .== xF4) .& (x8F .< b))
-    return (any(special .| invalid .| narrow) || !all(same), cr)
+      (e0 .& (b .< xA0)) .| (ed .& (x9F .< b)) .| (f0 .& (b .< x90)) .| (f4 .& (x8F .< b))
+    return (any(bad .| narrow), cr)
   }
 
   /// Whether every lane of `mask` is set, with 64-bit word arithmetic (no lane loop).
@@ -247,12 +326,13 @@ enum VTTScan {
   @inline(__always)
   static func scalarRunEnd(
     _ buffer: UnsafeBufferPointer<UInt8>, from: Int, limit: Int, end: Int, final: Bool,
-    stopAtCR: Bool, sawCR: inout Bool
+    stopAtCR: Bool, sawCR: inout Bool, arrows: inout Int
   ) -> (index: Int, stopped: Bool) {
     var index = from
     while index < limit {
       let byte = buffer[index]
       if byte < 0x80 {
+        if byte == 0x3E { arrows += 1 }
         if byte == 0 { return (index, true) }
         if byte == cr {
           if stopAtCR { return (index, true) }
@@ -388,88 +468,110 @@ enum VTTScan {
   }
 }
 
-/// Sequential search for the ends of `-->` (the index of its `>`), 64 bytes per step: each
-/// block is compared once with `>` and, through loads one and two bytes earlier, with `-`,
-/// so only real arrows set bits. `from` must be at least 2 and must not decrease between
-/// calls. Agrees with `VTTScan.containsArrow`.
-struct ArrowCursor {
+/// Sequential line splitting for the WebVTT parser: each call gives the end of one line and
+/// whether the line contains `-->`. Both come from one classification of each 64-byte block
+/// into two bit masks (line feeds, and the `>` of each `-->`, through loads one and two
+/// bytes earlier), so a line's arrow test is a mask of its bits rather than a search with
+/// branches of its own. `from` must not decrease between calls. Agrees with
+/// `VTTScan.lineEnd` and `VTTScan.containsArrow`.
+struct LineCursor {
   let base: UnsafePointer<UInt8>
   let end: Int
-  /// Start of the block `bits` describes.
+  /// Start of the block the masks describe.
   var block = Int.min / 2
+  /// Bit k set: `base[block + k]` is LF.
+  var lineFeeds: UInt64 = 0
   /// Bit k set: an arrow ends at `base[block + k]`.
-  var bits: UInt64 = 0
-  /// The last answer and the `from` it was for (arrows are sparse: one per cue).
-  var hit = -1
-  var hitFrom = Int.max
+  var arrows: UInt64 = 0
 
   init(_ base: UnsafePointer<UInt8>, _ end: Int) {
     self.base = base
     self.end = end
   }
 
-  /// Whether `base[start..<lineEnd]` contains `-->`.
+  /// The index of the first LF at or after `from` (or `end`), and whether
+  /// `base[from..<thatIndex]` contains `-->`.
   @inline(__always)
-  mutating func containsArrow(start: Int, lineEnd: Int) -> Bool {
-    lineEnd - start >= 3 && next(from: start + 2) < lineEnd
+  mutating func line(from: Int) -> (end: Int, arrow: Bool) {
+    // The common case inline: the line starts and ends in the block the masks describe.
+    let k = from &- block
+    if k >= 0 && k < 62 {
+      let feeds = lineFeeds & (~0 << UInt64(k))
+      if feeds != 0 {
+        let offset = feeds.trailingZeroBitCount
+        let below: UInt64 = (1 << UInt64(offset)) &- 1
+        let inLine = arrows & (~0 << UInt64(k &+ 2)) & below
+        return (block &+ offset, inLine != 0)
+      }
+    }
+    return lineAcrossBlocks(from: from)
   }
 
-  /// The first index `>= from` where an arrow ends, or `end`.
-  @inline(__always)
-  mutating func next(from: Int) -> Int {
-    if from >= hitFrom && from <= hit { return hit }
-    let result = search(from)
-    hit = result
-    hitFrom = from
-    return result
-  }
-
-  mutating func search(_ from: Int) -> Int {
-    var k = from - block
+  /// `line(from:)` when the line does not end in the current block.
+  @inline(never)
+  mutating func lineAcrossBlocks(from: Int) -> (end: Int, arrow: Bool) {
+    var k = from &- block
     if k < 0 || k >= 64 {
-      guard from + 64 <= end else { return scalar(from) }
+      guard from >= 2 && from + 64 <= end else { return scalarLine(from) }
       load(from)
       k = 0
     }
-    var remaining = bits & (~0 << UInt64(k))
-    while remaining == 0 {
-      let nextBlock = block + 64
-      guard nextBlock + 64 <= end else { return scalar(nextBlock) }
-      load(nextBlock)
-      remaining = bits
+    // Arrows end at `from + 2` or later: their hyphens lie in the line.
+    var arrowFrom = k &+ 2
+    var arrow = false
+    while true {
+      let feeds = lineFeeds & (~0 << UInt64(k))
+      let inBlock = arrowFrom >= 64 ? 0 : arrows & (~0 << UInt64(arrowFrom))
+      if feeds != 0 {
+        let offset = feeds.trailingZeroBitCount
+        let below: UInt64 = (1 << UInt64(offset)) &- 1
+        return (block &+ offset, arrow || inBlock & below != 0)
+      }
+      arrow = arrow || inBlock != 0
+      let next = block &+ 64
+      guard next + 64 <= end else { return scalarLine(from) }
+      load(next)
+      k = 0
+      arrowFrom = max(0, from &+ 2 &- next)
     }
-    return block + remaining.trailingZeroBitCount
   }
 
-  /// Scalar search from `from` to `end`.
-  func scalar(_ from: Int) -> Int {
+  /// `line(from:)` one byte at a time (near the end of the input).
+  func scalarLine(_ from: Int) -> (end: Int, arrow: Bool) {
     var i = from
+    var arrow = false
     while i < end {
-      if base[i] == 0x3E && base[i - 1] == 0x2D && base[i - 2] == 0x2D { return i }
+      let byte = base[i]
+      if byte == 0x0A { break }
+      if byte == 0x3E && i >= from + 2 && base[i - 1] == 0x2D && base[i - 2] == 0x2D {
+        arrow = true
+      }
       i += 1
     }
-    return end
+    return (i, arrow)
   }
 
   @inline(__always)
   mutating func load(_ at: Int) {
     block = at
     let raw = UnsafeRawPointer(base + at)
-    let greater: SIMD32<UInt8> = SIMD32(repeating: 0x3E)
-    let hyphen: SIMD32<UInt8> = SIMD32(repeating: 0x2D)
-    let a: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: 0, as: SIMD32<UInt8>.self)
-    let a1: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: -1, as: SIMD32<UInt8>.self)
-    let a2: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: -2, as: SIMD32<UInt8>.self)
-    let b: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: 32, as: SIMD32<UInt8>.self)
-    let b1: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: 31, as: SIMD32<UInt8>.self)
-    let b2: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: 30, as: SIMD32<UInt8>.self)
-    let ma = (a .== greater) .& (a1 .== hyphen) .& (a2 .== hyphen)
-    let mb = (b .== greater) .& (b1 .== hyphen) .& (b2 .== hyphen)
-    let any = unsafeBitCast(ma .| mb, to: (UInt64, UInt64, UInt64, UInt64).self)
-    if any.0 | any.1 | any.2 | any.3 == 0 {
-      bits = 0
-      return
+    let feed: SIMD16<UInt8> = SIMD16(repeating: 0x0A)
+    let greater: SIMD16<UInt8> = SIMD16(repeating: 0x3E)
+    let hyphen: SIMD16<UInt8> = SIMD16(repeating: 0x2D)
+    let a: SIMD16<UInt8> = raw.loadUnaligned(fromByteOffset: 0, as: SIMD16<UInt8>.self)
+    let b: SIMD16<UInt8> = raw.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)
+    let c: SIMD16<UInt8> = raw.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt8>.self)
+    let d: SIMD16<UInt8> = raw.loadUnaligned(fromByteOffset: 48, as: SIMD16<UInt8>.self)
+    lineFeeds = ByteScanner.bitMask(
+      a .== feed, b .== feed, c .== feed, d .== feed, skipEmpty: false)
+    /// The lanes of the 16 bytes at `offset` that end an arrow.
+    func arrowLanes(_ block: SIMD16<UInt8>, _ offset: Int) -> SIMDMask<SIMD16<Int8>> {
+      let one: SIMD16<UInt8> = raw.loadUnaligned(fromByteOffset: offset - 1, as: SIMD16<UInt8>.self)
+      let two: SIMD16<UInt8> = raw.loadUnaligned(fromByteOffset: offset - 2, as: SIMD16<UInt8>.self)
+      return (block .== greater) .& (one .== hyphen) .& (two .== hyphen)
     }
-    bits = ByteScanner.bitMask(ma) | ByteScanner.bitMask(mb) << 32
+    arrows = ByteScanner.bitMask(
+      arrowLanes(a, 0), arrowLanes(b, 16), arrowLanes(c, 32), arrowLanes(d, 48),
+      skipEmpty: false)
   }
 }

@@ -87,7 +87,7 @@ enum VTTSyntax {
   /// to parse (`endsLine`) or by a byte that cannot continue a timestamp, checked eight bytes at a
   /// time: `hh:mm:ss` then `ss.ttt` + 1 byte.
   @inline(__always)
-  private static func wordTimestamp(
+  static func wordTimestamp(
     _ p: UnsafeBufferPointer<UInt8>, _ start: Int, endsLine: Bool
   ) -> Int64? {
     guard let base = p.baseAddress else { return nil }
