@@ -86,13 +86,13 @@ demo: release
 bench: peer-deps
 	$(SWIFT) build -c release
 	python3 Scripts/make-subtitle-corpus.py Benchmarks/corpus
-	$(SWIFT) run -c release SubtitleBench
-	Scripts/make-tracks-corpus.sh
 	mkdir -p .build/bench
+	$(SWIFT) run -c release SubtitleBench --json-out .build/bench/SubtitleBench.json
+	Scripts/make-tracks-corpus.sh
 	$(SWIFT) run -c release TracksBench --json-out .build/bench/TracksBench.json
 	$(SWIFT) run -c release StretchQuality --json-out .build/bench/StretchQuality.json
 	$(SWIFT) run -c release ResourceBench
-	@status=0; for name in TracksBench StretchQuality; do \
+	@status=0; for name in SubtitleBench TracksBench StretchQuality; do \
 	  python3 Scripts/check-thresholds.py Benchmarks/Thresholds/$$name.json \
 	    .build/bench/$$name.json || status=1; \
 	done; exit $$status

@@ -1,7 +1,11 @@
 // Subtitle parsing throughput: our SRT and WebVTT parsers beside FFmpeg's demuxers and a plain
 // newline scan, on the generated corpus (Scripts/make-subtitle-corpus.py).
 //
-//   swift run -c release SubtitleBench [--json] [--samples N] [--only NAME] [CORPUS_DIR]
+//   swift run -c release SubtitleBench [--json] [--json-out PATH] [--samples N] [--only NAME]
+//                                      [--no-ffmpeg] [CORPUS_DIR]
+//
+// --json prints the results as JSON instead of the table; --json-out PATH also writes them to
+// PATH (for Scripts/check-thresholds.py).
 
 import CFFmpeg
 import SubtitleParser
@@ -124,6 +128,7 @@ func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
 // MARK: - Arguments
 
 var jsonOutput = false
+var jsonOutPath: String? = nil
 var samples = 7
 var corpus = "Benchmarks/corpus"
 var only: String? = nil
@@ -132,6 +137,7 @@ var argumentIterator = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = argumentIterator.next() {
   switch argument {
   case "--json": jsonOutput = true
+  case "--json-out": jsonOutPath = argumentIterator.next()
   case "--no-ffmpeg": withFFmpeg = false
   case "--only":
     only = argumentIterator.next()
@@ -222,18 +228,33 @@ func ratio(_ a: Row?, _ b: Row?) -> String {
   return fixed(a.cpuMBps / b.cpuMBps, 2) + "x"
 }
 
-if jsonOutput {
+do {
   var out = "{\"loadavg\":\"\(loadBefore)\",\"samples\":\(samples),\"results\":["
   for (i, row) in rows.enumerated() {
     if i > 0 { out += "," }
     out += "{\"file\":\"\(row.file)\",\"name\":\"\(row.name)\",\"bytes\":\(row.bytes),"
     out += "\"min_s\":\(row.minSeconds),\"median_s\":\(row.median),"
     out += "\"best_MBps\":\(fixed(row.bestMBps, 1)),\"median_MBps\":\(fixed(row.medianMBps, 1)),"
-    out += "\"cpu_MBps\":\(fixed(row.cpuMBps, 1))}"
+    out += "\"cpu_MBps\":\(fixed(row.cpuMBps, 1))"
+    if let ffmpeg = rows.first(where: { $0.file == row.file && $0.name == "FFmpeg" }),
+      ffmpeg.cpuMBps > 0
+    {
+      out += ",\"cpu_over_FFmpeg\":\(fixed(row.cpuMBps / ffmpeg.cpuMBps, 2))"
+    }
+    out += "}"
   }
   out += "]}"
-  print(out)
-} else {
+  if jsonOutput { print(out) }
+  if let jsonOutPath {
+    guard let file = fopen(jsonOutPath, "w") else {
+      print("SubtitleBench: cannot write \(jsonOutPath)")
+      exit(1)
+    }
+    fputs(out + "\n", file)
+    fclose(file)
+  }
+}
+if !jsonOutput {
   print("SubtitleBench: \(samples) samples after one warm-up, one thread; loadavg \(loadBefore)")
   print("MB/s = 10^6 bytes of file per second. FFmpeg reads the file itself (page cache);")
   print("ours parse bytes already in memory to cues (times, settings, text ranges).")
