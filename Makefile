@@ -91,8 +91,8 @@ bench: peer-deps
 	Scripts/make-tracks-corpus.sh
 	$(SWIFT) run -c release TracksBench --json-out .build/bench/TracksBench.json
 	$(SWIFT) run -c release StretchQuality --json-out .build/bench/StretchQuality.json
-	$(SWIFT) run -c release ResourceBench
-	@status=0; for name in SubtitleBench TracksBench StretchQuality; do \
+	$(SWIFT) run -c release ResourceBench --json-out .build/bench/ResourceBench.json
+	@status=0; for name in SubtitleBench TracksBench StretchQuality ResourceBench; do \
 	  python3 Scripts/check-thresholds.py Benchmarks/Thresholds/$$name.json \
 	    .build/bench/$$name.json || status=1; \
 	done; exit $$status

@@ -38,6 +38,7 @@ var quick = false
 var only: String? = nil
 var mtoolPath = ".build/release/mtool"
 var corpus = "Benchmarks/corpus/resource"
+var jsonOutPath: String? = nil
 var argumentIterator = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = argumentIterator.next() {
   switch argument {
@@ -45,9 +46,11 @@ while let argument = argumentIterator.next() {
   case "--only": only = argumentIterator.next()
   case "--mtool": mtoolPath = argumentIterator.next() ?? mtoolPath
   case "--corpus": corpus = argumentIterator.next() ?? corpus
+  case "--json-out": jsonOutPath = argumentIterator.next()
   default:
     print(
-      "usage: ResourceBench [--quick] [--only parse|stretch|tracks] [--mtool PATH] [--corpus DIR]")
+      "usage: ResourceBench [--quick] [--only parse|stretch|tracks] [--mtool PATH] [--corpus DIR]"
+        + " [--json-out PATH]")
     exit(64)
   }
 }
@@ -61,6 +64,11 @@ let ffmpeg = which("ffmpeg")
 let ffprobe = which("ffprobe")
 let benchStart = ContinuousClock.now
 var missed: [String] = []
+/// Key figures for --json-out, by name (names use '_' where a figure's label has a dot).
+var figures: [String: Double] = [:]
+@MainActor func record(_ name: String, _ value: Double) {
+  figures[String(name.map { $0 == "." || $0 == " " ? "_" : $0 })] = value
+}
 
 print(
   "ResourceBench\(quick ? " --quick" : ""): loadavg \(loadAverage()), \(ProcessInfo.processInfo.activeProcessorCount) cores"
@@ -252,6 +260,9 @@ if wants("parse") {
     let skipped = result.runs.contains { $0 == nil }
     let ok = cpuRatio <= 2 && !skipped
     let verdict = cpuRatio > 2 ? "SUPERLINEAR" : skipped ? "SKIPPED" : "OK"
+    record(
+      "parse_\(result.shape.rawValue)_\(result.srt ? "srt" : "vtt")_\(result.parser)_cpuRatio",
+      cpuRatio)
     if !ok {
       missed.append(
         "parse \(result.shape.rawValue).\(result.srt ? "srt" : "vtt") \(result.parser): "
@@ -399,6 +410,9 @@ if wants("stretch") {
       let isOurs = r.label == "mtool stretch"
       let under = Double(r.peakKB) / 1024 < 64
       let verdict = !r.ok ? "FAILED" : !isOurs ? "(reference)" : under ? "OK" : "MISSED"
+      if isOurs {
+        record("stretch_\(r.duration > 180 ? "long" : "short")_peakMB", Double(r.peakKB) / 1024)
+      }
       if isOurs && (!under || !r.ok) {
         missed.append("stretch \(r.duration) s: peak \(megabytes(kilobytes: r.peakKB)) MB")
       }
@@ -542,6 +556,8 @@ if wants("tracks") {
     if rows.count == 2 {
       let ratio = Double(rows[1].peakKB) / Double(rows[0].peakKB)
       let flat = ratio <= 1.5
+      record("tracks_peakGrowth", ratio)
+      record("tracks_\(rows[1].files)_peakMB", Double(rows[1].peakKB) / 1024)
       if !flat { missed.append("tracks: GROWS \(fixed(ratio, 2))x") }
       let perFile =
         Double(rows[1].peakKB - rows[0].peakKB) * 1024 / Double(rows[1].files - rows[0].files)
@@ -563,6 +579,16 @@ if wants("tracks") {
 print(
   "\nloadavg after: \(loadAverage()); total \(fixed(seconds(ContinuousClock.now - benchStart), 1)) s"
 )
+if let jsonOutPath {
+  let document: [String: Any] = [
+    "loadavg": loadAverage(), "quick": quick, "missed": missed, "figures": figures,
+  ]
+  if let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]) {
+    fileManager.createFile(atPath: jsonOutPath, contents: data)
+  } else {
+    print("cannot write \(jsonOutPath)")
+  }
+}
 if missed.isEmpty {
   print("all goals met")
 } else {
