@@ -53,6 +53,18 @@ public enum WebVTT {
     var arrows: Int? = nil
     bytes.withUnsafeBufferPointer { input in
       let start = hasByteOrderMark(input) ? 3 : 0
+      // A file whose first 4 KiB hold a CR is checked, counted and rewritten in one pass;
+      // when it turns out to need more than its line ends changed, the full normalisation
+      // below takes over.
+      let headEnd = min(start + 4096, input.count)
+      if let base = input.baseAddress,
+        ByteScanner.findMemchr(VTTScan.cr, base, start, headEnd) < headEnd,
+        let rewritten = VTTScan.validLineEndsReplaced(input, from: start)
+      {
+        text = rewritten.text
+        arrows = rewritten.arrows
+        return
+      }
       var sawCR = false
       var count = 0
       let valid = VTTScan.validRunEnd(

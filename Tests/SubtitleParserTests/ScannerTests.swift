@@ -188,3 +188,76 @@ func replacingLineEndsScalar(_ bytes: [UInt8], from: Int) -> [UInt8] {
     }
   }
 }
+
+/// Inputs for the one-pass WebVTT line end rewrite: mostly ASCII with CRLF, lone CR and LF,
+/// sometimes multi-byte characters, invalid sequences or NUL; CRs at the ends of 64-byte
+/// blocks with LF (or another CR) after them, and a CR as the last byte.
+func crlfTestInput(_ rng: inout SplitMix, round: Int) -> [UInt8] {
+  let pieces: [[UInt8]] = [
+    [0x61], [0x62], [0x20], [0x3E], [0x2D, 0x2D, 0x3E], [0x0D, 0x0A], [0x0D, 0x0A], [0x0A],
+    [0x0D], [0xC3, 0xA9], [0xE6, 0x97, 0xA5], [0xF0, 0x9F, 0x98, 0x80], [0xE2, 0x80, 0x94],
+    [0x00], [0x80], [0xC3], [0xE6, 0x97], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xFF],
+  ]
+  // Every third round ASCII only, every third with valid multi-byte characters, the rest with
+  // everything.
+  let limit = round % 3 == 0 ? 9 : (round % 3 == 1 ? 13 : pieces.count)
+  let target = Int(rng.next() % (round % 2 == 0 ? 400 : 5000))
+  var bytes: [UInt8] = []
+  while bytes.count < target {
+    let piece = pieces[Int(rng.next() % UInt64(limit))]
+    // Rare pieces rarely, so that long inputs are often valid.
+    if piece.count >= 1 && (piece == [0x00] || piece[0] == 0x80 || piece[0] == 0xFF)
+      && rng.next() % 64 != 0
+    {
+      continue
+    }
+    bytes += piece
+  }
+  for boundary in stride(from: 63, to: bytes.count - 1, by: 64) where rng.next() % 3 == 0 {
+    bytes[boundary] = 0x0D
+    bytes[boundary + 1] = rng.next() % 3 == 0 ? 0x0D : 0x0A
+  }
+  if !bytes.isEmpty && rng.next() % 4 == 0 { bytes[bytes.count - 1] = 0x0D }
+  return bytes
+}
+
+@Test(arguments: [1, 2, 3])
+func validLineEndsReplacedMatchesScalar(seed: Int) {
+  var rng = SplitMix(seed: UInt64(seed) &* 77)
+  for round in 0..<400 {
+    let bytes = crlfTestInput(&rng, round: round)
+    bytes.withUnsafeBufferPointer { p in
+      for from in [0, min(1, bytes.count), min(3, bytes.count), min(67, bytes.count)] {
+        let vector = VTTScan.validLineEndsReplaced(p, from: from)
+        let scalar = VTTScan.validLineEndsReplacedScalar(p, from: from)
+        #expect(vector?.text == scalar?.text)
+        #expect(vector?.arrows == scalar?.arrows)
+        #expect((vector == nil) == (scalar == nil))
+        if let scalar {
+          #expect(scalar.text == replacingLineEndsScalar(bytes, from: from))
+          #expect(scalar.arrows == bytes[from...].filter { $0 == 0x3E }.count)
+        }
+      }
+    }
+  }
+}
+
+/// `WebVTT.normalize`, which takes the one-pass rewrite for a file with a CR near its start,
+/// agrees with the general normaliser on valid and invalid input alike.
+@Test func normalizeWithCRMatchesGeneralNormalizer() {
+  var rng = SplitMix(seed: 31)
+  for round in 0..<400 {
+    var bytes = crlfTestInput(&rng, round: round)
+    if round % 5 == 0 { bytes = [0xEF, 0xBB, 0xBF] + bytes }
+    if round % 2 == 0 { bytes = [0x0D, 0x0A] + bytes }
+    var expected: [UInt8] = []
+    bytes.withUnsafeBufferPointer { p in
+      let start = WebVTT.hasByteOrderMark(p) ? 3 : 0
+      var normalizer = VTTScan.Normalizer()
+      _ = normalizer.append(p, from: start, end: p.count, final: true, to: &expected)
+    }
+    let (text, arrows) = WebVTT.normalizeCounting(bytes)
+    #expect(text == expected)
+    if let arrows { #expect(arrows == expected.filter { $0 == 0x3E }.count) }
+  }
+}

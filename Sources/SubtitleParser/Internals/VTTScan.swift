@@ -203,6 +203,171 @@ enum VTTScan {
     }
   }
 
+  /// `source[from...]` with each CRLF and each lone CR replaced by LF, and the number of `>`
+  /// bytes in it, when `source[from...]` is valid UTF-8 without NUL; nil otherwise (the input
+  /// then needs the full normalisation). One pass: each 64-byte block is checked, counted and
+  /// copied from the same loads, the way `ByteScanner.replacingLineEnds` copies it (a 64-byte
+  /// copy per CR that an LF follows). A block of ASCII without NUL after three ASCII bytes
+  /// passes with one signed compare per 16 bytes; any other block gets the full check of
+  /// `blockFlags`. Agrees with `validLineEndsReplacedScalar`.
+  static func validLineEndsReplaced(
+    _ source: UnsafeBufferPointer<UInt8>, from: Int
+  ) -> (text: [UInt8], arrows: Int)? {
+    let n = source.count
+    guard from < n, let s = source.baseAddress else { return ([], 0) }
+    var total = 0
+    var valid = true
+    let text = [UInt8](unsafeUninitializedCapacity: n - from + 64) { destination, written in
+      written = 0
+      guard let d = destination.baseAddress else { return }
+      let sourceRaw = UnsafeRawPointer(s)
+      let destinationRaw = UnsafeMutableRawPointer(d)
+      let returns: SIMD16<UInt8> = SIMD16(repeating: 0x0D)
+      let needle: SIMD16<UInt8> = SIMD16(repeating: 0x3E)
+      let one: SIMD16<Int8> = SIMD16(repeating: 1)
+      let zero: SIMD16<Int8> = .zero
+      // Per-lane counts of `>`, at most 4 a block: summed every 63 blocks.
+      var counters: SIMD16<UInt8> = .zero
+      var blocks = 0
+      var i = from
+      var o = 0
+      var sawCR = false
+      // The first block is checked one scalar at a time (the vector check loads three bytes
+      // before its block); its `>` are counted with the other blocks'.
+      if n - from >= 128 {
+        var uncounted = 0
+        let first = scalarRunEnd(
+          source, from: from, limit: from + 64, end: n, final: true, stopAtCR: false,
+          sawCR: &sawCR, arrows: &uncounted)
+        if first.stopped && first.index < n {
+          valid = false
+          return
+        }
+      }
+      // `o <= i - from` throughout, so a 64-byte store at `o` stays within the capacity; the
+      // loads stay below `i + 128 <= n`.
+      while i + 128 <= n {
+        let a: SIMD16<UInt8> = sourceRaw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+        let b: SIMD16<UInt8> = sourceRaw.loadUnaligned(
+          fromByteOffset: i + 16, as: SIMD16<UInt8>.self)
+        let c: SIMD16<UInt8> = sourceRaw.loadUnaligned(
+          fromByteOffset: i + 32, as: SIMD16<UInt8>.self)
+        let e: SIMD16<UInt8> = sourceRaw.loadUnaligned(
+          fromByteOffset: i + 48, as: SIMD16<UInt8>.self)
+        if i != from {
+          // Signed bytes below 1 are NUL or not ASCII; the three bytes before the block must
+          // not start a sequence that runs into it.
+          let p3: SIMD16<Int8> = sourceRaw.loadUnaligned(
+            fromByteOffset: i - 3, as: SIMD16<Int8>.self)
+          let odd =
+            (unsafeBitCast(a, to: SIMD16<Int8>.self) .< one)
+            .| (unsafeBitCast(b, to: SIMD16<Int8>.self) .< one)
+            .| (unsafeBitCast(c, to: SIMD16<Int8>.self) .< one)
+            .| (unsafeBitCast(e, to: SIMD16<Int8>.self) .< one) .| (p3 .< zero)
+          let words = unsafeBitCast(odd, to: (UInt64, UInt64).self)
+          if words.0 | words.1 != 0 {
+            if blockFlags(sourceRaw, i, stopAtCR: false).bad
+              || blockFlags(sourceRaw, i + 32, stopAtCR: false).bad
+            {
+              valid = false
+              return
+            }
+          }
+        }
+        destinationRaw.storeBytes(of: a, toByteOffset: o, as: SIMD16<UInt8>.self)
+        destinationRaw.storeBytes(of: b, toByteOffset: o + 16, as: SIMD16<UInt8>.self)
+        destinationRaw.storeBytes(of: c, toByteOffset: o + 32, as: SIMD16<UInt8>.self)
+        destinationRaw.storeBytes(of: e, toByteOffset: o + 48, as: SIMD16<UInt8>.self)
+        counters = counters &- unsafeBitCast(a .== needle, to: SIMD16<UInt8>.self)
+        counters = counters &- unsafeBitCast(b .== needle, to: SIMD16<UInt8>.self)
+        counters = counters &- unsafeBitCast(c .== needle, to: SIMD16<UInt8>.self)
+        counters = counters &- unsafeBitCast(e .== needle, to: SIMD16<UInt8>.self)
+        blocks &+= 1
+        if blocks == 63 {
+          total += ByteScanner.laneSum(counters)
+          counters = .zero
+          blocks = 0
+        }
+        var bits = ByteScanner.bitMask(a .== returns, b .== returns, c .== returns, e .== returns)
+        var shift = 0
+        while bits != 0 {
+          let k = bits.trailingZeroBitCount
+          bits &= bits &- 1
+          let at = o &+ k &- shift
+          if s[i &+ k &+ 1] == 0x0A {
+            ByteScanner.copy64(sourceRaw, i &+ k &+ 1, destinationRaw, at)
+            shift &+= 1
+          } else {
+            destinationRaw.storeBytes(of: 0x0A, toByteOffset: at, as: UInt8.self)
+          }
+        }
+        i += 64
+        o += 64 &- shift
+      }
+      total += ByteScanner.laneSum(counters)
+      // The tail, from the start of a character that may straddle `i`: checked and counted
+      // scalar (the bytes before `i` it revisits are parts of characters, never `>`).
+      let tail = scalarRunEnd(
+        source, from: characterStart(s, i, floor: from), limit: n, end: n, final: true,
+        stopAtCR: false, sawCR: &sawCR, arrows: &total)
+      if tail.index < n {
+        valid = false
+        return
+      }
+      // A CRLF split by the last block boundary left its LF to be copied here, at the place
+      // of the CR (`shift` counted the CR out).
+      while i < n {
+        let byte = s[i]
+        i += 1
+        if byte == 0x0D {
+          (d + o).initialize(to: 0x0A)
+          if i < n && s[i] == 0x0A { i += 1 }
+        } else {
+          (d + o).initialize(to: byte)
+        }
+        o += 1
+      }
+      written = o
+    }
+    return valid ? (text, total) : nil
+  }
+
+  /// Scalar reference for `validLineEndsReplaced`: validation through `classify`, then one
+  /// byte at a time.
+  static func validLineEndsReplacedScalar(
+    _ source: UnsafeBufferPointer<UInt8>, from: Int
+  ) -> (text: [UInt8], arrows: Int)? {
+    let n = source.count
+    var index = from
+    var arrows = 0
+    while index < n {
+      let byte = source[index]
+      if byte == 0 { return nil }
+      if byte < 0x80 {
+        if byte == 0x3E { arrows += 1 }
+        index += 1
+        continue
+      }
+      guard case .valid(let length) = classify(source, at: index, end: n, final: true) else {
+        return nil
+      }
+      index += length
+    }
+    var text: [UInt8] = []
+    index = from
+    while index < n {
+      let byte = source[index]
+      index += 1
+      if byte == cr {
+        text.append(lf)
+        if index < n && source[index] == lf { index += 1 }
+      } else {
+        text.append(byte)
+      }
+    }
+    return (text, arrows)
+  }
+
   /// Adds the `>` lanes of the 32 bytes at `raw + at` to `counters`, moving them to `total`
   /// every 255 blocks (before a lane can wrap).
   @inline(__always)
