@@ -584,7 +584,7 @@ if let jsonOutPath {
     "loadavg": loadAverage(), "quick": quick, "missed": missed, "figures": figures,
   ]
   if let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]) {
-    fileManager.createFile(atPath: jsonOutPath, contents: data)
+    _ = fileManager.createFile(atPath: jsonOutPath, contents: data)
   } else {
     print("cannot write \(jsonOutPath)")
   }

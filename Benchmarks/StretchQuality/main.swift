@@ -612,7 +612,7 @@ if let jsonOutPath {
     "tools": toolObjects, "throughput": throughput,
   ]
   if let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]) {
-    FileManager.default.createFile(atPath: jsonOutPath, contents: data)
+    _ = FileManager.default.createFile(atPath: jsonOutPath, contents: data)
   } else {
     print("(cannot write \(jsonOutPath))")
   }

@@ -100,32 +100,42 @@ extension SubtitleDocument {
   /// Appends cue text for an SRT file. A blank line ends an SRT cue, so empty lines (and a
   /// trailing line break) are left out: the written file then parses back to what was written.
   func appendSRTText(_ bytes: ArraySlice<UInt8>, to out: inout [UInt8]) {
+    appendNonEmptyLines(bytes, nulAsReplacement: false, to: &out)
+  }
+
+  /// Appends cue text for a WebVTT file. A blank line ends a WebVTT cue too, so empty lines
+  /// (which text converted from SRT can hold, e.g. where a `{\an8}` line was removed) are left
+  /// out; and a WebVTT parser reads NUL as U+FFFD, so NUL is written as U+FFFD. The written file
+  /// then parses back to exactly what was written.
+  func appendWebVTTText(_ bytes: ArraySlice<UInt8>, to out: inout [UInt8]) {
+    appendNonEmptyLines(bytes, nulAsReplacement: true, to: &out)
+  }
+
+  /// Appends the non-empty lines of `bytes`, joined by LF, optionally writing NUL as U+FFFD.
+  private func appendNonEmptyLines(
+    _ bytes: ArraySlice<UInt8>, nulAsReplacement: Bool, to out: inout [UInt8]
+  ) {
     var lineStart = bytes.startIndex
     var wroteLine = false
     while lineStart < bytes.endIndex {
       let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.endIndex
       if lineEnd > lineStart {
         if wroteLine { out.append(0x0A) }
-        out.append(contentsOf: bytes[lineStart..<lineEnd])
+        let line = bytes[lineStart..<lineEnd]
+        if nulAsReplacement && line.contains(0) {
+          for byte in line {
+            if byte == 0 {
+              out.append(contentsOf: [0xEF, 0xBF, 0xBD])
+            } else {
+              out.append(byte)
+            }
+          }
+        } else {
+          out.append(contentsOf: line)
+        }
         wroteLine = true
       }
       lineStart = lineEnd < bytes.endIndex ? lineEnd + 1 : lineEnd
-    }
-  }
-
-  /// Appends cue text for a WebVTT file. A WebVTT parser reads NUL as U+FFFD, so NUL is written
-  /// as U+FFFD: the written file then parses back to exactly what was written.
-  func appendWebVTTText(_ bytes: ArraySlice<UInt8>, to out: inout [UInt8]) {
-    guard bytes.contains(0) else {
-      out.append(contentsOf: bytes)
-      return
-    }
-    for byte in bytes {
-      if byte == 0 {
-        out.append(contentsOf: [0xEF, 0xBF, 0xBD])
-      } else {
-        out.append(byte)
-      }
     }
   }
 

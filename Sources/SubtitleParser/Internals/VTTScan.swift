@@ -541,9 +541,12 @@ enum VTTScan {
       _ input: UnsafeBufferPointer<UInt8>, from: Int, end: Int, final: Bool,
       to output: inout [UInt8]
     ) -> Int {
-      // Output goes through a 64 KiB scratch buffer so that short runs (one line between two
-      // CRs, one multi-byte character) cost a memcpy, not an array append each.
-      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1 << 16) { scratch in
+      // Output goes through a scratch buffer of up to 64 KiB so that short runs (one line
+      // between two CRs, one multi-byte character) cost a memcpy, not an array append each. It
+      // is sized to the chunk (at most 3 bytes out per byte in), so a stream fed in small
+      // chunks does not allocate 64 KiB per chunk.
+      let capacity = min(1 << 16, 3 * max(0, end - from) + 16)
+      return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
         var writer = Writer(scratch: scratch)
         defer { writer.flush(to: &output) }
         var index = from
