@@ -190,46 +190,33 @@ extension WaveReader {
 
   /// Reads the header at the start of the file, or `nil` when it is not one this reader takes.
   static func parseHeader(descriptor: Int32) -> Format? {
-    var header = [UInt8](repeating: 0, count: 65_536)
-    var count = 0
-    while count < header.count {
-      let got = header.withUnsafeMutableBytes {
-        pread(descriptor, $0.baseAddress.map { $0 + count }, $0.count - count, off_t(count))
-      }
-      if got < 0 && errno == EINTR { continue }
-      if got <= 0 { break }
-      count += got
-    }
-    return parse(header.prefix(count))
+    parse(WaveHeader.leadingBytes(descriptor: descriptor))
   }
 
   /// Parses the RIFF header in `header` (the first bytes of a file).
   static func parse(_ header: ArraySlice<UInt8>) -> Format? {
     let base = header.startIndex
-    func u16(_ at: Int) -> Int { Int(header[base + at]) | Int(header[base + at + 1]) << 8 }
-    func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
-    func tag(_ at: Int, _ text: String) -> Bool {
-      header[(base + at)..<(base + at + 4)].elementsEqual(text.utf8)
-    }
-    guard header.count >= 12, tag(0, "RIFF"), tag(8, "WAVE") else { return nil }
-    var offset = 12
+    func u16(_ at: Int) -> Int { WaveHeader.u16(header, base + at) }
+    func u32(_ at: Int) -> Int { WaveHeader.u32(header, base + at) }
     var format: Format? = nil
-    while offset + 8 <= header.count {
-      let size = u32(offset + 4)
-      if tag(offset, "fmt ") {
-        guard format == nil, size >= 16, offset + 8 + size <= header.count else { return nil }
-        format = parseFormat(at: offset + 8, size: size, u16: u16, u32: u32)
-        if format == nil { return nil }
-      } else if tag(offset, "data") {
-        // An unset size (0, or the 0xFFFFFFFF family streaming writers use) goes to FFmpeg.
-        guard var found = format, size > 0, size < 0xFFFF_FF00 else { return nil }
-        found.dataOffset = offset + 8
-        found.dataSize = size
-        return found
+    var result: Format? = nil
+    WaveHeader.forEachChunk(in: header) { chunk in
+      let at = chunk.bodyOffset - base
+      if chunk.is("fmt ") {
+        guard format == nil, chunk.size >= 16, at + chunk.size <= header.count else { return false }
+        format = parseFormat(at: at, size: chunk.size, u16: u16, u32: u32)
+        return format != nil
       }
-      offset += 8 + size + (size & 1)
+      guard chunk.is("data") else { return true }
+      // An unset size (0, or the 0xFFFFFFFF family streaming writers use) goes to FFmpeg.
+      if var found = format, chunk.size > 0, chunk.size < 0xFFFF_FF00 {
+        found.dataOffset = at
+        found.dataSize = chunk.size
+        result = found
+      }
+      return false
     }
-    return nil
+    return result
   }
 
   /// Parses a `fmt ` chunk's body of `size` bytes at `at`.
