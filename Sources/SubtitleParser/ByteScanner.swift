@@ -434,11 +434,8 @@ public enum ByteScanner {
       guard let d = destination.baseAddress else { return }
       let sourceRaw = UnsafeRawPointer(s)
       let destinationRaw = UnsafeMutableRawPointer(d)
-      let returns: SIMD16<UInt8> = SIMD16(repeating: 0x0D)
-      let needle: SIMD16<UInt8> = SIMD16(repeating: counted)
-      // Per-lane counts of `counted`, at most 4 a block: summed every 63 blocks.
-      var counters: SIMD16<UInt8> = .zero
-      var blocks = 0
+      var block = LineEndBlockWriter(
+        source: sourceRaw, destination: destinationRaw, counting: counted)
       var i = from
       var o = 0
       // `o <= i - from` throughout, so a 64-byte store at `o` stays within the capacity; the
@@ -451,37 +448,10 @@ public enum ByteScanner {
           fromByteOffset: i + 32, as: SIMD16<UInt8>.self)
         let e: SIMD16<UInt8> = sourceRaw.loadUnaligned(
           fromByteOffset: i + 48, as: SIMD16<UInt8>.self)
-        destinationRaw.storeBytes(of: a, toByteOffset: o, as: SIMD16<UInt8>.self)
-        destinationRaw.storeBytes(of: b, toByteOffset: o + 16, as: SIMD16<UInt8>.self)
-        destinationRaw.storeBytes(of: c, toByteOffset: o + 32, as: SIMD16<UInt8>.self)
-        destinationRaw.storeBytes(of: e, toByteOffset: o + 48, as: SIMD16<UInt8>.self)
-        counters = counters &- unsafeBitCast(a .== needle, to: SIMD16<UInt8>.self)
-        counters = counters &- unsafeBitCast(b .== needle, to: SIMD16<UInt8>.self)
-        counters = counters &- unsafeBitCast(c .== needle, to: SIMD16<UInt8>.self)
-        counters = counters &- unsafeBitCast(e .== needle, to: SIMD16<UInt8>.self)
-        blocks &+= 1
-        if blocks == 63 {
-          total += laneSum(counters)
-          counters = .zero
-          blocks = 0
-        }
-        var bits = bitMask(a .== returns, b .== returns, c .== returns, e .== returns)
-        var shift = 0
-        while bits != 0 {
-          let k = bits.trailingZeroBitCount
-          bits &= bits &- 1
-          let at = o &+ k &- shift
-          if s[i &+ k &+ 1] == 0x0A {
-            copy64(sourceRaw, i &+ k &+ 1, destinationRaw, at)
-            shift &+= 1
-          } else {
-            destinationRaw.storeBytes(of: 0x0A, toByteOffset: at, as: UInt8.self)
-          }
-        }
+        o += block.write(a, b, c, e, readAt: i, writtenAt: o)
         i += 64
-        o += 64 &- shift
       }
-      total += laneSum(counters)
+      total += block.finish()
       // A CRLF split by the last block boundary left its LF to be copied here, at the place
       // of the CR (`shift` counted the CR out).
       while i < n {
@@ -591,5 +561,72 @@ public enum ByteScanner {
       words.0.nonzeroBitCount &+ words.1.nonzeroBitCount &+ words.2.nonzeroBitCount
       &+ words.3.nonzeroBitCount
     return bits &>> 3
+  }
+}
+
+/// The 64-byte block step the line-end rewriters share (`ByteScanner.replacingLineEnds` for
+/// SRT, `VTTScan.validLineEndsReplaced` for WebVTT): the block is stored whole, a byte value is
+/// counted in it, and for each CR in it (found in a bit mask) the rest of the block is copied
+/// again one byte further down when an LF follows (the LF lands where the CR was), or an LF is
+/// written over the CR when none does.
+struct LineEndBlockWriter {
+  let source: UnsafeRawPointer
+  let destination: UnsafeMutableRawPointer
+  let needle: SIMD16<UInt8>
+  let returns: SIMD16<UInt8> = SIMD16(repeating: 0x0D)
+  /// Per-lane counts of the counted byte, at most 4 a block: summed every 63 blocks.
+  var counters: SIMD16<UInt8> = .zero
+  var blocks = 0
+  var total = 0
+
+  init(source: UnsafeRawPointer, destination: UnsafeMutableRawPointer, counting counted: UInt8) {
+    self.source = source
+    self.destination = destination
+    needle = SIMD16(repeating: counted)
+  }
+
+  /// Writes the block `a b c e`, read at source offset `i`, at destination offset `o` (64 bytes
+  /// must fit there, and the byte after the block must be readable); returns how many bytes
+  /// the block's text takes (64 less the CRs of its CRLFs).
+  @inline(__always)
+  mutating func write(
+    _ a: SIMD16<UInt8>, _ b: SIMD16<UInt8>, _ c: SIMD16<UInt8>, _ e: SIMD16<UInt8>,
+    readAt i: Int, writtenAt o: Int
+  ) -> Int {
+    destination.storeBytes(of: a, toByteOffset: o, as: SIMD16<UInt8>.self)
+    destination.storeBytes(of: b, toByteOffset: o + 16, as: SIMD16<UInt8>.self)
+    destination.storeBytes(of: c, toByteOffset: o + 32, as: SIMD16<UInt8>.self)
+    destination.storeBytes(of: e, toByteOffset: o + 48, as: SIMD16<UInt8>.self)
+    counters = counters &- unsafeBitCast(a .== needle, to: SIMD16<UInt8>.self)
+    counters = counters &- unsafeBitCast(b .== needle, to: SIMD16<UInt8>.self)
+    counters = counters &- unsafeBitCast(c .== needle, to: SIMD16<UInt8>.self)
+    counters = counters &- unsafeBitCast(e .== needle, to: SIMD16<UInt8>.self)
+    blocks &+= 1
+    if blocks == 63 {
+      total += ByteScanner.laneSum(counters)
+      counters = .zero
+      blocks = 0
+    }
+    var bits = ByteScanner.bitMask(a .== returns, b .== returns, c .== returns, e .== returns)
+    var shift = 0
+    while bits != 0 {
+      let k = bits.trailingZeroBitCount
+      bits &= bits &- 1
+      let at = o &+ k &- shift
+      if source.load(fromByteOffset: i &+ k &+ 1, as: UInt8.self) == 0x0A {
+        ByteScanner.copy64(source, i &+ k &+ 1, destination, at)
+        shift &+= 1
+      } else {
+        destination.storeBytes(of: 0x0A, toByteOffset: at, as: UInt8.self)
+      }
+    }
+    return 64 &- shift
+  }
+
+  /// The count of the counted byte over every block written.
+  mutating func finish() -> Int {
+    total += ByteScanner.laneSum(counters)
+    counters = .zero
+    return total
   }
 }

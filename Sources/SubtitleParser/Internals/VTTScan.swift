@@ -222,13 +222,10 @@ enum VTTScan {
       guard let d = destination.baseAddress else { return }
       let sourceRaw = UnsafeRawPointer(s)
       let destinationRaw = UnsafeMutableRawPointer(d)
-      let returns: SIMD16<UInt8> = SIMD16(repeating: 0x0D)
-      let needle: SIMD16<UInt8> = SIMD16(repeating: 0x3E)
+      var block = LineEndBlockWriter(
+        source: sourceRaw, destination: destinationRaw, counting: 0x3E)
       let one: SIMD16<Int8> = SIMD16(repeating: 1)
       let zero: SIMD16<Int8> = .zero
-      // Per-lane counts of `>`, at most 4 a block: summed every 63 blocks.
-      var counters: SIMD16<UInt8> = .zero
-      var blocks = 0
       var i = from
       var o = 0
       var sawCR = false
@@ -274,37 +271,10 @@ enum VTTScan {
             }
           }
         }
-        destinationRaw.storeBytes(of: a, toByteOffset: o, as: SIMD16<UInt8>.self)
-        destinationRaw.storeBytes(of: b, toByteOffset: o + 16, as: SIMD16<UInt8>.self)
-        destinationRaw.storeBytes(of: c, toByteOffset: o + 32, as: SIMD16<UInt8>.self)
-        destinationRaw.storeBytes(of: e, toByteOffset: o + 48, as: SIMD16<UInt8>.self)
-        counters = counters &- unsafeBitCast(a .== needle, to: SIMD16<UInt8>.self)
-        counters = counters &- unsafeBitCast(b .== needle, to: SIMD16<UInt8>.self)
-        counters = counters &- unsafeBitCast(c .== needle, to: SIMD16<UInt8>.self)
-        counters = counters &- unsafeBitCast(e .== needle, to: SIMD16<UInt8>.self)
-        blocks &+= 1
-        if blocks == 63 {
-          total += ByteScanner.laneSum(counters)
-          counters = .zero
-          blocks = 0
-        }
-        var bits = ByteScanner.bitMask(a .== returns, b .== returns, c .== returns, e .== returns)
-        var shift = 0
-        while bits != 0 {
-          let k = bits.trailingZeroBitCount
-          bits &= bits &- 1
-          let at = o &+ k &- shift
-          if s[i &+ k &+ 1] == 0x0A {
-            ByteScanner.copy64(sourceRaw, i &+ k &+ 1, destinationRaw, at)
-            shift &+= 1
-          } else {
-            destinationRaw.storeBytes(of: 0x0A, toByteOffset: at, as: UInt8.self)
-          }
-        }
+        o += block.write(a, b, c, e, readAt: i, writtenAt: o)
         i += 64
-        o += 64 &- shift
       }
-      total += ByteScanner.laneSum(counters)
+      total += block.finish()
       // The tail, from the start of a character that may straddle `i`: checked and counted
       // scalar (the bytes before `i` it revisits are parts of characters, never `>`).
       let tail = scalarRunEnd(
