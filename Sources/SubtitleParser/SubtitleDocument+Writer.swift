@@ -97,10 +97,11 @@ extension SubtitleDocument {
     return out
   }
 
-  /// Appends cue text for an SRT file. A blank line ends an SRT cue, so empty lines (and a
-  /// trailing line break) are left out: the written file then parses back to what was written.
+  /// Appends cue text for an SRT file. A blank line (empty, or spaces and tabs only) ends an
+  /// SRT cue, so such lines (and a trailing line break) are left out: the written file then
+  /// parses back to what was written.
   func appendSRTText(_ bytes: ArraySlice<UInt8>, to out: inout [UInt8]) {
-    appendNonEmptyLines(bytes, nulAsReplacement: false, to: &out)
+    appendNonBlankLines(bytes, spacesAreBlank: true, nulAsReplacement: false, to: &out)
   }
 
   /// Appends cue text for a WebVTT file. A blank line ends a WebVTT cue too, so empty lines
@@ -108,20 +109,25 @@ extension SubtitleDocument {
   /// out; and a WebVTT parser reads NUL as U+FFFD, so NUL is written as U+FFFD. The written file
   /// then parses back to exactly what was written.
   func appendWebVTTText(_ bytes: ArraySlice<UInt8>, to out: inout [UInt8]) {
-    appendNonEmptyLines(bytes, nulAsReplacement: true, to: &out)
+    appendNonBlankLines(bytes, spacesAreBlank: false, nulAsReplacement: true, to: &out)
   }
 
-  /// Appends the non-empty lines of `bytes`, joined by LF, optionally writing NUL as U+FFFD.
-  private func appendNonEmptyLines(
-    _ bytes: ArraySlice<UInt8>, nulAsReplacement: Bool, to out: inout [UInt8]
+  /// Appends the lines of `bytes` that are not blank, joined by LF: empty lines are blank, and
+  /// with `spacesAreBlank` so are lines of spaces and tabs only. NUL is written as U+FFFD with
+  /// `nulAsReplacement`.
+  private func appendNonBlankLines(
+    _ bytes: ArraySlice<UInt8>, spacesAreBlank: Bool, nulAsReplacement: Bool,
+    to out: inout [UInt8]
   ) {
     var lineStart = bytes.startIndex
     var wroteLine = false
     while lineStart < bytes.endIndex {
       let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.endIndex
-      if lineEnd > lineStart {
+      let line = bytes[lineStart..<lineEnd]
+      let blank =
+        line.isEmpty || (spacesAreBlank && line.allSatisfy { $0 == 0x20 || $0 == 0x09 })
+      if !blank {
         if wroteLine { out.append(0x0A) }
-        let line = bytes[lineStart..<lineEnd]
         if nulAsReplacement && line.contains(0) {
           for byte in line {
             if byte == 0 {
