@@ -43,10 +43,39 @@ extension SubtitleDocument {
       out.append(0x0A)
       let alignment = SubRip.assAlignment(for: cue.settings)
       if alignment != 2 { out.append(contentsOf: "{\\an\(alignment)}".utf8) }
+      let textStart = out.count
       appendSRTText(text[clamped(cue.textRange)], to: &out)
+      disarmOverrideTags(in: &out, from: textStart)
       out.append(0x0A)
     }
     return out
+  }
+
+  /// An SRT reader takes `{\…}` in cue text as an ASS override block and removes it (or, for
+  /// `{\anN}`, moves the cue). Text that holds one literally, e.g. WebVTT text `{\b0}`, would
+  /// then read back different from what was written, so the backslashes that open such a block
+  /// are left out (`{b0}`); the text is otherwise kept. A block counts, as in the reader, when a
+  /// `}` follows anywhere later in the cue's text.
+  func disarmOverrideTags(in out: inout [UInt8], from start: Int) {
+    guard let lastClose = out[start...].lastIndex(of: 0x7D) else { return }
+    guard
+      let first = out[start..<lastClose].indices.first(where: {
+        out[$0] == 0x7B && out[$0 + 1] == 0x5C
+      })
+    else { return }
+    var write = first
+    var read = first
+    let end = out.count
+    while read < end {
+      let byte = out[read]
+      out[write] = byte
+      write += 1
+      read += 1
+      if byte == 0x7B && read < lastClose && out[read] == 0x5C {
+        while read < end && out[read] == 0x5C { read += 1 }
+      }
+    }
+    out.removeSubrange(write..<end)
   }
 
   func serializedWebVTT() -> [UInt8] {

@@ -92,7 +92,21 @@ let roundTripRegressions: [[UInt8]] = [
     0x72, 0x6F, 0x0A, 0x31, 0x35, 0x3A, 0x30, 0x30, 0x3A, 0x30, 0x30, 0x2E, 0x35, 0x30, 0x30,
     0x20, 0x2D, 0x2D, 0x3E, 0x65, 0x73, 0x2E, 0x0A,
   ],
+  // WebVTT text that holds ASS override blocks literally (an SRT reader removes them).
+  Array(
+    "WEBVTT\n\n00:01.000 --> 00:02.000 line:0 align:start\nHello {\\b0}world\n{{\\x}\\y}\n{\\}\n"
+      .utf8),
 ]
+
+@Test func srtWriterKeepsLiteralOverrideTextButNotAsATag() throws {
+  let vtt = "WEBVTT\n\n00:01.000 --> 00:02.000 line:0 align:start\nHello {\\b0}world {\\\\an2}\n"
+  let document = try SubtitleFile.parse(Array(vtt.utf8))
+  let srt = String(decoding: document.srt(), as: UTF8.self)
+  #expect(srt.contains("Hello {b0}world {an2}"))
+  let reparsed = try SubtitleFile.parse(Array(srt.utf8), format: .srt)
+  #expect(reparsed.cues.first?.settings.line == document.cues.first?.settings.line)
+  #expect(reparsed.diagnostics.isEmpty)
+}
 
 @Test(arguments: roundTripRegressions.indices)
 func writingIsStableAfterOneRoundTrip(_ index: Int) throws {
