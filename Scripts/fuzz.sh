@@ -54,8 +54,11 @@ seed() {
 
 status=0
 for name in "${targets[@]}"; do
-  swift build --sanitize=fuzzer --sanitize=address --scratch-path "$scratch" \
-    --product "Fuzz$name" 2>&1 | grep -E "error|warning: var|Compiling|Build of" | tail -1
+  # swiftc keeps only the last `-sanitize=` it is given, so SwiftPM's two flags would build
+  # with AddressSanitizer alone (no coverage, so libFuzzer mutates blind); the combined flag
+  # after them instruments for both.
+  swift build --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address \
+    --scratch-path "$scratch" --product "Fuzz$name" 2>&1 | grep -E "error|warning: var|Compiling|Build of" | tail -1
   corpus=$scratch/corpus/$name
   crashes=$scratch/crashes/$name
   mkdir -p "$crashes"
@@ -70,7 +73,9 @@ for name in "${targets[@]}"; do
     limits=(-max_total_time="$seconds")
     echo "fuzz $name: ${seconds}s"
   fi
-  if ! "$scratch/debug/Fuzz$name" "$corpus" "${limits[@]}" -max_len=65536 \
+  # The Swift runtime's backtracer reads the stack in a way AddressSanitizer reports as a
+  # second error, hiding the first; libFuzzer prints its own report.
+  if ! SWIFT_BACKTRACE=enable=no "$scratch/debug/Fuzz$name" "$corpus" "${limits[@]}" -max_len=65536 \
     -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$crashes/" -print_final_stats=1 \
     > "$scratch/fuzz-$name.log" 2>&1; then
     echo "fuzz $name: FAILED (see $scratch/fuzz-$name.log; inputs in $crashes/)"

@@ -46,9 +46,31 @@ extension SubtitleDocument {
       let textStart = out.count
       appendSRTText(text[clamped(cue.textRange)], to: &out)
       disarmOverrideTags(in: &out, from: textStart)
+      disarmTimingLines(in: &out, from: textStart)
       out.append(0x0A)
     }
     return out
+  }
+
+  /// An SRT reader starts a new cue at any line that reads as a timing line, even inside cue
+  /// text (a file may have lost its blank lines). A cue-text line that would read so, e.g. one
+  /// that had an override block such as `{\b1}` in front of it in the source, gets a WORD
+  /// JOINER (U+2060, invisible) in front, which no timing line starts with.
+  func disarmTimingLines(in out: inout [UInt8], from start: Int) {
+    var lineStart = start
+    while lineStart < out.count {
+      let lineEnd = out[lineStart...].firstIndex(of: 0x0A) ?? out.count
+      let isTiming = out.withUnsafeBufferPointer { buffer -> Bool in
+        guard let p = buffer.baseAddress else { return false }
+        return SRTParser(p).timingLine(lineStart, lineEnd) != nil
+      }
+      if isTiming {
+        out.insert(contentsOf: [0xE2, 0x81, 0xA0], at: lineStart)
+        lineStart = lineEnd + 4
+      } else {
+        lineStart = lineEnd + 1
+      }
+    }
   }
 
   /// An SRT reader takes `{\…}` in cue text as an ASS override block and removes it (or, for
