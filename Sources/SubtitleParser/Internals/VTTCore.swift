@@ -460,13 +460,8 @@ struct VTTCore {
   private mutating func parseSettings(
     _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, into settings: inout CueSettings
   ) {
-    var index = start
-    while index < end {
-      while index < end && VTTSyntax.isWhitespace(p[index]) { index += 1 }
-      if index == end { break }
-      let tokenStart = index
-      while index < end && !VTTSyntax.isWhitespace(p[index]) { index += 1 }
-      applySetting(p, start: tokenStart, end: index, to: &settings)
+    VTTSyntax.forEachToken(p, start: start, end: end) { tokenStart, tokenEnd in
+      applySetting(p, start: tokenStart, end: tokenEnd, to: &settings)
     }
   }
 
@@ -605,13 +600,8 @@ struct VTTCore {
   private mutating func parseRegionSettings(
     _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, into region: inout Region
   ) {
-    var index = start
-    while index < end {
-      while index < end && VTTSyntax.isWhitespace(p[index]) { index += 1 }
-      if index == end { break }
-      let tokenStart = index
-      while index < end && !VTTSyntax.isWhitespace(p[index]) { index += 1 }
-      applyRegionSetting(p, start: tokenStart, end: index, to: &region)
+    VTTSyntax.forEachToken(p, start: start, end: end) { tokenStart, tokenEnd in
+      applyRegionSetting(p, start: tokenStart, end: tokenEnd, to: &region)
     }
   }
 

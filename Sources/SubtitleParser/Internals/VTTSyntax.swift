@@ -9,6 +9,22 @@ enum VTTSyntax {
   @inline(__always)
   static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
 
+  /// Calls `body(start, end)` for each run of non-whitespace bytes in `p[start..<end]`, in
+  /// order: the spec's "split on spaces" for cue and region settings.
+  @inline(__always)
+  static func forEachToken(
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, _ body: (Int, Int) -> Void
+  ) {
+    var index = start
+    while index < end {
+      while index < end && isWhitespace(p[index]) { index += 1 }
+      if index == end { break }
+      let tokenStart = index
+      while index < end && !isWhitespace(p[index]) { index += 1 }
+      body(tokenStart, index)
+    }
+  }
+
   /// The largest timestamp, in milliseconds, the parser accepts: 2^53 ms keeps every
   /// accepted value exact as a `Double` number of milliseconds.
   static let maxMilliseconds: Int64 = 1 << 53
