@@ -537,6 +537,9 @@ do {
       times[0], times[times.count / 2], cpu[0], cpu[cpu.count / 2]))
   results.append(("mtool (ours), in process", times[0], true))
 }
+/// Runs of each command that takes well under a second (ours and the fast peers): the best of
+/// them is reported, so one slow run on a shared machine does not decide a ratio.
+let fastRuns = 5
 let bigPath = "\(temp)/big.wav"
 let bigPath16 = "\(temp)/big16.wav"
 try? writeWave(big, to: bigPath)
@@ -548,16 +551,19 @@ if FileManager.default.isExecutableFile(atPath: mtoolBinary) {
   ]
   let r = run(args)
   if r.status == 0, let o = try? readWave("\(temp)/big-out.wav"), o.frames > 0 {
-    results.append(("mtool stretch (command)", min(r.seconds, run(args).seconds), true))
+    // As many runs as the fast peers get below; the best counts.
+    var best = r.seconds
+    for _ in 1..<(quick ? 1 : fastRuns) { best = min(best, run(args).seconds) }
+    results.append(("mtool stretch (command)", best, true))
   } else {
     print("(mtool stretch is not usable yet: exit \(r.status); row skipped)")
   }
 }
 for tool in tools where !tool.isOurs {
   guard let command = tool.command else { continue }
-  // The fast peers get three runs, Rubber Band (tens of seconds) one; the best run counts.
+  // The fast peers get `fastRuns` runs, Rubber Band (tens of seconds) one; the best counts.
   var best = Double.nan
-  for _ in 0..<(tool.name.hasPrefix("Rubber Band") || quick ? 1 : 3) {
+  for _ in 0..<(tool.name.hasPrefix("Rubber Band") || quick ? 1 : fastRuns) {
     let r = run(command(tool.float ? bigPath : bigPath16, "\(temp)/big-out.wav", throughputSpeed))
     guard r.status == 0 else { break }
     best = best.isNaN ? r.seconds : min(best, r.seconds)
