@@ -451,22 +451,8 @@ public enum ByteScanner {
         o += block.write(a, b, c, e, readAt: i, writtenAt: o)
         i += 64
       }
+      written = block.writeTail(from: i, end: n, at: o)
       total += block.finish()
-      // A CRLF split by the last block boundary left its LF to be copied here, at the place
-      // of the CR (`shift` counted the CR out).
-      while i < n {
-        let byte = s[i]
-        if byte == counted { total += 1 }
-        i += 1
-        if byte == 0x0D {
-          (d + o).initialize(to: 0x0A)
-          if i < n && s[i] == 0x0A { i += 1 }
-        } else {
-          (d + o).initialize(to: byte)
-        }
-        o += 1
-      }
-      written = o
     }
   }
 
@@ -623,7 +609,31 @@ struct LineEndBlockWriter {
     return 64 &- shift
   }
 
-  /// The count of the counted byte over every block written.
+  /// Writes `source[from..<end]` (the bytes after the last whole block) one at a time at
+  /// destination offset `at`, each CRLF and each lone CR as LF, and counts the counted byte in
+  /// them. A CRLF split by the last block boundary left its LF here, to be written at the place
+  /// of the CR (`write` counted the CR out). Returns the destination offset after the last byte.
+  mutating func writeTail(from: Int, end: Int, at: Int) -> Int {
+    let s = source.assumingMemoryBound(to: UInt8.self)
+    let d = destination.assumingMemoryBound(to: UInt8.self)
+    var i = from
+    var o = at
+    while i < end {
+      let byte = s[i]
+      if byte == needle[0] { total += 1 }
+      i += 1
+      if byte == 0x0D {
+        d[o] = 0x0A
+        if i < end && s[i] == 0x0A { i += 1 }
+      } else {
+        d[o] = byte
+      }
+      o += 1
+    }
+    return o
+  }
+
+  /// The count of the counted byte over every block and tail written.
   mutating func finish() -> Int {
     total += ByteScanner.laneSum(counters)
     counters = .zero

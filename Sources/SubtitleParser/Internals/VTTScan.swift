@@ -284,20 +284,8 @@ enum VTTScan {
         valid = false
         return
       }
-      // A CRLF split by the last block boundary left its LF to be copied here, at the place
-      // of the CR (`shift` counted the CR out).
-      while i < n {
-        let byte = s[i]
-        i += 1
-        if byte == 0x0D {
-          (d + o).initialize(to: 0x0A)
-          if i < n && s[i] == 0x0A { i += 1 }
-        } else {
-          (d + o).initialize(to: byte)
-        }
-        o += 1
-      }
-      written = o
+      // The tail's `>` were counted by the check above.
+      written = block.writeTail(from: i, end: n, at: o)
     }
     return valid ? (text, total) : nil
   }
