@@ -441,13 +441,7 @@ public enum ByteScanner {
       // `o <= i - from` throughout, so a 64-byte store at `o` stays within the capacity; the
       // loads stay below `i + 128 <= n`.
       while i + 128 <= n {
-        let a: SIMD16<UInt8> = sourceRaw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-        let b: SIMD16<UInt8> = sourceRaw.loadUnaligned(
-          fromByteOffset: i + 16, as: SIMD16<UInt8>.self)
-        let c: SIMD16<UInt8> = sourceRaw.loadUnaligned(
-          fromByteOffset: i + 32, as: SIMD16<UInt8>.self)
-        let e: SIMD16<UInt8> = sourceRaw.loadUnaligned(
-          fromByteOffset: i + 48, as: SIMD16<UInt8>.self)
+        let (a, b, c, e) = ByteScanner.load64(sourceRaw, i)
         o += block.write(a, b, c, e, readAt: i, writtenAt: o)
         i += 64
       }
@@ -456,15 +450,25 @@ public enum ByteScanner {
     }
   }
 
+  /// The 64 bytes at `raw + at` as four 16-byte vectors, in order.
+  @inline(__always)
+  static func load64(_ raw: UnsafeRawPointer, _ at: Int) -> (
+    SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>
+  ) {
+    (
+      raw.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self),
+      raw.loadUnaligned(fromByteOffset: at + 16, as: SIMD16<UInt8>.self),
+      raw.loadUnaligned(fromByteOffset: at + 32, as: SIMD16<UInt8>.self),
+      raw.loadUnaligned(fromByteOffset: at + 48, as: SIMD16<UInt8>.self)
+    )
+  }
+
   /// Copies 64 bytes from `source + from` to `destination + to` (the ranges may not overlap).
   @inline(__always)
   static func copy64(
     _ source: UnsafeRawPointer, _ from: Int, _ destination: UnsafeMutableRawPointer, _ to: Int
   ) {
-    let a: SIMD16<UInt8> = source.loadUnaligned(fromByteOffset: from, as: SIMD16<UInt8>.self)
-    let b: SIMD16<UInt8> = source.loadUnaligned(fromByteOffset: from + 16, as: SIMD16<UInt8>.self)
-    let c: SIMD16<UInt8> = source.loadUnaligned(fromByteOffset: from + 32, as: SIMD16<UInt8>.self)
-    let e: SIMD16<UInt8> = source.loadUnaligned(fromByteOffset: from + 48, as: SIMD16<UInt8>.self)
+    let (a, b, c, e) = load64(source, from)
     destination.storeBytes(of: a, toByteOffset: to, as: SIMD16<UInt8>.self)
     destination.storeBytes(of: b, toByteOffset: to + 16, as: SIMD16<UInt8>.self)
     destination.storeBytes(of: c, toByteOffset: to + 32, as: SIMD16<UInt8>.self)

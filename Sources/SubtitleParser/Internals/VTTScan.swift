@@ -244,13 +244,7 @@ enum VTTScan {
       // `o <= i - from` throughout, so a 64-byte store at `o` stays within the capacity; the
       // loads stay below `i + 128 <= n`.
       while i + 128 <= n {
-        let a: SIMD16<UInt8> = sourceRaw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-        let b: SIMD16<UInt8> = sourceRaw.loadUnaligned(
-          fromByteOffset: i + 16, as: SIMD16<UInt8>.self)
-        let c: SIMD16<UInt8> = sourceRaw.loadUnaligned(
-          fromByteOffset: i + 32, as: SIMD16<UInt8>.self)
-        let e: SIMD16<UInt8> = sourceRaw.loadUnaligned(
-          fromByteOffset: i + 48, as: SIMD16<UInt8>.self)
+        let (a, b, c, e) = ByteScanner.load64(sourceRaw, i)
         if i != from {
           // Signed bytes below 1 are NUL or not ASCII; the three bytes before the block must
           // not start a sequence that runs into it.
@@ -343,6 +337,18 @@ enum VTTScan {
     }
   }
 
+  /// The lanes of `b` that are NUL (or CR, when `stopAtCR`), which clean text never holds, and
+  /// whether `b` holds a CR that does not stop the run.
+  @inline(__always)
+  static func nulAndCR(_ b: SIMD32<Int8>, stopAtCR: Bool) -> (
+    special: SIMDMask<SIMD32<Int8>>, cr: Bool
+  ) {
+    let isCR = b .== SIMD32<Int8>(repeating: 0x0D)
+    var special = b .== SIMD32<Int8>.zero
+    if stopAtCR { special .|= isCR }
+    return (special, !stopAtCR && any(isCR))
+  }
+
   /// Whether the 32 bytes at `raw + at` are ASCII without NUL (nor CR when `stopAtCR`) and
   /// follow three ASCII bytes, so no sequence runs into them (`plain`), and whether they
   /// hold a CR. A block that is not plain may still be clean: `blockFlags` decides.
@@ -353,11 +359,7 @@ enum VTTScan {
     let b: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at, as: SIMD32<Int8>.self)
     let p3: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at - 3, as: SIMD32<Int8>.self)
     let zero: SIMD32<Int8> = .zero
-    let crs: SIMD32<Int8> = SIMD32(repeating: 0x0D)
-    let isCR = b .== crs
-    var special = b .== zero
-    if stopAtCR { special .|= isCR }
-    let cr = !stopAtCR && any(isCR)
+    let (special, cr) = nulAndCR(b, stopAtCR: stopAtCR)
     return (!any((b .< zero) .| (p3 .< zero) .| special), cr)
   }
 
@@ -374,11 +376,7 @@ enum VTTScan {
     let b: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at, as: SIMD32<Int8>.self)
     let p3: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at - 3, as: SIMD32<Int8>.self)
     let zero: SIMD32<Int8> = .zero
-    let crs: SIMD32<Int8> = SIMD32(repeating: 0x0D)
-    let isCR = b .== crs
-    var special = b .== zero
-    if stopAtCR { special .|= isCR }
-    let cr = !stopAtCR && any(isCR)
+    let (special, cr) = nulAndCR(b, stopAtCR: stopAtCR)
     let p1: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at - 1, as: SIMD32<Int8>.self)
     let p2: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at - 2, as: SIMD32<Int8>.self)
     // Byte values as Int8: 0x80 = -128, 0x8F = -113, 0x90 = -112, 0x9F = -97, 0xA0 = -96,
@@ -684,10 +682,7 @@ struct LineCursor {
     let feed: SIMD16<UInt8> = SIMD16(repeating: 0x0A)
     let greater: SIMD16<UInt8> = SIMD16(repeating: 0x3E)
     let hyphen: SIMD16<UInt8> = SIMD16(repeating: 0x2D)
-    let a: SIMD16<UInt8> = raw.loadUnaligned(fromByteOffset: 0, as: SIMD16<UInt8>.self)
-    let b: SIMD16<UInt8> = raw.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)
-    let c: SIMD16<UInt8> = raw.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt8>.self)
-    let d: SIMD16<UInt8> = raw.loadUnaligned(fromByteOffset: 48, as: SIMD16<UInt8>.self)
+    let (a, b, c, d) = ByteScanner.load64(raw, 0)
     lineFeeds = ByteScanner.bitMask(
       a .== feed, b .== feed, c .== feed, d .== feed, skipEmpty: false)
     /// The lanes of the 16 bytes at `offset` that end an arrow.
