@@ -45,10 +45,15 @@ public struct DASHManifest: Hashable, Sendable, Codable {
   /// Parses a manifest with a small, tolerant XML reader of this module.
   ///
   /// - Parameter bytes: The manifest's UTF-8 bytes.
-  /// - Throws: `MediaError` with kind `.malformed` when there is no `MPD` element.
+  /// - Throws: `MediaError` with kind `.malformed` when there is no `MPD` element or elements
+  ///   nest more than 256 deep.
   /// - Complexity: O(*n*) in the number of bytes.
   public init(bytes: [UInt8]) throws(MediaError) {
-    let root = XMLElement.parse(bytes)
+    guard let root = XMLElement.parse(bytes) else {
+      throw MediaError(
+        kind: .malformed, operation: "DASHManifest",
+        detail: "elements nest more than \(XMLElement.maximumDepth) deep")
+    }
     guard let mpd = root.child("MPD") else {
       throw MediaError(
         kind: .malformed, operation: "DASHManifest", detail: "not a DASH manifest (no MPD element)")
@@ -95,7 +100,7 @@ public struct DASHManifest: Hashable, Sendable, Codable {
         mediaType = "text"
       }
     }
-    let labelText = set.child("Label")?.text.trimmingSpaces
+    let labelText = set.child("Label").map { MenuText.collapsingWhitespace($0.text) }
     let label = (labelText?.isEmpty == false ? labelText : nil) ?? set.attributes["label"]
     let bandwidth = representations.compactMap { $0.attributes["bandwidth"].flatMap { Int($0) } }
       .max()
@@ -110,8 +115,8 @@ public struct DASHManifest: Hashable, Sendable, Codable {
       sampleRate: attribute("audioSamplingRate").flatMap { Int($0) }, bandwidth: bandwidth)
   }
 
-  /// An ISO 8601 duration such as `PT1H2M3.5S` (days allowed; years and months are not used by
-  /// DASH and give `nil`).
+  /// An ISO 8601 duration such as `PT1H2M3.5S` (days allowed; years and months, which have no
+  /// fixed length, give `nil` unless they are zero).
   static func seconds(_ text: String) -> Double? {
     var rest = Substring(text.trimmingSpaces)
     guard rest.hasPrefix("P") else { return nil }
@@ -123,14 +128,17 @@ public struct DASHManifest: Hashable, Sendable, Codable {
       switch character {
       case "T": inTime = true
       case "0"..."9", ".": number.append(character)
-      case "D", "H", "M", "S":
+      case "Y", "D", "H", "M", "S":
         guard let value = Double(number) else { return nil }
         number = ""
         switch character {
+        case "Y":
+          // Zero years or months (`P0Y0M0DT0H3M30S`, as some packagers write) are harmless.
+          guard !inTime && value == 0 else { return nil }
         case "D": total += value * 86400
         case "H": total += value * 3600
         case "M":
-          guard inTime else { return nil }
+          guard inTime || value == 0 else { return nil }
           total += value * 60
         default: total += value
         }

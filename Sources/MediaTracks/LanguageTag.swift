@@ -9,13 +9,18 @@ public enum LanguageTag {
   /// - BCP-47 tags get canonical case (`EN-us` → `en-US`, `zh-hant` → `zh-Hant`), and their
   ///   first subtag is mapped as above (`eng-US` → `en-US`). The withdrawn ISO 639-1 codes
   ///   `iw`, `in` and `ji` become `he`, `id` and `yi`.
+  /// - A comma-separated list (as MPEG-TS gives a stream with several languages) gives its first
+  ///   tag: `eng,fre` → `en`.
   /// - `und` (undetermined), an empty tag, and text that is not a language tag give `nil`.
   ///
   /// - Parameter raw: The tag as the container stores it, for example `"fre"`.
   /// - Complexity: O(*n*) in the length of `raw`.
   public static func bcp47(_ raw: String?) -> String? {
     guard let raw else { return nil }
-    let trimmed = raw.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\0" })
+    // MPEG-TS gives every language of a multi-language stream, comma-separated: the first is
+    // the stream's.
+    let first = raw.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)[0]
+    let trimmed = first.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\0" })
       .joined()
     let subtags = trimmed.split(separator: "-", omittingEmptySubsequences: false)
       .flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }

@@ -61,8 +61,11 @@ public enum MediaProbe {
   ) throws(MediaError) -> MediaInfo {
     if context.needsStreamInfo() { try context.findStreamInfo(path: path) }
     let (audio, subtitles) = context.tracks()
+    // Without the stream-info pass some demuxers (WAVE, Ogg) leave the container's duration
+    // unset; it is then the longest audio track's.
+    let duration = context.containerDuration ?? audio.compactMap(\.duration).max()
     var info = MediaInfo(
-      path: path, format: context.formatName, duration: context.containerDuration,
+      path: path, format: context.formatName, duration: duration,
       bitRate: context.bitRate, audio: audio, subtitles: subtitles)
     info.finish(preferences: preferences, locale: locale)
     return info

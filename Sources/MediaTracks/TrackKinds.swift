@@ -24,7 +24,7 @@
 public enum TrackKinds {
   /// Sets `kind` on every audio track by the rules above.
   ///
-  /// - Complexity: O(*n*²) in the number of tracks (a handful per file).
+  /// - Complexity: O(*n*) in the number of tracks.
   public static func classify(_ tracks: inout [AudioTrack]) {
     var plain: [Int] = []
     for position in tracks.indices {
@@ -48,17 +48,21 @@ public enum TrackKinds {
         plain.append(position)
       }
     }
-    for position in plain {
-      let language = tracks[position].language.map(LanguageTag.base(of:))
-      let sameLanguage = { (other: AudioTrack) in
-        other.language.map(LanguageTag.base(of:)) == language
-      }
-      let hasOriginal = tracks.contains {
-        sameLanguage($0) && $0.dispositions.contains("original") && $0.kind == .main
-      }
-      let group = plain.filter { sameLanguage(tracks[$0]) }
+    // Rule 6 by language: which languages have an `original` main track, and the plain tracks
+    // of each language in order.
+    let base = { (track: AudioTrack) in track.language.map(LanguageTag.base(of:)) }
+    var withOriginal = Set<String?>()
+    for track in tracks where track.kind == .main && track.dispositions.contains("original") {
+      withOriginal.insert(base(track))
+    }
+    var groups: [String?: [Int]] = [:]
+    for position in plain { groups[base(tracks[position]), default: []].append(position) }
+    for (language, group) in groups {
       let main = group.first { tracks[$0].isDefault } ?? group.first
-      tracks[position].kind = !hasOriginal && main == position ? .main : .alternative
+      for position in group {
+        tracks[position].kind =
+          !withOriginal.contains(language) && main == position ? .main : .alternative
+      }
     }
   }
 

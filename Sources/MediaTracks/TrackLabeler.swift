@@ -27,18 +27,21 @@ public struct TrackLabeler: Sendable {
   ///
   /// - Complexity: O(*n*²) in the number of tracks.
   public func label(_ tracks: inout [AudioTrack]) {
-    let bases = tracks.map { track -> (String, [String]) in
-      var base = name(language: track.language, title: track.title)
+    let titles = tracks.map { $0.title.map(MenuText.collapsingWhitespace) }
+    let bases = tracks.indices.map { position -> (String, [String]) in
+      let track = tracks[position]
+      let title = titles[position]
+      var base = name(language: track.language, title: title)
       var fixed: [String] = []
       switch track.kind {
       case .commentary:
         base += locale.separator + locale.commentary
-        if let extra = informativeTitle(track.title, language: track.language) {
+        if let extra = informativeTitle(title, language: track.language) {
           fixed.append(extra)
         }
       case .descriptions, .mainDescriptions:
         base += locale.separator + locale.audioDescription
-        if let extra = informativeTitle(track.title, language: track.language) {
+        if let extra = informativeTitle(title, language: track.language) {
           fixed.append(extra)
         }
       case .main, .alternative, .translation:
@@ -48,9 +51,7 @@ public struct TrackLabeler: Sendable {
     }
     let labels = disambiguate(
       bases: bases,
-      qualifiers: [
-        tracks.map { $0.channelLayout }, tracks.map { $0.title ?? "" }, tracks.map { $0.codec },
-      ],
+      qualifiers: [tracks.map { $0.channelLayout }, titles.map { $0 ?? "" }, tracks.map { $0.codec }],
       indexes: tracks.map(\.index))
     for position in tracks.indices { tracks[position].label = labels[position] }
   }
@@ -59,8 +60,10 @@ public struct TrackLabeler: Sendable {
   ///
   /// - Complexity: O(*n*²) in the number of tracks.
   public func label(_ tracks: inout [SubtitleTrack]) {
-    let bases = tracks.map { track -> (String, [String]) in
-      var base = name(language: track.language, title: track.title)
+    let titles = tracks.map { $0.title.map(MenuText.collapsingWhitespace) }
+    let bases = tracks.indices.map { position -> (String, [String]) in
+      let track = tracks[position]
+      var base = name(language: track.language, title: titles[position])
       switch track.kind {
       case .captions: base += locale.separator + locale.captions
       case .descriptions: base += locale.separator + locale.descriptions
@@ -71,7 +74,7 @@ public struct TrackLabeler: Sendable {
     }
     let labels = disambiguate(
       bases: bases,
-      qualifiers: [tracks.map { $0.title ?? "" }, tracks.map { $0.codec }],
+      qualifiers: [titles.map { $0 ?? "" }, tracks.map { $0.codec }],
       indexes: tracks.map(\.index))
     for position in tracks.indices { tracks[position].label = labels[position] }
   }
@@ -126,9 +129,15 @@ public struct TrackLabeler: Sendable {
         labels[position] = render(bases[position].0, parts[position])
       }
     }
-    for group in collisions(labels) {
-      for position in group {
-        labels[position] += " [\(indexes[position])]"
+    // Stream indexes are unique, but a title can read like an earlier label with its index
+    // ("English (Track 1) [1]"): repeat until nothing collides (a few rounds at most).
+    for _ in 0..<labels.count {
+      let groups = collisions(labels)
+      if groups.isEmpty { break }
+      for group in groups {
+        for position in group {
+          labels[position] += " [\(indexes[position])]"
+        }
       }
     }
     return labels

@@ -102,7 +102,7 @@ struct OutputSink {
   /// Finishes the output: flushes standard output, or completes and renames the file.
   mutating func commit(command: String) throws(CLIError) {
     guard let path else {
-      stdout.flush()
+      guard stdout.flush() else { throw .standardOutputFailed(command) }
       return
     }
     flushFile()

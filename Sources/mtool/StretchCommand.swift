@@ -193,7 +193,6 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   let outputDuration = Double(framesOut) / Double(sampleRate)
   let realtime = seconds > 0 ? inputDuration / seconds : 0
   var stdout = StandardOutput()
-  defer { stdout.flush() }
   if arguments.has("json") {
     var members: [(String, JSONValue)] = [
       ("input", .string(input)), ("output", .string(output)),
@@ -222,6 +221,7 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
       "\(output): \(formatNumber(inputDuration)) s -> \(formatNumber(outputDuration)) s at "
         + "\(speedText), \(channels) ch, \(sampleRate) Hz (\(formatNumber(realtime))x realtime)\n")
   }
+  guard stdout.flush() else { throw .standardOutputFailed(name) }
   return .ok
 }
 

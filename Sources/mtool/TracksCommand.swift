@@ -62,7 +62,8 @@ func runTracks(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
     arguments.has("jsonl") ? .jsonLines : arguments.has("json") ? .json : .table
 
   var stdout = StandardOutput()
-  defer { stdout.flush() }
+  // Whether a JSON line could not be written (set by the probing workers, one at a time).
+  let linesFailed = SharedFlag()
   var code = ExitCode.ok
   var firstFile = true
   if mode == .json { stdout.write("{\"files\":[") }
@@ -82,7 +83,7 @@ func runTracks(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
       onOutput = { @Sendable _, file in
         var out = StandardOutput()
         out.write(file.text)
-        out.flush()
+        if !out.flush() { linesFailed.set() }
         if let line = file.errorLine {
           var err = StandardError()
           err.write(line)
@@ -111,7 +112,18 @@ func runTracks(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
     batchStart = batchEnd
   }
   if mode == .json { stdout.write("]}\n") }
+  guard stdout.flush(), !linesFailed.isSet else { throw .standardOutputFailed("tracks") }
   return code
+}
+
+/// A flag that workers set one at a time (the probe calls `onOutput` under its lock), read
+/// once they are done.
+final class SharedFlag: @unchecked Sendable {
+  private var value = false
+  /// Sets the flag.
+  func set() { value = true }
+  /// Whether the flag was set.
+  var isSet: Bool { value }
 }
 
 /// How `mtool tracks` prints.

@@ -62,7 +62,7 @@ enum TracksOutput {
 
   /// The readable table of one file; `*` marks the default choice.
   static func table(_ info: MediaInfo) -> String {
-    var text = info.path + ": " + info.format
+    var text = printable(info.path) + ": " + printable(info.format)
     if let duration = info.duration { text += ", " + seconds(duration) }
     text += "\n"
     if info.audio.isEmpty {
@@ -99,7 +99,20 @@ enum TracksOutput {
     let head = "  " + (marked ? "* " : "  ") + "#\(index)"
     let paddedHead = head + String(repeating: " ", count: max(1, 8 - head.count))
     let paddedLabel = label + String(repeating: " ", count: max(2, 44 - label.count))
-    return paddedHead + paddedLabel + details.filter { !$0.isEmpty }.joined(separator: "  ") + "\n"
+    let shown = details.filter { !$0.isEmpty }.map(printable)
+    return paddedHead + printable(paddedLabel) + shown.joined(separator: "  ") + "\n"
+  }
+
+  /// `text` with each control character (a line break, an escape sequence's introducer) shown
+  /// as `?`, so a file name or tag cannot break the table or drive the terminal.
+  static func printable(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    else { return text }
+    var scalars = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      scalars.append(scalar.properties.generalCategory == .control ? "?" : scalar)
+    }
+    return String(scalars)
   }
 
   private static func seconds(_ value: Double) -> String {

@@ -64,7 +64,9 @@ func runMain(_ arguments: [String]) -> ExitCode {
         throw CLIError.usage(nil, "unknown command '\(first)'; see 'mtool --help'")
       }
       let tail = rest.dropFirst()
-      if tail.contains("--help") || tail.contains("-h") {
+      // After `--` everything is an operand (a file may be called `-h`).
+      let options = tail.prefix { $0 != "--" }
+      if options.contains("--help") || options.contains("-h") {
         stdout.write(command.help)
         return .ok
       }

@@ -146,6 +146,7 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
 @Test(arguments: [
   ("PT1H2M3.5S", 3723.5), ("PT0S", 0), ("P1DT1S", 86401), ("PT90M", 5400),
+  ("P0Y0M0DT0H3M30S", 210),
 ])
 func isoDurations(text: String, seconds: Double) throws {
   let manifest = try DASHManifest(
@@ -166,6 +167,33 @@ func isoDurations(text: String, seconds: Double) throws {
   #expect {
     _ = try MediaProbe.probe(path: fixtures + "/sample.vtt.m3u8")
   } throws: { ($0 as? MediaError)?.kind == .notFound }
+}
+
+@Test func monthsAndYearsHaveNoFixedLength() throws {
+  for text in ["P1M", "P1Y", "P1Y0M0DT1S"] {
+    let manifest = try DASHManifest(
+      bytes: bytes("<MPD mediaPresentationDuration=\"\(text)\"><Period/></MPD>"))
+    #expect(manifest.duration == nil)
+  }
+}
+
+@Test func labelsWrittenOverSeveralLinesReadAsOne() throws {
+  let manifest = try DASHManifest(
+    bytes: bytes(
+      "<MPD><Period><AdaptationSet contentType=\"audio\"><Label>\n   Director's\r\n\t Commentary \u{1B}[2J\n"
+        + "</Label></AdaptationSet><AdaptationSet contentType=\"audio\" label=\"A&#0;B\"/></Period></MPD>"))
+  #expect(manifest.adaptationSets.map(\.label) == ["Director's Commentary [2J", "A&#0;B"])
+}
+
+@Test func deepNestingIsRefusedNotRecursedInto() {
+  // Ten thousand levels: without a bound, freeing the tree recursed once per level (a stack
+  // overflow at about 50,000) and unmatched end tags cost quadratic time.
+  let deep = "<MPD><Period>" + String(repeating: "<a>", count: 10_000) + "</Period></MPD>"
+  #expect {
+    _ = try DASHManifest(bytes: bytes(deep))
+  } throws: { ($0 as? MediaError)?.kind == .malformed }
+  let fine = "<MPD><Period>" + String(repeating: "<a>", count: 200) + "</Period></MPD>"
+  #expect((try? DASHManifest(bytes: bytes(fine))) != nil)
 }
 
 @Test func garbageNeverCrashesTheParsers() {

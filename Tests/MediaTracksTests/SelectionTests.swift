@@ -44,6 +44,12 @@ func languageTagsBecomeBCP47(raw: String, expected: String) {
   #expect(LanguageTag.bcp47(raw) == expected)
 }
 
+@Test func multiLanguageStreamsTakeTheirFirstLanguage() {
+  // MPEG-TS joins the languages of one stream with commas.
+  #expect(LanguageTag.bcp47("eng,fre") == "en")
+  #expect(LanguageTag.bcp47("und,fre") == nil)
+}
+
 @Test(arguments: ["und", "", "  ", "1234", "e", "en--US", "toolonglanguage"])
 func undeterminedOrBogusTagsAreNil(raw: String) {
   #expect(LanguageTag.bcp47(raw) == nil)
@@ -281,4 +287,31 @@ private func pickSubtitle(
   // Through the real probe: Opus 5.1 in Matroska is "5.1", not "5.1(side)" or "6 channels".
   let info = try MediaProbe.probe(path: fixtures + "/multitrack.mkv")
   #expect(info.audio.map(\.channelLayout) == ["stereo", "5.1", "stereo"])
+}
+
+
+@Test func labelsStayUniqueWhenTitlesMimicQualifiers() {
+  // A title that reads like another track's label with its stream index.
+  let result = labels([
+    audio(0, nil, channels: 1, layout: "mono", title: "English (Track 1) [1]"),
+    audio(1, "eng", channels: 1, layout: "mono"), audio(2, "eng", channels: 1, layout: "mono"),
+    audio(3, nil, channels: 1, layout: "mono", title: "English (Track 1)"),
+  ])
+  #expect(Set(result).count == result.count, "\(result)")
+}
+
+@Test func titlesWithLineBreaksAndControlsMakeOneLineLabels() {
+  let result = labels([
+    audio(0, "eng", title: "Director's\n  Commentary\u{1B}]0;x\u{07}", ["comment"]),
+    audio(1, nil, title: "\tMystery\r\nTrack "),
+  ])
+  #expect(result == ["English – Commentary (Director's Commentary ]0;x)", "Mystery Track"])
+}
+
+@Test func manyTracksOfOneLanguageAreClassifiedInLinearTime() {
+  // 20,000 tracks: the per-language grouping used to rescan every track for each track.
+  var tracks = (0..<20_000).map { audio($0, $0 % 2 == 0 ? "en" : "fr") }
+  tracks[5] = audio(5, "fr", ["default"])
+  TrackKinds.classify(&tracks)
+  #expect(tracks.filter { $0.kind == .main }.map(\.index) == [0, 5])
 }

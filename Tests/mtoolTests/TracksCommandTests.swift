@@ -125,3 +125,41 @@ func tracksRejectsBadOptions(options: [String]) throws {
   #expect(
     audio.map { $0["kind"] as? String } == ["main", "translation", "main-desc", "commentary"])
 }
+
+/// Runs `mtool` with standard output on `/dev/full` (every write fails with ENOSPC).
+private func runIntoFullDevice(_ arguments: [String]) throws -> Int32 {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: mtoolBinary)
+  process.arguments = arguments
+  guard let full = FileHandle(forWritingAtPath: "/dev/full") else { return -1 }
+  process.standardOutput = full
+  process.standardError = FileHandle.nullDevice
+  try process.run()
+  process.waitUntilExit()
+  return process.terminationStatus
+}
+
+@Test func aFullStandardOutputIsAFailure() throws {
+  // Exit 1 (documented for an output that cannot be written), not 0 with the listing lost.
+  let media = fixtures + "/multitrack.mkv"
+  #expect(try runIntoFullDevice(["tracks", media]) == 1)
+  #expect(try runIntoFullDevice(["tracks", "--jsonl", media]) == 1)
+  #expect(try runIntoFullDevice(["tracks", "--json", media]) == 1)
+  #expect(try runIntoFullDevice(["cues", fixtures + "/sample.srt"]) == 1)
+}
+
+@Test func operandsAfterDoubleDashAreFiles() throws {
+  // A file may be called `-h`: after `--` it is probed, not taken for a request for help.
+  let result = try runMtool(["tracks", "--", "-h"])
+  #expect(result.status == 66)
+  #expect(result.stderr.contains("-h: no such file"))
+}
+
+@Test func waveFilesHaveADuration() throws {
+  // The WAVE demuxer leaves the container's duration unset until the stream-info pass, which
+  // a probe from the headers skips.
+  let result = try runMtool(["tracks", "--json", fixtures + "/clip.wav"])
+  let file = try #require(try files(result).first)
+  let duration = try #require(file["duration"] as? Double)
+  #expect(abs(duration - 2.0) < 0.01)
+}

@@ -3,9 +3,11 @@
 /// It reads start tags, end tags, empty-element tags, attributes in single or double quotes,
 /// character data, CDATA sections, comments, processing instructions and the DOCTYPE, and decodes
 /// the predefined and numeric character references. Namespace prefixes are dropped from element
-/// and attribute names (`mpd:Role` → `Role`). It never fails: an unclosed element ends at the
+/// and attribute names (`mpd:Role` → `Role`). It is tolerant: an unclosed element ends at the
 /// end of input, an end tag without a matching start tag is ignored, and an end tag that skips
-/// open elements closes them.
+/// open elements closes them. Only nesting deeper than ``maximumDepth`` fails (a manifest is a
+/// handful of levels deep; without a bound, such input would cost quadratic time and exhaust
+/// the stack when the tree is freed).
 struct XMLElement: Sendable {
   var name: String
   var attributes: [String: String]
@@ -18,9 +20,12 @@ struct XMLElement: Sendable {
   /// Every child named `name`, in order.
   func children(_ name: String) -> [XMLElement] { children.filter { $0.name == name } }
 
+  /// The deepest element nesting `parse` accepts.
+  static let maximumDepth = 256
+
   /// Parses `bytes`; the result is a synthetic root element (named `""`) holding the document's
-  /// top-level elements.
-  static func parse(_ bytes: [UInt8]) -> XMLElement {
+  /// top-level elements, or `nil` when elements nest deeper than ``maximumDepth``.
+  static func parse(_ bytes: [UInt8]) -> XMLElement? {
     var stack = [XMLElement(name: "", attributes: [:], children: [], text: "")]
     var index = 0
     let count = bytes.count
@@ -109,6 +114,7 @@ struct XMLElement: Sendable {
           attributes[attribute] = value
         }
         index = cursor
+        guard stack.count <= maximumDepth else { return nil }
         stack.append(XMLElement(name: name, attributes: attributes, children: [], text: ""))
         if selfClosing { closeTop() }
       }
@@ -205,6 +211,8 @@ struct XMLElement: Sendable {
         } else if entity.hasPrefix("#") {
           scalar = UInt32(entity.dropFirst()).flatMap(Unicode.Scalar.init)
         }
+        // XML allows no reference to NUL; it stays as written.
+        if scalar == "\0" { scalar = nil }
       }
       if let scalar {
         out.append(contentsOf: String(Character(scalar)).utf8)

@@ -37,6 +37,11 @@ struct CLIError: Error, Sendable {
     CLIError(code: .failure, command: command, message: message)
   }
 
+  /// Standard output could not take what was written (closed, or its disk full): exit 1.
+  static func standardOutputFailed(_ command: String?) -> CLIError {
+    CLIError(code: .failure, command: command, message: "cannot write to standard output")
+  }
+
   /// The line written to stderr.
   var line: String {
     let flat = message.split(whereSeparator: \.isNewline).joined(separator: " ")

@@ -22,6 +22,8 @@ struct StandardError: TextOutputStream {
 /// Buffered writes to standard output; call `flush()` before exiting.
 struct StandardOutput: TextOutputStream {
   private var buffer: [UInt8] = []
+  /// Whether a write failed (standard output closed or full); what follows is dropped.
+  private(set) var failed = false
 
   init() { buffer.reserveCapacity(1 << 16) }
 
@@ -40,15 +42,18 @@ struct StandardOutput: TextOutputStream {
   @discardableResult
   mutating func flush() -> Bool {
     defer { buffer.removeAll(keepingCapacity: true) }
-    return buffer.withUnsafeBytes { raw in
+    guard !failed else { return false }
+    failed = !buffer.withUnsafeBytes { raw in
+      guard let base = raw.baseAddress else { return true }
       var offset = 0
       while offset < raw.count {
-        let written = writeAll(1, raw.baseAddress! + offset, raw.count - offset)
+        let written = writeAll(1, base + offset, raw.count - offset)
         if written <= 0 { return false }
         offset += written
       }
       return true
     }
+    return !failed
   }
 }
 
