@@ -51,7 +51,9 @@ public struct TrackLabeler: Sendable {
     }
     let labels = disambiguate(
       bases: bases,
-      qualifiers: [tracks.map { $0.channelLayout }, titles.map { $0 ?? "" }, tracks.map { $0.codec }],
+      qualifiers: [
+        tracks.map { $0.channelLayout }, titles.map { $0 ?? "" }, tracks.map { $0.codec },
+      ],
       indexes: tracks.map(\.index))
     for position in tracks.indices { tracks[position].label = labels[position] }
   }

@@ -181,7 +181,8 @@ func isoDurations(text: String, seconds: Double) throws {
   let manifest = try DASHManifest(
     bytes: bytes(
       "<MPD><Period><AdaptationSet contentType=\"audio\"><Label>\n   Director's\r\n\t Commentary \u{1B}[2J\n"
-        + "</Label></AdaptationSet><AdaptationSet contentType=\"audio\" label=\"A&#0;B\"/></Period></MPD>"))
+        + "</Label></AdaptationSet><AdaptationSet contentType=\"audio\" label=\"A&#0;B\"/></Period></MPD>"
+    ))
   #expect(manifest.adaptationSets.map(\.label) == ["Director's Commentary [2J", "A&#0;B"])
 }
 

@@ -289,7 +289,6 @@ private func pickSubtitle(
   #expect(info.audio.map(\.channelLayout) == ["stereo", "5.1", "stereo"])
 }
 
-
 @Test func labelsStayUniqueWhenTitlesMimicQualifiers() {
   // A title that reads like another track's label with its stream index.
   let result = labels([
