@@ -49,6 +49,16 @@ func vibrato(frames: Int, scale: Double) -> Audio {
   }
 }
 
+/// A C major chord (C4, E4 and G4, equal temperament): three tones whose sum beats and repeats
+/// only about every 15 ms, longer than one tone's period. Stationary, so its ideal stretch is
+/// the same chord, longer or shorter.
+func chord(frames: Int) -> Audio {
+  synth(frames: frames) { i in
+    let t = Double(i) / Double(rate)
+    return [[261.63, 329.63, 392.0].reduce(0.0) { $0 + 0.2 * sin(2 * Double.pi * $1 * t) }]
+  }
+}
+
 /// Linear chirp 100 Hz → 4 kHz over the input; the ideal output sweeps `scale` times faster.
 func chirp(frames: Int, scale: Double) -> Audio {
   let f0 = 100.0
@@ -246,6 +256,7 @@ struct Row {
   var cents1k: [Double?] = []
   var scVibrato: [Double?] = []
   var scChirp: [Double?] = []
+  var scChord: [Double?] = []
   var scClicks: [Double?] = []
   var doubled: [Double?] = []
   var missed: [Double?] = []
@@ -266,6 +277,7 @@ let tone220 = tone(220, frames: inputFrames)
 let tone1k = tone(1000, frames: inputFrames)
 let vibratoInput = vibrato(frames: inputFrames, scale: 1)
 let chirpInput = chirp(frames: inputFrames, scale: 1)
+let chordInput = chord(frames: inputFrames)
 let clickInput = clicks(frames: inputFrames, at: clickPositions)
 let noiseChannel = noiseInput.channel(0)
 let timelineFFT = FFT(size: 4096)
@@ -329,6 +341,14 @@ for tool in tools {
         spectralConvergence(o.channel(0), ideal, shift: shift, fft: specFFT, window: specWindow))
     } else {
       r.scChirp.append(nil)
+    }
+    if let o = stretch(tool, "chord", chordInput, speed: speed) {
+      r.scChord.append(
+        spectralConvergence(
+          o.channel(0), chord(frames: n).channel(0), shift: shift, fft: specFFT,
+          window: specWindow))
+    } else {
+      r.scChord.append(nil)
     }
     // Timeline on continuous audio: the local offset of the output against the input, measured
     // every millisecond on band-limited noise (6 ms windows, lags up to ±40 ms; see
@@ -434,6 +454,8 @@ table(
 table(
   "Spectral convergence, chirp 100 Hz-4 kHz (goal <= 0.15)", \.scChirp, "%.3f", goal: { $0 <= 0.15 }
 )
+table(
+  "Spectral convergence, chord C4-E4-G4 (goal <= 0.15)", \.scChord, "%.3f", goal: { $0 <= 0.15 })
 table("Spectral convergence, click train (goal <= 0.15)", \.scClicks, "%.3f", goal: { $0 <= 0.15 })
 table(
   "Clicks doubled (of \(clickPositions.count); goal 0 at 0.5x)", \.doubled, "%.0f",

@@ -34,11 +34,21 @@ struct MediaTimeMap {
 
   var last: SpeedBreakpoint { points[points.count - 1] }
 
-  /// Starts a new piece at `outputFrame` (which must not precede the last breakpoint).
-  mutating func change(speed: Double, atOutputFrame outputFrame: Int) {
-    let input = inputFrame(forOutputFrame: Double(outputFrame))
+  /// Starts a new piece at `outputFrame` (which must not precede the last breakpoint), at input
+  /// frame `exactInput` when given (a change scheduled at that input frame), else where the last
+  /// piece reaches at `outputFrame`.
+  ///
+  /// A scheduled change's input frame rarely plays at a whole output frame: taking the last
+  /// piece's input frame there instead would move the change by up to half an output frame
+  /// times the old speed in input frames, which the new speed scales (half a frame becomes 50
+  /// from 10x to 0.1x), and over many changes those errors add up. Starting the piece at the
+  /// exact input frame leaves a gap or overlap of at most half an output frame's worth of input
+  /// between the pieces, and no error that grows.
+  mutating func change(speed: Double, atOutputFrame outputFrame: Int, exactInput: Double? = nil) {
+    let input = exactInput ?? inputFrame(forOutputFrame: Double(outputFrame))
     if last.outputFrame == outputFrame {
       points[points.count - 1].speed = speed
+      if let exactInput, points.count > 1 { points[points.count - 1].inputFrame = exactInput }
       return
     }
     if points.count == Self.capacity {

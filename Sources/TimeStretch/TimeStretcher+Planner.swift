@@ -82,8 +82,12 @@ extension TimeStretcher {
   mutating func applyScheduled(_ next: ScheduledSpeed) {
     let o = map.outputFrameOnLastPiece(forInputFrame: Double(next.frame))
     let planned = max(0, (segment - 1) * hop)
-    let at = max(Int(o.rounded()), planned, map.last.outputFrame)
-    map.change(speed: next.speed, atOutputFrame: at)
+    let nearest = Int(o.rounded())
+    let at = max(nearest, planned, map.last.outputFrame)
+    // Placed where its input frame plays, the piece starts at that exact input frame; placed
+    // later (output already planned), it continues the last piece.
+    map.change(
+      speed: next.speed, atOutputFrame: at, exactInput: at == nearest ? Double(next.frame) : nil)
     speed = next.speed
     scheduled.removeFirst()
   }
@@ -214,6 +218,7 @@ extension TimeStretcher {
     (acc + (window - hop) * channels).update(repeating: 0, count: hopSamples)
     previous = p
     segment += 1
+    periodicLeft -= 1
     return true
   }
 
@@ -321,14 +326,16 @@ extension TimeStretcher {
       refDec[m] = (ref[i] + ref[i + 1]) + (ref[i + 2] + ref[i + 3])
     }
     // The drift budget: the offset stays within ±`budget` of the ideal position whenever a good
-    // match exists there. Above about 250 Hz a whole period fits in that range, so a tone always
-    // finds its continuation in it; noise-like signals have no periodic continuation to keep,
-    // so they stay there too, instead of drifting with their one natural continuation. Only
-    // when low frequencies dominate the signal (the reference crosses zero no more often than
-    // a 250 Hz tone would) and nothing
-    // in the budget matches well is the whole range searched; the distance penalty then takes
-    // the match nearest the ideal position among near-equal ones, so the offset stays within
-    // about half a period and does not persist.
+    // match exists there. Above about 250 Hz a single tone's whole period fits in that range, so
+    // it always finds its continuation in it; noise-like signals have no periodic continuation
+    // to keep, so they stay there too, instead of drifting with their one natural continuation.
+    // When nothing in the budget matches well, the whole range is searched, and its best match
+    // is taken when low frequencies dominate the signal (the reference crosses zero no more
+    // often than a 250 Hz tone would), or when it is a periodic continuation the budget missed
+    // (at least ``periodicMatch``, and ``periodicGain`` better): a chord's common period is
+    // longer than a single tone's. The distance penalty then takes the match nearest the ideal
+    // position among near-equal ones, so the offset stays within about half a period and does
+    // not persist.
     var crossings = 0
     for i in 1..<length where (ref[i - 1] < 0) != (ref[i] < 0) {
       crossings += 1
@@ -343,10 +350,18 @@ extension TimeStretcher {
       let inside =
         Double(match.j) > tightLo + 1 && Double(match.j) < tightHi - 1
         || (tightLo == lo && tightHi == hi)
-      if lowFrequency && (match.ncc < Self.goodMatch || !inside) {
-        let wide = bestMatch(lo: lo, hi: hi, ideal: ideal, refEnergy: refEnergy)
-        if wide.ncc > match.ncc {
-          match = wide
+      if match.ncc < Self.goodMatch || !inside {
+        if lowFrequency {
+          let wide = bestMatch(lo: lo, hi: hi, ideal: ideal, refEnergy: refEnergy)
+          if wide.ncc > match.ncc { match = wide }
+        } else if periodicMode(
+          lo: lo, hi: hi, ideal: ideal, refEnergy: refEnergy, beating: match.ncc)
+        {
+          let wide = bestMatch(lo: lo, hi: hi, ideal: ideal, refEnergy: refEnergy)
+          if wide.ncc > match.ncc { match = wide }
+        } else {
+          lo = tightLo
+          hi = tightHi
         }
       } else {
         lo = tightLo
@@ -401,6 +416,50 @@ extension TimeStretcher {
       }
     }
     return max(min(p, hi), lo)
+  }
+
+  /// Whether the signal counts as periodic with a period longer than the drift budget (a
+  /// chord), so that the whole range is searched: after a ``periodicMatch(lo:hi:ideal:refEnergy:beating:)``
+  /// is found, for ``periodicHoldSegments`` segments without asking, and while one is found
+  /// again at least every ``periodicGraceSegments`` segments after that. (A chord's period is
+  /// out of range now and then; dropping to the budget for those segments alone garbled it.)
+  mutating func periodicMode(
+    lo: Double, hi: Double, ideal: Double, refEnergy: Float, beating: Float
+  ) -> Bool {
+    if periodicLeft > 0 { return true }
+    if periodicMatch(lo: lo, hi: hi, ideal: ideal, refEnergy: refEnergy, beating: beating) != nil {
+      periodicLeft = periodicHoldSegments
+      return true
+    }
+    return periodicLeft > -periodicGraceSegments
+  }
+
+  /// A match outside the drift budget for a signal above the bass that is periodic with a
+  /// period longer than the budget (a chord), or nil. The natural continuation of the previous
+  /// segment and the budget's width around it are left out: every signal, noise included,
+  /// matches itself there perfectly, and following it would let the offset drift. Only a
+  /// match a period away from it, at least ``periodicMatch`` and ``periodicGain`` better than
+  /// `beating` (the best within the budget), counts.
+  mutating func periodicMatch(
+    lo: Double, hi: Double, ideal: Double, refEnergy: Float, beating: Float
+  ) -> (j: Int, ncc: Float)? {
+    let natural = previous + Double(hop)
+    let gap = Double(budget)
+    // Looking for a repetition, not a position to play: earlier lags than the search may take
+    // count (as far back as the buffer holds, up to two radii), so a period is found while the
+    // natural continuation is still near the ideal position.
+    let floor = max(ideal - Double(behind), Double(base + refineHistory + 2))
+    var best: (j: Int, ncc: Float)? = nil
+    for (from, to) in [
+      (max(floor, natural - 2 * Double(radius)), min(hi, natural - gap)),
+      (max(lo, natural + gap), hi),
+    ] where Int(from.rounded(.up)) <= Int(to.rounded(.down)) {
+      let m = bestMatch(lo: from, hi: to, ideal: (from + to) / 2, refEnergy: refEnergy)
+      if m.ncc > (best?.ncc ?? -1) { best = m }
+    }
+    guard let best, best.ncc >= Self.periodicMatch, best.ncc > beating + Self.periodicGain
+    else { return nil }
+    return best
   }
 
   /// The lag in `lo...hi` (at least one whole frame) whose waveform best continues the previous
@@ -603,7 +662,8 @@ extension TimeStretcher {
 
   // MARK: Onsets
 
-  /// Finds onsets (a block's energy ten times its recent mean) in the channel sum up to `limit`.
+  /// Finds onsets (a block's energy ten times its recent mean and four times its recent peak)
+  /// in the channel sum up to `limit`.
   mutating func scanOnsets(upTo limit: Int) {
     let floor = Float(block) * 1e-7
     while scanned + block <= limit {
@@ -620,7 +680,11 @@ extension TimeStretcher {
         mean += history[i]
       }
       mean /= Float(Self.historyLength)
-      if energy > Self.onsetRatio * mean + floor && scanned - lastOnsetBlock > 2 * block {
+      let peakBefore = recentPeak
+      recentPeak = max(energy, recentPeak * peakDecay)
+      if energy > Self.onsetRatio * mean + floor && energy > Self.onsetOverPeak * peakBefore
+        && scanned - lastOnsetBlock > 2 * block
+      {
         var i = 0
         while i < block - 1 && abs(s[i]) < 0.5 * peak {
           i += 1

@@ -127,6 +127,10 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   // Onsets.
   let history: UnsafeMutablePointer<Float>
   var historyPos = 0
+  /// The largest block energy lately, decaying by ``peakDecay`` a block (see ``onsetOverPeak``).
+  var recentPeak: Float = 0
+  /// The per-block decay of ``recentPeak``: a tenth in ``peakMemorySeconds``.
+  let peakDecay: Float
   var scanned = 0
   var lastOnsetBlock = Int.min / 2
   let pending: UnsafeMutablePointer<Int>
@@ -139,6 +143,9 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   var scheduled: [ScheduledSpeed]
   var segment = 0
   var previous: Double = 0
+  /// Segments left in periodic mode (see `periodicMode`); at or below zero, its grace period
+  /// runs down, and far below, the mode is off.
+  var periodicLeft = Int.min / 2
   var map: MediaTimeMap
   var inputFrames = 0
   var finished = false
@@ -163,6 +170,21 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   static let bassHz = 250.0
   /// The correlation of a match within the drift budget that is good enough to keep.
   static let goodMatch: Float = 0.99
+  /// Above the bass, a match outside the drift budget replaces the best within it only when it
+  /// correlates at least this well (a periodic continuation: a chord whose common period is
+  /// longer than the budget)...
+  static let periodicMatch: Float = 0.9
+  /// ...and by this much more than the best within the budget. Noise, whose best match is
+  /// near 0.7 anywhere, stays within the budget.
+  static let periodicGain: Float = 0.05
+  /// How long a periodic match found outside the drift budget keeps the whole range searched.
+  static let periodicHoldSeconds = 1.0
+  /// How long after that the whole range is still searched without a new periodic match.
+  static let periodicGraceSeconds = 0.1
+  /// ``periodicHoldSeconds`` in segments.
+  let periodicHoldSegments: Int
+  /// ``periodicGraceSeconds`` in segments.
+  let periodicGraceSegments: Int
   /// How much signal the similarity search compares: the overlap, and as much before it as after
   /// it. The comparison is centred on the overlap's centre because the match sets the phase of
   /// the join there: centred on an earlier point (as when it compared only history before the
@@ -174,7 +196,19 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   static let pendingCapacity = 64
   /// The most scheduled speed changes that can wait at a time.
   public static let scheduledCapacity = 256
+  /// An onset is a block (about 0.5 ms) whose energy is this many times the mean of the
+  /// ``historyLength`` blocks before it...
   static let onsetRatio: Float = 10
+  /// ...and this many times the largest block energy of the last ``peakMemorySeconds`` or so
+  /// (decaying). Sound made of several tones beats: its short-time energy dips nearly to zero
+  /// and comes back every few milliseconds, ten times its mean over the dip. Those returns
+  /// reach no higher than the peaks of the beats before them, while a click or a drum hit rises
+  /// above everything just heard. (Chords taken for onsets were played without the similarity
+  /// search, which garbled them.)
+  static let onsetOverPeak: Float = 4
+  /// How long a block's energy counts as recent for ``onsetOverPeak``: it decays to a tenth in
+  /// this time, longer than the beat period of tones 33 Hz apart.
+  static let peakMemorySeconds = 0.03
   static let distancePenalty: Float = 0.05
   /// Lags whose correlation is within this of the best peak's count as equal matches; the one
   /// nearest the ideal position is taken (see ``nearEqualSpread``).
@@ -206,6 +240,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     self.speed = speed
     let rate = Double(sampleRate)
     hop = Int((rate * Self.hopSeconds).rounded())
+    periodicHoldSegments = Int((Self.periodicHoldSeconds / Self.hopSeconds).rounded())
+    periodicGraceSegments = Int((Self.periodicGraceSeconds / Self.hopSeconds).rounded())
     window = 2 * hop
     radius = Int(rate * Self.radiusSeconds)
     innerRadius = Int(rate * Self.innerRadiusSeconds)
@@ -238,6 +274,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     coarseEnergy = .allocate(capacity: (behind + radius) / 4 + 24)
     fineNCC = .allocate(capacity: 32)
     history = .allocate(capacity: Self.historyLength)
+    peakDecay = Float(pow(0.1, Double(block) / rate / Self.peakMemorySeconds))
     pending = .allocate(capacity: Self.pendingCapacity)
     map = MediaTimeMap(speed: speed)
     scheduled = []
@@ -442,6 +479,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     acc.update(repeating: 0, count: window * channels)
     history.update(repeating: 0, count: Self.historyLength)
     historyPos = 0
+    recentPeak = 0
+    periodicLeft = Int.min / 2
     scanned = 0
     lastOnsetBlock = Int.min / 2
     pendingHead = 0

@@ -272,15 +272,21 @@ private func chooseTrack(_ selector: String?, input: String) throws(CLIError) ->
     guard index >= 0 else { throw CLIError.usage("stretch", "--track must be >= 0") }
     return index
   }
+  // Tags as containers write them (`eng`, `fre`) and as BCP-47 has them (`en`, `fr-CA`) alike.
+  guard let language = LanguageTag.bcp47(selector) else {
+    throw CLIError.usage(
+      "stretch",
+      "--track expects a stream index or a language tag like 'en' or 'fre', got '\(selector)'")
+  }
   let info: MediaInfo
   do throws(MediaError) {
     info = try MediaProbe.probe(
-      path: input, preferences: TrackPreferences(languages: [selector]))
+      path: input, preferences: TrackPreferences(languages: [language]))
   } catch {
     throw mediaFailure(error, command: "stretch")
   }
   let matching = info.audio.filter {
-    TrackSelection.matchRank($0.language ?? $0.languageTag, preferences: [selector]) != nil
+    TrackSelection.matchRank($0.language ?? $0.languageTag, preferences: [language]) != nil
   }
   guard !matching.isEmpty else {
     throw CLIError.data("stretch", "'\(input)' has no audio track in language '\(selector)'")

@@ -56,8 +56,9 @@ private func clickTrack(frames: Int) -> (signal: [Float], clicks: [Int]) {
   var previousSpeed = 1.0
   for ((point, change), time) in zip(zip(points.dropFirst(), changes), mediaTimes.dropFirst()) {
     expectedOutput += Double(change.frame - previousFrame) / previousSpeed
-    // The map is continuous, so its breakpoint sits on the output frame nearest to the change:
-    // within half an output frame, that is half the old speed in input frames.
+    // The breakpoint sits on the output frame nearest to the change, and its piece starts at
+    // the change's input frame (at worst, if output was already planned past it, within half
+    // an output frame of it: half the old speed in input frames).
     #expect(abs(point.inputFrame - Double(change.frame)) <= previousSpeed / 2 + 1e-9)
     #expect(abs(Double(point.outputFrame) - expectedOutput) <= 0.5 + 1e-9)
     #expect(point.speed == change.speed)
@@ -170,4 +171,35 @@ func scheduledChangesGiveTheSameOutputInAnyBlockSizes(seed: UInt64) throws {
   s.finish()
   #expect(s.breakpoints.count == 2)
   #expect(s.totalOutputFrames == 12_000)
+}
+
+@Test func manyExtremeScheduledChangesKeepTheLengthExact() throws {
+  // 40 changes alternating between 10x and 0.1x every 50 ms of input. Each breakpoint sits on a
+  // whole output frame; when the piece after it started where the old piece reached there
+  // (instead of at the change's input frame), the new speed scaled that rounding up to 100
+  // times, and the errors added up to over 10 ms.
+  let rate = 44_100
+  let frames = 2 * rate
+  let input = sine(frequency: 330, sampleRate: rate, frames: frames)
+  var s = try TimeStretcher(sampleRate: rate, channels: 1, speed: 10)
+  var expected = 0.0
+  var previous = (frame: 0, speed: 10.0)
+  for k in 1..<40 {
+    let change = (frame: k * rate / 20 + 7, speed: k % 2 == 0 ? 10.0 : 0.1)
+    try s.setSpeed(change.speed, atInputFrame: change.frame)
+    expected += Double(change.frame - previous.frame) / previous.speed
+    previous = change
+  }
+  expected += Double(frames - previous.frame) / previous.speed
+  s.push(input)
+  s.finish()
+  var buffer = [Float](repeating: 0, count: 1 << 16)
+  var produced = 0
+  while true {
+    let got = s.pull(into: &buffer, maxFrames: buffer.count)
+    if got == 0 { break }
+    produced += got
+  }
+  // Within a millisecond.
+  #expect(abs(Double(produced) - expected) <= Double(rate) / 1000, "\(produced) vs \(expected)")
 }

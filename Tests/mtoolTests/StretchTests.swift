@@ -102,12 +102,13 @@ func badSpeedIsUsageErrorNamingTheRange(speed: String) throws {
   #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
 }
 
-@Test func trackByLanguagePicksThatTrack() throws {
+@Test(arguments: ["fr", "fre", "fra", "fr-FR"])
+func trackByLanguagePicksThatTrack(selector: String) throws {
   let folder = try scratchFolder()
   defer { try? FileManager.default.removeItem(atPath: folder) }
   let result = try runMtool([
     "stretch", fixtures + "/multitrack.mkv", folder + "/fr.wav", "--speed", "1.25", "--track",
-    "fr", "--json",
+    selector, "--json",
   ])
   #expect(result.status == 0, "\(result.stderr)")
   let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
@@ -169,4 +170,42 @@ func badSpeedIsUsageErrorNamingTheRange(speed: String) throws {
   #expect(sawPartial)
   #expect(process.terminationStatus == 130)
   #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["in.wav"])
+}
+
+@Test func aWaveFromANamedPipeEnds() throws {
+  // At the end of a WAVE input the reader checks the file's size against its header. It used to
+  // open the path again for that, and opening a named pipe again waits for a writer forever.
+  let folder = try scratchFolder()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  signal(SIGPIPE, SIG_IGN)
+  let fifo = folder + "/in.wav"
+  #expect(mkfifo(fifo, 0o600) == 0)
+  let wave = try Data(contentsOf: URL(fileURLWithPath: fixtures + "/clip.wav"))
+  let writer = Thread {
+    guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+    try? handle.write(contentsOf: wave)
+    try? handle.close()
+  }
+  writer.start()
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: mtoolBinary)
+  process.arguments = ["stretch", fifo, folder + "/out.wav", "--speed", "2"]
+  process.standardOutput = FileHandle.nullDevice
+  process.standardError = FileHandle.nullDevice
+  try process.run()
+  var waited = 0
+  while process.isRunning && waited < 400 {
+    usleep(50_000)
+    waited += 1
+  }
+  let hung = process.isRunning
+  if hung {
+    process.terminate()
+    // Unblocks the command's second open, if that is where it waits.
+    _ = FileHandle(forWritingAtPath: fifo)
+  }
+  process.waitUntilExit()
+  #expect(!hung, "the command did not end within 20 s")
+  #expect(process.terminationStatus == 0)
+  #expect(FileManager.default.fileExists(atPath: folder + "/out.wav"))
 }

@@ -74,7 +74,11 @@ enum WaveHeader {
   /// FFmpeg's WAVE demuxer clamps the `data` chunk to the file's size, so a file cut short
   /// decodes without an error; the chunk size the header declares says otherwise.
   static func isTruncated(path: String) -> Bool {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    // Only a regular file has a size to compare with: opening a named pipe again would wait for
+    // a writer that never comes.
+    var pathInfo = stat()
+    guard stat(path, &pathInfo) == 0, pathInfo.st_mode & S_IFMT == S_IFREG else { return false }
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return false }
     defer { close(fd) }
     var info = stat()
