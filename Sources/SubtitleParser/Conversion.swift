@@ -79,9 +79,9 @@ extension SubtitleDocument {
     return out
   }
 
-  /// The document with every cue moved by `seconds` (times rounded to the millisecond). A cue
-  /// that would start before 0 starts at 0 (and one that would also end before 0 ends at 0),
-  /// with a diagnostic.
+  /// The document with every cue moved by `seconds` (times rounded to the millisecond). A time
+  /// that would fall before 0 becomes 0, and one past the largest timestamp the parsers accept
+  /// (2^53 ms, about 285,000 years) becomes that, each with a diagnostic.
   ///
   /// - Parameter seconds: The shift; negative moves cues earlier.
   /// - Returns: The shifted document; text and other parts are unchanged.
@@ -89,18 +89,31 @@ extension SubtitleDocument {
   public func shifted(by seconds: Double) -> SubtitleDocument {
     var out = self
     guard seconds.isFinite else { return out }
+    let largest = Double(VTTSyntax.maxMilliseconds) / 1000
     for i in out.cues.indices {
       var start = ((out.cues[i].startTime + seconds) * 1000).rounded() / 1000
       var end = ((out.cues[i].endTime + seconds) * 1000).rounded() / 1000
-      if start < 0 {
+      func note(_ reason: String) {
         out.diagnostics.append(
           Diagnostic(
-            line: out.cues[i].line, offset: out.cues[i].textRange.lowerBound,
-            reason: end <= 0
-              ? "cue ends before 0 after the shift; clamped to 0 --> 0"
-              : "cue starts before 0 after the shift; start clamped to 0"))
+            line: out.cues[i].line, offset: out.cues[i].textRange.lowerBound, reason: reason))
+      }
+      if start < 0 {
+        note(
+          end <= 0
+            ? "cue ends before 0 after the shift; clamped to 0 --> 0"
+            : "cue starts before 0 after the shift; start clamped to 0")
         start = 0
         end = max(0, end)
+      } else if end < 0 {
+        // A cue written to end before it starts.
+        note("cue ends before 0 after the shift; end clamped to 0")
+        end = 0
+      }
+      if start > largest || end > largest {
+        note("cue moved past the largest timestamp by the shift; clamped to it")
+        start = min(start, largest)
+        end = min(end, largest)
       }
       out.cues[i].startTime = start
       out.cues[i].endTime = end
@@ -255,9 +268,9 @@ struct MarkupConverter {
         }
         continue
       }
-      if c == 0x26, let (scalar, length) = characterReference(src, i) {
-        appendUTF8(scalar, to: &out)
-        i += length
+      if c == 0x26, let (scalars, next) = characterReference(src, i) {
+        for scalar in scalars { appendUTF8(scalar, to: &out) }
+        i = next
         continue
       }
       out.append(c)
@@ -272,34 +285,24 @@ struct MarkupConverter {
     }
   }
 
-  /// A character reference at `i` (`&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`, `&nbsp;`,
-  /// `&lrm;`, `&rlm;`, `&#N;`, `&#xH;`): its scalar and byte length.
-  private func characterReference(_ src: ArraySlice<UInt8>, _ i: Int) -> (UInt32, Int)? {
-    guard let semicolon = src[i...].prefix(12).firstIndex(of: 0x3B) else { return nil }
-    let name = String(decoding: src[(i + 1)..<semicolon], as: UTF8.self)
-    let length = semicolon + 1 - i
-    switch name {
-    case "amp": return (0x26, length)
-    case "lt": return (0x3C, length)
-    case "gt": return (0x3E, length)
-    case "quot": return (0x22, length)
-    case "apos": return (0x27, length)
-    case "nbsp": return (0xA0, length)
-    case "lrm": return (0x200E, length)
-    case "rlm": return (0x200F, length)
-    default: break
+  /// The character reference at `i` (`src[i]` is `&`), decoded as the WebVTT cue-text parser
+  /// does (every HTML named reference, numeric references with HTML's replacements): its
+  /// scalars, fit for SRT text, and the index after it; nil when there is none. A carriage
+  /// return becomes a space (as CSS renders it; written raw, an SRT reader would end the line
+  /// there) and other control characters but tab and line feed become U+FFFD.
+  private func characterReference(_ src: ArraySlice<UInt8>, _ i: Int) -> ([UInt32], Int)? {
+    let found = src.withUnsafeBufferPointer { p in
+      HTMLEntities.consume(p, at: i - src.startIndex + 1, end: p.count)
     }
-    guard name.hasPrefix("#") else { return nil }
-    let digits = name.dropFirst()
-    let value: UInt32?
-    if digits.first == "x" || digits.first == "X" {
-      value = UInt32(digits.dropFirst(), radix: 16)
-    } else {
-      value = UInt32(digits, radix: 10)
+    guard let found else { return nil }
+    let scalars = [found.scalars.0, found.scalars.1].filter { $0 != 0 }.map { scalar -> UInt32 in
+      switch scalar {
+      case 0x0D: return 0x20
+      case 0x09, 0x0A: return scalar
+      case 0..<0x20, 0x7F..<0xA0: return 0xFFFD
+      default: return scalar
+      }
     }
-    guard let value, value > 0, value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else {
-      return nil
-    }
-    return (value, length)
+    return (scalars, src.startIndex + found.end)
   }
 }

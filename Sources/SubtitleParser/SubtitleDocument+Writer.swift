@@ -57,20 +57,30 @@ extension SubtitleDocument {
   /// that had an override block such as `{\b1}` in front of it in the source, gets a WORD
   /// JOINER (U+2060, invisible) in front, which no timing line starts with.
   func disarmTimingLines(in out: inout [UInt8], from start: Int) {
-    var lineStart = start
-    while lineStart < out.count {
-      let lineEnd = out[lineStart...].firstIndex(of: 0x0A) ?? out.count
-      let isTiming = out.withUnsafeBufferPointer { buffer -> Bool in
-        guard let p = buffer.baseAddress else { return false }
-        return SRTParser(p).timingLine(lineStart, lineEnd) != nil
-      }
-      if isTiming {
-        out.insert(contentsOf: [0xE2, 0x81, 0xA0], at: lineStart)
-        lineStart = lineEnd + 4
-      } else {
+    // The lines first, then one copy with every joiner in place (an insertion per line would
+    // move the rest of the text each time: quadratic in a cue of many such lines).
+    var timingLines: [Int] = []
+    out.withUnsafeBufferPointer { buffer in
+      guard let p = buffer.baseAddress else { return }
+      let parser = SRTParser(p)
+      var lineStart = start
+      while lineStart < buffer.count {
+        let lineEnd = buffer[lineStart...].firstIndex(of: 0x0A) ?? buffer.count
+        if parser.timingLine(lineStart, lineEnd) != nil { timingLines.append(lineStart) }
         lineStart = lineEnd + 1
       }
     }
+    guard !timingLines.isEmpty else { return }
+    var rebuilt: [UInt8] = []
+    rebuilt.reserveCapacity(out.count - start + 3 * timingLines.count)
+    var copied = start
+    for lineStart in timingLines {
+      rebuilt.append(contentsOf: out[copied..<lineStart])
+      rebuilt.append(contentsOf: [0xE2, 0x81, 0xA0])
+      copied = lineStart
+    }
+    rebuilt.append(contentsOf: out[copied...])
+    out.replaceSubrange(start..., with: rebuilt)
   }
 
   /// An SRT reader takes `{\…}` in cue text as an ASS override block and removes it (or, for
@@ -105,8 +115,9 @@ extension SubtitleDocument {
     out.reserveCapacity(text.count + cues.count * 48)
     out.append(contentsOf: "WEBVTT".utf8)
     if !header.isEmpty {
-      // The parser keeps what follows the one space or tab after the signature.
-      out.append(0x20)
+      // The parser keeps what follows the one space or tab after the signature; header lines
+      // follow a line feed.
+      if !header.hasPrefix("\n") { out.append(0x20) }
       out.append(contentsOf: header.utf8)
     }
     if let map = timestampMap, !header.contains("X-TIMESTAMP-MAP") {

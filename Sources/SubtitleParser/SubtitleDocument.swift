@@ -17,8 +17,9 @@ public struct SubtitleDocument: Hashable, Sendable {
   public var format: SubtitleFormat
   /// The file content as UTF-8 bytes; cue ranges index into it.
   public var text: [UInt8]
-  /// WebVTT: the text after `WEBVTT` on the signature line plus the header lines up to the
-  /// first blank line, without the signature itself. Empty for SRT.
+  /// WebVTT: the text after `WEBVTT` on the signature line, then each header line (up to the
+  /// first blank line) after a line feed: `"- title\nKind: captions"`, and
+  /// `"\nX-TIMESTAMP-MAP=…"` when the signature line holds nothing else. Empty for SRT.
   public var header: String
   /// WebVTT `REGION` definitions in file order. Cues refer to them by index.
   public var regions: [Region]

@@ -71,7 +71,7 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
   }
 
   /// Transcodes `bytes` from this encoding to UTF-8, dropping a leading byte order mark of this
-  /// encoding. Undecodable input (invalid UTF-8, unpaired UTF-16 surrogates, an odd trailing
+  /// encoding (for the single-byte encodings, a UTF-8 one, with a diagnostic). Undecodable input (invalid UTF-8, unpaired UTF-16 surrogates, an odd trailing
   /// byte) becomes U+FFFD with a diagnostic; transcoding never fails.
   ///
   /// - Parameter bytes: The encoded text; the caller keeps ownership.
@@ -84,6 +84,17 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
     case .utf16LE: return TextEncoding.decodeUTF16(bytes, bigEndian: false)
     case .utf16BE: return TextEncoding.decodeUTF16(bytes, bigEndian: true)
     case .windows1252, .isoLatin1, .isoLatin9:
+      // A leading UTF-8 byte order mark is an editor's, not the text `ï»¿`: some save
+      // single-byte text with one.
+      if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+        return Transcoded(
+          utf8: decodeSingleByte(Array(bytes.dropFirst(3))),
+          diagnostics: [
+            Diagnostic(
+              line: 1, offset: 0,
+              reason: "UTF-8 byte order mark before \(rawValue) text skipped")
+          ])
+      }
       return Transcoded(utf8: decodeSingleByte(bytes), diagnostics: [])
     }
   }

@@ -52,14 +52,23 @@ struct OutputSink {
   private var fd: Int32 = -1
   private var path: String? = nil
   private var temporary = ""
+  private var target = OutputTarget("")
   private var failed = false
+  /// The `errno` of the write that failed.
+  private var writeError: Int32 = 0
 
-  /// Output to standard output (`nil` or `-`) or to `path`.
+  /// Output to standard output (`nil` or `-`) or to `path` (see ``OutputTarget``).
   init(path: String?, command: String) throws(CLIError) {
     guard let path, path != "-" else { return }
     self.path = path
-    temporary = path + ".partial-\(getpid())"
-    fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    target = OutputTarget(path)
+    if target.inPlace {
+      fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    } else {
+      temporary = target.file + ".partial-\(getpid())"
+      fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, target.mode ?? 0o644)
+      if fd >= 0, let mode = target.mode { fchmod(fd, mode) }
+    }
     guard fd >= 0 else {
       let reason = String(cString: strerror(errno))
       throw CLIError.failure(command, "cannot write '\(path)': \(reason)")
@@ -92,7 +101,10 @@ struct OutputSink {
       while offset < raw.count && !failed {
         let written = systemWrite(fd, base + offset, raw.count - offset)
         if written < 0 && errno == EINTR { continue }
-        if written <= 0 { failed = true }
+        if written <= 0 {
+          failed = true
+          writeError = written < 0 ? errno : ENOSPC
+        }
         offset += max(0, written)
       }
     }
@@ -106,11 +118,25 @@ struct OutputSink {
       return
     }
     flushFile()
-    if fsync(fd) != 0 && errno != EINVAL && errno != EROFS { failed = true }
-    if close(fd) != 0 { failed = true }
+    var reason = failed ? String(cString: strerror(writeError)) : ""
+    if !target.inPlace && fsync(fd) != 0 && errno != EINVAL && errno != EROFS {
+      failed = true
+      reason = String(cString: strerror(errno))
+    }
+    if close(fd) != 0 && !failed {
+      failed = true
+      reason = String(cString: strerror(errno))
+    }
     fd = -1
-    if failed || rename(temporary, path) != 0 {
-      let reason = String(cString: strerror(errno))
+    if target.inPlace {
+      if failed { throw CLIError.failure(command, "cannot write '\(path)': \(reason)") }
+      return
+    }
+    if !failed && rename(temporary, target.file) != 0 {
+      failed = true
+      reason = String(cString: strerror(errno))
+    }
+    if failed {
       unlink(temporary)
       throw CLIError.failure(command, "cannot write '\(path)': \(reason)")
     }
@@ -124,7 +150,7 @@ struct OutputSink {
     }
     if fd >= 0 { close(fd) }
     fd = -1
-    unlink(temporary)
+    if !target.inPlace { unlink(temporary) }
   }
 }
 

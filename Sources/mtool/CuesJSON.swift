@@ -153,7 +153,8 @@ enum CueListing {
   }
 
   static func timestamp(_ seconds: Double) -> String {
-    let millis = seconds.isFinite ? Int64(max(0, (seconds * 1000).rounded())) : 0
+    // Times come from the parsers (below 2^53 ms), but a caller's document may hold any.
+    let millis = seconds.isFinite ? Int64(min(9e15, max(0, (seconds * 1000).rounded()))) : 0
     let h = millis / 3_600_000
     let m = millis / 60_000 % 60
     let s = millis / 1000 % 60

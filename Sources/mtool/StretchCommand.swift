@@ -99,8 +99,12 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
     throw CLIError.data(name, "cannot stretch this audio: \(error)")
   }
 
-  let temporary = temporaryPath(for: output)
-  partialOutputPath = strdup(temporary)
+  // A link is followed, a device written in place, a replaced file keeps its permissions.
+  let target = OutputTarget(output)
+  let temporary = target.inPlace ? output : temporaryPath(for: target.file)
+  partialOutputPath = target.inPlace ? nil : strdup(temporary)
+  /// Removes the partial output (never a path written in place: a device stays).
+  func removeTemporary() { if !target.inPlace { unlink(temporary) } }
   installInterruptHandlers()
   defer {
     let path = partialOutputPath
@@ -113,7 +117,7 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
     encoder = try AudioEncoder(
       path: temporary, sampleRate: sampleRate, channels: channels, bitRate: bitRate)
   } catch {
-    unlink(temporary)
+    removeTemporary()
     if error.kind == .invalidArgument {
       throw CLIError.usage(name, error.detail.replacing(temporary, with: output))
     }
@@ -172,7 +176,7 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
     try encoder.finish()
   } catch {
     encoder.abandon()
-    unlink(temporary)
+    removeTemporary()
     progress.clear()
     if error.kind == .outputFailed {
       throw CLIError.failure(name, "cannot write '\(output)': \(error)")
@@ -180,10 +184,13 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
     throw mediaFailure(error, command: name)
   }
   progress.clear()
-  guard rename(temporary, output) == 0 else {
-    let reason = String(cString: strerror(errno))
-    unlink(temporary)
-    throw CLIError.failure(name, "cannot write '\(output)': \(reason)")
+  if !target.inPlace {
+    guard rename(temporary, target.file) == 0 else {
+      let reason = String(cString: strerror(errno))
+      unlink(temporary)
+      throw CLIError.failure(name, "cannot write '\(output)': \(reason)")
+    }
+    if let mode = target.mode { chmod(target.file, mode) }
   }
 
   let elapsed = clock.now - started

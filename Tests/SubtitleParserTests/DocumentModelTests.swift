@@ -20,3 +20,23 @@ import Testing
   #expect(document.id(of: cue) == "id1")
   #expect(document.text(of: cue) == "hello")
 }
+
+@Test func shiftsClampAtZeroAndAtTheLargestTimestamp() throws {
+  let document = try WebVTT.parse(
+    Array("WEBVTT\n\n00:05.000 --> 00:01.000\nbackwards\n\n00:06.000 --> 00:07.000\nx\n".utf8))
+  // A cue written to end before it starts: the shift leaves its start at 3 s and its end
+  // before 0, which is clamped (it used to stay at -1 s without a word).
+  let earlier = document.shifted(by: -2)
+  #expect(earlier.cues[0].startTime == 3)
+  #expect(earlier.cues[0].endTime == 0)
+  #expect(earlier.diagnostics.count == 1)
+  // A shift past 2^53 ms (or one whose product overflows) clamps there instead of producing
+  // infinite or unprintable times.
+  for shift in [1e17, 1e306] {
+    let later = document.shifted(by: shift)
+    #expect(later.cues.allSatisfy { $0.startTime == 9_007_199_254_740.992 })
+    #expect(later.diagnostics.count == 2)
+    // (The SRT writer's own ceiling is 999,999,999 hours.)
+    #expect(later.srtString().contains("999999999:00:00,000 --> "), "\(later.srtString())")
+  }
+}

@@ -112,3 +112,17 @@ func utf16RoundTripsToUTF8(bigEndian: Bool) {
   let latin1 = try SubtitleFile.parse(bytes, encoding: .isoLatin1)
   #expect(latin1.text(of: latin1.cues[0]) == "¤")
 }
+
+@Test func aUTF8ByteOrderMarkBeforeWindows1252TextIsSkipped() throws {
+  // Some editors save single-byte text with a UTF-8 byte order mark: it must not become `ï»¿`
+  // in front of the first cue number.
+  let bytes: [UInt8] =
+    [0xEF, 0xBB, 0xBF] + Array("1\r\n00:00:01,000 --> 00:00:02,000\r\ncaf".utf8)
+    + [0xE9, 0x0D, 0x0A]
+  let document = try SubtitleFile.parse(bytes)
+  #expect(document.id(of: document.cues[0]) == "1")
+  #expect(document.text(of: document.cues[0]) == "caf\u{E9}")
+  #expect(document.diagnostics.count == 1)
+  let forced = try SubtitleFile.parse(bytes, encoding: .windows1252)
+  #expect(forced.id(of: forced.cues[0]) == "1")
+}

@@ -242,3 +242,43 @@ func webVTTRoundTripsThroughItsWriter(path: String) throws {
   #expect(number(1e-5) == "0.00001")
   #expect(number(1e20) == "100000000000000000000")
 }
+
+@Test func headerLinesStayHeaderLinesWhenWritten() throws {
+  // With nothing after the signature, header lines used to be written on the signature line,
+  // where an HLS player no longer finds X-TIMESTAMP-MAP.
+  for source in [
+    "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000\nKind: captions\n\n00:01.000 --> 00:02.000\nhi\n",
+    "WEBVTT - title\nKind: captions\n\n00:01.000 --> 00:02.000\nhi\n",
+    "WEBVTT title only\n\n00:01.000 --> 00:02.000\nhi\n",
+  ] {
+    let first = try WebVTT.parse(Array(source.utf8))
+    let written = first.webVTTString()
+    let second = try WebVTT.parse(Array(written.utf8))
+    #expect(second.header == first.header, "\(written)")
+    #expect(second.timestampMap == first.timestampMap)
+    #expect(written.hasPrefix(String(source.prefix { $0 != "\n" }) + "\n"), "\(written)")
+  }
+  let mapped = try WebVTT.parse(
+    Array("WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000\n\n".utf8))
+  #expect(mapped.header == "\nX-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000")
+}
+
+@Test func characterReferencesReachSRTDecoded() throws {
+  // Every HTML named reference and numeric references with HTML's replacements, as the cue-text
+  // parser reads them; a carriage return would end an SRT line, so it becomes a space.
+  let vtt = "WEBVTT\n\n00:01.000 --> 00:02.000\n&notin; &AElig &amp x &#65 &#0; &#x80; &#13;y\n"
+  let srt = try WebVTT.parse(Array(vtt.utf8)).converted(to: .srt).srtString()
+  #expect(srt.contains("\u{2209} \u{00C6} & x A \u{FFFD} \u{20AC}  y"), "\(srt)")
+  let back = try SubRip.parse(Array(srt.utf8))
+  #expect(back.cues.count == 1)
+  #expect(back.diagnostics.isEmpty)
+}
+
+@Test func manyTextLinesThatLookLikeTimingLinesAreAllDisarmed() throws {
+  var vtt = "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n"
+  for _ in 0..<2000 { vtt += "00:00:01,000 --&gt; 00:00:02,000\n" }
+  let srt = try WebVTT.parse(Array(vtt.utf8)).converted(to: .srt).srt()
+  let back = try SubRip.parse(srt)
+  #expect(back.cues.count == 1)
+  #expect(back.text(of: back.cues[0]).split(separator: "\n").count == 2000)
+}

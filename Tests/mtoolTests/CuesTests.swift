@@ -167,3 +167,36 @@ func cuesExitCodes(index: Int) throws {
   #expect(tree[2]["name"] as? String == "span")
   #expect((tree[2]["attributes"] as? [String: String]) == ["class": "x"])
 }
+
+@Test func anOutputThroughALinkReplacesTheFileItNames() throws {
+  // The output used to be renamed over the link itself, leaving the file it named unchanged.
+  let folder = NSTemporaryDirectory() + "mtool-link-\(getpid())"
+  try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  let real = folder + "/real.vtt"
+  try Data("old".utf8).write(to: URL(fileURLWithPath: real))
+  #expect(chmod(real, 0o600) == 0)
+  #expect(symlink("real.vtt", folder + "/link.vtt") == 0)
+  let result = try runMtool([
+    "cues", fixtures + "/sample.srt", "--to", "vtt", "-o", folder + "/link.vtt",
+  ])
+  #expect(result.status == 0, "\(result.stderr)")
+  let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/link.vtt")
+  #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink)
+  let written = try String(contentsOfFile: real, encoding: .utf8)
+  #expect(written.hasPrefix("WEBVTT"))
+  var info = stat()
+  #expect(stat(real, &info) == 0 && info.st_mode & 0o777 == 0o600)
+  // A device is written in place, not replaced by a file.
+  #expect(
+    try runMtool(["cues", fixtures + "/sample.srt", "--to", "vtt", "-o", "/dev/null"]).status == 0)
+  #expect(stat("/dev/null", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+}
+
+@Test func aHugeShiftIsClampedNotACrash() throws {
+  for shift in ["1e17", "1e306", "-1e306"] {
+    let result = try runMtool(["cues", fixtures + "/sample.srt", "--shift", shift, "--json"])
+    #expect(result.status == 0, "\(shift): \(result.stderr)")
+    #expect(!result.stdout.contains("null,\"endTime\""))
+  }
+}

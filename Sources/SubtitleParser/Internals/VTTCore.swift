@@ -345,7 +345,9 @@ struct VTTCore {
 
   private mutating func readHeader(_ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int) {
     let text = String(decoding: UnsafeBufferPointer(rebasing: p[start..<end]), as: UTF8.self)
-    header = header.isEmpty ? text : header + "\n" + text
+    // After the signature line's text, even when that is empty: a writer can then tell header
+    // lines from text on the signature line.
+    header += "\n" + text
     var lineStart = start
     var number = blockStartLine
     while lineStart <= end {
