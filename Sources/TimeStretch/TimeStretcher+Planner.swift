@@ -127,13 +127,34 @@ extension TimeStretcher {
     if channels == 1 {
       m.update(from: dst, count: n)
     } else {
+      // The first channel plus or minus the sum of the others: minus while they have been
+      // mostly in opposite polarity (see ``polarityTurn``), whose plain sum cancels.
+      var sign = mixSign
+      var cross = polarityCross
+      var firstEnergy = polarityFirst
+      var restEnergy = polarityRest
+      let keep = polarityKeep
+      let take = 1 - keep
       for i in 0..<n {
-        var s: Float = 0
-        for c in 0..<channels {
-          s += dst[i * channels + c]
+        let first = dst[i * channels]
+        var rest: Float = 0
+        for c in 1..<channels {
+          rest += dst[i * channels + c]
         }
-        m[i] = s
+        cross = keep * cross + take * (first * rest)
+        firstEnergy = keep * firstEnergy + take * (first * first)
+        restEnergy = keep * restEnergy + take * (rest * rest)
+        if cross * sign < 0
+          && cross * cross > Self.polarityTurn * Self.polarityTurn * firstEnergy * restEnergy
+        {
+          sign = -sign
+        }
+        m[i] = first + sign * rest
       }
+      mixSign = sign
+      polarityCross = cross
+      polarityFirst = firstEnergy
+      polarityRest = restEnergy
     }
     frames += n
     while (decDone + 1) * 4 <= frames {

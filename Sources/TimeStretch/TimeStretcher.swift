@@ -143,6 +143,17 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   var scheduled: [ScheduledSpeed]
   var segment = 0
   var previous: Double = 0
+  /// +1 when the similarity signal (`mix`) is the first channel plus the others, −1 when it is
+  /// the first minus the others.
+  var mixSign: Float = 1
+  /// Running means (time constant ``polaritySeconds``) of the first channel times the sum of
+  /// the others, and of their energies.
+  var polarityCross: Float = 0
+  var polarityFirst: Float = 0
+  var polarityRest: Float = 0
+  /// The per-frame weight the running means keep.
+  let polarityKeep: Float
+
   /// Segments left in periodic mode (see `periodicMode`); at or below zero, its grace period
   /// runs down, and far below, the mode is off.
   var periodicLeft = Int.min / 2
@@ -177,6 +188,15 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// ...and by this much more than the best within the budget. Noise, whose best match is
   /// near 0.7 anywhere, stays within the budget.
   static let periodicGain: Float = 0.05
+  /// The similarity search and the onset scan follow one signal for all channels (one shared
+  /// alignment keeps the stereo image). It is the channels' sum, but channels in opposite
+  /// polarity (a wired-backwards stereo pair, or side content louder than the middle) cancel
+  /// in the sum, which left the search nothing to align. When the running correlation between
+  /// the first channel and the others is below −``polarityTurn`` the others are subtracted
+  /// instead; above +``polarityTurn`` they are added again.
+  static let polarityTurn: Float = 0.5
+  /// The time constant of that running correlation.
+  static let polaritySeconds = 0.05
   /// How long a periodic match found outside the drift budget keeps the whole range searched.
   static let periodicHoldSeconds = 1.0
   /// How long after that the whole range is still searched without a new periodic match.
@@ -240,6 +260,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     self.speed = speed
     let rate = Double(sampleRate)
     hop = Int((rate * Self.hopSeconds).rounded())
+    polarityKeep = Float(exp(-1 / (Self.polaritySeconds * rate)))
     periodicHoldSegments = Int((Self.periodicHoldSeconds / Self.hopSeconds).rounded())
     periodicGraceSegments = Int((Self.periodicGraceSeconds / Self.hopSeconds).rounded())
     window = 2 * hop
@@ -481,6 +502,10 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     historyPos = 0
     recentPeak = 0
     periodicLeft = Int.min / 2
+    mixSign = 1
+    polarityCross = 0
+    polarityFirst = 0
+    polarityRest = 0
     scanned = 0
     lastOnsetBlock = Int.min / 2
     pendingHead = 0

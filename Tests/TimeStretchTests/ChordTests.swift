@@ -65,3 +65,24 @@ func aChordKeepsItsNotes(speed: Double) throws {
   let share = powerShare(middle, at: notes, sampleRate: rate)
   #expect(share > 0.95, "\(share * 100) % of the power at the notes")
 }
+
+@Test(arguments: [0.5, 1.5, 2.0])
+func channelsInOppositePolarityKeepTheirPitch(speed: Double) throws {
+  // Left = −right: the channels' sum, which the similarity search followed, is silence, so
+  // segments were joined anywhere (a 440 Hz tone came out near 460 Hz among noise).
+  let rate = 16_000
+  let mono = sine(frequency: 440, sampleRate: rate, frames: 2 * rate)
+  var input = [Float](repeating: 0, count: 2 * mono.count)
+  for i in mono.indices {
+    input[2 * i] = mono[i]
+    input[2 * i + 1] = -mono[i]
+  }
+  var s = try TimeStretcher(sampleRate: rate, channels: 2, speed: speed)
+  let out = s.process(input: input)
+  let left = stride(from: 0, to: out.count, by: 2).map { out[$0] }
+  let frequency = zeroCrossingFrequency(left, sampleRate: rate, from: 800, to: left.count - 800)
+  #expect(abs(frequency - 440) < 0.5, "estimated \(frequency) Hz")
+  let middle = left[(left.count / 2 - rate / 4)..<(left.count / 2 + rate / 4)]
+  let share = powerShare(middle, at: [440], sampleRate: rate)
+  #expect(share > 0.99, "\(share * 100) % of the power at 440 Hz")
+}
