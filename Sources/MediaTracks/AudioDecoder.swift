@@ -32,6 +32,12 @@ public struct AudioDecoder: ~Copyable {
   public let duration: Double?
   /// The clean name of the channel layout: `mono`, `stereo`, `5.1`, …
   public let channelLayoutName: String
+  /// The speaker of each channel as a channel mask (the WAVE `dwChannelMask` bits, which FFmpeg
+  /// shares: 0x1 front left, 0x2 front right, 0x4 front centre, 0x8 LFE, 0x10/0x20 back left
+  /// and right, 0x200/0x400 side left and right, …; channels in bit order), or `nil` when the
+  /// track states none (the default layout for ``channels`` then applies). Pass it to
+  /// ``AudioEncoder`` to keep the layout.
+  public let channelMask: UInt64?
 
   private let source: Source
 
@@ -66,6 +72,7 @@ public struct AudioDecoder: ~Copyable {
       self.streamIndex = 0
       duration = wave.duration
       channelLayoutName = wave.channelLayoutName
+      channelMask = wave.channelMask
       source = .wave(wave)
     } else {
       let decoder = try FFmpegAudioSource(path: path, streamIndex: streamIndex)
@@ -74,6 +81,7 @@ public struct AudioDecoder: ~Copyable {
       self.streamIndex = decoder.streamIndex
       duration = decoder.duration
       channelLayoutName = decoder.channelLayoutName
+      channelMask = decoder.channelMask
       source = .ffmpeg(decoder)
     }
   }

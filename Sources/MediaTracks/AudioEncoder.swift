@@ -45,25 +45,29 @@ public struct AudioEncoder: ~Copyable {
   ///   - path: The output file; its extension picks the container and codec (see the table).
   ///     An existing file is replaced.
   ///   - sampleRate: The input sample rate in Hz (1...768000).
-  ///   - channels: The input channel count (1...8); FFmpeg's default layout for the count is used.
+  ///   - channels: The input channel count (1...8).
+  ///   - channelMask: The speakers of the channels (see ``AudioDecoder/channelMask``), or `nil`
+  ///     for FFmpeg's default layout for the count. A mask that does not name `channels`
+  ///     speakers, or that the codec cannot store, also gives the default layout.
   ///   - bitRate: The target bit rate in bits per second for lossy codecs; `nil` picks 64 kbit/s
   ///     per channel (at most 320 kbit/s). Ignored by lossless codecs.
   /// - Throws: `MediaError` with kind `.invalidArgument` for an unknown extension, bad rate or
   ///   channel count, or a codec this FFmpeg lacks; `.outputFailed` when the file cannot be
   ///   created; `.other` when FFmpeg is needed but cannot be loaded.
-  public init(path: String, sampleRate: Int, channels: Int, bitRate: Int? = nil)
-    throws(MediaError)
-  {
+  public init(
+    path: String, sampleRate: Int, channels: Int, bitRate: Int? = nil, channelMask: UInt64? = nil
+  ) throws(MediaError) {
     try self.init(
       path: path, sampleRate: sampleRate, channels: channels, bitRate: bitRate,
-      waveFastPath: true)
+      channelMask: channelMask, waveFastPath: true)
   }
 
   /// Creates the output file; with `waveFastPath` false, FFmpeg writes `.wav` too (for
   /// comparisons).
-  init(path: String, sampleRate: Int, channels: Int, bitRate: Int?, waveFastPath: Bool)
-    throws(MediaError)
-  {
+  init(
+    path: String, sampleRate: Int, channels: Int, bitRate: Int?, channelMask: UInt64? = nil,
+    waveFastPath: Bool
+  ) throws(MediaError) {
     guard (1...768_000).contains(sampleRate), (1...8).contains(channels) else {
       throw MediaError(
         kind: .invalidArgument, operation: "AudioEncoder",
@@ -75,14 +79,23 @@ public struct AudioEncoder: ~Copyable {
         detail: "bit rate must be positive, got \(bitRate)")
     }
     let choice = try EncoderChoice(path: path)
+    if choice.muxer == "mp3" && channels > 2 {
+      throw MediaError(
+        kind: .invalidArgument, operation: "AudioEncoder",
+        detail: "MP3 holds at most 2 channels, the input has \(channels); write .m4a, .opus, "
+          + ".flac or .wav instead")
+    }
     let sink: Sink
     if waveFastPath && choice.muxer == "wav" {
-      sink = .wave(try WaveWriter(path: path, sampleRate: sampleRate, channels: channels))
+      sink = .wave(
+        try WaveWriter(
+          path: path, sampleRate: sampleRate, channels: channels, channelMask: channelMask))
       outputSampleRate = sampleRate
       codecName = "pcm_s16le"
     } else {
       let encoder = try FFmpegAudioSink(
-        path: path, sampleRate: sampleRate, channels: channels, bitRate: bitRate, choice: choice)
+        path: path, sampleRate: sampleRate, channels: channels, bitRate: bitRate,
+        channelMask: channelMask, choice: choice)
       outputSampleRate = encoder.outputSampleRate
       codecName = encoder.codecName
       sink = .ffmpeg(encoder)

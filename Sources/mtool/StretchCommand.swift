@@ -115,7 +115,8 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   var encoder: AudioEncoder
   do throws(MediaError) {
     encoder = try AudioEncoder(
-      path: temporary, sampleRate: sampleRate, channels: channels, bitRate: bitRate)
+      path: temporary, sampleRate: sampleRate, channels: channels, bitRate: bitRate,
+      channelMask: decoder.channelMask)
   } catch {
     removeTemporary()
     if error.kind == .invalidArgument {

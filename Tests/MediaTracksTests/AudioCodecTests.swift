@@ -225,3 +225,44 @@ func encodesSixChannels(ext: String) throws {
   } throws: { ($0 as? MediaError)?.kind == .invalidArgument }
   #expect(!fileExists(temporaryPath("surround.mp3")))
 }
+
+@Test(arguments: ["wav", "flac", "m4a", "mka"])
+func speakerLayoutsSurviveEncoding(ext: String) throws {
+  // Quad (front and back pairs, 0x33) and 5.1 with side surrounds (0x60F) used to be written
+  // with the default layout for their count (4.0 and 5.1), which moves the rear pair of quad
+  // to front centre and back centre.
+  for mask: UInt64 in [0x33, 0x60F] {
+    let channels = mask.nonzeroBitCount
+    let path = temporaryPath("layout-\(mask).\(ext)")
+    defer { unlink(path) }
+    var encoder = try AudioEncoder(
+      path: path, sampleRate: 48_000, channels: channels, channelMask: mask)
+    let frames = 4800
+    var samples = [Float](repeating: 0, count: frames * channels)
+    for i in 0..<frames {
+      for c in 0..<channels {
+        samples[i * channels + c] = 0.1 * Float(c + 1) * Float(sin(Double(i) * 0.05))
+      }
+    }
+    try encoder.write(samples, frames: frames)
+    try encoder.finish()
+    let decoder = try AudioDecoder(path: path)
+    #expect(decoder.channels == channels)
+    // AAC in MP4 cannot say "side" rather than "back": FFmpeg reads that file's layout back as
+    // unknown, as it does when it writes one itself. Matroska's headers do not state FLAC's
+    // layout (its stream does, which ffprobe finds by decoding); the decoder reports what the
+    // headers state.
+    if !(ext == "m4a" && mask == 0x60F) && ext != "mka" {
+      #expect(decoder.channelMask == mask, "\(ext) \(String(mask, radix: 16))")
+    }
+  }
+}
+
+@Test func mp3RefusesMoreThanTwoChannelsByName() {
+  #expect {
+    _ = try AudioEncoder(path: temporaryPath("six.mp3"), sampleRate: 48_000, channels: 6)
+  } throws: { error in
+    guard let error = error as? MediaError else { return false }
+    return error.kind == .invalidArgument && error.detail.contains("at most 2 channels")
+  }
+}

@@ -26,37 +26,55 @@ final class FFmpegAudioSink {
   private var nextPTS: Int64 = 0
 
   /// Creates the output file and writes its header; the caller has checked the arguments.
-  init(path: String, sampleRate: Int, channels: Int, bitRate: Int?, choice: EncoderChoice)
-    throws(MediaError)
-  {
+  init(
+    path: String, sampleRate: Int, channels: Int, bitRate: Int?, channelMask: UInt64?,
+    choice: EncoderChoice
+  ) throws(MediaError) {
     guard let encoder = choice.findEncoder() else {
       throw MediaError(
         kind: .invalidArgument, operation: "avcodec_find_encoder",
         detail: "this FFmpeg has no encoder for '\(path)'")
     }
     var output = try OutputContext(format: choice.muxer, path: path)
-    let codec = try CodecContext(encoder: encoder)
-    let context = codec.raw
-
     let codecFormat = EncoderChoice.sampleFormat(for: encoder)
     let outRate = choice.forcedRate ?? EncoderChoice.supportedRate(near: sampleRate, for: encoder)
-    let layout = ChannelLayout(defaultFor: channels)
-    context.pointee.sample_fmt = codecFormat
-    context.pointee.sample_rate = Int32(outRate)
-    context.pointee.time_base = AVRational(num: 1, den: Int32(outRate))
-    _ = withUnsafePointer(to: layout.raw) { av_channel_layout_copy(&context.pointee.ch_layout, $0) }
-    if choice.lossy {
-      context.pointee.bit_rate = Int64(bitRate ?? min(320_000, 64_000 * channels))
+    let rate = Int32(outRate)
+    let globalHeader = output.wantsGlobalHeader
+    let lossyRate = choice.lossy ? Int64(bitRate ?? min(320_000, 64_000 * channels)) : nil
+    /// A codec context with `layout`, opened; `code` is what `avcodec_open2` returned.
+    func opened(_ layout: borrowing ChannelLayout, code: inout Int32) throws(MediaError)
+      -> CodecContext
+    {
+      let codec = try CodecContext(encoder: encoder)
+      let context = codec.raw
+      context.pointee.sample_fmt = codecFormat
+      context.pointee.sample_rate = rate
+      context.pointee.time_base = AVRational(num: 1, den: rate)
+      _ = withUnsafePointer(to: layout.raw) {
+        av_channel_layout_copy(&context.pointee.ch_layout, $0)
+      }
+      if let lossyRate { context.pointee.bit_rate = lossyRate }
+      if globalHeader { context.pointee.flags |= cff_codec_flag_global_header() }
+      code = avcodec_open2(context, encoder, nil)
+      return codec
     }
-    if output.wantsGlobalHeader {
-      context.pointee.flags |= cff_codec_flag_global_header()
+    // The input's speakers when the codec takes them, else the default layout for the count
+    // (the same layout on both sides of the converter: channels are relabelled, never mixed).
+    var layout = ChannelLayout(mask: channelMask, channels: channels)
+    if !Self.supports(encoder, layout) { layout = ChannelLayout(defaultFor: channels) }
+    var code: Int32 = 0
+    var codec = try opened(layout, code: &code)
+    if code < 0 && layout.mask != ChannelLayout(defaultFor: channels).mask {
+      // Some encoders (libopus) list no layouts and refuse some when opened.
+      layout = ChannelLayout(defaultFor: channels)
+      codec = try opened(layout, code: &code)
     }
-    var code = avcodec_open2(context, encoder, nil)
     if code < 0 {
       throw MediaError(
         kind: .invalidArgument, code: code, operation: "avcodec_open2",
         detail: "cannot open the \(String(cString: encoder.pointee.name)) encoder for '\(path)'")
     }
+    let context = codec.raw
     guard let stream = avformat_new_stream(output.raw, nil) else {
       throw MediaError(kind: .other, operation: "avformat_new_stream", detail: "out of memory")
     }
@@ -207,6 +225,20 @@ final class FFmpegAudioSink {
           kind: .outputFailed, code: code, operation: "av_interleaved_write_frame",
           detail: "cannot write '\(output.path)'")
       }
+    }
+  }
+
+  /// Whether `encoder` lists `layout` among its channel layouts (or lists none: any goes).
+  private static func supports(
+    _ encoder: UnsafePointer<AVCodec>, _ layout: borrowing ChannelLayout
+  ) -> Bool {
+    guard var candidate = encoder.pointee.ch_layouts else { return true }
+    return withUnsafePointer(to: layout.raw) { wanted in
+      while candidate.pointee.nb_channels > 0 {
+        if av_channel_layout_compare(candidate, wanted) == 0 { return true }
+        candidate += 1
+      }
+      return false
     }
   }
 }

@@ -13,6 +13,8 @@ final class FFmpegAudioSource {
   let duration: Double?
   /// The clean name of the channel layout: `mono`, `stereo`, `5.1`, …
   let channelLayoutName: String
+  /// The speakers as a WAVE/FFmpeg channel mask, or nil when the layout is not one.
+  let channelMask: UInt64?
 
   private let path: String
   private var format: FormatContext
@@ -89,6 +91,7 @@ final class FFmpegAudioSource {
     sampleRate = Int(parameters.pointee.sample_rate)
     channels = channelCount
     channelLayoutName = ChannelLayoutName.clean(layout.described, channels: channelCount)
+    channelMask = layout.mask
     duration = format.duration(ofStream: index)
     self.format = format
     self.codec = codec

@@ -67,6 +67,21 @@ struct ChannelLayout: ~Copyable {
     }
   }
 
+  /// The native layout of the speakers in `mask` (WAVE/FFmpeg bit order), or the default
+  /// layout for `channels` when `mask` is nil or does not name `channels` speakers.
+  /// The corresponding C function is `av_channel_layout_from_mask`.
+  init(mask: UInt64?, channels: Int) {
+    if let mask, mask.nonzeroBitCount == channels, av_channel_layout_from_mask(&raw, mask) == 0 {
+      return
+    }
+    av_channel_layout_default(&raw, Int32(channels))
+  }
+
+  /// The speakers as a native-order mask, or nil for a layout that is not one.
+  var mask: UInt64? {
+    raw.order == AV_CHANNEL_ORDER_NATIVE ? raw.u.mask : nil
+  }
+
   /// FFmpeg's description, for example `"5.1(side)"`.
   /// The corresponding C function is `av_channel_layout_describe`.
   var described: String {

@@ -23,6 +23,8 @@ final class WaveReader {
   /// The duration the header states; `nil` for a file cut short, as FFmpeg reports it.
   let duration: Double?
   let channelLayoutName: String
+  /// The speakers as a WAVE channel mask, or nil for the default layout of the count.
+  let channelMask: UInt64?
 
   private let path: String
   private let descriptor: Int32
@@ -73,6 +75,7 @@ final class WaveReader {
     duration =
       truncated ? nil : Double(format.dataSize / format.blockAlign) / Double(format.sampleRate)
     channelLayoutName = format.layoutName
+    channelMask = format.channelMask
   }
 
   deinit { close(descriptor) }
@@ -184,6 +187,8 @@ extension WaveReader {
     var channels: Int
     var blockAlign: Int
     var layoutName: String
+    /// The EXTENSIBLE header's channel mask, or nil (none, or 0: the default layout).
+    var channelMask: UInt64?
     var dataOffset: Int
     var dataSize: Int
   }
@@ -253,7 +258,8 @@ extension WaveReader {
     else { return nil }
     return Format(
       encoding: encoding, sampleRate: sampleRate, channels: channels, blockAlign: blockAlign,
-      layoutName: layoutName, dataOffset: 0, dataSize: 0)
+      layoutName: layoutName, channelMask: mask == 0 ? nil : UInt64(mask), dataOffset: 0,
+      dataSize: 0)
   }
 
   /// The clean layout name FFmpeg gives a WAVE channel mask, or `nil` for a mask this reader

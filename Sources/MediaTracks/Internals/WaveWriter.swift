@@ -24,10 +24,12 @@ final class WaveWriter {
   /// Creates (or truncates) `path` and writes a header with placeholder sizes.
   ///
   /// - Throws: `MediaError` with kind `.outputFailed` when the file cannot be created.
-  init(path: String, sampleRate: Int, channels: Int) throws(MediaError) {
+  init(path: String, sampleRate: Int, channels: Int, channelMask: UInt64? = nil)
+    throws(MediaError)
+  {
     self.path = path
     self.channels = channels
-    let header = WaveWriter.header(sampleRate: sampleRate, channels: channels)
+    let header = WaveWriter.header(sampleRate: sampleRate, channels: channels, mask: channelMask)
     headerSize = header.count
     descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
     if descriptor < 0 {
@@ -131,7 +133,9 @@ final class WaveWriter {
   }
 
   /// The header up to and including the `data` chunk's size field (filled in at the end).
-  static func header(sampleRate: Int, channels: Int) -> [UInt8] {
+  /// The header (sizes 0 until finished); `mask` names the speakers (nil or one that does not
+  /// name `channels` speakers: FFmpeg's default layout for the count).
+  static func header(sampleRate: Int, channels: Int, mask: UInt64? = nil) -> [UInt8] {
     var bytes: [UInt8] = []
     func tag(_ text: String) { bytes.append(contentsOf: text.utf8) }
     func u16(_ value: Int) {
@@ -141,8 +145,11 @@ final class WaveWriter {
       u16(value & 0xFFFF)
       u16(value >> 16 & 0xFFFF)
     }
-    // FFmpeg's rule: extensible above two channels (which have a layout) and above 48 kHz.
-    let extensible = channels > 2 || sampleRate > 48_000
+    let defaultMask = defaultChannelMask(channels: channels)
+    let speakers = mask.flatMap { $0.nonzeroBitCount == channels ? Int($0) : nil } ?? defaultMask
+    // FFmpeg's rule: extensible above two channels (which have a layout) and above 48 kHz; and
+    // for a layout other than the default (mono or stereo on other speakers).
+    let extensible = channels > 2 || sampleRate > 48_000 || speakers != defaultMask
     tag("RIFF")
     u32(0)
     tag("WAVE")
@@ -157,7 +164,7 @@ final class WaveWriter {
     if extensible {
       u16(22)
       u16(16)
-      u32(defaultChannelMask(channels: channels))
+      u32(speakers)
       // KSDATAFORMAT_SUBTYPE_PCM.
       u32(1)
       u32(0x0010_0000)
