@@ -149,7 +149,10 @@ struct MarkupConverter {
   }
 
   func srtToWebVTT(_ src: ArraySlice<UInt8>, into out: inout [UInt8], notes: inout [Diagnostic]) {
-    var fonts: [Bool] = []
+    // The open SRT elements, each with the WebVTT end tag that closes what it opened ("" for a
+    // font without a colour class): tags are read and nested exactly as `SubRip.parseCueText`
+    // reads them, so the WebVTT tree matches the SRT one.
+    var open: [(kind: CueElement.Kind, end: String)] = []
     var i = src.startIndex
     // The next `>` and the next `<` after the current `<`, found once and reused, so text
     // full of unmatched brackets stays linear.
@@ -161,14 +164,22 @@ struct MarkupConverter {
         if nextClose <= i { nextClose = src[(i + 1)...].firstIndex(of: 0x3E) ?? src.endIndex }
         if nextOpen <= i { nextOpen = src[(i + 1)...].firstIndex(of: 0x3C) ?? src.endIndex }
       }
-      if c == 0x3C, nextClose < src.endIndex, nextOpen > nextClose {
-        let close = nextClose
-        let tag = Array(src[(i + 1)..<close])
-        if let emitted = srtTag(tag, fonts: &fonts, notes: &notes) {
-          out.append(contentsOf: emitted.utf8)
-          i = close + 1
-          continue
+      if c == 0x3C, nextClose < src.endIndex, nextOpen > nextClose,
+        let (kind, closing, attributes) = SubRip.srtTag(
+          String(decoding: src[(i + 1)..<nextClose], as: UTF8.self))
+      {
+        if closing {
+          // Closes the innermost open element of its kind and those inside it.
+          if let index = open.lastIndex(where: { $0.kind == kind }) {
+            while open.count > index { out.append(contentsOf: open.removeLast().end.utf8) }
+          }
+        } else if open.count < WebVTT.maximumCueTextDepth {
+          let (start, end) = webVTTTags(kind, attributes, notes: &notes)
+          out.append(contentsOf: start.utf8)
+          open.append((kind, end))
         }
+        i = nextClose + 1
+        continue
       }
       switch c {
       case 0x26: out.append(contentsOf: "&amp;".utf8)
@@ -180,48 +191,28 @@ struct MarkupConverter {
     }
   }
 
-  /// The WebVTT for one SRT tag (content between `<` and `>`), or `nil` when it is not markup.
-  private func srtTag(_ tag: [UInt8], fonts: inout [Bool], notes: inout [Diagnostic]) -> String? {
-    let lower = String(decoding: tag, as: UTF8.self).lowercased()
-    let closing = lower.hasPrefix("/")
-    let body = closing ? lower.dropFirst() : Substring(lower)
-    let name = body.prefix { $0.isLetter }
-    switch name {
-    case "i", "b", "u":
-      return closing ? "</\(name)>" : "<\(name)>"
-    case "font":
-      if closing {
-        return fonts.popLast() == true ? "</c>" : ""
-      }
-      let attributes = body.dropFirst(4)
-      let colour = attributeValue(attributes, "color")
-      if attributes.contains("face") || attributes.contains("size") {
+  /// The WebVTT start and end tags for an SRT element: `i`, `b`, `u` as they are, a font with a
+  /// colour that has a WebVTT class as `c.colour`, any other font as nothing.
+  private func webVTTTags(
+    _ kind: CueElement.Kind, _ attributes: [CueElement.Attribute], notes: inout [Diagnostic]
+  ) -> (String, String) {
+    switch kind {
+    case .italic: return ("<i>", "</i>")
+    case .bold: return ("<b>", "</b>")
+    case .underline: return ("<u>", "</u>")
+    default:
+      let colour = attributes.first { $0.name == "color" }?.value
+      if attributes.contains(where: { $0.name == "face" || $0.name == "size" }) {
         note(&notes, "<font> face/size dropped (not in WebVTT)")
       }
       if let colour, let cls = MarkupConverter.colourClass(colour) {
-        fonts.append(true)
-        return "<c.\(cls)>"
+        return ("<c.\(cls)>", "</c>")
       }
       if let colour {
         note(&notes, "<font color=\"\(colour)\"> has no WebVTT colour class; dropped")
       }
-      fonts.append(false)
-      return ""
-    default:
-      return nil
+      return ("", "")
     }
-  }
-
-  /// The value of attribute `name` in `attributes` (`name=value`, `name="value"`, `name='v'`).
-  private func attributeValue(_ attributes: Substring, _ name: String) -> String? {
-    guard let range = attributes.firstRange(of: name) else { return nil }
-    var rest = attributes[range.upperBound...].drop { $0 == " " }
-    guard rest.first == "=" else { return nil }
-    rest = rest.dropFirst().drop { $0 == " " }
-    if let quote = rest.first, quote == "\"" || quote == "'" {
-      return String(rest.dropFirst().prefix { $0 != quote })
-    }
-    return String(rest.prefix { $0 != " " && $0 != "/" })
   }
 
   func webVTTToSRT(_ src: ArraySlice<UInt8>, into out: inout [UInt8], notes: inout [Diagnostic]) {

@@ -282,3 +282,31 @@ func webVTTRoundTripsThroughItsWriter(path: String) throws {
   #expect(back.cues.count == 1)
   #expect(back.text(of: back.cues[0]).split(separator: "\n").count == 2000)
 }
+
+@Test func srtMarkupConvertsAsTheSRTReaderNestsIt() throws {
+  // The converter once had tag rules of its own: `<i2>` and `<b/>` became tags although the SRT
+  // reader shows them as text, and a misnested `</font>` left `</b>` to the WebVTT parser,
+  // which then styled the text after it.
+  let srt =
+    "1\n00:00:01,000 --> 00:00:02,000\n<font color=red><b>x</font> y</b> <i2>a <b/>b <i class=\"x\">c\n"
+  let source = try SubRip.parse(Array(srt.utf8))
+  let converted = source.converted(to: .webVTT)
+  let vtt = try WebVTT.parse(converted.webVTT())
+  #expect(
+    converted.text(of: converted.cues[0])
+      == "<c.red><b>x</b></c> y &lt;i2&gt;a &lt;b/&gt;b &lt;i class=\"x\"&gt;c")
+  // The same text and the same styling, element by element.
+  func shape(_ nodes: [CueNode]) -> String {
+    nodes.map { node in
+      switch node {
+      case .text(let text): return "'\(text)'"
+      case .element(let element):
+        let name = element.kind == .font || element.kind == .class ? "colour" : "\(element.kind)"
+        return name + "(" + shape(element.children) + ")"
+      default: return "?"
+      }
+    }.joined()
+  }
+  let sourceTree = SubRip.parseCueText(source.text[source.cues[0].textRange])
+  #expect(shape(vtt.cueTree(of: vtt.cues[0])) == shape(sourceTree))
+}
