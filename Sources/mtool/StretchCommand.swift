@@ -15,7 +15,8 @@ let stretchCommand = Command(
            mtool stretch IN OUT --speed-map "0:1.0,30:1.5,60:2.0" [options]
     """,
   options: [
-    OptionSpec("speed", short: "s", value: "S", help: "Speed factor: 2 plays twice as fast."),
+    OptionSpec(
+      "speed", short: "s", value: "S", help: "Speed factor: 2 (or 2x) plays twice as fast."),
     OptionSpec(
       "speed-map", value: "MAP",
       help: "Speeds from given input times: \"SECONDS:SPEED,...\"."),
@@ -240,7 +241,10 @@ func parseSpeed(_ text: String) throws(CLIError) -> Double {
   if text.isEmpty {
     throw CLIError.usage("stretch", "--speed or --speed-map is required (speeds \(rangeText))")
   }
-  guard let speed = Double(text), speed.isFinite else {
+  // `2x` and `1.5×` as the speed menu writes them are taken too.
+  var number = Substring(text)
+  if let last = number.last, last == "x" || last == "×" { number = number.dropLast() }
+  guard let speed = decimalNumber(number), speed.isFinite else {
     throw CLIError.usage(
       "stretch", "speed '\(text)' is not a finite number; supported speeds are \(rangeText)")
   }
@@ -256,7 +260,7 @@ func parseSpeedMap(_ text: String) throws(CLIError) -> [SpeedChange] {
   var changes: [SpeedChange] = []
   for entry in text.split(separator: ",", omittingEmptySubsequences: false) {
     let parts = entry.split(separator: ":", omittingEmptySubsequences: false)
-    guard parts.count == 2, let time = Double(parts[0].trimmingSpaces), time.isFinite, time >= 0
+    guard parts.count == 2, let time = decimalNumber(parts[0]), time.isFinite, time >= 0
     else {
       throw CLIError.usage(
         "stretch", "bad --speed-map entry '\(entry)': expected SECONDS:SPEED with SECONDS >= 0")

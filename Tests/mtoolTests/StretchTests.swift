@@ -209,3 +209,18 @@ func trackByLanguagePicksThatTrack(selector: String) throws {
   #expect(process.terminationStatus == 0)
   #expect(FileManager.default.fileExists(atPath: folder + "/out.wav"))
 }
+
+@Test func speedsAreDecimalNumbersAsPeopleWriteThem() throws {
+  let folder = try scratchFolder()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  for (speed, status) in [
+    ("2x", Int32(0)), ("1.5\u{00D7}", 0), (" 2", 0), ("0x2", 64), ("inf", 64),
+  ] {
+    let result = try runMtool([
+      "stretch", fixtures + "/clip.wav", folder + "/out.wav", "--speed", speed,
+    ])
+    #expect(result.status == status, "'\(speed)': \(result.stderr)")
+  }
+  // Hexadecimal is not a time either.
+  #expect(try runMtool(["cues", fixtures + "/sample.srt", "--shift", "0x10"]).status == 64)
+}

@@ -34,7 +34,7 @@ struct ParsedArguments: Sendable {
   /// - Throws: a usage error when present but not a number.
   func double(_ name: String, command: String) throws(CLIError) -> Double? {
     guard let text = value(name) else { return nil }
-    guard let number = Double(text) else {
+    guard let number = decimalNumber(text) else {
       throw CLIError.usage(command, "--\(name) expects a number, got '\(text)'")
     }
     return number
@@ -117,4 +117,14 @@ extension Substring {
     while s.last == " " { s = s.dropLast() }
     return s
   }
+}
+
+/// `text` (spaces and tabs around it ignored) as a decimal number: digits with an optional sign,
+/// point and exponent, as people write them. `Double.init` alone also takes hexadecimal
+/// (`0x10`), `inf` and `nan`, which are not what a user means by a time or a speed.
+func decimalNumber(_ text: some StringProtocol) -> Double? {
+  let trimmed = text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }
+  let core = String(trimmed.reversed())
+  guard !core.isEmpty, core.allSatisfy({ "0123456789.eE+-".contains($0) }) else { return nil }
+  return Double(core)
 }
