@@ -139,22 +139,8 @@ func trackByLanguagePicksThatTrack(selector: String) throws {
   header.append(contentsOf: Array("data".utf8))
   le32(0xFFFF_FFC0)
   let audio = Data(count: 48000 * 4)
-  let headerBytes = header
-  let writer = Thread {
-    guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
-    // The interrupted command may close its end first: a failed write is not the test's concern.
-    try? handle.write(contentsOf: headerBytes)
-    try? handle.write(contentsOf: audio)
-    Thread.sleep(forTimeInterval: 30)
-    try? handle.close()
-  }
-  writer.start()
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: mtoolBinary)
-  process.arguments = ["stretch", fifo, folder + "/out.wav", "--speed", "0.5"]
-  process.standardOutput = FileHandle.nullDevice
-  process.standardError = FileHandle.nullDevice
-  try process.run()
+  feed(fifo, header + audio, holdOpen: 30)
+  let process = try startQuietly(["stretch", fifo, folder + "/out.wav", "--speed", "0.5"])
   var sawPartial = false
   for _ in 0..<500 {
     let names = try FileManager.default.contentsOfDirectory(atPath: folder)
@@ -180,19 +166,8 @@ func trackByLanguagePicksThatTrack(selector: String) throws {
   signal(SIGPIPE, SIG_IGN)
   let fifo = folder + "/in.wav"
   #expect(mkfifo(fifo, 0o600) == 0)
-  let wave = try Data(contentsOf: URL(fileURLWithPath: fixtures + "/clip.wav"))
-  let writer = Thread {
-    guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
-    try? handle.write(contentsOf: wave)
-    try? handle.close()
-  }
-  writer.start()
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: mtoolBinary)
-  process.arguments = ["stretch", fifo, folder + "/out.wav", "--speed", "2"]
-  process.standardOutput = FileHandle.nullDevice
-  process.standardError = FileHandle.nullDevice
-  try process.run()
+  feed(fifo, try Data(contentsOf: URL(fileURLWithPath: fixtures + "/clip.wav")), holdOpen: 0)
+  let process = try startQuietly(["stretch", fifo, folder + "/out.wav", "--speed", "2"])
   var waited = 0
   while process.isRunning && waited < 400 {
     usleep(50_000)
@@ -223,4 +198,27 @@ func trackByLanguagePicksThatTrack(selector: String) throws {
   }
   // Hexadecimal is not a time either.
   #expect(try runMtool(["cues", fixtures + "/sample.srt", "--shift", "0x10"]).status == 64)
+}
+
+/// Writes `data` into the named pipe `fifo` on a thread of its own (opening a pipe for writing
+/// waits for its reader), then keeps it open for `holdOpen` seconds before closing it. The reader
+/// may close its end first: a failed write is not the tests' concern.
+private func feed(_ fifo: String, _ data: Data, holdOpen: TimeInterval) {
+  Thread {
+    guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+    try? handle.write(contentsOf: data)
+    if holdOpen > 0 { Thread.sleep(forTimeInterval: holdOpen) }
+    try? handle.close()
+  }.start()
+}
+
+/// Starts `mtool` with `arguments`, its output and errors discarded.
+private func startQuietly(_ arguments: [String]) throws -> Process {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: mtoolBinary)
+  process.arguments = arguments
+  process.standardOutput = FileHandle.nullDevice
+  process.standardError = FileHandle.nullDevice
+  try process.run()
+  return process
 }
