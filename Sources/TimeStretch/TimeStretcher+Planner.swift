@@ -440,47 +440,55 @@ extension TimeStretcher {
   }
 
   /// Whether the signal counts as periodic with a period longer than the drift budget (a
-  /// chord), so that the whole range is searched: after a ``periodicMatch(lo:hi:ideal:refEnergy:beating:)``
-  /// is found, for ``periodicHoldSegments`` segments without asking, and while one is found
-  /// again at least every ``periodicGraceSegments`` segments after that. (A chord's period is
+  /// chord), so that the whole range is searched: after
+  /// ``repeatsAwayFromContinuation(lo:hi:ideal:refEnergy:beating:)`` holds, for ``periodicHoldSegments`` segments without asking, and while one is found
+  /// again at least every ``periodicGraceSegments`` segments after that (asked at most every
+  /// ``periodicCheckInterval`` segments while the answer is no). (A chord's period is
   /// out of range now and then; dropping to the budget for those segments alone garbled it.)
   mutating func periodicMode(
     lo: Double, hi: Double, ideal: Double, refEnergy: Float, beating: Float
   ) -> Bool {
     if periodicLeft > 0 { return true }
-    if periodicMatch(lo: lo, hi: hi, ideal: ideal, refEnergy: refEnergy, beating: beating) != nil {
+    // After a check that found nothing, the next few segments are not checked: on noise every
+    // segment would otherwise pay for two more searches.
+    if periodicCheckWait > 0 {
+      periodicCheckWait -= 1
+    } else if repeatsAwayFromContinuation(
+      lo: lo, hi: hi, ideal: ideal, refEnergy: refEnergy, beating: beating)
+    {
       periodicLeft = periodicHoldSegments
       return true
+    } else {
+      periodicCheckWait = Self.periodicCheckInterval - 1
     }
     return periodicLeft > -periodicGraceSegments
   }
 
-  /// A match outside the drift budget for a signal above the bass that is periodic with a
-  /// period longer than the budget (a chord), or nil. The natural continuation of the previous
-  /// segment and the budget's width around it are left out: every signal, noise included,
-  /// matches itself there perfectly, and following it would let the offset drift. Only a
-  /// match a period away from it, at least ``periodicMatch`` and ``periodicGain`` better than
-  /// `beating` (the best within the budget), counts.
-  mutating func periodicMatch(
+  /// Whether the reference repeats away from the natural continuation of the previous segment:
+  /// a signal above the bass that is periodic with a period longer than the drift budget (a
+  /// chord). The natural continuation and the budget's width around it are left out: every
+  /// signal, noise included, matches itself there perfectly, and following it would let the
+  /// offset drift. A match a period away from it counts when it reaches ``periodicMatch`` and
+  /// is ``periodicGain`` better than `beating` (the best within the budget).
+  mutating func repeatsAwayFromContinuation(
     lo: Double, hi: Double, ideal: Double, refEnergy: Float, beating: Float
-  ) -> (j: Int, ncc: Float)? {
+  ) -> Bool {
     let natural = previous + Double(hop)
     let gap = Double(budget)
     // Looking for a repetition, not a position to play: earlier lags than the search may take
     // count (as far back as the buffer holds, up to two radii), so a period is found while the
     // natural continuation is still near the ideal position.
     let floor = max(ideal - Double(behind), Double(base + refineHistory + 2))
-    var best: (j: Int, ncc: Float)? = nil
-    for (from, to) in [
-      (max(floor, natural - 2 * Double(radius)), min(hi, natural - gap)),
-      (max(lo, natural + gap), hi),
-    ] where Int(from.rounded(.up)) <= Int(to.rounded(.down)) {
-      let m = bestMatch(lo: from, hi: to, ideal: (from + to) / 2, refEnergy: refEnergy)
-      if m.ncc > (best?.ncc ?? -1) { best = m }
+    var best: Float = -1
+    /// The best correlation in `from...to`, when that holds a whole lag.
+    func consider(_ from: Double, _ to: Double) {
+      guard Int(from.rounded(.up)) <= Int(to.rounded(.down)) else { return }
+      best = max(
+        best, bestMatch(lo: from, hi: to, ideal: (from + to) / 2, refEnergy: refEnergy).ncc)
     }
-    guard let best, best.ncc >= Self.periodicMatch, best.ncc > beating + Self.periodicGain
-    else { return nil }
-    return best
+    consider(max(floor, natural - 2 * Double(radius)), min(hi, natural - gap))
+    consider(max(lo, natural + gap), hi)
+    return best >= Self.periodicMatch && best > beating + Self.periodicGain
   }
 
   /// The lag in `lo...hi` (at least one whole frame) whose waveform best continues the previous

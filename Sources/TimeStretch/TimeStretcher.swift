@@ -157,6 +157,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// Segments left in periodic mode (see `periodicMode`); at or below zero, its grace period
   /// runs down, and far below, the mode is off.
   var periodicLeft = Int.min / 2
+  /// Searches that skip the periodicity check before it is made again.
+  var periodicCheckWait = 0
   var map: MediaTimeMap
   var inputFrames = 0
   var finished = false
@@ -201,6 +203,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   static let periodicHoldSeconds = 1.0
   /// How long after that the whole range is still searched without a new periodic match.
   static let periodicGraceSeconds = 0.1
+  /// While no periodic match is found, the check runs on one search in this many.
+  static let periodicCheckInterval = 8
   /// ``periodicHoldSeconds`` in segments.
   let periodicHoldSegments: Int
   /// ``periodicGraceSeconds`` in segments.
@@ -502,6 +506,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     historyPos = 0
     recentPeak = 0
     periodicLeft = Int.min / 2
+    periodicCheckWait = 0
     mixSign = 1
     polarityCross = 0
     polarityFirst = 0

@@ -119,12 +119,11 @@ extension Substring {
   }
 }
 
-/// `text` (spaces and tabs around it ignored) as a decimal number: digits with an optional sign,
-/// point and exponent, as people write them. `Double.init` alone also takes hexadecimal
-/// (`0x10`), `inf` and `nan`, which are not what a user means by a time or a speed.
+/// `text` (spaces around it ignored) as a decimal number: digits with an optional sign, point
+/// and exponent, as people write them. `Double.init` alone also takes hexadecimal (`0x10`),
+/// `inf` and `nan`, which are not what a user means by a time or a speed.
 func decimalNumber(_ text: some StringProtocol) -> Double? {
-  let trimmed = text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }
-  let core = String(trimmed.reversed())
+  let core = Substring(text).trimmingSpaces
   guard !core.isEmpty, core.allSatisfy({ "0123456789.eE+-".contains($0) }) else { return nil }
   return Double(core)
 }
