@@ -129,32 +129,7 @@ extension TimeStretcher {
     } else {
       // The first channel plus or minus the sum of the others: minus while they have been
       // mostly in opposite polarity (see ``polarityTurn``), whose plain sum cancels.
-      var sign = mixSign
-      var cross = polarityCross
-      var firstEnergy = polarityFirst
-      var restEnergy = polarityRest
-      let keep = polarityKeep
-      let take = 1 - keep
-      for i in 0..<n {
-        let first = dst[i * channels]
-        var rest: Float = 0
-        for c in 1..<channels {
-          rest += dst[i * channels + c]
-        }
-        cross = keep * cross + take * (first * rest)
-        firstEnergy = keep * firstEnergy + take * (first * first)
-        restEnergy = keep * restEnergy + take * (rest * rest)
-        if cross * sign < 0
-          && cross * cross > Self.polarityTurn * Self.polarityTurn * firstEnergy * restEnergy
-        {
-          sign = -sign
-        }
-        m[i] = first + sign * rest
-      }
-      mixSign = sign
-      polarityCross = cross
-      polarityFirst = firstEnergy
-      polarityRest = restEnergy
+      mixPolarity(dst, m, n)
     }
     frames += n
     while (decDone + 1) * 4 <= frames {
@@ -162,6 +137,83 @@ extension TimeStretcher {
       dec[decDone] = (mix[j] + mix[j + 1]) + (mix[j + 2] + mix[j + 3])
       decDone += 1
     }
+  }
+
+  /// Writes the similarity signal of `n` frames, `source` (interleaved) to `destination`
+  /// (one value per frame), and updates the running polarity once per ``polarityBlock``
+  /// frames.
+  mutating func mixPolarity(
+    _ source: UnsafeMutablePointer<Float>, _ destination: UnsafeMutablePointer<Float>, _ n: Int
+  ) {
+    let channels = channels
+    var sign = mixSign
+    var fill = polarityFill
+    var cross = polarityBlockCross
+    var first2 = polarityBlockFirst
+    var rest2 = polarityBlockRest
+    var i = 0
+    while i < n {
+      let end = i + min(n - i, Self.polarityBlock - fill)
+      // One frame at a time up to a multiple of 4 within the block, then (stereo) four at a
+      // time, then the rest one at a time; lane `fill & 3` takes each single frame.
+      @inline(__always) func single(_ k: Int) {
+        let first = source[k * channels]
+        var rest: Float = 0
+        for c in 1..<channels { rest += source[k * channels + c] }
+        let lane = fill & 3
+        cross[lane] += first * rest
+        first2[lane] += first * first
+        rest2[lane] += rest * rest
+        destination[k] = first + sign * rest
+        fill += 1
+      }
+      while i < end && fill & 3 != 0 {
+        single(i)
+        i += 1
+      }
+      if channels == 2 {
+        let raw = UnsafeRawPointer(source)
+        let out = UnsafeMutableRawPointer(destination)
+        while end - i >= 4 {
+          let v = raw.loadUnaligned(fromByteOffset: i * 8, as: SIMD8<Float>.self)
+          let first = v.evenHalf
+          let rest = v.oddHalf
+          cross += first * rest
+          first2 += first * first
+          rest2 += rest * rest
+          out.storeBytes(of: first + sign * rest, toByteOffset: i * 4, as: SIMD4<Float>.self)
+          fill += 4
+          i += 4
+        }
+      }
+      while i < end {
+        single(i)
+        i += 1
+      }
+      if fill == Self.polarityBlock {
+        let keep = polarityKeep
+        let take = (1 - keep) / Float(Self.polarityBlock)
+        @inline(__always) func total(_ v: SIMD4<Float>) -> Float { (v[0] + v[1]) + (v[2] + v[3]) }
+        polarityCross = keep * polarityCross + take * total(cross)
+        polarityFirst = keep * polarityFirst + take * total(first2)
+        polarityRest = keep * polarityRest + take * total(rest2)
+        if polarityCross * sign < 0
+          && polarityCross * polarityCross
+            > Self.polarityTurn * Self.polarityTurn * polarityFirst * polarityRest
+        {
+          sign = -sign
+        }
+        cross = .zero
+        first2 = .zero
+        rest2 = .zero
+        fill = 0
+      }
+    }
+    mixSign = sign
+    polarityFill = fill
+    polarityBlockCross = cross
+    polarityBlockFirst = first2
+    polarityBlockRest = rest2
   }
 
   /// The first internal frame that must be kept (a multiple of 4).
@@ -524,6 +576,7 @@ extension TimeStretcher {
       running += Double(firstBlock[m]) * Double(firstBlock[m])
     }
     // Eight more than needed: lags are correlated eight at a time.
+    let coarseEnergy = coarseEnergy
     for l in 0..<(lagCount + 8) {
       coarseEnergy[l] = Float(max(running, 0))
       let enter = Double(firstBlock[l + coarseLength])
@@ -574,7 +627,7 @@ extension TimeStretcher {
             * scale
           let s8 = ncc8 - Self.distancePenalty * offset8 * offset8
           // Most groups hold nothing better than the current third best.
-          if s8.max() > s3 || ncc8.max() > bestCoarse {
+          if any(s8 .> s3) || any(ncc8 .> bestCoarse) {
             for lane in 0..<8 {
               insert(l + lane, ncc8[lane])
             }

@@ -151,8 +151,15 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   var polarityCross: Float = 0
   var polarityFirst: Float = 0
   var polarityRest: Float = 0
-  /// The per-frame weight the running means keep.
+  /// The weight the running means keep per block of ``polarityBlock`` frames.
   let polarityKeep: Float
+  /// Frames of the current polarity block seen so far (its sums are below).
+  var polarityFill = 0
+  /// The current block's sums, lane *k* over its frames whose index is *k* modulo 4: the same
+  /// additions in the same order however the input is split into pushes.
+  var polarityBlockCross: SIMD4<Float> = .zero
+  var polarityBlockFirst: SIMD4<Float> = .zero
+  var polarityBlockRest: SIMD4<Float> = .zero
 
   /// Segments left in periodic mode (see `periodicMode`); at or below zero, its grace period
   /// runs down, and far below, the mode is off.
@@ -199,6 +206,10 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   static let polarityTurn: Float = 0.5
   /// The time constant of that running correlation.
   static let polaritySeconds = 0.05
+  /// The running correlation is updated, and the sign may turn, once per this many frames
+  /// (a multiple of 4): per-frame running means were a serial chain of multiplies and adds,
+  /// a tenth of the stretcher's time.
+  static let polarityBlock = 32
   /// How long a periodic match found outside the drift budget keeps the whole range searched.
   static let periodicHoldSeconds = 1.0
   /// How long after that the whole range is still searched without a new periodic match.
@@ -264,7 +275,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     self.speed = speed
     let rate = Double(sampleRate)
     hop = Int((rate * Self.hopSeconds).rounded())
-    polarityKeep = Float(exp(-1 / (Self.polaritySeconds * rate)))
+    polarityKeep = Float(exp(-Double(Self.polarityBlock) / (Self.polaritySeconds * rate)))
     periodicHoldSegments = Int((Self.periodicHoldSeconds / Self.hopSeconds).rounded())
     periodicGraceSegments = Int((Self.periodicGraceSeconds / Self.hopSeconds).rounded())
     window = 2 * hop
@@ -511,6 +522,10 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     polarityCross = 0
     polarityFirst = 0
     polarityRest = 0
+    polarityFill = 0
+    polarityBlockCross = .zero
+    polarityBlockFirst = .zero
+    polarityBlockRest = .zero
     scanned = 0
     lastOnsetBlock = Int.min / 2
     pendingHead = 0

@@ -1,5 +1,5 @@
 import Testing
-import TimeStretch
+@testable import TimeStretch
 
 #if canImport(Glibc)
   import Glibc
@@ -85,4 +85,37 @@ func channelsInOppositePolarityKeepTheirPitch(speed: Double) throws {
   let middle = left[(left.count / 2 - rate / 4)..<(left.count / 2 + rate / 4)]
   let share = powerShare(middle, at: [440], sampleRate: rate)
   #expect(share > 0.99, "\(share * 100) % of the power at 440 Hz")
+}
+
+@Test(arguments: [2, 3])
+func polarityTurnsDoNotDependOnBlockSizes(channels: Int) throws {
+  // The first channel against the others turns polarity every 0.3 s, so the similarity signal
+  // turns sign several times, each at a point that must not depend on how the input was split.
+  let rate = 16_000
+  let frames = 2 * rate
+  let tone = sine(frequency: 330, sampleRate: rate, frames: frames)
+  let noise = mixture(sampleRate: rate, frames: frames, channels: 1, clickEvery: 5000, seed: 3)
+  var input = [Float](repeating: 0, count: channels * frames)
+  for i in 0..<frames {
+    let sign: Float = (i / (rate * 3 / 10)) % 2 == 0 ? 1 : -1
+    input[channels * i] = tone[i] + 0.1 * noise[i]
+    for c in 1..<channels {
+      input[channels * i + c] = sign * tone[i] / Float(channels - 1)
+    }
+  }
+  var whole = try TimeStretcher(sampleRate: rate, channels: channels, speed: 1.5)
+  let expected = whole.process(input: input)
+  // The sign does turn: minus late in the second 0.3 s, plus again late in the third.
+  var probe = try TimeStretcher(sampleRate: rate, channels: channels, speed: 1.5)
+  let at55 = rate * 55 / 100
+  probe.push(Array(input[0..<(channels * at55)]), frames: at55)
+  #expect(probe.mixSign == -1)
+  let at85 = rate * 85 / 100
+  probe.push(Array(input[(channels * at55)..<(channels * at85)]), frames: at85 - at55)
+  #expect(probe.mixSign == 1)
+  for seed: UInt64 in [5, 11] {
+    let got = try streamed(input, channels: channels, sampleRate: rate, speed: 1.5, seed: seed)
+    let same = got == expected  // compared apart: a failure would print both arrays
+    #expect(same, "seed \(seed): \(got.count) samples against \(expected.count)")
+  }
 }
