@@ -3,7 +3,9 @@
 ///
 /// A cue is active at media time `t` when `start + offset <= t < end + offset` (half-open, so a
 /// cue ending at 5 s and one starting at 5 s never overlap, and a zero-length cue is never
-/// active; `advance(to:)` still reports it when playback passes over it).
+/// active; `advance(to:)` still reports it when playback passes over it). Every comparison is
+/// made on those sums as written, so `nextBoundary(after:)` returns exactly the time at which
+/// `active(at:)` changes. A NaN time (or offset) matches no cue and changes no state.
 ///
 /// Cues are kept ordered by start ascending, then end descending, then their index in the
 /// document (a stable order); every result lists cue indices (into the array the timeline was
@@ -22,8 +24,12 @@ public struct CueTimeline: Hashable, Sendable {
   private var leafBase: Int
   /// The timeline positions active after the last `advance`/`seek`, ascending.
   private var current: [Int] = []
-  /// The cue-clock time of the last `advance`/`seek`, or `nil` before the first.
-  private var lastCueTime: Double? = nil
+  /// The media time and offset of the last `advance`/`seek`, or `nil` before the first.
+  private var lastTime: Double? = nil
+  private var lastOffset: Double = 0
+  /// Whether the zero-length cues at the last time are still to be reported: after the first
+  /// call and after a seek, which land on that time without playing up to it.
+  private var lastTimeUnreported = false
 
   /// The subtitle delay in seconds, added to every cue time (positive shows subtitles later).
   /// It may change at any time; the next `advance(to:)` reports what the change (together with
@@ -86,7 +92,7 @@ public struct CueTimeline: Hashable, Sendable {
   /// - Returns: Cue indices.
   /// - Complexity: O(log *n* + *k* log(*n*/*k*)) for *k* results.
   public func active(at time: Double) -> [Int] {
-    activePositions(cueTime: time - offset).map { indices[$0] }
+    activePositions(at: time, offset: offset).map { indices[$0] }
   }
 
   /// Moves playback to media time `time` and reports what changed since the last call.
@@ -94,7 +100,9 @@ public struct CueTimeline: Hashable, Sendable {
   /// Forward moves are treated as playback: cues that started and ended within the step (also
   /// zero-length ones) appear in both lists. Backward moves are seeks: only the difference
   /// between the active sets is reported. The first call reports the cues active at `time` as
-  /// entered. A change of `offset` counts as part of the step.
+  /// entered; zero-length cues exactly at the time of the first call or of a seek are reported
+  /// by the next forward move. A change of `offset` counts as part of the step. A NaN `time`
+  /// reports nothing and changes nothing.
   ///
   /// - Parameter time: Media time in seconds.
   /// - Returns: Cue indices that entered and that exited, each in timeline order.
@@ -120,52 +128,62 @@ public struct CueTimeline: Hashable, Sendable {
   /// - Returns: Media time in seconds (the `offset` is applied).
   /// - Complexity: O(log *n*).
   public func nextBoundary(after time: Double) -> Double? {
-    let t = time - offset
-    let s = firstIndex(in: starts) { $0 > t }
-    let e = firstIndex(in: sortedEnds) { $0 > t }
+    let offset = offset
+    guard !time.isNaN, !offset.isNaN else { return nil }
+    let s = firstIndex(in: starts) { $0 + offset > time }
+    let e = firstIndex(in: sortedEnds) { $0 + offset > time }
     var best = Double.infinity
-    if s < starts.count { best = starts[s] }
-    if e < sortedEnds.count { best = min(best, sortedEnds[e]) }
-    guard best.isFinite else { return nil }
-    let boundary = best + offset
-    // Rounding in `+ offset` must not give a time that is not after `time`.
-    return boundary > time ? boundary : boundary.nextUp
+    if s < starts.count { best = starts[s] + offset }
+    if e < sortedEnds.count { best = min(best, sortedEnds[e] + offset) }
+    return best.isFinite ? best : nil
   }
 
   // MARK: - Internals
 
   private mutating func step(to time: Double, playing: Bool) -> (entered: [Int], exited: [Int]) {
-    let t = time - offset
-    let now = activePositions(cueTime: t)
+    let offset = offset
+    guard !time.isNaN, !offset.isNaN else { return ([], []) }
+    let now = activePositions(at: time, offset: offset)
+    // Cues that started after the last call and have ended by now: each is reported as both
+    // entered and exited. None was active then or is now, so none is in `current` or `now`.
     var passed: [Int] = []
-    if playing, let last = lastCueTime, t > last {
-      var i = firstIndex(in: starts) { $0 > last }
-      while i < starts.count && starts[i] <= t {
-        if ends[i] <= t { passed.append(i) }
+    if playing, let lastTime {
+      let lastOffset = lastOffset
+      let unreported = lastTimeUnreported
+      var i = firstIndex(in: starts) { $0 + lastOffset >= lastTime }
+      while i < starts.count && starts[i] + offset <= time {
+        let startedAfter =
+          starts[i] + lastOffset > lastTime
+          || (unreported && ends[i] + lastOffset <= lastTime)
+        if startedAfter && ends[i] + offset <= time { passed.append(i) }
         i += 1
       }
     }
-    let before = lastCueTime == nil ? [] : current
+    let before = lastTime == nil ? [] : current
     var entered = difference(now, before)
     var exited = difference(before, now)
     if !passed.isEmpty {
       entered = merge(entered, passed)
       exited = merge(exited, passed)
     }
+    // Playing forward (or standing still) reported the zero-length cues at `time`; landing
+    // there any other way did not.
+    lastTimeUnreported = !playing || lastTime.map { time < $0 } ?? true
     current = now
-    lastCueTime = t
+    lastTime = time
+    lastOffset = offset
     return (entered.map { indices[$0] }, exited.map { indices[$0] })
   }
 
-  /// Timeline positions active at cue time `t`, ascending.
-  private func activePositions(cueTime t: Double) -> [Int] {
-    let upper = firstIndex(in: starts) { $0 > t }
+  /// Timeline positions active at media time `time` under `offset`, ascending.
+  private func activePositions(at time: Double, offset: Double) -> [Int] {
+    let upper = firstIndex(in: starts) { $0 + offset > time }
     var out: [Int] = []
-    guard upper > 0, !t.isNaN else { return out }
-    // Depth-first, left to right, pruning subtrees whose largest end is not after t.
+    guard upper > 0, !time.isNaN, !offset.isNaN else { return out }
+    // Depth-first, left to right, pruning subtrees whose largest end is not after the time.
     var stack: [(node: Int, low: Int, width: Int)] = [(1, 0, leafBase)]
     while let (node, low, width) = stack.popLast() {
-      if low >= upper || maxEnd[node] <= t { continue }
+      if low >= upper || maxEnd[node] + offset <= time { continue }
       if width == 1 {
         out.append(low)
         continue

@@ -7,7 +7,9 @@ struct BruteTimeline {
   var times: [(start: Double, end: Double)]
   var offset = 0.0
   var current: Set<Int> = []
-  var last: Double? = nil
+  var last: (time: Double, offset: Double)? = nil
+  /// Zero-length cues at the last time not yet reported (after the first call or a seek).
+  var unreported = false
 
   func ordered(_ set: some Sequence<Int>) -> [Int] {
     set.sorted { a, b in
@@ -20,32 +22,35 @@ struct BruteTimeline {
   }
 
   func active(at time: Double) -> [Int] {
-    let t = time - offset
-    return ordered(times.indices.filter { times[$0].start <= t && t < times[$0].end })
+    ordered(
+      times.indices.filter { times[$0].start + offset <= time && time < times[$0].end + offset })
   }
 
   mutating func step(to time: Double, playing: Bool) -> ([Int], [Int]) {
-    let t = time - offset
     let now = Set(active(at: time))
     var passed: Set<Int> = []
-    if playing, let last, t > last {
+    if playing, let last {
       passed = Set(
         times.indices.filter {
-          times[$0].start > last && times[$0].start <= t && times[$0].end <= t
+          let (start, end) = times[$0]
+          let startedAfter =
+            start + last.offset > last.time
+            || (unreported && start + last.offset == last.time && end + last.offset <= last.time)
+          return startedAfter && start + offset <= time && end + offset <= time
         })
     }
     let before = last == nil ? [] : current
     let entered = now.subtracting(before).union(passed)
     let exited = before.subtracting(now).union(passed)
+    unreported = !playing || last == nil || time < last!.time
     current = now
-    last = t
+    last = (time, offset)
     return (ordered(entered), ordered(exited))
   }
 
   func nextBoundary(after time: Double) -> Double? {
-    let t = time - offset
-    let all = times.flatMap { [$0.start, $0.end] }.filter { $0 > t }
-    return all.min().map { $0 + offset }
+    let all = times.flatMap { [$0.start + offset, $0.end + offset] }.filter { $0 > time }
+    return all.min()
   }
 }
 
@@ -118,4 +123,45 @@ func timelineMatchesBruteForce(seed: Int) {
   #expect(timeline.order == [1, 0])
   #expect(timeline.active(at: 2.5) == [1, 0])
   #expect(timeline.count == 2)
+}
+
+@Test func zeroLengthCuesWhereThePlayerStartsOrLandsAreReported() {
+  // A player starting at 0 and one seeking to 5 land on a zero-length cue without playing
+  // over it; the next forward move reports it.
+  var timeline = CueTimeline(times: [(0, 0), (5, 5)])
+  #expect(timeline.advance(to: 0) == ([], []))
+  #expect(timeline.advance(to: 1) == ([0], [0]))
+  #expect(timeline.seek(to: 5) == ([], []))
+  #expect(timeline.advance(to: 6) == ([1], [1]))
+  #expect(timeline.advance(to: 7) == ([], []))
+  // Reported once, also when the player stands still first.
+  var still = CueTimeline(times: [(2, 2)])
+  _ = still.seek(to: 2)
+  #expect(still.advance(to: 2) == ([0], [0]))
+  #expect(still.advance(to: 3) == ([], []))
+}
+
+@Test func boundariesAreTheSumsTheActiveSetUses() {
+  // 0.1 + 0.7 rounds to 0.7999999999999999, while 0.8 - 0.7 rounds below 0.1: the rule
+  // `start + offset <= t` must be applied to the sum as written.
+  var timeline = CueTimeline(times: [(start: 0.1, end: 1.1)], offset: 0.7)
+  #expect(timeline.active(at: 0.1 + 0.7) == [0])
+  let boundary = timeline.nextBoundary(after: 0)
+  #expect(boundary == 0.1 + 0.7)
+  #expect(timeline.advance(to: boundary ?? 0).entered == [0])
+  #expect(timeline.nextBoundary(after: 0.1 + 0.7) == 1.1 + 0.7)
+}
+
+@Test func aNaNTimeChangesNothing() {
+  var timeline = CueTimeline(times: [(1, 2), (0, 10)])
+  #expect(timeline.advance(to: 0) == ([1], []))
+  #expect(timeline.advance(to: .nan) == ([], []))
+  #expect(timeline.seek(to: .nan) == ([], []))
+  #expect(timeline.active(at: .nan) == [])
+  #expect(timeline.nextBoundary(after: .nan) == nil)
+  #expect(timeline.advance(to: 3) == ([0], [0]))
+  timeline.offset = .nan
+  #expect(timeline.advance(to: 4) == ([], []))
+  timeline.offset = 0
+  #expect(timeline.advance(to: 11) == ([], [1]))
 }
