@@ -14,6 +14,8 @@ public struct WebVTTStreamParser: Sendable {
   private var sawStart = false
   private var delivered = 0
   private var finished = false
+  /// The error that failed the parser, thrown again by every later call.
+  private var failure: SubtitleError?
 
   /// Creates a parser that has seen no input.
   public init() {}
@@ -28,7 +30,8 @@ public struct WebVTTStreamParser: Sendable {
   /// - Returns: The cues completed by this chunk, in file order (their ranges index into
   ///   `document.text`).
   /// - Throws: `SubtitleError.badSignature` as soon as the first bytes show that this is
-  ///   not a WebVTT file; the parser then stays failed.
+  ///   not a WebVTT file; the parser then stays failed, and every later `feed` and `finish()`
+  ///   throws the same error.
   /// - Complexity: O(chunk size) amortised.
   public mutating func feed(_ chunk: [UInt8]) throws(SubtitleError) -> [Cue] {
     try consume(chunk, final: false)
@@ -43,6 +46,7 @@ public struct WebVTTStreamParser: Sendable {
   }
 
   private mutating func consume(_ chunk: [UInt8], final: Bool) throws(SubtitleError) -> [Cue] {
+    if let failure { throw failure }
     if finished { return [] }
     var input = chunk
     if !carry.isEmpty {
@@ -68,6 +72,7 @@ public struct WebVTTStreamParser: Sendable {
       }
     } catch {
       finished = true
+      failure = error
       throw error
     }
     if final { finished = true }

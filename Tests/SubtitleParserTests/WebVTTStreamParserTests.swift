@@ -71,4 +71,42 @@ import Testing
     var parser = WebVTTStreamParser()
     #expect(throws: SubtitleError.self) { try parser.feed(Array("WEBVTX".utf8) + [0x0A]) }
   }
+
+  @Test func aFailedParserKeepsThrowing() {
+    var parser = WebVTTStreamParser()
+    #expect(throws: SubtitleError.badSignature(line: 1, offset: 0)) {
+      try parser.feed(Array("WEBVTX\n".utf8))
+    }
+    #expect(throws: SubtitleError.badSignature(line: 1, offset: 0)) {
+      try parser.feed(Array("\n00:00.000 --> 00:01.000\nx\n".utf8))
+    }
+    #expect(throws: SubtitleError.badSignature(line: 1, offset: 0)) { try parser.finish() }
+  }
+
+  @Test(arguments: [1, 7, 64, 1000])
+  func longLinesInSmallChunksMatchTheWholeFile(chunk: Int) throws {
+    // Long lines (a header, an identifier, a timing line with long settings, a cue text line)
+    // arrive over many chunks; each unfinished line is resumed where its scan stopped, and an
+    // arrow split across that point is still found.
+    let long = String(repeating: "ab-", count: 700)
+    let file =
+      "WEBVTT \(long)\n\n\(long)\n00:00.000 --> 00:01.000 \(long)\n\(long)\n\n"
+      + "\(long)-->\n00:02.000 --> 00:03.000\nx\n\n" + long + "\n00:04.000 --" + "> 00:05.000\ny"
+    let bytes = Array(file.utf8)
+    let whole = try WebVTT.parse(bytes)
+    for skew in [0, 1, 2] {
+      var parser = WebVTTStreamParser()
+      var cues: [Cue] = []
+      var offset = 0
+      while offset < bytes.count {
+        let end = min(bytes.count, offset + (offset == 0 ? chunk + skew : chunk))
+        cues += try parser.feed(Array(bytes[offset..<end]))
+        offset = end
+      }
+      cues += try parser.finish()
+      #expect(parser.document == whole, "chunk \(chunk) skew \(skew)")
+      #expect(cues == whole.cues)
+    }
+    #expect(whole.cues.count == 3)  // the line with "-->" after the text ends its block
+  }
 }

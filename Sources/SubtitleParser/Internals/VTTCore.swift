@@ -47,6 +47,10 @@ struct VTTCore {
   var cueTextStart = 0
   var blockStartLine = 0
   var blockReported = false
+  /// The unfinished last line of the previous `advance` (the incremental parser's): where it
+  /// starts, how far it was scanned and whether that part holds `-->`, so that a long line
+  /// arriving in many chunks is scanned once, not once per chunk.
+  var partialLine: (start: Int, scanned: Int, arrow: Bool) = (-1, 0, false)
 
   private mutating func diagnose(_ reason: String, offset: Int, line: Int? = nil) {
     diagnostics.append(Diagnostic(line: line ?? lineNumber, offset: offset, reason: reason))
@@ -88,8 +92,11 @@ struct VTTCore {
     if phase == .signature {
       guard let valid = Self.signatureIsValid(p, count: count, final: final) else { return }
       guard valid else { throw .badSignature(line: 1, offset: 0) }
-      let end = VTTScan.lineEnd(p, from: 0, end: count)
-      if end == count && !final { return }
+      let end = VTTScan.lineEnd(p, from: max(0, partialLine.scanned), end: count)
+      if end == count && !final {
+        partialLine.scanned = count
+        return
+      }
       signatureLine(p, end: end)
       position = min(end + 1, count)
     }
@@ -100,10 +107,19 @@ struct VTTCore {
       var pending = false
       var end = 0
       var arrow = false
+      if partialLine.start == position && partialLine.scanned - 2 > position {
+        // Resume the unfinished line where its scan stopped (an arrow may end two bytes on).
+        (end, arrow) = lines.line(from: partialLine.scanned - 2)
+        arrow = arrow || partialLine.arrow
+        pending = true
+      }
       while position < count {
         if !pending { (end, arrow) = lines.line(from: position) }
         pending = false
-        if end == count { break }
+        if end == count {
+          partialLine = (position, count, arrow)
+          break
+        }
         if arrow && phase == .blocks && end > position
           && (!inBlock || (!inHeader && lineCount == 1 && !seenArrow))
         {
