@@ -542,8 +542,9 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     appendFrames(nil, preroll)
   }
 
-  /// The frames that ``pull(into:maxFrames:)`` can deliver now without more input (a lower bound
-  /// right after a speed change and while scheduled changes wait, exact otherwise).
+  /// The frames that ``pull(into:maxFrames:)`` can deliver now without more input: exact when
+  /// no speed change waits to be placed, and otherwise a lower bound that grows with the input
+  /// pushed (so a loop that pushes until enough frames are available ends).
   public var availableFrames: Int {
     if finished { return max(0, total - delivered) }
     var n = readyCount
@@ -553,23 +554,22 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
       guard Double(preroll - hop) < Double(end - reach) else { return n }
       k = 1
     }
-    if !scheduled.isEmpty || Double(map.last.outputFrame) > mapPoint(k) {
-      // Segment by segment on the map as it stands, up to the next scheduled change.
-      guard speed == map.last.speed else { return n }
-      let due = scheduled.first.map { map.outputFrameOnLastPiece(forInputFrame: Double($0.frame)) }
-      while due.map({ $0 >= Double((k + 1) * hop) }) ?? true {
+    let last = map.last
+    if !scheduled.isEmpty
+      || (speed != last.speed && (speedChangeWaits() || Double(last.outputFrame) > mapPoint(k)))
+    {
+      return n + hop * segmentsSurelyReady(from: k, end: end)
+    }
+    if Double(last.outputFrame) > mapPoint(k) {
+      // Segment by segment on the map as it stands.
+      while true {
         let piece = map.piece(containing: mapPoint(k))
-        let ahead = max(lookahead(piece), lookahead(map.last))
+        let ahead = max(lookahead(piece), lookahead(last))
         guard idealPosition(k, piece) < Double(end - ahead) else { break }
         n += hop
         k += 1
       }
       return n
-    }
-    if speed != map.last.speed && speedChangeWaits() {
-      // The change starts one segment or two later: count the next segment only.
-      let limit = Double(end - lookahead(map.last))
-      return idealPosition(k, map.last) < limit ? n + hop : n
     }
     // Segments k, k+1, … at the speed that will apply to them.
     let piece = nextPiece()
@@ -581,6 +581,33 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     while idealPosition(k + count, piece) < limit { count += 1 }
     n += count * hop
     return n
+  }
+
+  /// How many segments from `k` on `pull` can surely make with the input up to internal frame
+  /// `end` while speed changes wait to be placed: the map is known up to its last breakpoint,
+  /// and beyond it no piece reads input faster than the fastest speed that may apply (plus half
+  /// an input frame per scheduled change, which starts its piece at its exact input frame).
+  func segmentsSurelyReady(from k: Int, end: Int) -> Int {
+    let last = map.last
+    var fastest = max(speed, last.speed)
+    for change in scheduled { fastest = max(fastest, change.speed) }
+    let margin = 0.5 * fastest * Double(scheduled.count) + 1
+    let limit = Double(end - max(lookahead(last), reach))
+    var j = k
+    while mapPoint(j) <= Double(last.outputFrame) {
+      guard idealPosition(j, map.piece(containing: mapPoint(j))) < limit else { return j - k }
+      j += 1
+    }
+    // Beyond the last breakpoint: a bound rising by `hop · fastest` a segment.
+    func bound(_ i: Int) -> Double {
+      Double(preroll - hop) + last.inputFrame + (mapPoint(i) - Double(last.outputFrame)) * fastest
+        + margin
+    }
+    guard bound(j) < limit else { return j - k }
+    var count = max(1, Int(((limit - bound(j)) / (Double(hop) * fastest)).rounded(.down)))
+    while count > 1 && !(bound(j + count - 1) < limit) { count -= 1 }
+    while bound(j + count) < limit { count += 1 }
+    return j + count - k
   }
 
   /// Takes output.

@@ -283,3 +283,72 @@ func pitchIsPreserved(speed: Double) throws {
     #expect(out == expected)
   }
 }
+
+/// Pushes silence until `availableFrames` reaches `wanted` (at most `limit` pushes of 960
+/// frames); returns the pushes made.
+func pushUntilAvailable(_ s: inout TimeStretcher, _ wanted: Int, limit: Int = 200) -> Int {
+  var pushes = 0
+  let block = [Float](repeating: 0.01, count: 960 * s.channels)
+  while s.availableFrames < wanted && pushes < limit {
+    s.push(block)
+    pushes += 1
+  }
+  return pushes
+}
+
+@Test func availableFramesGrowsWhileASpeedChangeWaits() throws {
+  // A live change that waits for an onset already placed, and one made while a scheduled
+  // change waits: `availableFrames` used to stay at its value however much was pushed, so a
+  // render loop that pushes until enough frames are available never ended.
+  var big = [Float](repeating: 0, count: 48_000)
+  do {
+    var s = try TimeStretcher(sampleRate: 48_000, channels: 1, speed: 1)
+    var input = [Float](repeating: 0, count: 9_600)
+    input[1_000] = 0.9
+    s.push(input)
+    for _ in 0..<4 { _ = s.pull(into: &big, maxFrames: 240) }
+    try s.setSpeed(1.5)
+    #expect(pushUntilAvailable(&s, 512) < 10)
+    let promised = s.availableFrames
+    #expect(promised >= 512)
+    #expect(s.pull(into: &big, maxFrames: promised) == promised)
+  }
+  do {
+    var s = try TimeStretcher(sampleRate: 48_000, channels: 1, speed: 1)
+    try s.setSpeed(2, atInputFrame: 96_000)
+    try s.setSpeed(1.5)
+    #expect(pushUntilAvailable(&s, 512) < 10)
+    let promised = s.availableFrames
+    #expect(promised >= 512)
+    #expect(s.pull(into: &big, maxFrames: promised) == promised)
+  }
+}
+
+@Test(arguments: [1, 2, 3])
+func availableFramesIsNeverMoreThanPullDelivers(seed: UInt64) throws {
+  var rng = SeededGenerator(seed: seed)
+  let rate = 16_000
+  var s = try TimeStretcher(sampleRate: rate, channels: 2, speed: 1)
+  let input = mixture(sampleRate: rate, frames: 40 * 1000, channels: 2, clickEvery: 700, seed: seed)
+  var buffer = [Float](repeating: 0, count: 2 * 170_000)  // 40,000 frames at 0.25x and more
+  var pos = 0
+  let speeds = [0.25, 0.5, 0.8, 1, 1.3, 2, 3.5, 4]
+  while pos < 40_000 {
+    switch rng.next() % 6 {
+    case 0: try s.setSpeed(speeds[Int(rng.next() % 8)])
+    case 1:
+      let ahead = s.inputFrames + Int(rng.next() % 3000)
+      try? s.setSpeed(speeds[Int(rng.next() % 8)], atInputFrame: ahead)
+    case 2:
+      let promised = s.availableFrames
+      #expect(s.pull(into: &buffer, maxFrames: promised) == promised)
+    default:
+      let n = min(40_000 - pos, Int(rng.next() % 1000) + 1)
+      s.push(input[(2 * pos)..<(2 * (pos + n))])
+      pos += n
+    }
+  }
+  s.finish()
+  let promised = s.availableFrames
+  #expect(s.pull(into: &buffer, maxFrames: promised + 1) == promised)
+}
