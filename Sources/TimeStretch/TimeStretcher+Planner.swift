@@ -84,10 +84,11 @@ extension TimeStretcher {
     let planned = max(0, (segment - 1) * hop)
     let nearest = Int(o.rounded())
     let at = max(nearest, planned, map.last.outputFrame)
-    // Placed where its input frame plays, the piece starts at that exact input frame; placed
-    // later (output already planned), it continues the last piece.
-    map.change(
-      speed: next.speed, atOutputFrame: at, exactInput: at == nearest ? Double(next.frame) : nil)
+    // Placed where its input frame plays, the new piece's line passes through that input frame
+    // at the exact (fractional) output frame `o`, so rounding the breakpoint to a whole frame
+    // moves no later output; placed later (output already planned), it continues the last piece.
+    let exact = Double(next.frame) + (Double(at) - o) * next.speed
+    map.change(speed: next.speed, atOutputFrame: at, exactInput: at == nearest ? exact : nil)
     speed = next.speed
     scheduled.removeFirst()
   }

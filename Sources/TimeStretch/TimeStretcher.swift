@@ -368,8 +368,9 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// Schedules a speed change at an input frame: output plays input at the current speed up to
   /// `frame` and at `newSpeed` from there on. The media-time map gets a breakpoint at the output
   /// frame nearest to where `frame` plays (its ``SpeedBreakpoint/inputFrame`` within half an
-  /// input frame times the old speed of `frame`, the map staying continuous), and segments are
-  /// placed on that map, so the change is heard at that input time, crossfaded like any segment.
+  /// output frame times `newSpeed` of `frame`, on the line at `newSpeed` through `frame` where
+  /// it plays exactly, so rounding adds up over no number of changes), and segments are placed
+  /// on that map, so the change is heard at that input time, crossfaded like any segment.
   ///
   /// Changes can be scheduled ahead, in any order and before the input reaching them is pushed;
   /// a second change at the same frame replaces the first. Scheduling every change before

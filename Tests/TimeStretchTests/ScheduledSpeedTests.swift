@@ -56,14 +56,14 @@ private func clickTrack(frames: Int) -> (signal: [Float], clicks: [Int]) {
   var previousSpeed = 1.0
   for ((point, change), time) in zip(zip(points.dropFirst(), changes), mediaTimes.dropFirst()) {
     expectedOutput += Double(change.frame - previousFrame) / previousSpeed
-    // The breakpoint sits on the output frame nearest to the change, and its piece starts at
-    // the change's input frame (at worst, if output was already planned past it, within half
-    // an output frame of it: half the old speed in input frames).
-    #expect(abs(point.inputFrame - Double(change.frame)) <= previousSpeed / 2 + 1e-9)
+    // The breakpoint sits on the output frame nearest to the change, on the line at the new
+    // speed through the change's input frame where it plays exactly: within half an output
+    // frame of it (half the new speed in input frames).
+    #expect(abs(point.inputFrame - Double(change.frame)) <= change.speed / 2 + 1e-9)
     #expect(abs(Double(point.outputFrame) - expectedOutput) <= 0.5 + 1e-9)
     #expect(point.speed == change.speed)
     let media = time * Double(rate)
-    #expect(abs(media - Double(change.frame)) <= previousSpeed / 2 + 1e-9)
+    #expect(abs(media - Double(change.frame)) <= change.speed / 2 + 1e-9)
     previousFrame = change.frame
     previousSpeed = change.speed
   }
@@ -202,4 +202,35 @@ func scheduledChangesGiveTheSameOutputInAnyBlockSizes(seed: UInt64) throws {
   }
   // Within a millisecond.
   #expect(abs(Double(produced) - expected) <= Double(rate) / 1000, "\(produced) vs \(expected)")
+}
+
+@Test(arguments: [(3.0, 3.0, 100), (2.0, 3.0, 500), (1.5, 1.25, 1000), (0.1, 10.0, 2205)])
+func regularScheduledChangesDoNotDrift(a: Double, b: Double, every: Int) throws {
+  // Changes every `every` input frames, alternating a and b (or the same speed again): each
+  // breakpoint's output frame is rounded, and when the next change was placed from the
+  // rounded one the errors added up (255 changes at 3x every 100 frames lost 85 frames).
+  let rate = 48_000
+  let frames = 256 * every
+  var s = try TimeStretcher(sampleRate: rate, channels: 1, speed: a)
+  var expected = 0.0
+  var previous = (frame: 0, speed: a)
+  for k in 1..<256 {
+    let change = (frame: k * every, speed: k % 2 == 0 ? a : b)
+    try s.setSpeed(change.speed, atInputFrame: change.frame)
+    expected += Double(change.frame - previous.frame) / previous.speed
+    previous = change
+  }
+  expected += Double(frames - previous.frame) / previous.speed
+  s.push(sine(frequency: 440, sampleRate: rate, frames: frames))
+  s.finish()
+  // The length is the rounded sum; every breakpoint lies within half an output frame of where
+  // its change plays.
+  #expect(abs(Double(s.availableFrames) - expected) <= 0.5 + 1e-6)
+  var output = 0.0
+  var last = (frame: 0, speed: a)
+  for (point, k) in zip(s.breakpoints.dropFirst(), 1...) {
+    output += Double(k * every - last.frame) / last.speed
+    #expect(abs(Double(point.outputFrame) - output) <= 0.5 + 1e-6, "change \(k)")
+    last = (k * every, point.speed)
+  }
 }
