@@ -431,6 +431,11 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
 
   /// The media (input) time, in seconds since the start of the stream, that an output frame
   /// plays, across every speed change so far.
+  ///
+  /// Exact for every output frame from the oldest kept breakpoint (`breakpoints.first`) on,
+  /// which reaches back over the 255 most recent speed changes: ample for the frame a player
+  /// is playing now. Once more changes have been made, an output frame from before the oldest
+  /// kept one is mapped along its piece extended backwards, which is not where it played.
   /// - Parameter frame: an output frame index since the start of the stream.
   /// - Complexity: O(b) for b kept breakpoints (at most 256).
   public func mediaTime(forOutputFrame frame: Int) -> Double {
