@@ -316,7 +316,20 @@ extension TimeStretcher {
     let hopD = Double(hop)
     let windowD = Double(window)
     let hardLo = max(ideal - Double(behind), Double(base + refineHistory + 2))
-    let hardHi = ideal + Double(radius)
+    var hardHi = ideal + Double(radius)
+    if finished {
+      // Past the end of the stream the buffer holds silence, and the search, following the
+      // previous segment's continuation into it, played it early: slow speeds ended in up to
+      // 6 ms of silence and a step. What of a segment lands in the output (it spans output
+      // frames (k − 1)·hop to (k + 1)·hop, and the output ends at `total`) reads input at the
+      // latest up to its end, unless that would replay an onset already played. The ideal
+      // position always qualifies at 1x, and segments made before `finish()` have `reach`
+      // frames beyond their search, so the bound never moves them.
+      let beyond = max(0, (k + 1) * hop - total)
+      let lastStart = Double(preroll + inputFrames - window + beyond)
+      let emitted = lastEmitted == Int.min ? -Double.infinity : Double(lastEmitted + 1)
+      hardHi = min(hardHi, max(lastStart, hardLo, emitted))
+    }
     // An onset in the second half of the previous segment: continue it exactly, so the onset is
     // played once, at full level, where it already started.
     if lastEmitted != Int.min {

@@ -352,3 +352,27 @@ func availableFramesIsNeverMoreThanPullDelivers(seed: UInt64) throws {
   let promised = s.availableFrames
   #expect(s.pull(into: &buffer, maxFrames: promised + 1) == promised)
 }
+
+@Test(arguments: [0.25, 0.5, 0.75])
+func slowSpeedsPlayUpToTheEnd(speed: Double) throws {
+  // Past the end of the stream the buffer holds silence; the search used to follow the last
+  // segment's continuation into it, so DC and low tones ended in 2.5 to 6 ms of silence and a
+  // step. Every 2.5 ms window of the last 60 ms must keep a tenth of the level.
+  let rate = 48_000
+  let frames = rate * 3 / 10
+  let dc = [Float](repeating: 0.5, count: frames)
+  let low = sine(frequency: 60, sampleRate: rate, frames: frames)
+  for (name, input) in [("DC", dc), ("60 Hz", low)] {
+    var s = try TimeStretcher(sampleRate: rate, channels: 1, speed: speed)
+    let out = s.process(input: input)
+    let peak = input.map { abs($0) }.max() ?? 0
+    let window = rate / 400
+    var quietest = Float.infinity
+    for start in (out.count - rate * 6 / 100)...(out.count - window) {
+      var energy: Float = 0
+      for x in out[start..<(start + window)] { energy += x * x }
+      quietest = min(quietest, (energy / Float(window)).squareRoot())
+    }
+    #expect(quietest >= 0.1 * peak, "\(name) at \(speed)x: RMS \(quietest) in the last 60 ms")
+  }
+}
