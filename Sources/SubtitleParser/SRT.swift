@@ -170,8 +170,11 @@ public enum SubRip {
         var write = read
         let end = cue.textRange.upperBound
         var line = cue.line + 1
-        // The next `}`, found once and reused while it is ahead (linear for unmatched `{\`).
+        // The next `}` and the next line feed, each found once and reused while it is ahead
+        // (linear for unmatched `{\`). A block ends on its own line: one whose `}` is on a
+        // later line is text (removing it took the line break with it).
         var nextBrace = read - 1
+        var nextFeed = read - 1
         while read < end {
           let c = p[read]
           if c == 0x0A { line += 1 }
@@ -179,8 +182,11 @@ public enum SubRip {
             if nextBrace <= read {
               nextBrace = ByteScanner.findScalar(0x7D, UnsafePointer(p), read + 2, end)
             }
+            if nextFeed <= read {
+              nextFeed = ByteScanner.findScalar(0x0A, UnsafePointer(p), read + 2, end)
+            }
             let close = nextBrace
-            if close < end {
+            if close < end && close < nextFeed {
               var removed = false
               var k = read + 1
               while k < close {

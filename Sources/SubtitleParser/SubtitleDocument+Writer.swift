@@ -87,24 +87,32 @@ extension SubtitleDocument {
   /// `{\anN}`, moves the cue). Text that holds one literally, e.g. WebVTT text `{\b0}`, would
   /// then read back different from what was written, so the backslashes that open such a block
   /// are left out (`{b0}`); the text is otherwise kept. A block counts, as in the reader, when a
-  /// `}` follows anywhere later in the cue's text.
+  /// `}` follows later on the same line.
   func disarmOverrideTags(in out: inout [UInt8], from start: Int) {
-    guard let lastClose = out[start...].lastIndex(of: 0x7D) else { return }
-    guard
-      let first = out[start..<lastClose].indices.first(where: {
+    let end = out.count
+    guard start < end - 1,
+      out[start..<(end - 1)].indices.contains(where: {
         out[$0] == 0x7B && out[$0 + 1] == 0x5C
       })
     else { return }
-    var write = first
-    var read = first
-    let end = out.count
+    var write = start
+    var read = start
     while read < end {
-      let byte = out[read]
-      out[write] = byte
-      write += 1
-      read += 1
-      if byte == 0x7B && read < lastClose && out[read] == 0x5C {
-        while read < end && out[read] == 0x5C { read += 1 }
+      let lineEnd = out[read..<end].firstIndex(of: 0x0A) ?? end
+      let close = out[read..<lineEnd].lastIndex(of: 0x7D) ?? read
+      while read < lineEnd {
+        let byte = out[read]
+        out[write] = byte
+        write += 1
+        read += 1
+        if byte == 0x7B && read < close && out[read] == 0x5C {
+          while read < lineEnd && out[read] == 0x5C { read += 1 }
+        }
+      }
+      if read < end {
+        out[write] = out[read]
+        write += 1
+        read += 1
       }
     }
     out.removeSubrange(write..<end)

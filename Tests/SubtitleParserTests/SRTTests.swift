@@ -133,6 +133,20 @@ func lineEndingsAndBOM(separator: String) throws {
     ])
 }
 
+@Test func overrideBlocksEndOnTheirOwnLine() throws {
+  // A `{\` whose `}` is on a later line is text: removing it took the line break with it,
+  // leaving an empty last line or joining two lines, and writing and reading changed the text.
+  for (input, text) in [
+    ("A\n{\\\n}", "A\n{\\\n}"), ("{\\b1\n}Hi", "{\\b1\n}Hi"),
+    ("{\\b1}x\n{\\i1\ny}", "x\n{\\i1\ny}"),
+  ] {
+    let document = try srt("1\n00:00:01,000 --> 00:00:02,000\n\(input)\n")
+    #expect(document.text(of: document.cues[0]) == text)
+    let again = try SubRip.parse(document.srt())
+    #expect(again.text(of: again.cues[0]) == text)
+  }
+}
+
 @Test func assAlignmentMappingIsInvertible() {
   for n in 1...9 {
     #expect(SubRip.assAlignment(for: SubRip.settings(forASSAlignment: n)) == n)
