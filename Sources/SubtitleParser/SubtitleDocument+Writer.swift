@@ -239,9 +239,12 @@ extension SubtitleDocument {
 }
 
 /// `HH:MM:SS<sep>mmm` (hours at least two digits) for `seconds`, rounded to the millisecond;
-/// negative or NaN times are written as 0, huge ones as 999999999 hours at most.
+/// negative or NaN times are written as 0, huge ones as the largest the format's reader takes:
+/// 2^53 ms for WebVTT (`.` before the milliseconds), whose parser reads that far, and
+/// 999999999 hours for SRT (`,`), whose readers skip longer hours.
 func appendTimestamp(_ seconds: Double, separator: UInt8, to out: inout [UInt8]) {
-  let limit = 999_999_999.0 * 3_600_000
+  let limit =
+    separator == 0x2E ? Double(VTTSyntax.maxMilliseconds) : 999_999_999.0 * 3_600_000
   let millis = seconds.isNaN ? 0 : Int64(min(max(0, (seconds * 1000).rounded()), limit))
   let hours = millis / 3_600_000
   let minutes = millis / 60_000 % 60

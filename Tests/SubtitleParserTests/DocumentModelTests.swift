@@ -40,3 +40,16 @@ import Testing
     #expect(later.srtString().contains("999999999:00:00,000 --> "), "\(later.srtString())")
   }
 }
+
+@Test func hugeWebVTTTimesSurviveWritingAndReading() throws {
+  // The parser reads timestamps up to 2^53 ms; the writer clamped at 999,999,999 hours, so
+  // a cue at 2,000,000,000 hours came back as a zero-length cue at half that time.
+  let source = "WEBVTT\n\n2000000000:00:00.000 --> 2000000001:00:00.000\nx\n\n"
+    + "2501999792:59:00.991 --> 2501999792:59:00.992\nlargest\n"
+  let document = try WebVTT.parse(Array(source.utf8))
+  #expect(document.cues.count == 2)
+  let again = try WebVTT.parse(document.webVTT())
+  #expect(again.cues.map(\.startTime) == document.cues.map(\.startTime))
+  #expect(again.cues.map(\.endTime) == document.cues.map(\.endTime))
+  #expect(again.cues[1].endTime == 9_007_199_254_740.992)
+}
