@@ -66,8 +66,7 @@ public enum SubtitleFile {
       document = try WebVTT.parse(utf8)
     case .srt:
       if !validated, let bad = TextEncoding.firstInvalidUTF8(in: utf8) {
-        var line = 1
-        for b in utf8[..<bad] where b == 0x0A { line += 1 }
+        let line = utf8.withUnsafeBufferPointer { TextEncoding.lineNumber(of: bad, in: $0) }
         diagnostics.append(
           Diagnostic(
             line: line, offset: bad,

@@ -195,11 +195,11 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
       var i = bom ? 3 : 0
       out.append(contentsOf: buffer[i..<firstBad])
       i = firstBad
-      var line = 1 + ByteScanner.countScalar(0x0A, p, 0, firstBad)
+      var line = TextEncoding.lineNumber(of: firstBad, in: buffer)
       var lastReportedLine = 0
       while i < n {
         let b = p[i]
-        if b == 0x0A { line += 1 }
+        if b == 0x0D || (b == 0x0A && (i == 0 || p[i - 1] != 0x0D)) { line += 1 }
         let length = utf8SequenceLength(p, i, n)
         if length > 0 {
           out.append(contentsOf: buffer[i..<(i + length)])
@@ -220,6 +220,20 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
     return Transcoded(utf8: out, diagnostics: diagnostics)
   }
 
+  /// The 1-based number of the line holding byte `index` of `bytes`, lines ending at LF, CR or
+  /// CRLF as both parsers count them.
+  static func lineNumber(of index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    guard let p = bytes.baseAddress, index > 0 else { return 1 }
+    let feeds = ByteScanner.countScalar(0x0A, p, 0, index)
+    let returns = ByteScanner.countScalar(0x0D, p, 0, index)
+    guard returns > 0 else { return 1 + feeds }
+    var line = 1
+    for i in 0..<index where p[i] == 0x0D || (p[i] == 0x0A && (i == 0 || p[i - 1] != 0x0D)) {
+      line += 1
+    }
+    return line
+  }
+
   static func decodeUTF16(_ bytes: [UInt8], bigEndian: Bool) -> Transcoded {
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count)
@@ -238,9 +252,12 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
         ? UInt16(bytes[k]) << 8 | UInt16(bytes[k + 1])
         : UInt16(bytes[k + 1]) << 8 | UInt16(bytes[k])
     }
+    var previous: UInt16 = 0
     while i + 1 < n {
       let u = unit(i)
-      if u == 0x0A { line += 1 }
+      // Lines end at LF, CR or CRLF, as both parsers count them.
+      if u == 0x0D || (u == 0x0A && previous != 0x0D) { line += 1 }
+      previous = u
       if u < 0xD800 || u > 0xDFFF {
         appendUTF8(UInt32(u), to: &out)
         i += 2

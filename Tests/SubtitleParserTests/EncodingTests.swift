@@ -126,3 +126,25 @@ func utf16RoundTripsToUTF8(bigEndian: Bool) {
   let forced = try SubtitleFile.parse(bytes, encoding: .windows1252)
   #expect(forced.id(of: forced.cues[0]) == "1")
 }
+
+@Test func encodingDiagnosticsCountCROnlyLines() throws {
+  // Lines end at CR as the parsers count them; the transcoders counted only LF and put every
+  // fault of a CR-only file on line 1.
+  for ending in ["\r", "\r\n", "\n"] {
+    let lines = ["WEBVTT", "", "00:01.000 --> 00:02.000", "A"]
+    let head = Array((lines.joined(separator: ending) + ending + "B").utf8)
+    let forced = try SubtitleFile.parse(head + [0xFF] + Array(ending.utf8), encoding: .utf8)
+    #expect(forced.diagnostics.first?.line == 5, "\(forced.diagnostics)")
+    let srtHead = Array(
+      ["1", "00:00:01,000 --> 00:00:02,000", "A"].joined(separator: ending).utf8)
+    let fallback = try SubtitleFile.parse(srtHead + Array(ending.utf8) + [0x42, 0xE9])
+    #expect(fallback.diagnostics.first?.line == 4, "\(fallback.diagnostics)")
+    var utf16: [UInt8] = [0xFF, 0xFE]
+    for unit in (lines.joined(separator: ending) + ending + "B").utf16 {
+      utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+    }
+    utf16 += [0x00, 0xD8]  // an unpaired high surrogate
+    let decoded = try SubtitleFile.parse(utf16, encoding: .utf16LE)
+    #expect(decoded.diagnostics.first?.line == 5, "\(decoded.diagnostics)")
+  }
+}
