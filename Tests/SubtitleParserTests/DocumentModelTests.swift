@@ -44,7 +44,8 @@ import Testing
 @Test func hugeWebVTTTimesSurviveWritingAndReading() throws {
   // The parser reads timestamps up to 2^53 ms; the writer clamped at 999,999,999 hours, so
   // a cue at 2,000,000,000 hours came back as a zero-length cue at half that time.
-  let source = "WEBVTT\n\n2000000000:00:00.000 --> 2000000001:00:00.000\nx\n\n"
+  let source =
+    "WEBVTT\n\n2000000000:00:00.000 --> 2000000001:00:00.000\nx\n\n"
     + "2501999792:59:00.991 --> 2501999792:59:00.992\nlargest\n"
   let document = try WebVTT.parse(Array(source.utf8))
   #expect(document.cues.count == 2)
