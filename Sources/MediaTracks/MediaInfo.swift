@@ -30,7 +30,9 @@ public enum SubtitleKind: String, Hashable, Sendable, Codable, CaseIterable {
 
 /// One audio track of a media file or a streaming manifest.
 public struct AudioTrack: Hashable, Sendable, Codable {
-  /// The container stream index (for a manifest: the rendition's position, from 0).
+  /// The container stream index; for an HLS playlist the rendition's position among its
+  /// `#EXT-X-MEDIA` tags, for a DASH manifest the adaptation set's position in the period (video
+  /// sets included), from 0. Not a position in ``MediaInfo/audio``.
   public var index: Int
   /// FFmpeg's codec name (`"aac"`, `"opus"`), or the manifest's codecs string; `""` if unknown.
   public var codec: String
@@ -91,7 +93,9 @@ public struct AudioTrack: Hashable, Sendable, Codable {
 
 /// One subtitle track of a media file or a streaming manifest.
 public struct SubtitleTrack: Hashable, Sendable, Codable {
-  /// The container stream index (for a manifest: the rendition's position, from 0).
+  /// The container stream index; for an HLS playlist the rendition's position among its
+  /// `#EXT-X-MEDIA` tags, for a DASH manifest the adaptation set's position in the period (video
+  /// sets included), from 0. Not a position in ``MediaInfo/subtitles``.
   public var index: Int
   /// FFmpeg's codec name (`"subrip"`, `"mov_text"`), or the manifest's codecs string.
   public var codec: String
@@ -144,10 +148,23 @@ public struct MediaInfo: Hashable, Sendable, Codable {
   public var audio: [AudioTrack]
   /// Subtitle tracks in stream order.
   public var subtitles: [SubtitleTrack]
-  /// The `index` of the audio track to play by default, or `nil` when there is no audio.
+  /// The `index` of the audio track to play by default (a stream index, not a position in
+  /// `audio`: see ``defaultAudioTrack``), or `nil` when there is no audio.
   public var defaultAudio: Int?
-  /// The `index` of the subtitle track to show by default, or `nil` for none.
+  /// The `index` of the subtitle track to show by default (a stream index, not a position in
+  /// `subtitles`: see ``defaultSubtitleTrack``), or `nil` for none.
   public var defaultSubtitle: Int?
+
+  /// The audio track to play by default (the one whose `index` is ``defaultAudio``), or `nil`.
+  public var defaultAudioTrack: AudioTrack? {
+    defaultAudio.flatMap { chosen in audio.first { $0.index == chosen } }
+  }
+
+  /// The subtitle track to show by default (the one whose `index` is ``defaultSubtitle``), or
+  /// `nil` for none.
+  public var defaultSubtitleTrack: SubtitleTrack? {
+    defaultSubtitle.flatMap { chosen in subtitles.first { $0.index == chosen } }
+  }
 
   /// Creates a value from its fields.
   public init(

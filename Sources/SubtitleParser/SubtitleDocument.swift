@@ -101,24 +101,45 @@ public struct Cue: Hashable, Sendable {
 public struct CueSettings: Hashable, Sendable {
   /// Writing direction: horizontal (`""`), vertical growing left (`"rl"`) or right (`"lr"`).
   public enum Vertical: String, Hashable, Sendable, Codable {
+    /// Horizontal text (no `vertical` setting).
     case horizontal = ""
+    /// Vertical text whose lines grow to the left (`vertical:rl`).
     case rightToLeft = "rl"
+    /// Vertical text whose lines grow to the right (`vertical:lr`).
     case leftToRight = "lr"
   }
   /// `line` alignment (`lineAlign` in the IDL).
   public enum LineAlign: String, Hashable, Sendable, Codable {
-    case start, center, end
+    /// The cue box's start edge is at the line position.
+    case start
+    /// The cue box's centre is at the line position.
+    case center
+    /// The cue box's end edge is at the line position.
+    case end
   }
   /// `position` alignment (`positionAlign` in the IDL).
   public enum PositionAlign: String, Hashable, Sendable, Codable {
+    /// The cue box's line-left edge is at the position.
     case lineLeft = "line-left"
+    /// The cue box's centre is at the position.
     case center
+    /// The cue box's line-right edge is at the position.
     case lineRight = "line-right"
+    /// Follows the text alignment (the default).
     case auto
   }
   /// Text alignment (`align` in the IDL).
   public enum Align: String, Hashable, Sendable, Codable {
-    case start, center, end, left, right
+    /// Aligned to the start of the line (by the text's direction).
+    case start
+    /// Centred (the default).
+    case center
+    /// Aligned to the end of the line (by the text's direction).
+    case end
+    /// Aligned to the left, whatever the direction.
+    case left
+    /// Aligned to the right, whatever the direction.
+    case right
   }
 
   // Stored in an order that packs them (the optional numbers as a value plus a flag among the

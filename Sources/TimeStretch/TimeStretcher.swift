@@ -362,6 +362,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     guard newSpeed.isFinite, Self.supportedSpeeds.contains(newSpeed) else {
       throw .speedOutOfRange(newSpeed, supported: Self.supportedSpeeds)
     }
+    guard !finished else { return }
     speed = newSpeed
   }
 

@@ -74,6 +74,12 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   if let shift, !shift.isFinite { throw CLIError.usage(name, "--shift expects a finite number") }
   let mode = try selectMode(arguments, command: name)
   let tree = arguments.has("tree")
+  if case .stats = mode, at != nil || shift != nil {
+    throw CLIError.usage(name, "--stats only parses; --at and --shift do not go with it")
+  }
+  if let output = arguments.value("output"), output != "-", path != "-" {
+    try refuseOverwritingInput(output, input: path, command: name)
+  }
 
   let bytes = try readInput(path, command: name)
   let clock = ContinuousClock()

@@ -325,13 +325,7 @@ func checkInputFile(_ path: String, command: String) throws(CLIError) {
 
 /// Refuses an output that is the input (same file) or whose folder does not exist.
 private func checkOutputPath(_ output: String, input: String, command: String) throws(CLIError) {
-  var inInfo = stat()
-  var outInfo = stat()
-  if stat(input, &inInfo) == 0, stat(output, &outInfo) == 0,
-    inInfo.st_dev == outInfo.st_dev, inInfo.st_ino == outInfo.st_ino
-  {
-    throw CLIError.usage(command, "output '\(output)' is the input file; refusing to overwrite it")
-  }
+  try refuseOverwritingInput(output, input: input, command: command)
   let folder = directory(of: output)
   var dirInfo = stat()
   guard stat(folder, &dirInfo) == 0, (dirInfo.st_mode & S_IFMT) == S_IFDIR else {

@@ -95,6 +95,12 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
       "English \u{2013} Commentary (Cast & Crew Commentary)",
     ])
   #expect(info.subtitles.map(\.index) == [5, 6, 7])
+  // `defaultAudio` is a stream index (1 here, the first audio set after the video one), and
+  // `defaultAudioTrack` the track it names.
+  #expect(info.defaultAudio != nil)
+  #expect(info.defaultAudioTrack?.index == info.defaultAudio)
+  #expect(info.defaultAudioTrack == info.audio.first { $0.index == info.defaultAudio })
+  #expect(info.defaultSubtitleTrack?.index == info.defaultSubtitle)
   #expect(info.subtitles.map(\.kind) == [.subtitles, .captions, .subtitles])
   #expect(info.subtitles.map(\.codec) == ["webvtt", "ttml", "webvtt"])
   #expect(info.subtitles[2].isForced)

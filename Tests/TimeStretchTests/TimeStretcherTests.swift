@@ -376,3 +376,14 @@ func slowSpeedsPlayUpToTheEnd(speed: Double) throws {
     #expect(quietest >= 0.1 * peak, "\(name) at \(speed)x: RMS \(quietest) in the last 60 ms")
   }
 }
+
+@Test func speedChangesAfterFinishAreIgnored() throws {
+  var s = try TimeStretcher(sampleRate: 8000, channels: 1, speed: 1.5)
+  s.push(sine(frequency: 300, sampleRate: 8000, frames: 4000))
+  s.finish()
+  let total = s.totalOutputFrames
+  try s.setSpeed(3)
+  #expect(s.speed == 1.5)
+  #expect(s.totalOutputFrames == total)
+  #expect(throws: StretchError.self) { try s.setSpeed(.nan) }
+}

@@ -200,3 +200,30 @@ func cuesExitCodes(index: Int) throws {
     #expect(!result.stdout.contains("null,\"endTime\""))
   }
 }
+
+@Test func cuesRefusesToOverwriteItsInput() throws {
+  // `-o` naming the input (by another path or a link) replaced the subtitles with the listing.
+  let dir = try temporaryDirectory()
+  defer { try? FileManager.default.removeItem(at: dir) }
+  let input = dir.appendingPathComponent("same.vtt").path
+  try FileManager.default.copyItem(atPath: fixtures + "/sample.vtt", toPath: input)
+  let original = try Data(contentsOf: URL(fileURLWithPath: input))
+  let link = dir.appendingPathComponent("link.vtt").path
+  try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: input)
+  for arguments in [
+    ["cues", input, "-o", dir.path + "/./same.vtt"], ["cues", input, "--to", "srt", "-o", link],
+  ] {
+    let result = try runMtool(arguments)
+    #expect(result.status == 64, "\(arguments)")
+    #expect(result.stderr.contains("is the input file"), "\(result.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == original)
+  }
+}
+
+@Test func cuesStatsRefusesAtAndShift() throws {
+  for option in ["--at", "--shift"] {
+    let result = try runMtool(["cues", fixtures + "/sample.vtt", "--stats", option, "1"])
+    #expect(result.status == 64, "\(option)")
+    #expect(result.stdout.isEmpty)
+  }
+}

@@ -39,3 +39,16 @@ struct OutputTarget {
     }
   }
 }
+
+/// Refuses an output that is the input file itself (the same file through any path or link):
+/// writing it would destroy the input. Exit 64.
+func refuseOverwritingInput(_ output: String, input: String, command: String) throws(CLIError) {
+  var inInfo = stat()
+  var outInfo = stat()
+  if stat(input, &inInfo) == 0, stat(output, &outInfo) == 0,
+    (inInfo.st_mode & S_IFMT) == S_IFREG,
+    inInfo.st_dev == outInfo.st_dev, inInfo.st_ino == outInfo.st_ino
+  {
+    throw CLIError.usage(command, "output '\(output)' is the input file; refusing to overwrite it")
+  }
+}
