@@ -234,7 +234,8 @@ public struct TimestampMap: Hashable, Sendable, Codable {
 public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
   /// 1-based line number in the source.
   public var line: Int
-  /// Byte offset in the document's `text`.
+  /// Byte offset in the document's `text`; for a diagnostic of decoding the file (invalid UTF-8,
+  /// an unpaired UTF-16 half, a skipped byte order mark), the offset in the file's bytes.
   public var offset: Int
   /// What was found and what was done about it.
   public var reason: String
