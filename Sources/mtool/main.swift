@@ -26,7 +26,7 @@ let topLevelHelp: String = {
     text += command.summary + "\n"
   }
   text +=
-    "\nRun 'mtool help <command>' for a command's options. '-' means standard input or output.\n\n"
+    "\nRun 'mtool help <command>' for a command's options.\n\n"
   text += exitCodeHelp
   return text
 }()
@@ -43,14 +43,18 @@ func runMain(_ arguments: [String]) -> ExitCode {
       return .usage
     }
     switch first {
-    case "--help", "-h":
-      stdout.write(topLevelHelp)
-      return .ok
-    case "--version", "-V":
-      stdout.write("mtool \(mtoolVersion)\n")
-      return .ok
-    case "help":
-      guard let name = rest.dropFirst().first else {
+    case "--help", "-h", "--version", "-V", "help":
+      // These take nothing after them (but the command to explain): anything else is a
+      // mistake the user should hear about.
+      let extra = rest.dropFirst(first == "help" ? 2 : 1)
+      if let unexpected = extra.first {
+        throw CLIError.usage(nil, "unexpected '\(unexpected)' after '\(first)'")
+      }
+      if first == "--version" || first == "-V" {
+        stdout.write("mtool \(mtoolVersion)\n")
+        return .ok
+      }
+      guard first == "help", let name = rest.dropFirst().first else {
         stdout.write(topLevelHelp)
         return .ok
       }

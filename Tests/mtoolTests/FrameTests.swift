@@ -14,6 +14,14 @@ import Testing
   #expect(result.stdout.hasPrefix("mtool "))
 }
 
+@Test(arguments: [["--version", "--bogus"], ["help", "tracks", "extra"], ["-h", "x"]])
+func extraArgumentsAfterHelpOrVersionAreUsageErrors(arguments: [String]) throws {
+  let result = try runMtool(arguments)
+  #expect(result.status == 64)
+  #expect(result.stdout.isEmpty)
+  #expect(result.stderr.hasPrefix("mtool: unexpected '\(arguments.last ?? "")'"))
+}
+
 @Test func unknownCommandIsUsageError() throws {
   let result = try runMtool(["nosuchcmd"])
   #expect(result.status == 64)
