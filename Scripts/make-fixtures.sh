@@ -88,6 +88,15 @@ tone48=(-f lavfi -i "sine=frequency=440:sample_rate=48000:duration=0.5")
   -map 0:a -map 1:a -c:a:0 mp2 -b:a:0 32k -ar:a:0 16000 -c:a:1 aac -b:a:1 16k \
   -metadata:s:a:0 language=pol -metadata:s:a:1 language=eng "${bitexact[@]}" mp2-aac.ts
 
+# MPEG-TS: stereo MP2 (English) first, 5.1 AC-3 (French) second, no default flag: which is the
+# default depends on channel counts, which only the stream facts (not the TS headers) tell.
+"${ff[@]}" -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=0.3" \
+  -f lavfi -i "sine=frequency=550:sample_rate=48000:duration=0.3" \
+  -filter_complex "[0:a]pan=stereo|c0=c0|c1=c0[s];[1:a]pan=5.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0[m]" \
+  -map "[s]" -map "[m]" -c:a:0 mp2 -b:a:0 64k -c:a:1 ac3 -b:a:1 192k \
+  -metadata:s:a:0 language=eng -metadata:s:a:1 language=fre "${bitexact[@]}" \
+  stereo-surround.ts
+
 # Raw streams: FLAC, ADTS AAC and (when this FFmpeg has an MP3 encoder) MP3.
 "${ff[@]}" "${tone[@]}" -c:a flac "${bitexact[@]}" tone.flac
 "${ff[@]}" "${tone[@]}" -c:a aac -b:a 16k "${bitexact[@]}" tone.aac

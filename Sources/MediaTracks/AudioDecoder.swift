@@ -6,9 +6,11 @@
 /// range -1...1 (decoders may overshoot slightly). Recoverable decoding errors (a damaged packet)
 /// are skipped as FFmpeg's own tools skip them; a file that yields nothing decodable, or whose
 /// demuxer fails mid-stream, throws `MediaError` with kind `.malformed`; so does a track that
-/// ends before half of the duration the headers state for it (a truncated file). A file cut
-/// where the headers state no track duration (Matroska between clusters) decodes up to the cut,
-/// as FFmpeg's own tools do.
+/// ends before half of the duration the headers state for it and more than a second short of it
+/// (a truncated file), and a WAVE file whose data is shorter than its header states (by any
+/// amount). A file cut where the headers state no track duration (Matroska between clusters,
+/// Ogg and MPEG-TS, whose durations come from their last timestamps) decodes up to the cut, as
+/// FFmpeg's own tools do.
 ///
 /// Plain PCM WAVE files (16, 24 and 32-bit integer or 32-bit float samples) are decoded in Swift,
 /// without loading FFmpeg, with the same results; every other file is decoded by FFmpeg, which
@@ -94,7 +96,8 @@ public struct AudioDecoder: ~Copyable {
   ///
   /// - Parameters:
   ///   - buffer: Receives `returned * channels` samples, interleaved, at its start.
-  ///   - maxFrames: The most frames (samples per channel) to write; must be positive.
+  ///   - maxFrames: The most frames (samples per channel) to write; must be positive. At most
+  ///     ``maxFramesPerRead`` are written per call, whatever larger value is asked for.
   /// - Returns: The frames written; `0` only at the end of the track.
   /// - Throws: `MediaError` with kind `.malformed` when the data cannot be demuxed or nothing in
   ///   the track decodes, `.invalidArgument` when `maxFrames` is not positive.
@@ -104,9 +107,14 @@ public struct AudioDecoder: ~Copyable {
         kind: .invalidArgument, operation: "AudioDecoder.read",
         detail: "maxFrames must be positive, got \(maxFrames)")
     }
+    let frames = min(maxFrames, Self.maxFramesPerRead)
     switch source {
-    case .wave(let reader): return try reader.read(into: &buffer, maxFrames: maxFrames)
-    case .ffmpeg(let decoder): return try decoder.read(into: &buffer, maxFrames: maxFrames)
+    case .wave(let reader): return try reader.read(into: &buffer, maxFrames: frames)
+    case .ffmpeg(let decoder): return try decoder.read(into: &buffer, maxFrames: frames)
     }
   }
+
+  /// The most frames one ``read(into:maxFrames:)`` writes (2^20, about 22 s at 48 kHz): the
+  /// buffer is grown to the frames asked for, so a larger request is cut to this.
+  public static let maxFramesPerRead = 1 << 20
 }

@@ -121,11 +121,13 @@ public struct AudioEncoder: ~Copyable {
         kind: .invalidArgument, operation: "AudioEncoder.write",
         detail: "the encoder for '\(path)' is finished or failed")
     }
-    guard frames >= 0, frames * channels <= interleaved.count else {
+    guard frames >= 0, frames <= interleaved.count / channels else {
       fail()
       throw MediaError(
         kind: .invalidArgument, operation: "AudioEncoder.write",
-        detail: "\(frames) frames need \(frames * channels) samples, got \(interleaved.count)")
+        detail:
+          "\(frames) frames of \(channels) channels need more than the \(interleaved.count) samples given"
+      )
     }
     if frames == 0 { return }
     let sink = sink
@@ -143,7 +145,9 @@ public struct AudioEncoder: ~Copyable {
   }
 
   /// Flushes the resampler and the encoder and writes the container trailer. The file is
-  /// complete once this returns.
+  /// complete once this returns. With no frames written, a `.wav` or `.flac` file holds an
+  /// empty track; the other containers get no playable track (as FFmpeg's own tool writes them),
+  /// so write at least one frame, or ``abandon()`` instead.
   ///
   /// - Throws: `MediaError` with kind `.outputFailed` when the trailer cannot be written (the
   ///   output file is then removed), `.invalidArgument` if already finished or failed.

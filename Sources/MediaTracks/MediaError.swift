@@ -66,7 +66,11 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
     let kind: Kind
     if code == cff_averror(ENOENT) || code == cff_averror(EACCES) || code == cff_averror(EISDIR) {
       kind = .notFound
-    } else if code == cff_averror_invaliddata() || code == cff_averror_eof() {
+    } else if code == cff_averror_invaliddata() || code == cff_averror_eof()
+      || code == cff_averror(EINVAL) || code == cff_averror(EIO)
+    {
+      // What demuxers say of bytes they cannot read (the MP3 reader says EINVAL, the FLAC
+      // reader EIO for a file cut inside its header).
       kind = .malformed
     } else {
       kind = .other

@@ -83,6 +83,15 @@ private func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
   #expect(decoder.streamIndex == 0)
 }
 
+@Test(arguments: ["stereo-surround.ts", "mp2-aac.ts", "multitrack.mkv", "aac-movtext.mp4"])
+func decoderDefaultTrackIsTheProbes(name: String) throws {
+  // MPEG-TS headers state no channel counts: the decoder chose its default track before
+  // reading the stream facts, so it decoded the stereo track where the probe chose 5.1.
+  let info = try MediaProbe.probe(path: fixtures + "/" + name)
+  let decoder = try AudioDecoder(path: fixtures + "/" + name)
+  #expect(decoder.streamIndex == info.defaultAudio)
+}
+
 @Test func subtitleStreamIsNotAudio() {
   #expect {
     _ = try AudioDecoder(path: fixtures + "/multitrack.mkv", streamIndex: 3)
@@ -249,10 +258,9 @@ func speakerLayoutsSurviveEncoding(ext: String) throws {
     let decoder = try AudioDecoder(path: path)
     #expect(decoder.channels == channels)
     // AAC in MP4 cannot say "side" rather than "back": FFmpeg reads that file's layout back as
-    // unknown, as it does when it writes one itself. Matroska's headers do not state FLAC's
-    // layout (its stream does, which ffprobe finds by decoding); the decoder reports what the
-    // headers state.
-    if !(ext == "m4a" && mask == 0x60F) && ext != "mka" {
+    // unknown, as it does when it writes one itself. (Matroska's headers do not state FLAC's
+    // layout; its stream does, and the decoder takes it from the first frame.)
+    if !(ext == "m4a" && mask == 0x60F) {
       #expect(decoder.channelMask == mask, "\(ext) \(String(mask, radix: 16))")
     }
   }
@@ -264,5 +272,108 @@ func speakerLayoutsSurviveEncoding(ext: String) throws {
   } throws: { error in
     guard let error = error as? MediaError else { return false }
     return error.kind == .invalidArgument && error.detail.contains("at most 2 channels")
+  }
+}
+
+@Test(arguments: ["flac", "mka", "ogg", "opus", "m4a"])
+func threeAndFourChannelsKeepEveryChannel(ext: String) throws {
+  // 3.0 and quad in containers that do not state a layout (FLAC in Matroska, Vorbis, Opus) read
+  // as FFmpeg's defaults for the count (2.1, 4.0), and converting to those mixed the centre or
+  // rear channels away: one channel came out silent. Opus refused 3 and 4 channels without a
+  // layout. Each channel carries its own level, which must come back on its own channel.
+  for (mask, channels): (UInt64?, Int) in [(0x7, 3), (0x33, 4), (nil, 3), (nil, 4)] {
+    let path = temporaryPath("channels-\(channels)-\(mask ?? 0).\(ext)")
+    defer { unlink(path) }
+    var encoder = try AudioEncoder(
+      path: path, sampleRate: 48_000, channels: channels, channelMask: mask)
+    let frames = 9600
+    var samples = [Float](repeating: 0, count: frames * channels)
+    for i in 0..<frames {
+      for c in 0..<channels {
+        samples[i * channels + c] =
+          0.1 * Float(c + 1) * Float(sin(Double(i) * 0.05 * Double(c + 1)))
+      }
+    }
+    try encoder.write(samples, frames: frames)
+    try encoder.finish()
+    var decoder = try AudioDecoder(path: path)
+    #expect(decoder.channels == channels, "\(ext)")
+    if let mask { #expect(decoder.channelMask == mask, "\(ext) \(mask)") }
+    let output = try decodeAll(&decoder)
+    // The levels in the middle of the clip, channel by channel (the codec may reorder
+    // channels within its layout only as FFmpeg's order says, which keeps them here).
+    let start = output.count / channels / 4 * channels
+    // The speaker of each channel: AAC band-limits a low-frequency-effects channel (the third
+    // of 2.1, the default layout for three channels), so its level is not compared.
+    var speakers: [UInt64] = []
+    var bits = decoder.channelMask ?? 0
+    while bits != 0 {
+      speakers.append(bits & (~bits + 1))
+      bits &= bits - 1
+    }
+    for c in 0..<channels where !(ext == "m4a" && c < speakers.count && speakers[c] == 0x8) {
+      let level = rms(Array(output[start..<(start + channels * 4800)]), offset: c, stride: channels)
+      let expected = 0.1 * Double(c + 1) / 2.0.squareRoot()
+      #expect(abs(level - expected) < 0.2 * expected, "\(ext) \(mask ?? 0) channel \(c): \(level)")
+    }
+  }
+}
+
+@Test func veryShortFilesAreNotTruncated() throws {
+  // A 1,000-sample MP3 states its encoder delay and padding in its duration (about twice what
+  // decodes): it was refused as truncated after every sample had been delivered.
+  for (ext, frames) in [("mp3", 1000), ("opus", 100), ("m4a", 300)] {
+    let path = temporaryPath("short-\(frames).\(ext)")
+    defer { unlink(path) }
+    var encoder = try AudioEncoder(path: path, sampleRate: 48_000, channels: 1)
+    try encoder.write([Float](repeating: 0.1, count: frames), frames: frames)
+    try encoder.finish()
+    var decoder = try AudioDecoder(path: path)
+    let output = try decodeAll(&decoder)
+    #expect(output.count >= frames / 2, "\(ext): \(output.count)")
+  }
+}
+
+@Test func hugeFrameCountsAreTypedErrorsOrCapped() throws {
+  let path = temporaryPath("huge.wav")
+  defer { unlink(path) }
+  var encoder = try AudioEncoder(path: path, sampleRate: 8000, channels: 2)
+  #expect {
+    try encoder.write([0, 0], frames: Int.max / 2 + 1)
+  } throws: { ($0 as? MediaError)?.kind == .invalidArgument }
+  var decoder = try AudioDecoder(path: fixtures + "/tone.flac")
+  var buffer: [Float] = []
+  let got = try decoder.read(into: &buffer, maxFrames: Int.max)
+  #expect(got > 0 && got <= AudioDecoder.maxFramesPerRead)
+  #expect(buffer.count <= AudioDecoder.maxFramesPerRead * decoder.channels)
+}
+
+@Test(arguments: ["flac", "ac3", "mp3", "dts"])
+func emptyAndCutFilesAreMalformed(ext: String) throws {
+  // An empty FLAC or AC-3 file probed as one track of 0 Hz and no channels; an empty or cut MP3
+  // gave `.other` (FFmpeg's EINVAL) rather than `.malformed`.
+  let empty = temporaryPath("empty." + ext)
+  let file = try #require(fopen(empty, "wb"))
+  fclose(file)
+  defer { unlink(empty) }
+  #expect { _ = try MediaProbe.probe(path: empty) } throws: {
+    ($0 as? MediaError)?.kind == .malformed
+  }
+  #expect { _ = try AudioDecoder(path: empty) } throws: {
+    ($0 as? MediaError)?.kind == .malformed
+  }
+  if ext == "mp3" || ext == "flac" {
+    let source = try #require(fopen(fixtures + "/tone." + ext, "rb"))
+    var head = [UInt8](repeating: 0, count: 100)
+    let got = fread(&head, 1, 100, source)
+    fclose(source)
+    let cut = temporaryPath("cut." + ext)
+    let out = try #require(fopen(cut, "wb"))
+    fwrite(head, 1, got, out)
+    fclose(out)
+    defer { unlink(cut) }
+    #expect { _ = try MediaProbe.probe(path: cut) } throws: {
+      ($0 as? MediaError)?.kind == .malformed
+    }
   }
 }

@@ -11,10 +11,11 @@ final class FFmpegAudioSource {
   let streamIndex: Int
   /// The track's duration in seconds as the container states it, or `nil` when unknown.
   let duration: Double?
-  /// The clean name of the channel layout: `mono`, `stereo`, `5.1`, …
-  let channelLayoutName: String
+  /// The clean name of the channel layout: `mono`, `stereo`, `5.1`, … (the decoder's, once the
+  /// first frame is decoded, which `init` does).
+  private(set) var channelLayoutName: String
   /// The speakers as a WAVE/FFmpeg channel mask, or nil when the layout is not one.
-  let channelMask: UInt64?
+  private(set) var channelMask: UInt64?
 
   private let path: String
   private var format: FormatContext
@@ -31,6 +32,8 @@ final class FFmpegAudioSource {
   private var finished = false
   private var framesDecoded = 0
   private var decodeErrors = 0
+  /// The error of decoding the first frame in `init`, thrown by the first `read`.
+  private var deferredError: MediaError?
 
   /// Opens `path` and prepares to decode one audio track.
   ///
@@ -44,6 +47,11 @@ final class FFmpegAudioSource {
   ///   (or `streamIndex` is not an audio track).
   init(path: String, streamIndex: Int?) throws(MediaError) {
     let format = try FormatContext(path: path)
+    // Stream facts first: the default track is chosen from them (MPEG-TS states no channel
+    // counts in its headers, and the choice then differed from the probe's).
+    if format.needsStreamInfo(forDecoding: true) {
+      try format.findStreamInfo(path: path)
+    }
     let count = format.streamCount
     let index: Int
     if let streamIndex {
@@ -58,11 +66,7 @@ final class FFmpegAudioSource {
     } else {
       index = try format.defaultAudioStream(path: path)
     }
-    var stream = format.stream(at: index)
-    if format.needsStreamInfo(forDecoding: true) {
-      try format.findStreamInfo(path: path)
-      stream = format.stream(at: index)
-    }
+    let stream = format.stream(at: index)
     guard let parameters = stream.pointee.codecpar, parameters.pointee.sample_rate > 0,
       parameters.pointee.ch_layout.nb_channels > 0
     else {
@@ -98,6 +102,15 @@ final class FFmpegAudioSource {
     self.packet = packet
     self.frame = frame
     outputLayout = layout
+    // The first frame tells the layout the decoder really gives, which containers that do not
+    // store one (FLAC or Vorbis in Matroska) leave to a default for the count: 3.0 and quad
+    // read as 2.1 and 4.0, and converting to those mixed a channel away. A failure here is
+    // the first read's, as it would have been without this.
+    do throws(MediaError) {
+      try decodeMore()
+    } catch {
+      deferredError = error
+    }
   }
 
   /// Decodes up to `maxFrames` frames into the start of `buffer` as interleaved floats.
@@ -113,6 +126,10 @@ final class FFmpegAudioSource {
   /// - Throws: `MediaError` with kind `.malformed` when the data cannot be demuxed or nothing in
   ///   the track decodes.
   func read(into buffer: inout [Float], maxFrames: Int) throws(MediaError) -> Int {
+    if let error = deferredError {
+      deferredError = nil
+      throw error
+    }
     let wanted = maxFrames * channels
     if buffer.count < wanted {
       buffer.append(contentsOf: repeatElement(0, count: wanted - buffer.count))
@@ -158,9 +175,13 @@ final class FFmpegAudioSource {
             kind: .malformed, operation: "avcodec_receive_frame",
             detail: "no decodable audio in '\(path)'")
         }
+        // Short of the header's duration by half and by more than a second: a very short file
+        // states its encoder delay and padding in its duration.
         let shortOfHeader =
           format.headerDuration(ofStream: streamIndex).map {
-            Double(framesDecoded) < $0 * 0.5 * Double(sampleRate)
+            let stated = $0 * Double(sampleRate)
+            return Double(framesDecoded) < stated * 0.5
+              && stated - Double(framesDecoded) > Double(sampleRate)
           } ?? false
         if shortOfHeader || (format.formatName == "wav" && WaveHeader.isTruncated(path: path)) {
           throw MediaError(
@@ -217,6 +238,15 @@ final class FFmpegAudioSource {
       {
         let inputLayout = withUnsafePointer(to: decoded.pointee.ch_layout) {
           ChannelLayout(copying: $0)
+        }
+        if framesDecoded == Int(decoded.pointee.nb_samples),
+          inputLayout.raw.nb_channels == channels,
+          inputLayout.mask != outputLayout.mask
+        {
+          // The first frame: its layout is the track's (the container's may be a default).
+          outputLayout = ChannelLayout(mask: inputLayout.mask, channels: channels)
+          channelMask = outputLayout.mask
+          channelLayoutName = ChannelLayoutName.clean(outputLayout.described, channels: channels)
         }
         try withUnsafePointer(to: inputLayout.raw) { (input) throws(MediaError) in
           try withUnsafePointer(to: outputLayout.raw) { (output) throws(MediaError) in

@@ -35,8 +35,16 @@ struct FormatContext: ~Copyable {
       context = nil
       code = avformat_open_input(&context, path, nil, nil)
     }
-    guard code >= 0, let context else { throw MediaError.opening(path, code: code) }
-    raw = context
+    guard code >= 0, let opened = context else { throw MediaError.opening(path, code: code) }
+    // Raw-stream demuxers (FLAC, AC-3, DTS) open an empty file and report a track of 0 Hz and
+    // no channels. (A named pipe's size is 0 too, and is not empty.)
+    var info = stat()
+    if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size == 0 {
+      avformat_close_input(&context)
+      throw MediaError(
+        kind: .malformed, operation: "avformat_open_input", detail: "'\(path)' is empty")
+    }
+    raw = opened
   }
 
   /// The demuxer to try first for `path`'s extension, or `nil` to probe.
@@ -193,7 +201,10 @@ extension FormatContext {
   /// may cover longer subtitle or video streams), or `nil` when unknown or only estimated from
   /// the bit rate and file size.
   func headerDuration(ofStream index: Int) -> Double? {
-    guard raw.pointee.duration_estimation_method != AVFMT_DURATION_FROM_BITRATE else { return nil }
+    // Only a duration the headers state: one estimated from the bit rate is a guess, and one
+    // from the last timestamps (Ogg, MPEG-TS) is where the file ends, cut or not (and in Ogg
+    // it includes a start offset).
+    guard raw.pointee.duration_estimation_method == AVFMT_DURATION_FROM_STREAM else { return nil }
     let stream = stream(at: index)
     let value = stream.pointee.duration
     guard value != cff_nopts_value() && value > 0 else { return nil }
