@@ -298,7 +298,12 @@ func threeAndFourChannelsKeepEveryChannel(ext: String) throws {
     try encoder.finish()
     var decoder = try AudioDecoder(path: path)
     #expect(decoder.channels == channels, "\(ext)")
-    if let mask { #expect(decoder.channelMask == mask, "\(ext) \(mask)") }
+    if let mask {
+      #expect(decoder.channelMask == mask, "\(ext) \(mask)")
+      // The probe's label agrees (it reads the stream facts when the container states none).
+      let info = try MediaProbe.probe(path: path)
+      #expect(info.audio.first?.channelLayout == (mask == 0x7 ? "3.0" : "quad"), "\(ext)")
+    }
     let output = try decodeAll(&decoder)
     // The levels in the middle of the clip, channel by channel (the codec may reorder
     // channels within its layout only as FFmpeg's order says, which keeps them here).

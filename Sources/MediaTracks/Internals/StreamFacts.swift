@@ -21,6 +21,14 @@ extension FormatContext {
         {
           return true
         }
+        // More than two channels and no layout (Matroska does not store FLAC's, Vorbis's or
+        // Opus's): the default for the count (2.1, 4.0) is often wrong (3.0, quad), and the
+        // stream tells.
+        if parameters.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC
+          && parameters.pointee.ch_layout.nb_channels > 2
+        {
+          return true
+        }
         if forDecoding && parameters.pointee.codec_id == AV_CODEC_ID_AAC
           && parameters.pointee.sample_rate <= 24000
         {
