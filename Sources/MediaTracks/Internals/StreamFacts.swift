@@ -21,14 +21,7 @@ extension FormatContext {
         {
           return true
         }
-        // More than two channels and no layout (Matroska does not store FLAC's, Vorbis's or
-        // Opus's): the default for the count (2.1, 4.0) is often wrong (3.0, quad), and the
-        // stream tells.
-        if parameters.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC
-          && parameters.pointee.ch_layout.nb_channels > 2
-        {
-          return true
-        }
+
         if forDecoding && parameters.pointee.codec_id == AV_CODEC_ID_AAC
           && parameters.pointee.sample_rate <= 24000
         {
@@ -68,7 +61,12 @@ extension FormatContext {
     let stream = stream(at: index)
     let parameters = stream.pointee.codecpar!
     let channels = Int(parameters.pointee.ch_layout.nb_channels)
-    let layout = withUnsafePointer(to: parameters.pointee.ch_layout) { ChannelLayout(copying: $0) }
+    var layout = withUnsafePointer(to: parameters.pointee.ch_layout) { ChannelLayout(copying: $0) }
+    if parameters.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC,
+      let mask = Self.codecLayout(parameters)
+    {
+      layout = ChannelLayout(mask: mask, channels: channels)
+    }
     let raw = metadata(stream, "language")
     var start: Double? = nil
     if stream.pointee.start_time != cff_nopts_value() {
@@ -84,6 +82,41 @@ extension FormatContext {
       duration: duration(ofStream: index), startTime: start, language: LanguageTag.bcp47(raw),
       languageTag: raw, title: metadata(stream, "title"),
       dispositions: dispositionNames(stream.pointee.disposition))
+  }
+
+  /// The speakers a codec's own specification gives a channel count, for a container that
+  /// states no layout (Matroska stores none for FLAC, Vorbis or Opus, and FFmpeg's default for
+  /// the count, 2.1 for three channels and 4.0 for four, is not what those decoders give).
+  /// FLAC's assignments as FFmpeg's FLAC decoder reads them (five and six channels with side
+  /// surrounds); Vorbis's channel mapping, which Opus's mapping family 1 shares (back
+  /// surrounds); AAC's channel configuration (3.0, 4.0, 5.0, 5.1, 7.1 wide) from its
+  /// `AudioSpecificConfig`; `nil` for other codecs, counts of one or two, other Opus mapping
+  /// families and AAC with a program configuration element.
+  static func codecLayout(_ parameters: UnsafePointer<AVCodecParameters>) -> UInt64? {
+    let channels = Int(parameters.pointee.ch_layout.nb_channels)
+    guard (3...8).contains(channels) else { return nil }
+    let flac: [UInt64] = [0x7, 0x33, 0x607, 0x60F, 0x70F, 0x63F]
+    let vorbis: [UInt64] = [0x7, 0x33, 0x37, 0x3F, 0x70F, 0x63F]
+    switch parameters.pointee.codec_id {
+    case AV_CODEC_ID_AAC:
+      // 5 bits of object type, 4 of sampling-frequency index, 4 of channel configuration.
+      guard let config = parameters.pointee.extradata, parameters.pointee.extradata_size >= 2,
+        config[0] >> 3 != 31, (config[0] & 7) << 1 | config[1] >> 7 != 15
+      else { return nil }
+      let masks: [Int: UInt64] = [3: 0x7, 4: 0x107, 5: 0x37, 6: 0x3F, 7: 0xFF]
+      guard let mask = masks[Int(config[1] >> 3 & 0xF)], mask.nonzeroBitCount == channels
+      else { return nil }
+      return mask
+    case AV_CODEC_ID_FLAC: return flac[channels - 3]
+    case AV_CODEC_ID_VORBIS: return vorbis[channels - 3]
+    case AV_CODEC_ID_OPUS:
+      // The mapping family is byte 18 of the `OpusHead` header, which is the extradata.
+      guard let header = parameters.pointee.extradata, parameters.pointee.extradata_size > 18,
+        header[18] == 1
+      else { return nil }
+      return vorbis[channels - 3]
+    default: return nil
+    }
   }
 
   /// The facts of subtitle stream `index` (kind and label not yet set).
