@@ -65,6 +65,9 @@ enum TracksOutput {
     var text = printable(info.path) + ": " + printable(info.format)
     if let duration = info.duration { text += ", " + seconds(duration) }
     text += "\n"
+    // One label column for the file, as wide as its longest label (at least 42 characters).
+    let labels = info.audio.map(\.label) + info.subtitles.map(\.label)
+    let width = max(42, labels.map(\.count).max() ?? 0) + 2
     if info.audio.isEmpty {
       text += "  audio: none\n"
     } else {
@@ -77,7 +80,7 @@ enum TracksOutput {
         if !track.dispositions.isEmpty { details.append(track.dispositions.joined(separator: ",")) }
         text += row(
           marked: track.index == info.defaultAudio, index: track.index, label: track.label,
-          details: details)
+          width: width, details: details)
       }
     }
     if info.subtitles.isEmpty {
@@ -89,16 +92,18 @@ enum TracksOutput {
         if !track.dispositions.isEmpty { details.append(track.dispositions.joined(separator: ",")) }
         text += row(
           marked: track.index == info.defaultSubtitle, index: track.index, label: track.label,
-          details: details)
+          width: width, details: details)
       }
     }
     return text
   }
 
-  private static func row(marked: Bool, index: Int, label: String, details: [String]) -> String {
+  private static func row(
+    marked: Bool, index: Int, label: String, width: Int, details: [String]
+  ) -> String {
     let head = "  " + (marked ? "* " : "  ") + "#\(index)"
     let paddedHead = head + String(repeating: " ", count: max(1, 8 - head.count))
-    let paddedLabel = label + String(repeating: " ", count: max(2, 44 - label.count))
+    let paddedLabel = label + String(repeating: " ", count: max(2, width - label.count))
     let shown = details.filter { !$0.isEmpty }.map(printable)
     return paddedHead + printable(paddedLabel) + shown.joined(separator: "  ") + "\n"
   }

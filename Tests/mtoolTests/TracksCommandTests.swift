@@ -163,3 +163,18 @@ private func runIntoFullDevice(_ arguments: [String]) throws -> Int32 {
   let duration = try #require(file["duration"] as? Double)
   #expect(abs(duration - 2.0) < 0.01)
 }
+
+@Test func tableColumnsStayAlignedWithLongLabels() throws {
+  // "English – Commentary (Director's Commentary)" is longer than the usual label column: the
+  // details of every row of the file start in one column.
+  let result = try runMtool(["tracks", fixtures + "/multitrack.mkv"])
+  #expect(result.status == 0)
+  let rows = result.stdout.split(separator: "\n").filter { $0.contains("#") }
+  let columns = Set(
+    rows.compactMap { row -> Int? in
+      guard let codec = row.range(of: "  opus") ?? row.range(of: "  subrip") else { return nil }
+      return row.distance(from: row.startIndex, to: codec.lowerBound)
+    })
+  #expect(rows.count == 5)
+  #expect(columns.count == 1, "\(result.stdout)")
+}
