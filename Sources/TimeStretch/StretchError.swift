@@ -22,6 +22,8 @@ public enum StretchError: Error, Hashable, Sendable, CustomStringConvertible {
   case inputFrameInPast(Int, earliest: Int)
   /// More scheduled speed changes waiting than the stretcher keeps (`capacity`).
   case tooManyScheduledChanges(capacity: Int)
+  /// A media time (seconds) that is not finite or is negative.
+  case invalidMediaTime(Double)
 
   /// A one-line description naming the bad value and the supported range.
   public var description: String {
@@ -46,6 +48,8 @@ public enum StretchError: Error, Hashable, Sendable, CustomStringConvertible {
       "input frame \(f) is already planned; the earliest frame for a speed change is \(earliest)"
     case .tooManyScheduledChanges(let capacity):
       "at most \(capacity) scheduled speed changes can wait at a time"
+    case .invalidMediaTime(let t):
+      "media time \(t) s is not a finite time at or after the start"
     }
   }
 }

@@ -411,6 +411,22 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     scheduled.insert(ScheduledSpeed(frame: frame, speed: newSpeed), at: i)
   }
 
+  /// Schedules a speed change at a media time: ``setSpeed(_:atInputFrame:)`` at the input frame
+  /// nearest to `seconds × sampleRate`.
+  /// - Parameters:
+  ///   - newSpeed: input seconds per output second, 0.1 to 10.
+  ///   - seconds: media time in seconds since the start of the stream (or the last
+  ///     ``reset()``).
+  /// - Throws: ``StretchError/invalidMediaTime(_:)`` for a time that is not finite or is
+  ///   negative, and what ``setSpeed(_:atInputFrame:)`` throws.
+  public mutating func setSpeed(_ newSpeed: Double, atMediaTime seconds: Double)
+    throws(StretchError)
+  {
+    let frame = seconds * Double(sampleRate)
+    guard seconds.isFinite, seconds >= 0, frame < 0x1p62 else { throw .invalidMediaTime(seconds) }
+    try setSpeed(newSpeed, atInputFrame: Int(frame.rounded()))
+  }
+
   /// The algorithmic latency in input frames: how much input beyond a position must be pushed
   /// before the output up to that position can be pulled, at every supported speed.
   public var latencyFrames: Int { reach }
@@ -441,6 +457,14 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// - Complexity: O(b) for b kept breakpoints (at most 256).
   public func mediaTime(forOutputFrame frame: Int) -> Double {
     map.inputFrame(forOutputFrame: Double(frame)) / Double(sampleRate)
+  }
+
+  /// The output frame (fractional, since the start of the stream) at which media time
+  /// `seconds` plays: the inverse of ``mediaTime(forOutputFrame:)``, for example to schedule
+  /// something at a media time on the output clock. Exact on the same terms.
+  /// - Parameter seconds: media time in seconds since the start of the stream.
+  public func outputFrame(forMediaTime seconds: Double) -> Double {
+    map.outputFrame(forInputFrame: seconds * Double(sampleRate))
   }
 
   /// Appends input.

@@ -234,3 +234,31 @@ func regularScheduledChangesDoNotDrift(a: Double, b: Double, every: Int) throws 
     last = (k * every, point.speed)
   }
 }
+
+@Test func mediaTimesScheduleChangesAndMapBack() throws {
+  var s = try TimeStretcher(sampleRate: 48_000, channels: 1, speed: 1)
+  try s.setSpeed(2, atMediaTime: 0.5)
+  for bad in [-0.1, .nan, .infinity] {
+    do {
+      try s.setSpeed(2, atMediaTime: bad)
+      Issue.record("\(bad) accepted")
+    } catch {
+      guard case .invalidMediaTime = error else {
+        Issue.record("wrong error \(error)")
+        continue
+      }
+    }
+  }
+  s.push(sine(frequency: 440, sampleRate: 48_000, frames: 48_000))
+  s.finish()
+  var out = [Float](repeating: 0, count: 48_000)
+  _ = s.pull(into: &out, maxFrames: 48_000)
+  // 0.5 s at 1x, then 0.5 s at 2x: 0.75 s of output.
+  #expect(s.breakpoints.last?.outputFrame == 24_000)
+  #expect(abs(s.outputFrame(forMediaTime: 0.5) - 24_000) < 1e-6)
+  #expect(abs(s.outputFrame(forMediaTime: 1.0) - 36_000) < 1e-6)
+  for frame in [0, 12_345, 24_000, 30_000, 36_000] {
+    let media = s.mediaTime(forOutputFrame: frame)
+    #expect(abs(s.outputFrame(forMediaTime: media) - Double(frame)) < 1e-6)
+  }
+}
