@@ -322,9 +322,10 @@ extension TimeStretcher {
       // previous segment's continuation into it, played it early: slow speeds ended in up to
       // 6 ms of silence and a step. What of a segment lands in the output (it spans output
       // frames (k − 1)·hop to (k + 1)·hop, and the output ends at `total`) reads input at the
-      // latest up to its end, unless that would replay an onset already played. The ideal
-      // position always qualifies at 1x, and segments made before `finish()` have `reach`
-      // frames beyond their search, so the bound never moves them.
+      // latest up to its end, unless that would replay an onset already played. At 1x on a
+      // piece starting at a whole input frame the ideal position qualifies, and segments made
+      // before `finish()` have `reach` frames beyond their search, so the bound never moves
+      // them.
       let beyond = max(0, (k + 1) * hop - total)
       let lastStart = Double(preroll + inputFrames - window + beyond)
       let emitted = lastEmitted == Int.min ? -Double.infinity : Double(lastEmitted + 1)

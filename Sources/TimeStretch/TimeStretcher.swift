@@ -370,8 +370,10 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// `frame` and at `newSpeed` from there on. The media-time map gets a breakpoint at the output
   /// frame nearest to where `frame` plays (its ``SpeedBreakpoint/inputFrame`` within half an
   /// output frame times `newSpeed` of `frame`, on the line at `newSpeed` through `frame` where
-  /// it plays exactly, so rounding adds up over no number of changes), and segments are placed
-  /// on that map, so the change is heard at that input time, crossfaded like any segment.
+  /// it plays exactly, so rounding adds up over no number of changes; a change that plays
+  /// within the stream's first half output frame sets the speed from the start instead), and
+  /// segments are placed on that map, so the change is heard at that input time, crossfaded
+  /// like any segment.
   ///
   /// Changes can be scheduled ahead, in any order and before the input reaching them is pushed;
   /// a second change at the same frame replaces the first. Scheduling every change before
@@ -615,17 +617,23 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   }
 
   /// How many segments from `k` on `pull` can surely make with the input up to internal frame
-  /// `end` while speed changes wait to be placed: the map is known up to its last breakpoint,
-  /// and beyond it no piece reads input faster than the fastest speed that may apply (plus half
-  /// an input frame per scheduled change, which starts its piece at its exact input frame).
+  /// `end` while speed changes wait to be placed: the map is known before its last breakpoint
+  /// (a change placed at that breakpoint's output frame replaces its input frame), and from it
+  /// on no piece reads input faster than the fastest speed that may apply (plus half an input
+  /// frame per scheduled change, which starts its piece at its exact input frame). Changes
+  /// scheduled beyond the input pushed cannot apply to segments the input pushed can make.
   func segmentsSurelyReady(from k: Int, end: Int) -> Int {
     let last = map.last
     var fastest = max(speed, last.speed)
-    for change in scheduled { fastest = max(fastest, change.speed) }
-    let margin = 0.5 * fastest * Double(scheduled.count) + 1
+    var reachable = 0
+    for change in scheduled where change.frame < inputFrames {
+      fastest = max(fastest, change.speed)
+      reachable += 1
+    }
+    let margin = 0.5 * fastest * Double(reachable) + 1
     let limit = Double(end - max(lookahead(last), reach))
     var j = k
-    while mapPoint(j) <= Double(last.outputFrame) {
+    while mapPoint(j) < Double(last.outputFrame) {
       guard idealPosition(j, map.piece(containing: mapPoint(j))) < limit else { return j - k }
       j += 1
     }

@@ -387,3 +387,19 @@ func slowSpeedsPlayUpToTheEnd(speed: Double) throws {
   #expect(s.totalOutputFrames == total)
   #expect(throws: StretchError.self) { try s.setSpeed(.nan) }
 }
+
+@Test func availableFramesCountsNoSegmentAChangeAtTheLastBreakpointMoves() throws {
+  // Two changes placed at one output frame: the second replaces the breakpoint's input frame,
+  // later by up to half a frame times the speeds' difference. The segment there was counted
+  // on the first, and pull then could not make it (480 promised, 240 delivered).
+  var s = try TimeStretcher(sampleRate: 48_000, channels: 1, speed: 2.5)
+  try s.setSpeed(4, atInputFrame: 1199)
+  try s.setSpeed(0.25, atInputFrame: 1202)
+  let input = sine(frequency: 440, sampleRate: 48_000, frames: 2165)
+  var buffer = [Float](repeating: 0, count: 4800)
+  s.push(Array(input[0..<1000]))
+  _ = s.pull(into: &buffer, maxFrames: 480)
+  s.push(Array(input[1000...]))
+  let promised = s.availableFrames
+  #expect(s.pull(into: &buffer, maxFrames: promised) == promised)
+}
