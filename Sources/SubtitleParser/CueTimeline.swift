@@ -27,9 +27,10 @@ public struct CueTimeline: Hashable, Sendable {
   /// The media time and offset of the last `advance`/`seek`, or `nil` before the first.
   private var lastTime: Double? = nil
   private var lastOffset: Double = 0
-  /// Whether the zero-length cues at the last time are still to be reported: after the first
-  /// call and after a seek, which land on that time without playing up to it.
-  private var lastTimeUnreported = false
+  /// Timeline positions of the cues that start exactly at the last time, are not active there
+  /// (zero-length ones) and were not reported by the last call (which landed there by a seek,
+  /// the first call, or an offset change), ascending: the next forward move reports them.
+  private var landedOn: [Int] = []
 
   /// The subtitle delay in seconds, added to every cue time (positive shows subtitles later).
   /// It may change at any time; the next `advance(to:)` reports what the change (together with
@@ -100,9 +101,9 @@ public struct CueTimeline: Hashable, Sendable {
   /// Forward moves are treated as playback: cues that started and ended within the step (also
   /// zero-length ones) appear in both lists. Backward moves are seeks: only the difference
   /// between the active sets is reported. The first call reports the cues active at `time` as
-  /// entered; zero-length cues exactly at the time of the first call or of a seek are reported
-  /// by the next forward move. A change of `offset` counts as part of the step. A NaN `time`
-  /// reports nothing and changes nothing.
+  /// entered; zero-length cues exactly at the time the first call, a seek or an `offset`
+  /// change lands on are reported by the next forward move (once). A change of `offset` counts
+  /// as part of the step. A NaN `time` reports nothing and changes nothing.
   ///
   /// - Parameter time: Media time in seconds.
   /// - Returns: Cue indices that entered and that exited, each in timeline order.
@@ -149,15 +150,13 @@ public struct CueTimeline: Hashable, Sendable {
     var passed: [Int] = []
     if playing, let lastTime {
       let lastOffset = lastOffset
-      let unreported = lastTimeUnreported
-      var i = firstIndex(in: starts) { $0 + lastOffset >= lastTime }
+      var i = firstIndex(in: starts) { $0 + lastOffset > lastTime }
       while i < starts.count && starts[i] + offset <= time {
-        let startedAfter =
-          starts[i] + lastOffset > lastTime
-          || (unreported && ends[i] + lastOffset <= lastTime)
-        if startedAfter && ends[i] + offset <= time { passed.append(i) }
+        if ends[i] + offset <= time { passed.append(i) }
         i += 1
       }
+      let due = landedOn.filter { starts[$0] + offset <= time && ends[$0] + offset <= time }
+      if !due.isEmpty { passed = merge(passed, due) }
     }
     let before = lastTime == nil ? [] : current
     var entered = difference(now, before)
@@ -166,9 +165,17 @@ public struct CueTimeline: Hashable, Sendable {
       entered = merge(entered, passed)
       exited = merge(exited, passed)
     }
-    // Playing forward (or standing still) reported the zero-length cues at `time`; landing
-    // there any other way did not.
-    lastTimeUnreported = !playing || lastTime.map { time < $0 } ?? true
+    // The cues starting exactly at `time` that are not active there and this call did not
+    // report (it landed on them rather than playing over them).
+    var landing: [Int] = []
+    var j = firstIndex(in: starts) { $0 + offset >= time }
+    var k = 0
+    while j < starts.count && starts[j] + offset == time {
+      while k < passed.count && passed[k] < j { k += 1 }
+      if ends[j] + offset <= time && !(k < passed.count && passed[k] == j) { landing.append(j) }
+      j += 1
+    }
+    landedOn = landing
     current = now
     lastTime = time
     lastOffset = offset

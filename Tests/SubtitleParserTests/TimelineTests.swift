@@ -8,8 +8,8 @@ struct BruteTimeline {
   var offset = 0.0
   var current: Set<Int> = []
   var last: (time: Double, offset: Double)? = nil
-  /// Zero-length cues at the last time not yet reported (after the first call or a seek).
-  var unreported = false
+  /// Cues starting exactly where the last call landed, not active there and not reported.
+  var landed: Set<Int> = []
 
   func ordered(_ set: some Sequence<Int>) -> [Int] {
     set.sorted { a, b in
@@ -30,19 +30,20 @@ struct BruteTimeline {
     let now = Set(active(at: time))
     var passed: Set<Int> = []
     if playing, let last {
-      passed = Set(
-        times.indices.filter {
-          let (start, end) = times[$0]
-          let startedAfter =
-            start + last.offset > last.time
-            || (unreported && start + last.offset == last.time && end + last.offset <= last.time)
-          return startedAfter && start + offset <= time && end + offset <= time
-        })
+      for (i, (start, end)) in times.enumerated()
+      where start + offset <= time && end + offset <= time
+        && (start + last.offset > last.time || landed.contains(i))
+      {
+        passed.insert(i)
+      }
     }
     let before = last == nil ? [] : current
     let entered = now.subtracting(before).union(passed)
     let exited = before.subtracting(now).union(passed)
-    unreported = !playing || last == nil || time < last!.time
+    landed = Set(
+      times.indices.filter {
+        times[$0].start + offset == time && times[$0].end + offset <= time && !passed.contains($0)
+      })
     current = now
     last = (time, offset)
     return (ordered(entered), ordered(exited))
@@ -164,4 +165,21 @@ func timelineMatchesBruteForce(seed: Int) {
   #expect(timeline.advance(to: 4) == ([], []))
   timeline.offset = 0
   #expect(timeline.advance(to: 11) == ([], [1]))
+}
+
+@Test func anOffsetChangeLandingOnAZeroLengthCueReportsItOnce() {
+  // Cue time went from 5 to 7 (media 4 with offset -3): the zero-length cue at 7 was passed
+  // over and reported; the next step must not report it again.
+  var timeline = CueTimeline(times: [(7, 7)])
+  #expect(timeline.advance(to: 5) == ([], []))
+  timeline.offset = -3
+  #expect(timeline.advance(to: 4) == ([0], [0]))
+  #expect(timeline.advance(to: 4.5) == ([], []))
+  // Landing on it by an offset change that moves cue time back reports it on the next move.
+  var back = CueTimeline(times: [(3, 3)])
+  #expect(back.advance(to: 5) == ([], []))
+  back.offset = 2
+  #expect(back.advance(to: 5) == ([], []))
+  #expect(back.advance(to: 6) == ([0], [0]))
+  #expect(back.advance(to: 7) == ([], []))
 }
