@@ -127,6 +127,10 @@ head -c 30 clip.wav > truncated-header.wav
 full=$(mktemp --suffix=.mp4)
 "${ff[@]}" -i clip.wav -ac 1 -c:a aac -b:a 16k -movflags +faststart "${bitexact[@]}" "$full"
 head -c 2500 "$full" > truncated.mp4
+# 48 kHz AAC, whose headers need no stream-info pass: 10 s cut to its first 3 s or so.
+"${ff[@]}" -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=10" -c:a aac -b:a 16k \
+  -movflags +faststart "${bitexact[@]}" "$full"
+head -c 7000 "$full" > truncated-48k.m4a
 rm -f "$full"
 
 ls -l

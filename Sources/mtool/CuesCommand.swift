@@ -77,7 +77,7 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   if case .stats = mode, at != nil || shift != nil {
     throw CLIError.usage(name, "--stats only parses; --at and --shift do not go with it")
   }
-  if let output = arguments.value("output"), output != "-", path != "-" {
+  if let output = arguments.value("output"), output != "-" {
     try refuseOverwritingInput(output, input: path, command: name)
   }
 

@@ -113,7 +113,7 @@ func decoderDefaultTrackIsTheProbes(name: String) throws {
   } throws: { ($0 as? MediaError)?.kind == .notFound }
 }
 
-@Test(arguments: ["truncated-header.wav", "truncated.mp4"])
+@Test(arguments: ["truncated-header.wav", "truncated.mp4", "truncated-48k.m4a"])
 func truncatedFileIsMalformed(name: String) {
   #expect {
     var decoder = try AudioDecoder(path: fixtures + "/" + name)

@@ -220,6 +220,25 @@ func cuesExitCodes(index: Int) throws {
   }
 }
 
+@Test func cuesRefusesToOverwriteTheFileOnItsStandardInput() throws {
+  // `mtool cues - -o f.vtt < f.vtt`: standard input is the output file.
+  let dir = try temporaryDirectory()
+  defer { try? FileManager.default.removeItem(at: dir) }
+  let input = dir.appendingPathComponent("same.vtt").path
+  try FileManager.default.copyItem(atPath: fixtures + "/sample.vtt", toPath: input)
+  let original = try Data(contentsOf: URL(fileURLWithPath: input))
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: mtoolBinary)
+  process.arguments = ["cues", "-", "-o", input]
+  process.standardInput = try #require(FileHandle(forReadingAtPath: input))
+  process.standardOutput = FileHandle.nullDevice
+  process.standardError = FileHandle.nullDevice
+  try process.run()
+  process.waitUntilExit()
+  #expect(process.terminationStatus == 64)
+  #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == original)
+}
+
 @Test func cuesStatsRefusesAtAndShift() throws {
   for option in ["--at", "--shift"] {
     let result = try runMtool(["cues", fixtures + "/sample.vtt", "--stats", option, "1"])

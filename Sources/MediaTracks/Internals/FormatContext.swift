@@ -198,13 +198,15 @@ extension FormatContext {
   }
 
   /// The duration in seconds the headers state for the stream itself (not the container's, which
-  /// may cover longer subtitle or video streams), or `nil` when unknown or only estimated from
-  /// the bit rate and file size.
+  /// may cover longer subtitle or video streams), or `nil` when unknown, only estimated from
+  /// the bit rate and file size, or read from an Ogg file's last page.
   func headerDuration(ofStream index: Int) -> Double? {
-    // Only a duration the headers state: one estimated from the bit rate is a guess, and one
-    // from the last timestamps (Ogg, MPEG-TS) is where the file ends, cut or not (and in Ogg
-    // it includes a start offset).
-    guard raw.pointee.duration_estimation_method == AVFMT_DURATION_FROM_STREAM else { return nil }
+    // Not a duration estimated from the bit rate (a guess), nor Ogg's, which the demuxer reads
+    // from the last page, so it is where the file ends, cut or not, and includes a start
+    // offset. (`duration_estimation_method` is only set by `avformat_find_stream_info`.)
+    guard raw.pointee.duration_estimation_method != AVFMT_DURATION_FROM_BITRATE,
+      formatName != "ogg"
+    else { return nil }
     let stream = stream(at: index)
     let value = stream.pointee.duration
     guard value != cff_nopts_value() && value > 0 else { return nil }

@@ -42,10 +42,12 @@ struct OutputTarget {
 
 /// Refuses an output that is the input file itself (the same file through any path or link):
 /// writing it would destroy the input. Exit 64.
+/// `input` `-` is standard input, which may be the file redirected in.
 func refuseOverwritingInput(_ output: String, input: String, command: String) throws(CLIError) {
   var inInfo = stat()
   var outInfo = stat()
-  if stat(input, &inInfo) == 0, stat(output, &outInfo) == 0,
+  let opened = input == "-" ? fstat(STDIN_FILENO, &inInfo) : stat(input, &inInfo)
+  if opened == 0, stat(output, &outInfo) == 0,
     (inInfo.st_mode & S_IFMT) == S_IFREG,
     inInfo.st_dev == outInfo.st_dev, inInfo.st_ino == outInfo.st_ino
   {
