@@ -235,6 +235,22 @@ func encodesSixChannels(ext: String) throws {
   #expect(!fileExists(temporaryPath("surround.mp3")))
 }
 
+/// Encodes `frames` frames at 48 kHz to `path`, channel c (from 0) a tone of frequency
+/// proportional to c + 1 at level 0.1 · (c + 1), so each channel can be told from the others.
+private func writeChannelTones(_ path: String, channels: Int, mask: UInt64?, frames: Int) throws {
+  var encoder = try AudioEncoder(
+    path: path, sampleRate: 48_000, channels: channels, channelMask: mask)
+  var samples = [Float](repeating: 0, count: frames * channels)
+  for i in 0..<frames {
+    for c in 0..<channels {
+      samples[i * channels + c] =
+        0.1 * Float(c + 1) * Float(sin(Double(i) * 0.05 * Double(c + 1)))
+    }
+  }
+  try encoder.write(samples, frames: frames)
+  try encoder.finish()
+}
+
 @Test(arguments: ["wav", "flac", "m4a", "mka"])
 func speakerLayoutsSurviveEncoding(ext: String) throws {
   // Quad (front and back pairs, 0x33) and 5.1 with side surrounds (0x60F) used to be written
@@ -244,17 +260,7 @@ func speakerLayoutsSurviveEncoding(ext: String) throws {
     let channels = mask.nonzeroBitCount
     let path = temporaryPath("layout-\(mask).\(ext)")
     defer { unlink(path) }
-    var encoder = try AudioEncoder(
-      path: path, sampleRate: 48_000, channels: channels, channelMask: mask)
-    let frames = 4800
-    var samples = [Float](repeating: 0, count: frames * channels)
-    for i in 0..<frames {
-      for c in 0..<channels {
-        samples[i * channels + c] = 0.1 * Float(c + 1) * Float(sin(Double(i) * 0.05))
-      }
-    }
-    try encoder.write(samples, frames: frames)
-    try encoder.finish()
+    try writeChannelTones(path, channels: channels, mask: mask, frames: 4800)
     let decoder = try AudioDecoder(path: path)
     #expect(decoder.channels == channels)
     // AAC in MP4 cannot say "side" rather than "back": FFmpeg reads that file's layout back as
@@ -284,18 +290,7 @@ func threeAndFourChannelsKeepEveryChannel(ext: String) throws {
   for (mask, channels): (UInt64?, Int) in [(0x7, 3), (0x33, 4), (nil, 3), (nil, 4)] {
     let path = temporaryPath("channels-\(channels)-\(mask ?? 0).\(ext)")
     defer { unlink(path) }
-    var encoder = try AudioEncoder(
-      path: path, sampleRate: 48_000, channels: channels, channelMask: mask)
-    let frames = 9600
-    var samples = [Float](repeating: 0, count: frames * channels)
-    for i in 0..<frames {
-      for c in 0..<channels {
-        samples[i * channels + c] =
-          0.1 * Float(c + 1) * Float(sin(Double(i) * 0.05 * Double(c + 1)))
-      }
-    }
-    try encoder.write(samples, frames: frames)
-    try encoder.finish()
+    try writeChannelTones(path, channels: channels, mask: mask, frames: 9600)
     var decoder = try AudioDecoder(path: path)
     #expect(decoder.channels == channels, "\(ext)")
     if let mask {
