@@ -229,8 +229,10 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   static let searchSeconds = 0.010
   static let historyLength = 16
   static let pendingCapacity = 64
-  /// The most scheduled speed changes that can wait at a time.
-  public static let scheduledCapacity = 256
+  /// The most scheduled speed changes that can wait at a time: well under the 256 breakpoints
+  /// the media-time map keeps, so that changes placed together never push out a breakpoint the
+  /// segments being planned still sit on. Schedule further changes as earlier ones pass.
+  public static let scheduledCapacity = 64
   /// An onset is a block (about 0.5 ms) whose energy is this many times the mean of the
   /// ``historyLength`` blocks before it...
   static let onsetRatio: Float = 10
@@ -617,18 +619,23 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   }
 
   /// How many segments from `k` on `pull` can surely make with the input up to internal frame
-  /// `end` while speed changes wait to be placed: the map is known before its last breakpoint
-  /// (a change placed at that breakpoint's output frame replaces its input frame), and from it
-  /// on no piece reads input faster than the fastest speed that may apply (plus half an input
-  /// frame per scheduled change, which starts its piece at its exact input frame). Changes
+  /// `end` while speed changes wait to be placed. The map is known before its last breakpoint
+  /// (a change placed at that breakpoint's output frame replaces its input frame). From there,
+  /// no change is placed before the output already planned (`(k − 1)·hop`), so the last piece
+  /// holds up to `anchor`; it runs on at its speed until a waiting change can apply (at once for
+  /// a live change, where the first scheduled change within the input pushed plays for those),
+  /// and no piece reads input faster than the fastest speed that may apply, plus half an input
+  /// frame per scheduled change (which starts its piece at its exact input frame). Changes
   /// scheduled beyond the input pushed cannot apply to segments the input pushed can make.
   func segmentsSurelyReady(from k: Int, end: Int) -> Int {
     let last = map.last
     var fastest = max(speed, last.speed)
     var reachable = 0
+    var firstReachable = Int.max
     for change in scheduled where change.frame < inputFrames {
       fastest = max(fastest, change.speed)
       reachable += 1
+      firstReachable = min(firstReachable, change.frame)
     }
     let margin = 0.5 * fastest * Double(reachable) + 1
     let limit = Double(end - max(lookahead(last), reach))
@@ -637,16 +644,34 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
       guard idealPosition(j, map.piece(containing: mapPoint(j))) < limit else { return j - k }
       j += 1
     }
-    // Beyond the last breakpoint: a bound rising by `hop · fastest` a segment.
-    func bound(_ i: Int) -> Double {
-      Double(preroll - hop) + last.inputFrame + (mapPoint(i) - Double(last.outputFrame)) * fastest
-        + margin
+    let anchor = max(Double(last.outputFrame), Double((k - 1) * hop))
+    let anchorInput = last.inputFrame + (anchor - Double(last.outputFrame)) * last.speed
+    var turn = anchor
+    if speed == last.speed && firstReachable != Int.max {
+      let plays = map.outputFrameOnLastPiece(forInputFrame: Double(firstReachable))
+      turn = max(anchor, plays.rounded(.down))
     }
+    let turnInput = anchorInput + (turn - anchor) * last.speed
+    func bound(_ i: Int) -> Double {
+      let point = mapPoint(i)
+      let input =
+        point <= turn
+        ? anchorInput + (point - anchor) * last.speed : turnInput + (point - turn) * fastest
+      return Double(preroll - hop) + input + margin
+    }
+    // `bound` rises with `i`: the last segment under `limit` by doubling, then bisection.
     guard bound(j) < limit else { return j - k }
-    var count = max(1, Int(((limit - bound(j)) / (Double(hop) * fastest)).rounded(.down)))
-    while count > 1 && !(bound(j + count - 1) < limit) { count -= 1 }
-    while bound(j + count) < limit { count += 1 }
-    return j + count - k
+    var below = 1
+    var above = 2
+    while bound(j + above - 1) < limit {
+      below = above
+      above *= 2
+    }
+    while above - below > 1 {
+      let middle = (below + above) / 2
+      if bound(j + middle - 1) < limit { below = middle } else { above = middle }
+    }
+    return j + below - k
   }
 
   /// Takes output.

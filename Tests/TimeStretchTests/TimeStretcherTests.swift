@@ -403,3 +403,44 @@ func slowSpeedsPlayUpToTheEnd(speed: Double) throws {
   let promised = s.availableFrames
   #expect(s.pull(into: &buffer, maxFrames: promised) == promised)
 }
+
+@Test func availableFramesStaysUsefulAfterLongSlowPlay() throws {
+  // After a long stretch at 0.1x with its breakpoint at the start, a fast change scheduled
+  // within the input pushed left the bound at 0 through 64,000 more frames (it ran the fast
+  // speed from the last breakpoint over all the output already played).
+  var s = try TimeStretcher(sampleRate: 8000, channels: 1, speed: 0.1)
+  let input = sine(frequency: 300, sampleRate: 8000, frames: 80_000)
+  var buffer = [Float](repeating: 0, count: 50_000)
+  s.push(Array(input[0..<8000]))
+  _ = s.pull(into: &buffer, maxFrames: 50_000)
+  try s.setSpeed(10, atInputFrame: 7000)
+  s.push(Array(input[8000..<16_000]))
+  let promised = s.availableFrames
+  #expect(promised > 0)
+  #expect(s.pull(into: &buffer, maxFrames: promised) == promised)
+}
+
+@Test func availableFramesDoesNotDropWhenAPushReachesAScheduledChange() throws {
+  var s = try TimeStretcher(sampleRate: 48_000, channels: 1, speed: 1)
+  try s.setSpeed(10, atInputFrame: 48_000)
+  let input = sine(frequency: 300, sampleRate: 48_000, frames: 48_001)
+  s.push(Array(input[0..<48_000]))
+  let before = s.availableFrames
+  s.push(Array(input[48_000...]))
+  #expect(s.availableFrames >= before - 240)
+  var buffer = [Float](repeating: 0, count: 96_000)
+  let promised = s.availableFrames
+  #expect(s.pull(into: &buffer, maxFrames: promised) == promised)
+}
+
+@Test func changesPlacedTogetherKeepTheBreakpointsSegmentsSitOn() throws {
+  // 256 changes within one segment's window overflowed the map's 256 breakpoints and dropped
+  // the piece the segment sat on: 4,800 frames promised, 3,840 delivered. At most 64 wait.
+  var s = try TimeStretcher(sampleRate: 192_000, channels: 1, speed: 10)
+  for i in 0..<TimeStretcher.scheduledCapacity { try s.setSpeed(1, atInputFrame: 55_000 + i) }
+  s.push([Float](repeating: 0.1, count: 52_000))
+  var buffer = [Float](repeating: 0, count: 10_000)
+  let promised = s.availableFrames
+  #expect(s.pull(into: &buffer, maxFrames: promised) == promised)
+  #expect(s.breakpoints.first?.outputFrame == 0)
+}
