@@ -97,6 +97,16 @@ tone48=(-f lavfi -i "sine=frequency=440:sample_rate=48000:duration=0.5")
   -metadata:s:a:0 language=eng -metadata:s:a:1 language=fre "${bitexact[@]}" \
   stereo-surround.ts
 
+# MPEG-TS with a timestamp jump: two 0.3 s AAC pieces 100 s apart, complete though its
+# duration from the last timestamps is about 100 s.
+jump=$(mktemp -d)
+"${ff[@]}" -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=0.3" -c:a aac -b:a 16k \
+  "${bitexact[@]}" "$jump/a.ts"
+"${ff[@]}" -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=0.3" -c:a aac -b:a 16k \
+  -output_ts_offset 100 "${bitexact[@]}" "$jump/b.ts"
+cat "$jump/a.ts" "$jump/b.ts" > timestamp-jump.ts
+rm -rf "$jump"
+
 # Raw streams: FLAC, ADTS AAC and (when this FFmpeg has an MP3 encoder) MP3.
 "${ff[@]}" "${tone[@]}" -c:a flac "${bitexact[@]}" tone.flac
 "${ff[@]}" "${tone[@]}" -c:a aac -b:a 16k "${bitexact[@]}" tone.aac

@@ -377,3 +377,11 @@ func emptyAndCutFilesAreMalformed(ext: String) throws {
     }
   }
 }
+
+@Test func aTimestampJumpIsNotATruncation() throws {
+  // Complete MPEG-TS with a 100 s timestamp jump: its duration from the last timestamps is
+  // about 100 s, which the truncation check must not take for a duration the headers state.
+  var decoder = try AudioDecoder(path: fixtures + "/timestamp-jump.ts")
+  let output = try decodeAll(&decoder)
+  #expect(output.count > 48_000 / 2)
+}

@@ -32,6 +32,8 @@ final class FFmpegAudioSource {
   private var finished = false
   private var framesDecoded = 0
   private var decodeErrors = 0
+  /// The track's duration as its headers state it (seconds), for the truncation check.
+  private let statedDuration: Double?
   /// The error of decoding the first frame in `init`, thrown by the first `read`.
   private var deferredError: MediaError?
 
@@ -49,6 +51,10 @@ final class FFmpegAudioSource {
     let format = try FormatContext(path: path)
     // Stream facts first: the default track is chosen from them (MPEG-TS states no channel
     // counts in its headers, and the choice then differed from the probe's).
+    // The durations the headers state, read before the stream-info pass, which fills in
+    // durations of its own from the last timestamps (MPEG-TS): a stream with a timestamp jump
+    // then states far more than it holds.
+    let stated = (0..<format.streamCount).map { format.headerDuration(ofStream: $0) }
     if format.needsStreamInfo(forDecoding: true) {
       try format.findStreamInfo(path: path)
     }
@@ -97,6 +103,7 @@ final class FFmpegAudioSource {
     channelLayoutName = ChannelLayoutName.clean(layout.described, channels: channelCount)
     channelMask = layout.mask
     duration = format.duration(ofStream: index)
+    statedDuration = index < stated.count ? stated[index] : nil
     self.format = format
     self.codec = codec
     self.packet = packet
@@ -178,7 +185,7 @@ final class FFmpegAudioSource {
         // Short of the header's duration by half and by more than a second: a very short file
         // states its encoder delay and padding in its duration.
         let shortOfHeader =
-          format.headerDuration(ofStream: streamIndex).map {
+          statedDuration.map {
             let stated = $0 * Double(sampleRate)
             return Double(framesDecoded) < stated * 0.5
               && stated - Double(framesDecoded) > Double(sampleRate)
