@@ -69,7 +69,7 @@ final class FFmpegAudioSink {
       layout = ChannelLayout(defaultFor: channels)
       codec = try opened(layout, code: &code)
     }
-    if code < 0, let mask = Self.vorbisMask(channels: channels), mask != layout.mask {
+    if code < 0, let mask = ChannelLayout.vorbisMask(channels: channels), mask != layout.mask {
       // libopus takes only the Vorbis channel mappings, which for 3 and 4 channels (3.0, quad)
       // are not FFmpeg's defaults (2.1, 4.0).
       layout = ChannelLayout(mask: mask, channels: channels)
@@ -232,13 +232,6 @@ final class FFmpegAudioSink {
           detail: "cannot write '\(output.path)'")
       }
     }
-  }
-
-  /// The speakers of the Vorbis channel mapping for `channels` (1 to 8): mono, stereo, 3.0, quad,
-  /// 5.0, 5.1, 6.1 and 7.1, with the rear pair at the back up to 5.1.
-  static func vorbisMask(channels: Int) -> UInt64? {
-    let masks: [UInt64] = [0x4, 0x3, 0x7, 0x33, 0x37, 0x3F, 0x70F, 0x63F]
-    return (1...masks.count).contains(channels) ? masks[channels - 1] : nil
   }
 
   /// Whether `encoder` lists `layout` among its channel layouts (or lists none: any goes).

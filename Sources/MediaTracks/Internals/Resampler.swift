@@ -77,6 +77,14 @@ struct ChannelLayout: ~Copyable {
     av_channel_layout_default(&raw, Int32(channels))
   }
 
+  /// The speakers of the Vorbis channel mapping for `channels` (1 to 8), which Opus's mapping
+  /// family 1 shares: mono, stereo, 3.0, quad, 5.0, 5.1, 6.1 and 7.1, with the rear pair at
+  /// the back up to 5.1; `nil` for other counts.
+  static func vorbisMask(channels: Int) -> UInt64? {
+    let masks: [UInt64] = [0x4, 0x3, 0x7, 0x33, 0x37, 0x3F, 0x70F, 0x63F]
+    return (1...masks.count).contains(channels) ? masks[channels - 1] : nil
+  }
+
   /// The speakers as a native-order mask, or nil for a layout that is not one.
   var mask: UInt64? {
     raw.order == AV_CHANNEL_ORDER_NATIVE ? raw.u.mask : nil

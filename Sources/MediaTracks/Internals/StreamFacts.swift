@@ -96,7 +96,6 @@ extension FormatContext {
     let channels = Int(parameters.pointee.ch_layout.nb_channels)
     guard (3...8).contains(channels) else { return nil }
     let flac: [UInt64] = [0x7, 0x33, 0x607, 0x60F, 0x70F, 0x63F]
-    let vorbis: [UInt64] = [0x7, 0x33, 0x37, 0x3F, 0x70F, 0x63F]
     switch parameters.pointee.codec_id {
     case AV_CODEC_ID_AAC:
       // 5 bits of object type, 4 of sampling-frequency index, 4 of channel configuration.
@@ -108,13 +107,13 @@ extension FormatContext {
       else { return nil }
       return mask
     case AV_CODEC_ID_FLAC: return flac[channels - 3]
-    case AV_CODEC_ID_VORBIS: return vorbis[channels - 3]
+    case AV_CODEC_ID_VORBIS: return ChannelLayout.vorbisMask(channels: channels)
     case AV_CODEC_ID_OPUS:
       // The mapping family is byte 18 of the `OpusHead` header, which is the extradata.
       guard let header = parameters.pointee.extradata, parameters.pointee.extradata_size > 18,
         header[18] == 1
       else { return nil }
-      return vorbis[channels - 3]
+      return ChannelLayout.vorbisMask(channels: channels)
     default: return nil
     }
   }
