@@ -10,11 +10,12 @@ let package = Package(
     .executable(name: "mtool", targets: ["mtool"]),
   ],
   targets: [
-    // FFmpeg 5.1 from Debian's -dev packages, found through pkg-config.
+    // FFmpeg 5.1's headers from Debian's -dev packages (the Makefile checks them with
+    // pkg-config). Nothing links against the libraries: CFFmpegLoader opens them when first
+    // needed, so commands that never touch FFmpeg do not pay for loading it.
     .systemLibrary(
       name: "CFFmpeg",
       path: "Sources/CFFmpeg",
-      pkgConfig: "libavformat",
       providers: [
         .apt([
           "libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev", "pkg-config",
@@ -26,7 +27,11 @@ let package = Package(
     // Pure Swift: standard library and the platform C math library only.
     .target(name: "TimeStretch"),
     // The only module that talks to FFmpeg.
-    .target(name: "MediaTracks", dependencies: ["CFFmpeg"]),
+    // Loads FFmpeg's libraries at run time and forwards every call MediaTracks makes.
+    .target(
+      name: "CFFmpegLoader", dependencies: ["CFFmpeg"],
+      linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+    .target(name: "MediaTracks", dependencies: ["CFFmpeg", "CFFmpegLoader"]),
     .executableTarget(
       name: "mtool",
       dependencies: ["SubtitleParser", "TimeStretch", "MediaTracks"]
@@ -51,12 +56,12 @@ let package = Package(
     ),
     .executableTarget(
       name: "SubtitleBench",
-      dependencies: ["SubtitleParser", "CFFmpeg"],
+      dependencies: ["SubtitleParser", "CFFmpeg", "CFFmpegLoader"],
       path: "Benchmarks/SubtitleBench"
     ),
     .executableTarget(
       name: "TracksBench",
-      dependencies: ["MediaTracks", "CFFmpeg"],
+      dependencies: ["MediaTracks", "CFFmpeg", "CFFmpegLoader"],
       path: "Benchmarks/TracksBench"
     ),
     .executableTarget(

@@ -58,6 +58,7 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
     var buffer = [CChar](repeating: 0, count: 256)
     buffer.withUnsafeMutableBufferPointer { cff_strerror(code, $0.baseAddress, $0.count) }
     let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    if bytes.isEmpty { return "FFmpeg error \(code)" }
     return String(decoding: bytes, as: UTF8.self)
   }
 

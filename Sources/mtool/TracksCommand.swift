@@ -30,7 +30,8 @@ let tracksCommand = Command(
 
     A file that cannot be read is reported on stderr ('mtool: tracks: FILE: reason') and,
     with --json or --jsonl, in the file's "error" field; the other files are still listed.
-    The exit code is 66 if a file was missing, else 65 if one was not readable media.
+    The exit code is 66 if a file was missing, else 65 if one was not readable media, else
+    1 if one failed otherwise (a read error, or FFmpeg's libraries could not be loaded).
     """,
   run: runTracks
 )
@@ -96,10 +97,12 @@ func runTracks(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
     var stderr = StandardError()
     for file in files {
       if let kind = file.errorKind {
-        if kind == MediaError.Kind.notFound {
-          code = .noInput
-        } else if code == .ok {
-          code = .dataError
+        switch kind {
+        case .notFound: code = .noInput
+        case .malformed, .noSuchStream, .invalidArgument:
+          if code != .noInput { code = .dataError }
+        case .outputFailed, .other:
+          if code == .ok { code = .failure }
         }
       }
       if mode == .jsonLines { continue }

@@ -33,10 +33,15 @@ let mtoolBinary: String = {
 ///
 /// With `unprivileged`, a test running as root runs `mtool` as the user `nobody` (through
 /// util-linux's `setpriv`), so file permissions apply to it as they would to a user.
+/// `environment` adds to (or replaces entries of) the test's own environment.
 func runMtool(
-  _ arguments: [String], stdin: Data? = nil, unprivileged: Bool = false
+  _ arguments: [String], stdin: Data? = nil, unprivileged: Bool = false,
+  environment: [String: String] = [:]
 ) throws -> RunResult {
   let process = Process()
+  if !environment.isEmpty {
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+  }
   if unprivileged && geteuid() == 0 {
     process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
     process.arguments =

@@ -30,6 +30,7 @@ final class FFmpegAudioSink {
     path: String, sampleRate: Int, channels: Int, bitRate: Int?, channelMask: UInt64?,
     choice: EncoderChoice
   ) throws(MediaError) {
+    try FFmpegLibraries.require()
     guard let encoder = choice.findEncoder() else {
       throw MediaError(
         kind: .invalidArgument, operation: "avcodec_find_encoder",

@@ -22,7 +22,7 @@ struct FormatContext: ~Copyable {
   /// FLAC) that demuxer is tried first, which skips FFmpeg's probe of every format; if it
   /// rejects the file, the file is opened again with the full probe.
   init(path: String) throws(MediaError) {
-    cff_quiet_logging()
+    try FFmpegLibraries.require()
     var context: UnsafeMutablePointer<AVFormatContext>? = nil
     var code: Int32 = -1
     if let hint = FormatContext.demuxerHint(for: path), let format = av_find_input_format(hint) {
@@ -86,7 +86,7 @@ struct FormatContext: ~Copyable {
   /// `name` only labels errors. The corresponding C functions are `avio_alloc_context` and
   /// `avformat_open_input`.
   init(bytes: [UInt8], name: String) throws(MediaError) {
-    cff_quiet_logging()
+    try FFmpegLibraries.require()
     let source = MemorySource(bytes)
     let bufferSize = 32_768
     guard let context = avformat_alloc_context(),

@@ -17,9 +17,9 @@ struct OutputContext: ~Copyable {
   /// Allocates a muxer by FFmpeg's short name. The corresponding C function is
   /// `avformat_alloc_output_context2`.
   init(format name: String, path: String) throws(MediaError) {
-    // Encoders log too (the AAC encoder's statistics, a muxer's warnings): failures are
-    // reported as typed errors instead.
-    cff_quiet_logging()
+    // Loads FFmpeg and silences its logging: encoders log too (the AAC encoder's statistics, a
+    // muxer's warnings), and failures are reported as typed errors instead.
+    try FFmpegLibraries.require()
     var context: UnsafeMutablePointer<AVFormatContext>? = nil
     let code = avformat_alloc_output_context2(&context, nil, name, path)
     guard code >= 0, let context else {
