@@ -408,12 +408,10 @@ public enum ByteScanner {
 
   /// `source[from...]` with each CRLF and each lone CR replaced by LF.
   ///
-  /// 64-byte blocks: a block is copied whole, then for each CR in it (found in a bit mask)
-  /// the rest of the block is copied again one byte further down when an LF follows (the LF
-  /// lands where the CR was), or an LF is written over the CR when none does. Every copy is 64
-  /// bytes, overwritten in part by the next one, so the work per block depends on its CR count
-  /// only, not on where the CRs are: no branch per line whose outcome varies with the line
-  /// length.
+  /// 64-byte blocks, each searched for CRs (into a bit mask); the text between two CRs is
+  /// copied as one segment, 48 bytes at once (see `LineEndBlockWriter`), so each byte is
+  /// stored about once and the work depends on the number of line ends, hardly on the length
+  /// of the lines.
   static func replacingLineEnds(_ source: UnsafeBufferPointer<UInt8>, from: Int) -> [UInt8] {
     var count = 0
     return replacingLineEnds(source, from: from, counting: 0x3E, count: &count)
@@ -434,18 +432,18 @@ public enum ByteScanner {
       guard let d = destination.baseAddress else { return }
       let sourceRaw = UnsafeRawPointer(s)
       let destinationRaw = UnsafeMutableRawPointer(d)
+      HugePages.advise(destinationRaw, count: destination.count)
       var block = LineEndBlockWriter(
-        source: sourceRaw, destination: destinationRaw, counting: counted)
+        source: sourceRaw, destination: destinationRaw, from: from, counting: counted)
       var i = from
-      var o = 0
-      // `o <= i - from` throughout, so a 64-byte store at `o` stays within the capacity; the
-      // loads stay below `i + 128 <= n`.
+      // The output never runs ahead of the input, so the stores past it stay within the
+      // capacity; the loads stay below `i + 128 <= n`.
       while i + 128 <= n {
         let (a, b, c, e) = ByteScanner.load64(sourceRaw, i)
-        o += block.write(a, b, c, e, readAt: i, writtenAt: o)
+        block.write(a, b, c, e, readAt: i)
         i += 64
       }
-      written = block.writeTail(from: i, end: n, at: o)
+      written = block.writeTail(from: i, end: n)
       total += block.finish()
     }
   }
@@ -461,18 +459,6 @@ public enum ByteScanner {
       raw.loadUnaligned(fromByteOffset: at + 32, as: SIMD16<UInt8>.self),
       raw.loadUnaligned(fromByteOffset: at + 48, as: SIMD16<UInt8>.self)
     )
-  }
-
-  /// Copies 64 bytes from `source + from` to `destination + to` (the ranges may not overlap).
-  @inline(__always)
-  static func copy64(
-    _ source: UnsafeRawPointer, _ from: Int, _ destination: UnsafeMutableRawPointer, _ to: Int
-  ) {
-    let (a, b, c, e) = load64(source, from)
-    destination.storeBytes(of: a, toByteOffset: to, as: SIMD16<UInt8>.self)
-    destination.storeBytes(of: b, toByteOffset: to + 16, as: SIMD16<UInt8>.self)
-    destination.storeBytes(of: c, toByteOffset: to + 32, as: SIMD16<UInt8>.self)
-    destination.storeBytes(of: e, toByteOffset: to + 48, as: SIMD16<UInt8>.self)
   }
 
   /// The 64 lanes of four 16-lane masks as one integer (lane k of `a` is bit k, of `b` bit
@@ -555,10 +541,13 @@ public enum ByteScanner {
 }
 
 /// The 64-byte block step the line-end rewriters share (`ByteScanner.replacingLineEnds` for
-/// SRT, `VTTScan.validLineEndsReplaced` for WebVTT): the block is stored whole, a byte value is
-/// counted in it, and for each CR in it (found in a bit mask) the rest of the block is copied
-/// again one byte further down when an LF follows (the LF lands where the CR was), or an LF is
-/// written over the CR when none does.
+/// SRT, `VTTScan.validLineEndsReplaced` for WebVTT). The output is the source cut at each CR
+/// into segments: the bytes from just after one CR up to the next. A block is only read: a
+/// byte value is counted in it, and for each CR in it (found in a bit mask) the segment that
+/// the CR ends is copied to the destination, 48 bytes at once (more in a loop for the few
+/// longer ones), then an LF is written after it when no LF follows the CR (a CRLF keeps its LF
+/// as the first byte of the next segment). Each byte is stored about once, and the work per
+/// CR does not depend on where in the block the CR is.
 struct LineEndBlockWriter {
   let source: UnsafeRawPointer
   let destination: UnsafeMutableRawPointer
@@ -568,25 +557,29 @@ struct LineEndBlockWriter {
   var counters: SIMD16<UInt8> = .zero
   var blocks = 0
   var total = 0
+  /// Source offset of the segment not copied yet (just after the last CR seen).
+  var pending: Int
+  /// Destination offset where that segment goes.
+  var written = 0
 
-  init(source: UnsafeRawPointer, destination: UnsafeMutableRawPointer, counting counted: UInt8) {
+  /// A writer whose output starts with `source[from]` at `destination`.
+  init(
+    source: UnsafeRawPointer, destination: UnsafeMutableRawPointer, from: Int,
+    counting counted: UInt8
+  ) {
     self.source = source
     self.destination = destination
     needle = SIMD16(repeating: counted)
+    pending = from
   }
 
-  /// Writes the block `a b c e`, read at source offset `i`, at destination offset `o` (64 bytes
-  /// must fit there, and the byte after the block must be readable); returns how many bytes
-  /// the block's text takes (64 less the CRs of its CRLFs).
+  /// Takes the block `a b c e`, read at source offset `i`: counts the counted byte in it and
+  /// writes the segments its CRs end. The 112 bytes from `i` must be readable, and the
+  /// destination must have room for 48 bytes past the end of the source bytes read so far.
   @inline(__always)
   mutating func write(
-    _ a: SIMD16<UInt8>, _ b: SIMD16<UInt8>, _ c: SIMD16<UInt8>, _ e: SIMD16<UInt8>,
-    readAt i: Int, writtenAt o: Int
-  ) -> Int {
-    destination.storeBytes(of: a, toByteOffset: o, as: SIMD16<UInt8>.self)
-    destination.storeBytes(of: b, toByteOffset: o + 16, as: SIMD16<UInt8>.self)
-    destination.storeBytes(of: c, toByteOffset: o + 32, as: SIMD16<UInt8>.self)
-    destination.storeBytes(of: e, toByteOffset: o + 48, as: SIMD16<UInt8>.self)
+    _ a: SIMD16<UInt8>, _ b: SIMD16<UInt8>, _ c: SIMD16<UInt8>, _ e: SIMD16<UInt8>, readAt i: Int
+  ) {
     counters = counters &- unsafeBitCast(a .== needle, to: SIMD16<UInt8>.self)
     counters = counters &- unsafeBitCast(b .== needle, to: SIMD16<UInt8>.self)
     counters = counters &- unsafeBitCast(c .== needle, to: SIMD16<UInt8>.self)
@@ -598,30 +591,63 @@ struct LineEndBlockWriter {
       blocks = 0
     }
     var bits = ByteScanner.bitMask(a .== returns, b .== returns, c .== returns, e .== returns)
-    var shift = 0
     while bits != 0 {
-      let k = bits.trailingZeroBitCount
+      let cr = i &+ bits.trailingZeroBitCount
       bits &= bits &- 1
-      let at = o &+ k &- shift
-      if source.load(fromByteOffset: i &+ k &+ 1, as: UInt8.self) == 0x0A {
-        ByteScanner.copy64(source, i &+ k &+ 1, destination, at)
-        shift &+= 1
-      } else {
-        destination.storeBytes(of: 0x0A, toByteOffset: at, as: UInt8.self)
+      copySegment(to: cr)
+      if source.load(fromByteOffset: cr &+ 1, as: UInt8.self) != 0x0A {
+        destination.storeBytes(of: 0x0A, toByteOffset: written, as: UInt8.self)
+        written &+= 1
       }
+      pending = cr &+ 1
     }
-    return 64 &- shift
   }
 
-  /// Writes `source[from..<end]` (the bytes after the last whole block) one at a time at
-  /// destination offset `at`, each CRLF and each lone CR as LF, and counts the counted byte in
-  /// them. A CRLF split by the last block boundary left its LF here, to be written at the place
-  /// of the CR (`write` counted the CR out). Returns the destination offset after the last byte.
-  mutating func writeTail(from: Int, end: Int, at: Int) -> Int {
+  /// Copies `source[pending..<end]` to `destination + written` and advances `written`. Copies
+  /// 48 bytes, then 16 at a time while any are left: up to 47 bytes past `end` are read and
+  /// written, to be overwritten by what comes next.
+  @inline(__always)
+  mutating func copySegment(to end: Int) {
+    let s = pending
+    let o = written
+    let a: SIMD16<UInt8> = source.loadUnaligned(fromByteOffset: s, as: SIMD16<UInt8>.self)
+    let b: SIMD16<UInt8> = source.loadUnaligned(fromByteOffset: s &+ 16, as: SIMD16<UInt8>.self)
+    let c: SIMD16<UInt8> = source.loadUnaligned(fromByteOffset: s &+ 32, as: SIMD16<UInt8>.self)
+    destination.storeBytes(of: a, toByteOffset: o, as: SIMD16<UInt8>.self)
+    destination.storeBytes(of: b, toByteOffset: o &+ 16, as: SIMD16<UInt8>.self)
+    destination.storeBytes(of: c, toByteOffset: o &+ 32, as: SIMD16<UInt8>.self)
+    let length = end &- s
+    var k = 48
+    while k < length {
+      let v: SIMD16<UInt8> = source.loadUnaligned(fromByteOffset: s &+ k, as: SIMD16<UInt8>.self)
+      destination.storeBytes(of: v, toByteOffset: o &+ k, as: SIMD16<UInt8>.self)
+      k &+= 16
+    }
+    written = o &+ length
+  }
+
+  /// Writes what is left after the last whole block: the pending segment up to `from`, then
+  /// `source[from..<end]` one byte at a time, each CRLF and each lone CR as LF, counting the
+  /// counted byte in these. A CRLF split by the last block boundary has its LF here: that LF
+  /// starts the pending segment (`write` did not write the CR). Returns the destination offset
+  /// after the last byte.
+  mutating func writeTail(from: Int, end: Int) -> Int {
     let s = source.assumingMemoryBound(to: UInt8.self)
     let d = destination.assumingMemoryBound(to: UInt8.self)
+    var o = written
+    var k = pending
+    while k + 16 <= from {
+      let v: SIMD16<UInt8> = source.loadUnaligned(fromByteOffset: k, as: SIMD16<UInt8>.self)
+      destination.storeBytes(of: v, toByteOffset: o, as: SIMD16<UInt8>.self)
+      k += 16
+      o += 16
+    }
+    while k < from {
+      d[o] = s[k]
+      k += 1
+      o += 1
+    }
     var i = from
-    var o = at
     while i < end {
       let byte = s[i]
       if byte == needle[0] { total += 1 }
@@ -634,6 +660,8 @@ struct LineEndBlockWriter {
       }
       o += 1
     }
+    pending = end
+    written = o
     return o
   }
 

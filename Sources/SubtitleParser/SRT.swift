@@ -47,6 +47,7 @@ public enum SubRip {
     let capacity = min(arrows, text.count / 16) + 1
     var cues = [Cue](unsafeUninitializedCapacity: capacity) { storage, initialized in
       initialized = 0
+      HugePages.advise(storage)
       text.withUnsafeBufferPointer { buffer in
         guard let base = buffer.baseAddress, let cueBase = storage.baseAddress else { return }
         var parser = SRTParser(base, cues: cueBase, capacity: storage.count)

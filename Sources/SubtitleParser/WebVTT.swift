@@ -29,6 +29,13 @@ public enum WebVTT {
       if let base = p.baseAddress {
         let arrows = counted ?? ByteScanner.countVector(0x3E, base, 0, p.count)
         core.cues.reserveCapacity(min(arrows, p.count / 16) + 1)
+        // The storage past the (empty) elements: the capacity just reserved.
+        let bytes = core.cues.capacity * MemoryLayout<Cue>.stride
+        core.cues.withUnsafeMutableBufferPointer { cues in
+          if let first = cues.baseAddress {
+            HugePages.advise(UnsafeMutableRawPointer(first), count: bytes)
+          }
+        }
       }
       try core.advance(p, position: &position, final: true)
     }

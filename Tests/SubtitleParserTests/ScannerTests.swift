@@ -169,6 +169,39 @@ func replacingLineEndsScalar(_ bytes: [UInt8], from: Int) -> [UInt8] {
   }
 }
 
+/// Lines of every length from 0 to 200 bytes between the CRs: the rewrite copies a segment 48
+/// bytes at once and longer ones 16 bytes at a time, so segments of 47, 48, 49, 64 and 65
+/// bytes, and CR-free runs over several 64-byte blocks, each take another path.
+@Test func replacingLineEndsHandlesLongSegments() {
+  var rng = SplitMix(seed: 17)
+  for round in 0..<300 {
+    var bytes: [UInt8] = []
+    let target = Int(rng.next() % 4000)
+    while bytes.count < target {
+      let length = round % 2 == 0 ? Int(rng.next() % 201) : 40 + Int(rng.next() % 30)
+      bytes += randomBytes(length, &rng, alphabet: [0x41, 0x42, 0x3E, 0x20])
+      switch rng.next() % 8 {
+      case 0: bytes.append(0x0D)
+      case 1: bytes.append(0x0A)
+      default: bytes += [0x0D, 0x0A]
+      }
+    }
+    for from in [0, min(1, bytes.count), min(70, bytes.count)] {
+      var count = -1
+      let vector = bytes.withUnsafeBufferPointer {
+        ByteScanner.replacingLineEnds($0, from: from, counting: 0x3E, count: &count)
+      }
+      #expect(vector == replacingLineEndsScalar(bytes, from: from))
+      #expect(count == bytes[from...].filter { $0 == 0x3E }.count)
+      bytes.withUnsafeBufferPointer { p in
+        let rewritten = VTTScan.validLineEndsReplaced(p, from: from)
+        #expect(rewritten?.text == vector)
+        #expect(rewritten?.arrows == count)
+      }
+    }
+  }
+}
+
 @Test func countAndSeekMatchesScalar() {
   var rng = SplitMix(seed: 9)
   for round in 0..<400 {
@@ -259,5 +292,15 @@ func validLineEndsReplacedMatchesScalar(seed: Int) {
     let (text, arrows) = WebVTT.normalizeCounting(bytes)
     #expect(text == expected)
     if let arrows { #expect(arrows == expected.filter { $0 == 0x3E }.count) }
+  }
+}
+
+/// The huge page hint changes no contents, for buffers too small for it and large ones alike.
+@Test func hugePageAdviceKeepsContents() {
+  for count in [0, 1, 4096, (4 << 20) - 1, 5 << 20] {
+    var bytes = [UInt8](repeating: 0x41, count: count)
+    bytes.withUnsafeMutableBufferPointer { HugePages.advise($0) }
+    #expect(bytes.count == count)
+    #expect(bytes.allSatisfy { $0 == 0x41 })
   }
 }

@@ -205,9 +205,9 @@ enum VTTScan {
 
   /// `source[from...]` with each CRLF and each lone CR replaced by LF, and the number of `>`
   /// bytes in it, when `source[from...]` is valid UTF-8 without NUL; nil otherwise (the input
-  /// then needs the full normalisation). One pass: each 64-byte block is checked, counted and
-  /// copied from the same loads, the way `ByteScanner.replacingLineEnds` copies it (a 64-byte
-  /// copy per CR that an LF follows). A block of ASCII without NUL after three ASCII bytes
+  /// then needs the full normalisation). One pass: each 64-byte block is checked and counted
+  /// from the same loads, and the text between its CRs copied as `ByteScanner.replacingLineEnds`
+  /// copies it (one segment copy per CR). A block of ASCII without NUL after three ASCII bytes
   /// passes with one signed compare per 16 bytes; any other block gets the full check of
   /// `blockFlags`. Agrees with `validLineEndsReplacedScalar`.
   static func validLineEndsReplaced(
@@ -222,12 +222,12 @@ enum VTTScan {
       guard let d = destination.baseAddress else { return }
       let sourceRaw = UnsafeRawPointer(s)
       let destinationRaw = UnsafeMutableRawPointer(d)
+      HugePages.advise(destinationRaw, count: destination.count)
       var block = LineEndBlockWriter(
-        source: sourceRaw, destination: destinationRaw, counting: 0x3E)
+        source: sourceRaw, destination: destinationRaw, from: from, counting: 0x3E)
       let one: SIMD16<Int8> = SIMD16(repeating: 1)
       let zero: SIMD16<Int8> = .zero
       var i = from
-      var o = 0
       var sawCR = false
       // The first block is checked one scalar at a time (the vector check loads three bytes
       // before its block); its `>` are counted with the other blocks'.
@@ -241,8 +241,8 @@ enum VTTScan {
           return
         }
       }
-      // `o <= i - from` throughout, so a 64-byte store at `o` stays within the capacity; the
-      // loads stay below `i + 128 <= n`.
+      // The output never runs ahead of the input, so the stores past it stay within the
+      // capacity; the loads stay below `i + 128 <= n`.
       while i + 128 <= n {
         let (a, b, c, e) = ByteScanner.load64(sourceRaw, i)
         if i != from {
@@ -265,7 +265,7 @@ enum VTTScan {
             }
           }
         }
-        o += block.write(a, b, c, e, readAt: i, writtenAt: o)
+        block.write(a, b, c, e, readAt: i)
         i += 64
       }
       total += block.finish()
@@ -279,7 +279,7 @@ enum VTTScan {
         return
       }
       // The tail's `>` were counted by the check above.
-      written = block.writeTail(from: i, end: n, at: o)
+      written = block.writeTail(from: i, end: n)
     }
     return valid ? (text, total) : nil
   }
