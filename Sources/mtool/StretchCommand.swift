@@ -129,8 +129,9 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   let clock = ContinuousClock()
   let started = clock.now
   let progress = ProgressBar(total: decoder.duration, enabled: stderrIsInteractiveTerminal)
-  let trackIndex = decoder.streamIndex
   let blockFrames = 8192
+  var inBuffer = [Float](repeating: 0, count: blockFrames * channels)
+  var outBuffer = [Float](repeating: 0, count: blockFrames * channels)
   var framesIn = 0
   var framesOut = 0
   var nextChange = 0
@@ -153,66 +154,30 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   }
   schedule(&stretcher)
 
-  // Decoding and encoding (with their file reads and writes) run on threads of their own, so
-  // that this thread only stretches. Blocks of `blockFrames` frames go between them, a few at a
-  // time, so memory stays bounded whatever the input's length.
-  let reading = BlockChannel<MediaError>(buffers: 4, samples: blockFrames * channels)
-  let writing = BlockChannel<MediaError>(buffers: 4, samples: blockFrames * channels)
-  let source = DecoderBox(decoder)
-  let sink = EncoderBox(encoder)
-  /// The error for a thread that cannot be started, after closing the output.
-  func threadFailure() -> CLIError {
-    sink.abandon()
-    removeTemporary()
-    return CLIError.failure(name, "cannot start a thread: the system refused one")
-  }
-  guard let reader = WorkerThread({ source.decode(into: reading, blockFrames: blockFrames) })
-  else { throw threadFailure() }
-  guard let writer = WorkerThread({ sink.encode(from: writing) }) else {
-    reading.cancel()
-    reader.join()
-    throw threadFailure()
-  }
-
-  /// Pulls all the output there is and hands it to the writer; `false` when the writer stopped.
-  func drain(_ stretcher: inout TimeStretcher) -> Bool {
+  func drain(_ stretcher: inout TimeStretcher, _ encoder: inout AudioEncoder) throws(MediaError) {
     while true {
-      guard var block = writing.takeEmpty() else { return false }
-      let n = stretcher.pull(into: &block, maxFrames: blockFrames)
-      guard n > 0 else {
-        writing.recycle(block)
-        return true
-      }
-      writing.send(block, frames: n)
+      let n = stretcher.pull(into: &outBuffer, maxFrames: blockFrames)
+      if n == 0 { return }
+      try encoder.write(outBuffer, frames: n)
       framesOut += n
       schedule(&stretcher)
     }
   }
 
-  var writerRunning = true
-  while let block = reading.receive() {
-    stretcher.push(block.samples, frames: block.frames)
-    reading.recycle(block.samples)
-    framesIn += block.frames
-    writerRunning = drain(&stretcher)
-    if !writerRunning { break }
-    progress.update(seconds: Double(framesIn) / Double(sampleRate))
-  }
-  reading.cancel()
-  reader.join()
-  let readFailure = reading.failure
-  if readFailure == nil && writerRunning {
-    stretcher.finish()
-    _ = drain(&stretcher)
-  }
-  writing.close()
-  writer.join()
   do throws(MediaError) {
-    if let readFailure { throw readFailure }
-    if let failure = sink.failure { throw failure }
-    try sink.finish()
+    while true {
+      let n = try decoder.read(into: &inBuffer, maxFrames: blockFrames)
+      if n == 0 { break }
+      stretcher.push(inBuffer, frames: n)
+      framesIn += n
+      try drain(&stretcher, &encoder)
+      progress.update(seconds: Double(framesIn) / Double(sampleRate))
+    }
+    stretcher.finish()
+    try drain(&stretcher, &encoder)
+    try encoder.finish()
   } catch {
-    sink.abandon()
+    encoder.abandon()
     removeTemporary()
     progress.clear()
     if error.kind == .outputFailed {
@@ -240,7 +205,7 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   if arguments.has("json") {
     var members: [(String, JSONValue)] = [
       ("input", .string(input)), ("output", .string(output)),
-      ("track", .int(trackIndex)),
+      ("track", .int(decoder.streamIndex)),
       ("inputDuration", .number(inputDuration)), ("outputDuration", .number(outputDuration)),
       ("inputFrames", .int(framesIn)), ("outputFrames", .int(framesOut)),
       ("speed", .number(baseSpeed)),
@@ -448,63 +413,4 @@ final class ProgressBar {
     var stderr = StandardError()
     stderr.write("\r" + String(repeating: " ", count: 40) + "\r")
   }
-}
-
-/// The decoder of `mtool stretch`, owned by its reading thread while the command runs.
-private final class DecoderBox: @unchecked Sendable {
-  // @unchecked: only the reading thread touches `decoder` once `decode` has started.
-  private var decoder: AudioDecoder
-
-  init(_ decoder: consuming AudioDecoder) { self.decoder = decoder }
-
-  /// Decodes blocks of up to `blockFrames` frames into `channel` until the input ends, it fails
-  /// (the failure closes the channel) or the consumer cancels.
-  func decode(into channel: BlockChannel<MediaError>, blockFrames: Int) {
-    while var block = channel.takeEmpty() {
-      do throws(MediaError) {
-        let n = try decoder.read(into: &block, maxFrames: blockFrames)
-        guard n > 0 else {
-          channel.recycle(block)
-          break
-        }
-        channel.send(block, frames: n)
-      } catch {
-        channel.recycle(block)
-        channel.close(failure: error)
-        return
-      }
-    }
-    channel.close()
-  }
-}
-
-/// The encoder of `mtool stretch`, owned by its writing thread while the command runs and by
-/// the command's thread after that thread has been joined.
-private final class EncoderBox: @unchecked Sendable {
-  // @unchecked: one thread at a time touches `encoder` and `failure` (the join orders them).
-  private var encoder: AudioEncoder?
-  /// Why writing stopped, if it failed.
-  private(set) var failure: MediaError?
-
-  init(_ encoder: consuming AudioEncoder) { self.encoder = consume encoder }
-
-  /// Writes every block received from `channel`; on a failure, keeps it and cancels the channel.
-  func encode(from channel: BlockChannel<MediaError>) {
-    while let block = channel.receive() {
-      do throws(MediaError) {
-        try encoder?.write(block.samples, frames: block.frames)
-      } catch {
-        failure = error
-        channel.cancel()
-        return
-      }
-      channel.recycle(block.samples)
-    }
-  }
-
-  /// Completes the file (see `AudioEncoder.finish()`).
-  func finish() throws(MediaError) { try encoder?.finish() }
-
-  /// Closes the encoder without completing the file (see `AudioEncoder.abandon()`).
-  func abandon() { encoder.take()?.abandon() }
 }
