@@ -1,6 +1,17 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// pkg-config's name for FFmpeg, when the build needs it. On Linux, nothing links against
+/// FFmpeg (pkg-config would add `-lavformat`, which loads every FFmpeg library and their hundred
+/// dependencies at start-up): the headers are on the default include path (Debian's multiarch
+/// directory). Elsewhere (Homebrew, MacPorts) pkg-config finds the headers, and links the
+/// libraries too.
+#if os(Linux)
+  let ffmpegPkgConfig: String? = nil
+#else
+  let ffmpegPkgConfig: String? = "libavformat"
+#endif
+
 let package = Package(
   name: "mtool",
   products: [
@@ -11,11 +22,12 @@ let package = Package(
   ],
   targets: [
     // FFmpeg 5.1's headers from Debian's -dev packages (the Makefile checks them with
-    // pkg-config). Nothing links against the libraries: CFFmpegLoader opens them when first
-    // needed, so commands that never touch FFmpeg do not pay for loading it.
+    // pkg-config). CFFmpegLoader opens the libraries when first needed, so commands that never
+    // touch FFmpeg do not pay for loading it.
     .systemLibrary(
       name: "CFFmpeg",
       path: "Sources/CFFmpeg",
+      pkgConfig: ffmpegPkgConfig,
       providers: [
         .apt([
           "libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev", "pkg-config",
