@@ -182,18 +182,52 @@ func dots8(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> 
   while m + 2 <= count {
     acc0 +=
       SIMD8<Float>(repeating: a[m])
-      * rb.loadUnaligned(fromByteOffset: m * stride, as: SIMD8<Float>.self)
+      * rb.loadUnaligned(fromByteOffset: m &* stride, as: SIMD8<Float>.self)
     acc1 +=
       SIMD8<Float>(repeating: a[m + 1])
-      * rb.loadUnaligned(fromByteOffset: (m + 1) * stride, as: SIMD8<Float>.self)
+      * rb.loadUnaligned(fromByteOffset: (m &+ 1) &* stride, as: SIMD8<Float>.self)
     m += 2
   }
   if m < count {
     acc0 +=
       SIMD8<Float>(repeating: a[m])
-      * rb.loadUnaligned(fromByteOffset: m * stride, as: SIMD8<Float>.self)
+      * rb.loadUnaligned(fromByteOffset: m &* stride, as: SIMD8<Float>.self)
   }
   return acc0 + acc1
+}
+
+/// ``dots8(_:_:count:)`` for the lags l = 0..<16: lanes 0..<8 of the result for lags 0..<8,
+/// then lags 8..<16, each lane summed exactly as ``dots8(_:_:count:)`` sums it (so
+/// `dots16(a, b).0 == dots8(a, b)` and `dots16(a, b).1 == dots8(a, b + 8)`). One broadcast of
+/// `a[m]` serves sixteen lags. Reads `b[0]` through `b[count + 14]`.
+@inline(__always)
+func dots16(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> (
+  SIMD8<Float>, SIMD8<Float>
+) {
+  var lo0 = SIMD8<Float>(repeating: 0)
+  var lo1 = SIMD8<Float>(repeating: 0)
+  var hi0 = SIMD8<Float>(repeating: 0)
+  var hi1 = SIMD8<Float>(repeating: 0)
+  let rb = UnsafeRawPointer(b)
+  // Wrapping arithmetic for the offsets: `m + 9` is below `count + 9`, and a checked add cost
+  // four instructions a step.
+  let stride = MemoryLayout<Float>.stride
+  var m = 0
+  while m + 2 <= count {
+    let x0 = SIMD8<Float>(repeating: a[m])
+    let x1 = SIMD8<Float>(repeating: a[m + 1])
+    lo0 += x0 * rb.loadUnaligned(fromByteOffset: m &* stride, as: SIMD8<Float>.self)
+    hi0 += x0 * rb.loadUnaligned(fromByteOffset: (m &+ 8) &* stride, as: SIMD8<Float>.self)
+    lo1 += x1 * rb.loadUnaligned(fromByteOffset: (m &+ 1) &* stride, as: SIMD8<Float>.self)
+    hi1 += x1 * rb.loadUnaligned(fromByteOffset: (m &+ 9) &* stride, as: SIMD8<Float>.self)
+    m += 2
+  }
+  if m < count {
+    let x0 = SIMD8<Float>(repeating: a[m])
+    lo0 += x0 * rb.loadUnaligned(fromByteOffset: m &* stride, as: SIMD8<Float>.self)
+    hi0 += x0 * rb.loadUnaligned(fromByteOffset: (m &+ 8) &* stride, as: SIMD8<Float>.self)
+  }
+  return (lo0 + lo1, hi0 + hi1)
 }
 
 /// Scalar reference of ``dots8(_:_:count:)``.
@@ -211,21 +245,27 @@ func dots8Reference(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count:
   return out
 }
 
-/// `Σ a[i]·b[i−1]`, `Σ a[i]·b[i]` and `Σ a[i]·b[i+1]` (the three values of the sub-frame
-/// refinement) in one pass, SIMD8, summed in Double at the end.
+/// `Σ a[i]w[i]·b[i−1]`, `Σ a[i]w[i]·b[i]` and `Σ a[i]w[i]·b[i+1]` (the three values of the
+/// sub-frame refinement, `a` windowed by `w` on the fly, each product `a[i]·w[i]` rounded to
+/// Float first) in one pass, SIMD8, summed in Double at the end.
 /// Reads `b[−1]` through `b[count]`.
 @inline(__always)
-func threeDots(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> SIMD4<Double> {
+func threeDotsWindowed(
+  _ a: UnsafePointer<Float>, _ w: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int
+) -> SIMD4<Double> {
   var l0 = SIMD8<Float>(repeating: 0)
   var m0 = SIMD8<Float>(repeating: 0)
   var r0 = SIMD8<Float>(repeating: 0)
   let ra = UnsafeRawPointer(a)
+  let rw = UnsafeRawPointer(w)
   let rb = UnsafeRawPointer(b)
   let stride = MemoryLayout<Float>.stride
   var i = 0
   while i + 8 <= count {
     let o = i * stride
-    let a0 = ra.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+    let a0 =
+      ra.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+      * rw.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
     l0 += a0 * rb.loadUnaligned(fromByteOffset: o - stride, as: SIMD8<Float>.self)
     m0 += a0 * rb.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
     r0 += a0 * rb.loadUnaligned(fromByteOffset: o + stride, as: SIMD8<Float>.self)
@@ -235,7 +275,7 @@ func threeDots(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int)
   var mid = Double(m0.sum())
   var right = Double(r0.sum())
   while i < count {
-    let x = Double(a[i])
+    let x = Double(a[i] * w[i])
     left += x * Double(b[i - 1])
     mid += x * Double(b[i])
     right += x * Double(b[i + 1])
@@ -244,13 +284,13 @@ func threeDots(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int)
   return SIMD4<Double>(left, mid, right, 0)
 }
 
-/// Scalar reference of ``threeDots(_:_:count:)``, accumulated in Double.
-func threeDotsReference(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int)
-  -> SIMD4<Double>
-{
+/// Scalar reference of ``threeDotsWindowed(_:_:_:count:)``, accumulated in Double.
+func threeDotsWindowedReference(
+  _ a: UnsafePointer<Float>, _ w: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int
+) -> SIMD4<Double> {
   var acc = SIMD4<Double>(repeating: 0)
   for i in 0..<count {
-    let x = Double(a[i])
+    let x = Double(a[i] * w[i])
     acc += SIMD4<Double>(x * Double(b[i - 1]), x * Double(b[i]), x * Double(b[i + 1]), 0)
   }
   return acc

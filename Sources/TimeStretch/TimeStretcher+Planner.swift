@@ -396,16 +396,20 @@ extension TimeStretcher {
     // The natural continuation of the previous segment, from `searchHistory` frames before the
     // overlap to as many after it (centred on the overlap), from the channel sum; candidate j is
     // compared from j − searchHistory on.
-    let q = previous + Double(hop) - Double(searchHistory)
-    let q0 = Int(q.rounded(.down))
-    let qf = q - Double(q0)
-    if qf == 0 {
-      ref.update(from: mix + (q0 - base), count: length)
+    // It lies within the sub-frame refinement's longer stretch (see ``refineReference``), read
+    // at the same fraction of a frame, so that stretch is read once and the reference copied
+    // from it.
+    let r = previous + Double(hop) - Double(refineHistory)
+    let r0 = Int(r.rounded(.down))
+    let rf = r - Double(r0)
+    if rf == 0 {
+      refineReference.update(from: mix + (r0 - base), count: refineLength)
     } else {
       addInterpolated(
-        ref, nil, mix + (q0 - base), frameStride: 1, coefficients: lagrangeCoefficients(qf),
-        count: length)
+        refineReference, nil, mix + (r0 - base), frameStride: 1,
+        coefficients: lagrangeCoefficients(rf), count: refineLength)
     }
+    ref.update(from: refineReference + (refineHistory - searchHistory), count: length)
     let refEnergy = dotAndEnergy(ref, ref, count: length).energy
     guard refEnergy > 1e-12 else { return max(min(ideal, hi), lo) }
     let coarseLength = max(8, length / 32 * 8)  // whole SIMD8 blocks
@@ -424,11 +428,6 @@ extension TimeStretcher {
     // longer than a single tone's. The distance penalty then takes the match nearest the ideal
     // position among near-equal ones, so the offset stays within about half a period and does
     // not persist.
-    var crossings = 0
-    for i in 1..<length where (ref[i - 1] < 0) != (ref[i] < 0) {
-      crossings += 1
-    }
-    let lowFrequency = crossings <= bassCrossings
     var match: (j: Int, ncc: Float)
     let tightLo = max(lo, ideal - Double(budget))
     let tightHi = min(hi, ideal + Double(budget))
@@ -439,7 +438,7 @@ extension TimeStretcher {
         Double(match.j) > tightLo + 1 && Double(match.j) < tightHi - 1
         || (tightLo == lo && tightHi == hi)
       if match.ncc < Self.goodMatch || !inside {
-        if lowFrequency {
+        if lowFrequency() {
           let wide = bestMatch(lo: lo, hi: hi, ideal: ideal, refEnergy: refEnergy)
           if wide.ncc > match.ncc { match = wide }
         } else if periodicMode(
@@ -466,25 +465,8 @@ extension TimeStretcher {
     // cosine.
     var p = Double(bestJ)
     if bestNCC < 1 - 1e-6 {
-      let r = previous + Double(hop) - Double(refineHistory)
-      let r0 = Int(r.rounded(.down))
-      let rf = r - Double(r0)
-      if rf == 0 {
-        refWindowed.update(from: mix + (r0 - base), count: refineLength)
-      } else {
-        addInterpolated(
-          refWindowed, nil, mix + (r0 - base), frameStride: 1,
-          coefficients: lagrangeCoefficients(rf), count: refineLength)
-      }
-      // Through locals: a compound assignment through `self`'s pointer fields miscompiles
-      // under ThreadSanitizer instrumentation on Swift 6.3 (an invalid bitcast in IRGen).
-      let windowed = refWindowed
-      let window = refineWindow
-      for i in 0..<refineLength {
-        windowed[i] *= window[i]
-      }
       let start = mix + (bestJ - refineHistory - base)
-      let dots = threeDots(refWindowed, start, count: refineLength)
+      let dots = threeDotsWindowed(refineReference, refineWindow, start, count: refineLength)
       let left = dots[0]
       let mid = dots[1]
       let right = dots[2]
@@ -504,6 +486,19 @@ extension TimeStretcher {
       }
     }
     return max(min(p, hi), lo)
+  }
+
+  /// Whether low frequencies dominate the similarity reference (``ref``): it crosses zero no
+  /// more often than a ``bassHz`` tone would. Asked only when the drift budget holds no good
+  /// match.
+  func lowFrequency() -> Bool {
+    let ref = ref
+    var crossings = 0
+    for i in 1..<searchLength where (ref[i - 1] < 0) != (ref[i] < 0) {
+      crossings += 1
+      if crossings > bassCrossings { return false }
+    }
+    return true
   }
 
   /// Whether the signal counts as periodic with a period longer than the drift budget (a
@@ -576,12 +571,7 @@ extension TimeStretcher {
       return Self.distancePenalty * d * d
     }
     // Coarse: every 4th lag, three best kept.
-    var s1 = -Float.infinity
-    var s2 = -Float.infinity
-    var s3 = -Float.infinity
-    var j1 = jLo
-    var j2 = jLo
-    var j3 = jLo
+    var coarse = CoarseTop(jLo)
     // Candidate energies slide along the decimated signal (accumulated in Double).
     let jStart = (jLo + 3) / 4 * 4
     let lagCount = jHi >= jStart ? (jHi - jStart) / 4 + 1 : 0
@@ -590,69 +580,57 @@ extension TimeStretcher {
     for m in 0..<coarseLength {
       running += Double(firstBlock[m]) * Double(firstBlock[m])
     }
-    // Eight more than needed: lags are correlated eight at a time.
+    // Eight more than needed: lags are correlated eight at a time. A near-silent candidate
+    // (energy below a millionth of the reference's) is scored against that floor instead.
+    let threshold = refDecEnergy * 1e-6
     let coarseEnergy = coarseEnergy
     for l in 0..<(lagCount + 8) {
-      coarseEnergy[l] = Float(max(running, 0))
+      coarseEnergy[l] = max(Float(max(running, 0)), threshold)
       let enter = Double(firstBlock[l + coarseLength])
       let leave = Double(firstBlock[l])
       running += enter * enter - leave * leave
     }
-    var bestCoarse: Float = -1
-    var bestCoarseLag = 0
-    let threshold = refDecEnergy * 1e-6
-    let threshold8 = SIMD8<Float>(repeating: threshold)
+    let refDec = refDec
     let laneOffsets = SIMD8<Float>(0, 4, 8, 12, 16, 20, 24, 28)
-    /// Inserts lag `l` (normalised correlation `ncc`) into the best three.
-    @inline(__always) func insert(_ l: Int, _ ncc: Float) {
-      let j = jStart + 4 * l
-      if ncc > bestCoarse {
-        bestCoarse = ncc
-        bestCoarseLag = l
-      }
-      let s = ncc - penalty(j)
-      if s > s1 {
-        s3 = s2
-        j3 = j2
-        s2 = s1
-        j2 = j1
-        s1 = s
-        j1 = j
-      } else if s > s2 {
-        s3 = s2
-        j3 = j2
-        s2 = s
-        j2 = j
-      } else if s > s3 {
-        s3 = s
-        j3 = j
-      }
-    }
-    /// Lags `from..<to`, eight at a time (one SIMD8 lane each). A near-silent candidate (energy
-    /// below a millionth of the reference's) is scored against that floor instead.
-    @inline(__always) func consider(from: Int, to: Int) {
-      var l = from
-      while l < to {
-        let d8 = dots8(refDec, firstBlock + l, count: coarseLength)
+    /// Lags `from..<to`, eight at a time (one SIMD8 lane each), into `top`. (The state is passed
+    /// in, not captured: captured variables a nested function mutates are checked for exclusive
+    /// access at run time, a library call per access.)
+    @inline(__always) func consider(from: Int, to: Int, _ top: inout CoarseTop) {
+      /// The group of lags `l..<min(l + 8, to)`, whose correlations are `d8`.
+      @inline(__always) func group(_ l: Int, _ d8: SIMD8<Float>, _ top: inout CoarseTop) {
         let e8 = UnsafeRawPointer(coarseEnergy + l).loadUnaligned(as: SIMD8<Float>.self)
-        let ncc8 = d8 / (pointwiseMax(e8, threshold8) * refDecEnergy).squareRoot()
+        let ncc8 = d8 / (e8 * refDecEnergy).squareRoot()
         if to - l >= 8 {
           let offset8 =
             (SIMD8<Float>(repeating: Float(Double(jStart + 4 * l) - ideal)) + laneOffsets)
             * scale
           let s8 = ncc8 - Self.distancePenalty * offset8 * offset8
           // Most groups hold nothing better than the current third best.
-          if any(s8 .> s3) || any(ncc8 .> bestCoarse) {
+          if any(s8 .> top.s3) || any(ncc8 .> top.bestNCC) {
             for lane in 0..<8 {
-              insert(l + lane, ncc8[lane])
+              let j = jStart + 4 * (l + lane)
+              top.insert(l + lane, j, ncc8[lane], ncc8[lane] - penalty(j))
             }
           }
         } else {
           for lane in 0..<(to - l) {
-            insert(l + lane, ncc8[lane])
+            let j = jStart + 4 * (l + lane)
+            top.insert(l + lane, j, ncc8[lane], ncc8[lane] - penalty(j))
           }
         }
-        l += 8
+      }
+      // Two groups per pass where two remain (one broadcast serves both).
+      var l = from
+      while l < to {
+        if to - l > 8 {
+          let (d0, d1) = dots16(refDec, firstBlock + l, count: coarseLength)
+          group(l, d0, &top)
+          group(l + 8, d1, &top)
+          l += 16
+        } else {
+          group(l, dots8(refDec, firstBlock + l, count: coarseLength), &top)
+          l += 8
+        }
       }
     }
     // The inner range first; the whole range when nothing there matches well and the best match
@@ -661,12 +639,18 @@ extension TimeStretcher {
     let innerLo = min(max(0, Int(((ideal - Double(innerRadius)) - Double(jStart)) / 4)), lagCount)
     let innerHi = min(
       max(innerLo, Int(((ideal + Double(innerRadius)) - Double(jStart)) / 4) + 1), lagCount)
-    consider(from: innerLo, to: innerHi)
-    let atEdge = bestCoarseLag <= innerLo + 1 || bestCoarseLag >= innerHi - 2
-    if (bestCoarse < Self.extendBelow && atEdge) || innerLo == innerHi {
-      consider(from: 0, to: innerLo)
-      consider(from: innerHi, to: lagCount)
+    consider(from: innerLo, to: innerHi, &coarse)
+    let atEdge = coarse.bestLag <= innerLo + 1 || coarse.bestLag >= innerHi - 2
+    if (coarse.bestNCC < Self.extendBelow && atEdge) || innerLo == innerHi {
+      consider(from: 0, to: innerLo, &coarse)
+      consider(from: innerHi, to: lagCount, &coarse)
     }
+    let s1 = coarse.s1
+    let s2 = coarse.s2
+    let s3 = coarse.s3
+    let j1 = coarse.j1
+    let j2 = coarse.j2
+    let j3 = coarse.j3
     // Fine: full resolution around the three coarse winners and around the ideal position. The
     // lag taken is the peak nearest the ideal position among the peaks correlating about as well
     // as the best one (see ``nearEqual``): many lags match noise-like sound about equally, and
@@ -679,38 +663,109 @@ extension TimeStretcher {
     let nccs = fineNCC
     nccs.update(repeating: -.infinity, count: 32)
     var starts = (jLo, jLo, jLo, jLo)
+    var ends = (jLo - 1, jLo - 1, jLo - 1, jLo - 1)
     let nearIdeal = max(jLo, min(jHi, Int(ideal.rounded())))
+    // The (at most seven) lags around each candidate; a window is empty (end before start) when
+    // its candidate is missing.
     for rank in 0..<4 {
       let candidate = rank == 0 ? j1 : (rank == 1 ? j2 : (rank == 2 ? j3 : nearIdeal))
       let score = rank == 0 ? s1 : (rank == 1 ? s2 : (rank == 2 ? s3 : 0))
       guard score > -Float.infinity else { continue }
-      // The (at most seven) lags around the candidate in one SIMD8 pass, energies sliding.
       let fStart = max(jLo, candidate - 3)
       let fEnd = min(jHi, candidate + 3)
-      guard fStart <= fEnd else { continue }
       switch rank {
-      case 0: starts.0 = fStart
-      case 1: starts.1 = fStart
-      case 2: starts.2 = fStart
-      default: starts.3 = fStart
+      case 0: (starts.0, ends.0) = (fStart, fEnd)
+      case 1: (starts.1, ends.1) = (fStart, fEnd)
+      case 2: (starts.2, ends.2) = (fStart, fEnd)
+      default: (starts.3, ends.3) = (fStart, fEnd)
       }
-      let start = mix + (fStart - searchHistory - base)
-      let d8 = dots8(ref, start, count: length)
+    }
+    // Neighbouring candidates' windows overlap (the coarse winners are often adjacent coarse
+    // lags), so the windows' union is correlated once, in as few blocks of eight lags (one SIMD8
+    // pass each, energies sliding) as cover it: each block starts at the lowest lag still
+    // uncovered. Every lag's value is the same whichever block holds it.
+    let blockNCC = nccs + 32
+    var blockStarts = (0, 0, 0, 0)
+    var blockCount = 0
+    var next = Int.min
+    while true {
+      var u = Int.max
+      for rank in 0..<4 {
+        let (a, b) =
+          rank == 0
+          ? (starts.0, ends.0)
+          : rank == 1 ? (starts.1, ends.1) : rank == 2 ? (starts.2, ends.2) : (starts.3, ends.3)
+        let first = max(a, next)
+        if first <= b { u = min(u, first) }
+      }
+      guard u != Int.max else { break }
+      switch blockCount {
+      case 0: blockStarts.0 = u
+      case 1: blockStarts.1 = u
+      case 2: blockStarts.2 = u
+      default: blockStarts.3 = u
+      }
+      blockCount += 1
+      next = u + 8
+    }
+    @inline(__always) func blockStart(_ b: Int) -> Int {
+      b == 0 ? blockStarts.0 : b == 1 ? blockStarts.1 : b == 2 ? blockStarts.2 : blockStarts.3
+    }
+    /// Writes the correlations of the `lanes` lags from `u` on (their dot products `d0`, then
+    /// `d1`) to `out`.
+    @inline(__always) func normalize(
+      _ u: Int, _ d0: SIMD8<Float>, _ d1: SIMD8<Float>, _ lanes: Int,
+      _ out: UnsafeMutablePointer<Float>
+    ) {
+      let start = mix + (u - searchHistory - base)
       var energy = Double(dotAndEnergy(start, start, count: length).energy)
-      for lane in 0...(fEnd - fStart) {
+      for lane in 0..<lanes {
         let e = Float(energy)
-        let ncc = e > refEnergy * 1e-6 ? d8[lane] / (e * refEnergy).squareRoot() : 0
-        nccs[rank * 8 + lane] = ncc
+        let d = lane < 8 ? d0[lane] : d1[lane - 8]
+        out[lane] = e > refEnergy * 1e-6 ? d / (e * refEnergy).squareRoot() : 0
+        let enter = Double(start[lane + length])
+        let leave = Double(start[lane])
+        energy = max(0, energy + enter * enter - leave * leave)
+      }
+    }
+    // Adjacent blocks in one pass (one broadcast serves both).
+    var b = 0
+    while b < blockCount {
+      let u = blockStart(b)
+      let start = mix + (u - searchHistory - base)
+      if b + 1 < blockCount && blockStart(b + 1) == u + 8 {
+        let (d0, d1) = dots16(ref, start, count: length)
+        normalize(u, d0, d1, 16, blockNCC + 8 * b)
+        b += 2
+      } else {
+        normalize(u, dots8(ref, start, count: length), .zero, 8, blockNCC + 8 * b)
+        b += 1
+      }
+    }
+    /// The correlation of fine lag `f` (in one of the blocks).
+    @inline(__always) func fineValue(_ f: Int) -> Float {
+      var b = 0
+      while b < blockCount - 1 && f - blockStart(b) >= 8 {
+        b += 1
+      }
+      return blockNCC[8 * b + (f - blockStart(b))]
+    }
+    for rank in 0..<4 {
+      let (fStart, fEnd) =
+        rank == 0
+        ? (starts.0, ends.0)
+        : rank == 1 ? (starts.1, ends.1) : rank == 2 ? (starts.2, ends.2) : (starts.3, ends.3)
+      guard fStart <= fEnd else { continue }
+      for lane in 0...(fEnd - fStart) {
         let f = fStart + lane
+        let ncc = fineValue(f)
+        nccs[rank * 8 + lane] = ncc
         let s = ncc - penalty(f)
         if s > best {
           best = s
           bestJ = f
           bestNCC = ncc
         }
-        let enter = Double(start[lane + length])
-        let leave = Double(start[lane])
-        energy = max(0, energy + enter * enter - leave * leave)
       }
     }
     /// Whether fine lag `i` is a peak: at least as good as both neighbours, which must have been
@@ -766,11 +821,8 @@ extension TimeStretcher {
     while scanned + block <= limit {
       let s = mix + (scanned - base)
       var energy: Float = 0
-      var peak: Float = 0
       for i in 0..<block {
-        let v = s[i]
-        energy += v * v
-        peak = max(peak, abs(v))
+        energy += s[i] * s[i]
       }
       var mean: Float = 0
       for i in 0..<Self.historyLength {
@@ -782,6 +834,11 @@ extension TimeStretcher {
       if energy > Self.onsetRatio * mean + floor && energy > Self.onsetOverPeak * peakBefore
         && scanned - lastOnsetBlock > 2 * block
       {
+        // The block's peak, needed only here.
+        var peak: Float = 0
+        for i in 0..<block {
+          peak = max(peak, abs(s[i]))
+        }
         var i = 0
         while i < block - 1 && abs(s[i]) < 0.5 * peak {
           i += 1
@@ -808,6 +865,50 @@ extension TimeStretcher {
       }
       pendingHead = (pendingHead + 1) % Self.pendingCapacity
       pendingCount -= 1
+    }
+  }
+}
+
+/// The coarse search's three best lags by score (correlation less the distance penalty), and the
+/// best correlation with its lag index.
+struct CoarseTop {
+  var s1 = -Float.infinity
+  var s2 = -Float.infinity
+  var s3 = -Float.infinity
+  var j1: Int
+  var j2: Int
+  var j3: Int
+  var bestNCC: Float = -1
+  var bestLag = 0
+
+  init(_ j: Int) {
+    j1 = j
+    j2 = j
+    j3 = j
+  }
+
+  /// Inserts lag index `l` (lag `j`, normalised correlation `ncc`, score `s`).
+  @inline(__always)
+  mutating func insert(_ l: Int, _ j: Int, _ ncc: Float, _ s: Float) {
+    if ncc > bestNCC {
+      bestNCC = ncc
+      bestLag = l
+    }
+    if s > s1 {
+      s3 = s2
+      j3 = j2
+      s2 = s1
+      j2 = j1
+      s1 = s
+      j1 = j
+    } else if s > s2 {
+      s3 = s2
+      j3 = j2
+      s2 = s
+      j2 = j
+    } else if s > s3 {
+      s3 = s
+      j3 = j
     }
   }
 }

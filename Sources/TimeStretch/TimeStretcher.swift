@@ -118,10 +118,13 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   // Search scratch.
   let ref: UnsafeMutablePointer<Float>
   let refDec: UnsafeMutablePointer<Float>
-  let refWindowed: UnsafeMutablePointer<Float>
+  /// The previous segment's continuation over the sub-frame refinement's stretch (from
+  /// `refineHistory` before the overlap on, unwindowed); ``ref`` is a part of it.
+  let refineReference: UnsafeMutablePointer<Float>
   let refineWindow: UnsafeMutablePointer<Float>
   let coarseEnergy: UnsafeMutablePointer<Float>
-  /// The fine search's correlations: eight lags around each of four candidates.
+  /// The fine search's correlations: eight lags around each of four candidates, then the
+  /// (at most four) blocks of eight lags they are read from.
   let fineNCC: UnsafeMutablePointer<Float>
 
   // Onsets.
@@ -292,6 +295,11 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     searchHistory = ((searchLength - hop) / 2 + 3) / 4 * 4
     refineLength = 3 * hop
     refineHistory = hop
+    // The search reads its reference out of the refinement's (see `search`), which needs
+    // searchHistory <= refineHistory and refineHistory - searchHistory + searchLength <=
+    // refineLength: true at every supported rate (a test runs the search at rates across the
+    // range under AddressSanitizer). Not asserted here: Swift 6.3 miscompiles an `assert` or
+    // `precondition` in this initializer in release builds (a crash releasing a field).
     bassCrossings = Int(2 * Self.bassHz * Double(searchLength) / rate) + 1
     preroll = (refineHistory + 2 * hop + 12) / 4 * 4
     block = max(8, sampleRate / 2000)
@@ -306,11 +314,11 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     ready = .allocate(capacity: hop * channels)
     ref = .allocate(capacity: searchLength + 8)
     refDec = .allocate(capacity: searchLength / 4 + 8)
-    refWindowed = .allocate(capacity: refineLength + 8)
+    refineReference = .allocate(capacity: refineLength + 8)
     refineWindow = .allocate(capacity: refineLength)
     // The search range is at most ideal − behind ... ideal + radius (next to onsets).
     coarseEnergy = .allocate(capacity: (behind + radius) / 4 + 24)
-    fineNCC = .allocate(capacity: 32)
+    fineNCC = .allocate(capacity: 64)
     history = .allocate(capacity: Self.historyLength)
     peakDecay = Float(pow(0.1, Double(block) / rate / Self.peakMemorySeconds))
     pending = .allocate(capacity: Self.pendingCapacity)
@@ -346,7 +354,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     ready.deallocate()
     ref.deallocate()
     refDec.deallocate()
-    refWindowed.deallocate()
+    refineReference.deallocate()
     refineWindow.deallocate()
     coarseEnergy.deallocate()
     fineNCC.deallocate()

@@ -95,18 +95,23 @@ func addInterpolatedMatchesTheScalarReference(stride: Int) {
 }
 
 @Test(arguments: [0, 7, 16, 33, 1102])
-func threeDotsMatchTheScalarReference(count: Int) {
+func threeDotsWindowedMatchTheScalarReference(count: Int) {
   let a = randomSignal(count, seed: 11)
+  let w = randomSignal(count, seed: 15)
   let b = randomSignal(count + 2, seed: 12)
   a.withUnsafeBufferPointer { pa in
-    b.withUnsafeBufferPointer { pb in
-      guard let x = pa.baseAddress, let y = pb.baseAddress else { return }
-      let v = threeDots(x, y + 1, count: count)
-      let r = threeDotsReference(x, y + 1, count: count)
-      for k in 0..<3 {
-        #expect(abs(v[k] - r[k]) <= 1e-5 * Double(max(count, 1)))
+    w.withUnsafeBufferPointer { pw in
+      b.withUnsafeBufferPointer { pb in
+        guard let x = pa.baseAddress, let h = pw.baseAddress, let y = pb.baseAddress else {
+          return
+        }
+        let v = threeDotsWindowed(x, h, y + 1, count: count)
+        let r = threeDotsWindowedReference(x, h, y + 1, count: count)
+        for k in 0..<3 {
+          #expect(abs(v[k] - r[k]) <= 1e-5 * Double(max(count, 1)))
+        }
+        #expect(v[3] == 0 && r[3] == 0)
       }
-      #expect(v[3] == 0 && r[3] == 0)
     }
   }
 }
@@ -123,6 +128,27 @@ func dots8MatchesTheScalarReference(count: Int) {
       for l in 0..<8 {
         #expect(abs(v[l] - r[l]) <= Float(1e-5) * Float(max(count, 1)))
       }
+    }
+  }
+}
+
+@Test(arguments: [0, 1, 2, 13, 104, 110, 440])
+func dots16MatchesTheScalarReferenceAndDots8(count: Int) {
+  let a = randomSignal(count, seed: 17)
+  let b = randomSignal(count + 16, seed: 18)
+  a.withUnsafeBufferPointer { pa in
+    b.withUnsafeBufferPointer { pb in
+      guard let x = pa.baseAddress, let y = pb.baseAddress else { return }
+      let (v0, v1) = dots16(x, y, count: count)
+      let r0 = dots8Reference(x, y, count: count)
+      let r1 = dots8Reference(x, y + 8, count: count)
+      for l in 0..<8 {
+        #expect(abs(v0[l] - r0[l]) <= Float(1e-5) * Float(max(count, 1)))
+        #expect(abs(v1[l] - r1[l]) <= Float(1e-5) * Float(max(count, 1)))
+      }
+      // The same sums as dots8, bit for bit: the search may take either for a lag.
+      #expect(v0 == dots8(x, y, count: count))
+      #expect(v1 == dots8(x, y + 8, count: count))
     }
   }
 }

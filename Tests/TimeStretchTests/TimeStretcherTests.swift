@@ -444,3 +444,21 @@ func slowSpeedsPlayUpToTheEnd(speed: Double) throws {
   #expect(s.pull(into: &buffer, maxFrames: promised) == promised)
   #expect(s.breakpoints.first?.outputFrame == 0)
 }
+
+/// Every supported rate gives a stretcher whose internal sizes fit together (the search reads
+/// its reference out of the refinement's: under AddressSanitizer a misfit is an overflow), and it
+/// searches and stretches 0.1 s of a tone to the exact length.
+@Test func everySupportedSampleRateConstructs() throws {
+  var rates = Array(stride(from: 8000, through: 192_000, by: 4001))
+  rates += [8001, 11_025, 22_050, 44_100, 48_000, 88_200, 96_000, 176_400, 191_999, 192_000]
+  for rate in rates {
+    var s = try TimeStretcher(sampleRate: rate, channels: 1, speed: 1.5)
+    let frames = rate / 10
+    s.push(sine(frequency: 440, sampleRate: rate, frames: frames))
+    s.finish()
+    var out = [Float](repeating: 0, count: 8192)
+    var total = 0
+    while case let n = s.pull(into: &out, maxFrames: 8192), n > 0 { total += n }
+    #expect(total == Int((Double(frames) / 1.5).rounded()), "rate \(rate)")
+  }
+}
