@@ -92,11 +92,11 @@ bench: peer-deps
 	$(SWIFT) build $(RELEASE)
 	python3 Scripts/make-subtitle-corpus.py Benchmarks/corpus
 	mkdir -p .build/bench
-	$(SWIFT) run $(RELEASE) SubtitleBench --json-out .build/bench/SubtitleBench.json
+	.build/release/SubtitleBench --json-out .build/bench/SubtitleBench.json
 	Scripts/make-tracks-corpus.sh
-	$(SWIFT) run $(RELEASE) TracksBench --json-out .build/bench/TracksBench.json
-	$(SWIFT) run $(RELEASE) StretchQuality --json-out .build/bench/StretchQuality.json
-	$(SWIFT) run $(RELEASE) ResourceBench --json-out .build/bench/ResourceBench.json
+	.build/release/TracksBench --json-out .build/bench/TracksBench.json
+	.build/release/StretchQuality --json-out .build/bench/StretchQuality.json
+	.build/release/ResourceBench --json-out .build/bench/ResourceBench.json
 	@status=0; for name in SubtitleBench TracksBench StretchQuality ResourceBench; do \
 	  python3 Scripts/check-thresholds.py Benchmarks/Thresholds/$$name.json \
 	    .build/bench/$$name.json || status=1; \
