@@ -133,11 +133,26 @@ extension TimeStretcher {
       mixPolarity(dst, m, n)
     }
     frames += n
-    while (decDone + 1) * 4 <= frames {
-      let j = decDone * 4
-      dec[decDone] = (mix[j] + mix[j + 1]) + (mix[j + 2] + mix[j + 3])
-      decDone += 1
+    // The 4:1 decimation, four values a pass where four are due (each the same sum,
+    // `(mix[j] + mix[j + 1]) + (mix[j + 2] + mix[j + 3])`, as one at a time).
+    let mix = mix
+    let dec = dec
+    let rawMix = UnsafeRawPointer(mix)
+    var d = decDone
+    while (d &+ 4) &* 4 <= frames {
+      let v = rawMix.loadUnaligned(
+        fromByteOffset: d &* 4 &* MemoryLayout<Float>.stride, as: SIMD16<Float>.self)
+      let pairs = v.evenHalf + v.oddHalf
+      UnsafeMutableRawPointer(dec + d).storeBytes(
+        of: pairs.evenHalf + pairs.oddHalf, as: SIMD4<Float>.self)
+      d = d &+ 4
     }
+    while (d &+ 1) &* 4 <= frames {
+      let j = d &* 4
+      dec[d] = (mix[j] + mix[j &+ 1]) + (mix[j &+ 2] + mix[j &+ 3])
+      d = d &+ 1
+    }
+    decDone = d
   }
 
   /// Writes the similarity signal of `n` frames, `source` (interleaved) to `destination`
@@ -175,16 +190,26 @@ extension TimeStretcher {
       if channels == 2 {
         let raw = UnsafeRawPointer(source)
         let out = UnsafeMutableRawPointer(destination)
-        while end - i >= 4 {
-          let v = raw.loadUnaligned(fromByteOffset: i * 8, as: SIMD8<Float>.self)
+        // Four frames a step, two steps a pass (wrapping arithmetic: `i` stays below `n`).
+        @inline(__always) func four(_ i: Int) {
+          let v = raw.loadUnaligned(fromByteOffset: i &* 8, as: SIMD8<Float>.self)
           let first = v.evenHalf
           let rest = v.oddHalf
           cross += first * rest
           first2 += first * first
           rest2 += rest * rest
-          out.storeBytes(of: first + sign * rest, toByteOffset: i * 4, as: SIMD4<Float>.self)
-          fill += 4
-          i += 4
+          out.storeBytes(of: first + sign * rest, toByteOffset: i &* 4, as: SIMD4<Float>.self)
+        }
+        while end &- i >= 8 {
+          four(i)
+          four(i &+ 4)
+          fill = fill &+ 8
+          i = i &+ 8
+        }
+        if end &- i >= 4 {
+          four(i)
+          fill = fill &+ 4
+          i = i &+ 4
         }
       }
       while i < end {
@@ -493,10 +518,19 @@ extension TimeStretcher {
   /// match.
   func lowFrequency() -> Bool {
     let ref = ref
+    let limit = bassCrossings
     var crossings = 0
-    for i in 1..<searchLength where (ref[i - 1] < 0) != (ref[i] < 0) {
-      crossings += 1
-      if crossings > bassCrossings { return false }
+    // Each sample's sign read once, and wrapping arithmetic (`i` stays below `searchLength`).
+    var wasNegative = ref[0] < 0
+    var i = 1
+    while i < searchLength {
+      let negative = ref[i] < 0
+      if negative != wasNegative {
+        crossings = crossings &+ 1
+        if crossings > limit { return false }
+      }
+      wasNegative = negative
+      i = i &+ 1
     }
     return true
   }
@@ -584,11 +618,40 @@ extension TimeStretcher {
     // (energy below a millionth of the reference's) is scored against that floor instead.
     let threshold = refDecEnergy * 1e-6
     let coarseEnergy = coarseEnergy
-    for l in 0..<(lagCount + 8) {
-      coarseEnergy[l] = max(Float(max(running, 0)), threshold)
-      let enter = Double(firstBlock[l + coarseLength])
+    // Four lags a pass: the squares' differences four at a time, the running sum still one lag
+    // at a time in order (so the same values as a lag-by-lag slide), and the floor as one
+    // comparison (a running sum at or below zero is below `threshold`, which is not negative).
+    @inline(__always) func floored(_ running: Double) -> Float {
+      let e = Float(running)
+      return e > threshold ? e : threshold
+    }
+    let slideCount = lagCount + 8
+    let rawBlock = UnsafeRawPointer(firstBlock)
+    let stride = MemoryLayout<Float>.stride
+    var l = 0
+    while l &+ 4 <= slideCount {
+      let enter = SIMD4<Double>(
+        rawBlock.loadUnaligned(
+          fromByteOffset: (l &+ coarseLength) &* stride, as: SIMD4<Float>.self))
+      let leave = SIMD4<Double>(
+        rawBlock.loadUnaligned(fromByteOffset: l &* stride, as: SIMD4<Float>.self))
+      let change = enter * enter - leave * leave
+      coarseEnergy[l] = floored(running)
+      running += change[0]
+      coarseEnergy[l &+ 1] = floored(running)
+      running += change[1]
+      coarseEnergy[l &+ 2] = floored(running)
+      running += change[2]
+      coarseEnergy[l &+ 3] = floored(running)
+      running += change[3]
+      l = l &+ 4
+    }
+    while l < slideCount {
+      coarseEnergy[l] = floored(running)
+      let enter = Double(firstBlock[l &+ coarseLength])
       let leave = Double(firstBlock[l])
       running += enter * enter - leave * leave
+      l = l &+ 1
     }
     let refDec = refDec
     let laneOffsets = SIMD8<Float>(0, 4, 8, 12, 16, 20, 24, 28)
@@ -742,23 +805,25 @@ extension TimeStretcher {
         b += 1
       }
     }
-    /// The correlation of fine lag `f` (in one of the blocks).
-    @inline(__always) func fineValue(_ f: Int) -> Float {
-      var b = 0
-      while b < blockCount - 1 && f - blockStart(b) >= 8 {
-        b += 1
-      }
-      return blockNCC[8 * b + (f - blockStart(b))]
-    }
     for rank in 0..<4 {
       let (fStart, fEnd) =
         rank == 0
         ? (starts.0, ends.0)
         : rank == 1 ? (starts.1, ends.1) : rank == 2 ? (starts.2, ends.2) : (starts.3, ends.3)
       guard fStart <= fEnd else { continue }
+      // The block holding each lag: the last one starting at or before it (blocks ascend, and
+      // the window's lags too, so the search goes on from the previous lag's block).
+      var fb = 0
+      var fbStart = blockStarts.0
+      var fbNext = blockCount > 1 ? blockStarts.1 : Int.max
       for lane in 0...(fEnd - fStart) {
         let f = fStart + lane
-        let ncc = fineValue(f)
+        while fb < blockCount - 1 && f - fbStart >= 8 {
+          fb += 1
+          fbStart = fbNext
+          fbNext = fb + 1 < blockCount ? blockStart(fb + 1) : Int.max
+        }
+        let ncc = blockNCC[8 * fb + (f - fbStart)]
         nccs[rank * 8 + lane] = ncc
         let s = ncc - penalty(f)
         if s > best {

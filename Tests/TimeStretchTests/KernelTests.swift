@@ -116,7 +116,7 @@ func threeDotsWindowedMatchTheScalarReference(count: Int) {
   }
 }
 
-@Test(arguments: [0, 1, 2, 13, 104, 110])
+@Test(arguments: [0, 1, 2, 3, 7, 13, 104, 110])
 func dots8MatchesTheScalarReference(count: Int) {
   let a = randomSignal(count, seed: 13)
   let b = randomSignal(count + 8, seed: 14)
@@ -132,7 +132,7 @@ func dots8MatchesTheScalarReference(count: Int) {
   }
 }
 
-@Test(arguments: [0, 1, 2, 13, 104, 110, 440])
+@Test(arguments: [0, 1, 2, 3, 7, 13, 104, 110, 440])
 func dots16MatchesTheScalarReferenceAndDots8(count: Int) {
   let a = randomSignal(count, seed: 17)
   let b = randomSignal(count + 16, seed: 18)
