@@ -747,6 +747,16 @@ extension TimeStretcher {
     // lags), so the windows' union is correlated once, in as few blocks of eight lags (one SIMD8
     // pass each, energies sliding) as cover it: each block starts at the lowest lag still
     // uncovered. Every lag's value is the same whichever block holds it.
+    let windows = (starts, ends)
+    /// The first and last lag of candidate `rank`'s window.
+    @inline(__always) func window(_ rank: Int) -> (Int, Int) {
+      switch rank {
+      case 0: (windows.0.0, windows.1.0)
+      case 1: (windows.0.1, windows.1.1)
+      case 2: (windows.0.2, windows.1.2)
+      default: (windows.0.3, windows.1.3)
+      }
+    }
     let blockNCC = nccs + 32
     var blockStarts = (0, 0, 0, 0)
     var blockCount = 0
@@ -754,10 +764,7 @@ extension TimeStretcher {
     while true {
       var u = Int.max
       for rank in 0..<4 {
-        let (a, b) =
-          rank == 0
-          ? (starts.0, ends.0)
-          : rank == 1 ? (starts.1, ends.1) : rank == 2 ? (starts.2, ends.2) : (starts.3, ends.3)
+        let (a, b) = window(rank)
         let first = max(a, next)
         if first <= b { u = min(u, first) }
       }
@@ -806,10 +813,7 @@ extension TimeStretcher {
       }
     }
     for rank in 0..<4 {
-      let (fStart, fEnd) =
-        rank == 0
-        ? (starts.0, ends.0)
-        : rank == 1 ? (starts.1, ends.1) : rank == 2 ? (starts.2, ends.2) : (starts.3, ends.3)
+      let (fStart, fEnd) = window(rank)
       guard fStart <= fEnd else { continue }
       // The block holding each lag: the last one starting at or before it (blocks ascend, and
       // the window's lags too, so the search goes on from the previous lag's block).
