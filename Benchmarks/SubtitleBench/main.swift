@@ -223,6 +223,11 @@ for file in files where only.map({ file.contains($0) }) ?? true {
 
 // MARK: - Report
 
+/// `value` with one decimal, or `null` when it is not finite (a row that was not measured).
+func jsonNumber(_ value: Double) -> String {
+  value.isFinite ? fixed(value, 1) : "null"
+}
+
 func ratio(_ a: Row?, _ b: Row?) -> String {
   guard let a, let b, b.cpuMBps > 0, b.cpuMBps.isFinite else { return "-" }
   return fixed(a.cpuMBps / b.cpuMBps, 2) + "x"
@@ -234,10 +239,11 @@ do {
     if i > 0 { out += "," }
     out += "{\"file\":\"\(row.file)\",\"name\":\"\(row.name)\",\"bytes\":\(row.bytes),"
     out += "\"min_s\":\(row.minSeconds),\"median_s\":\(row.median),"
-    out += "\"best_MBps\":\(fixed(row.bestMBps, 1)),\"median_MBps\":\(fixed(row.medianMBps, 1)),"
-    out += "\"cpu_MBps\":\(fixed(row.cpuMBps, 1))"
+    out += "\"best_MBps\":\(jsonNumber(row.bestMBps)),"
+    out += "\"median_MBps\":\(jsonNumber(row.medianMBps)),"
+    out += "\"cpu_MBps\":\(jsonNumber(row.cpuMBps))"
     if let ffmpeg = rows.first(where: { $0.file == row.file && $0.name == "FFmpeg" }),
-      ffmpeg.cpuMBps > 0
+      ffmpeg.cpuMBps > 0, ffmpeg.cpuMBps.isFinite, row.cpuMBps.isFinite
     {
       out += ",\"cpu_over_FFmpeg\":\(fixed(row.cpuMBps / ffmpeg.cpuMBps, 2))"
     }
