@@ -430,4 +430,47 @@ struct SplitMix64: RandomNumberGenerator {
       #expect(fast?.0 == slow?.0 && fast?.1 == slow?.1, "\(sample)")
     }
   }
+
+  /// The timing-line fast path against the reference: both timestamps, the arrow with one
+  /// space each side, and where the rest of the line starts. It may decline any line; what it
+  /// accepts must read as the spec reads it.
+  @Test func canonicalTimingsAgreeWithReference() {
+    var rng = SplitMix64(seed: 5)
+    let alphabet = Array("0123456789:.:.0159 ->\t".utf8)
+    let bases = [
+      "00:00:01.431 --> 00:00:02.506", "100:00:00.060 --> 100:00:01.898 align:end",
+      "09:59:59.999 --> 123:00:00.000", "999:59:59.999 --> 99:59:59.999 line:0",
+    ]
+    var accepted = 0
+    for round in 0..<40_000 {
+      var bytes = Array(bases[round % bases.count].utf8)
+      for _ in 0..<Int(rng.next() % 3) {
+        bytes[Int(rng.next() % UInt64(bytes.count))] =
+          alphabet[Int(rng.next() % UInt64(alphabet.count))]
+      }
+      if rng.next() % 8 == 0 { bytes.insert(0x30, at: Int(rng.next() % UInt64(bytes.count))) }
+      if rng.next() % 8 == 0 { bytes.remove(at: Int(rng.next() % UInt64(bytes.count))) }
+      // The line ends at `end`; the bytes after it are the next line's (or padding).
+      let end = bytes.count
+      bytes += Array("\n00:00:00.000 -->".utf8)
+      let sample = String(decoding: bytes[..<end], as: UTF8.self)
+      let fast: (Int64, Int64, Int)? = bytes.withUnsafeBufferPointer { p in
+        VTTSyntax.canonicalTimings(p, start: 0, end: end).map { ($0.first, $0.second, $0.rest) }
+      }
+      guard let fast else { continue }
+      accepted += 1
+      let line = Array(sample.utf8)
+      guard let first = Self.reference(sample), first.1 + 5 <= line.count,
+        Array(line[first.1..<first.1 + 5]) == Array(" --> ".utf8)
+      else {
+        Issue.record("accepted \(sample)")
+        continue
+      }
+      let rest = String(decoding: line[(first.1 + 5)...], as: UTF8.self)
+      let second = Self.reference(rest)
+      #expect(fast.0 == first.0 && fast.1 == second?.0, "\(sample)")
+      #expect(fast.2 == first.1 + 5 + (second?.1 ?? 0), "\(sample)")
+    }
+    #expect(accepted > 10_000)
+  }
 }

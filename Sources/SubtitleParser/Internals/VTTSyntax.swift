@@ -131,6 +131,73 @@ enum VTTSyntax {
     return hours * 3_600_000 + minutes * 60_000 + seconds * 1000 + millis
   }
 
+  /// The 16 bytes at `at` checked against `HH:MM:SS.mmm` followed by the four bytes of
+  /// `tail` (bytes 12...15, in its upper half; `care` has 0xFF in each of those that must
+  /// match), in one vector test: each digit below its limit (10, or 6 for the tens of minutes
+  /// and seconds), each separator equal. Returns the timestamp in milliseconds.
+  @inline(__always)
+  private static func vectorTimestamp(
+    _ base: UnsafePointer<UInt8>, _ at: Int, tail: UInt64, care: UInt64
+  ) -> Int64? {
+    let bytes: SIMD16<UInt8> = UnsafeRawPointer(base + at).loadUnaligned(as: SIMD16<UInt8>.self)
+    let zero: SIMD16<UInt8> = SIMD16(repeating: 0x30)
+    let values = bytes &- zero
+    // Limits of the digit lanes (0 elsewhere: no byte is below it).
+    let limits: SIMD16<UInt8> = unsafeBitCast(
+      (UInt64(0x0A06_000A_0600_0A0A), UInt64(0x0000_0000_0A0A_0A00)), to: SIMD16<UInt8>.self)
+    // `00:00:00.000` then `tail`: a digit lane matches only valid digits.
+    let pattern: SIMD16<UInt8> = unsafeBitCast(
+      (UInt64(0x3030_3A30_303A_3030), 0x3030_302E | tail), to: SIMD16<UInt8>.self)
+    let ok = unsafeBitCast((values .< limits) .| (bytes .== pattern), to: (UInt64, UInt64).self)
+    guard ok.0 == ~0, ok.1 | ~(0xFFFF_FFFF | care) == ~0 else { return nil }
+    let low = unsafeBitCast(values, to: (UInt64, UInt64).self).0
+    let high = UInt64(littleEndian: UnsafeRawPointer(base + at + 8).loadUnaligned(as: UInt64.self))
+    // Byte i becomes 10 × digit(i) + digit(i + 1) (every byte of `low` is at most 10).
+    let pairs = low &* 10 &+ (low &>> 8)
+    let hours = Int64(pairs & 0xFF)
+    let minutes = Int64((pairs &>> 24) & 0xFF)
+    let seconds = Int64((pairs &>> 48) & 0xFF)
+    let millis =
+      Int64((high &>> 8) & 0x0F) &* 100 &+ Int64((high &>> 16) & 0x0F) &* 10
+      &+ Int64((high &>> 24) & 0x0F)
+    return ((hours &* 60 &+ minutes) &* 60 &+ seconds) &* 1000 &+ millis
+  }
+
+  /// The usual start of a timing line, `HH:MM:SS.mmm --> HH:MM:SS.mmm` (each hours field of
+  /// two or three digits, single spaces around the arrow) in `p[start..<end]`: both times in
+  /// milliseconds and where the rest of the line starts. Nil leaves the line to the spec's
+  /// rules, which give the same result for these forms.
+  @inline(__always)
+  static func canonicalTimings(
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int
+  ) -> (first: Int64, second: Int64, rest: Int)? {
+    guard end &- start >= 29, let base = p.baseAddress else { return nil }
+    // `hhh:` puts the colon one byte later; its first digit counts hundreds of hours.
+    var first = start
+    var hundreds: Int64 = 0
+    if base[start &+ 2] != 0x3A {
+      let digit = base[start] &- 0x30
+      guard base[start &+ 3] == 0x3A, digit < 10 else { return nil }
+      hundreds = Int64(digit) &* 360_000_000
+      first = start &+ 1
+    }
+    var second = first &+ 17
+    var secondHundreds: Int64 = 0
+    if base[second &+ 2] != 0x3A {
+      let digit = base[second] &- 0x30
+      guard base[second &+ 3] == 0x3A, digit < 10 else { return nil }
+      secondHundreds = Int64(digit) &* 360_000_000
+      second &+= 1
+    }
+    // The byte after the second timestamp must not be a digit (a longer fraction).
+    guard second &+ 12 <= end, second &+ 16 <= p.count, base[second &+ 12] &- 0x30 >= 10,
+      base[first &+ 16] == 0x20,
+      let a = vectorTimestamp(base, first, tail: 0x3E2D_2D20_0000_0000, care: ~0),
+      let b = vectorTimestamp(base, second, tail: 0, care: 0)
+    else { return nil }
+    return (hundreds &+ a, secondHundreds &+ b, second &+ 12)
+  }
+
   @inline(__always)
   private static func isTimestampByte(_ byte: UInt8) -> Bool {
     isDigit(byte) || byte == 0x3A || byte == 0x2E
