@@ -437,11 +437,15 @@ public enum ByteScanner {
         source: sourceRaw, destination: destinationRaw, from: from, counting: counted)
       var i = from
       // The output never runs ahead of the input, so the stores past it stay within the
-      // capacity; the loads stay below `i + 128 <= n`.
+      // capacity; the loads stay below `i + 128 <= n`. The counts are summed every 63 blocks.
       while i + 128 <= n {
-        let (a, b, c, e) = ByteScanner.load64(sourceRaw, i)
-        block.write(a, b, c, e, readAt: i)
-        i += 64
+        let last = min(n - 128, i + 62 * 64)
+        while i <= last {
+          let (a, b, c, e) = ByteScanner.load64(sourceRaw, i)
+          block.write(a, b, c, e, readAt: i)
+          i &+= 64
+        }
+        block.sumCounts()
       }
       written = block.writeTail(from: i, end: n)
       total += block.finish()
@@ -455,9 +459,9 @@ public enum ByteScanner {
   ) {
     (
       raw.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self),
-      raw.loadUnaligned(fromByteOffset: at + 16, as: SIMD16<UInt8>.self),
-      raw.loadUnaligned(fromByteOffset: at + 32, as: SIMD16<UInt8>.self),
-      raw.loadUnaligned(fromByteOffset: at + 48, as: SIMD16<UInt8>.self)
+      raw.loadUnaligned(fromByteOffset: at &+ 16, as: SIMD16<UInt8>.self),
+      raw.loadUnaligned(fromByteOffset: at &+ 32, as: SIMD16<UInt8>.self),
+      raw.loadUnaligned(fromByteOffset: at &+ 48, as: SIMD16<UInt8>.self)
     )
   }
 
@@ -553,9 +557,9 @@ struct LineEndBlockWriter {
   let destination: UnsafeMutableRawPointer
   let needle: SIMD16<UInt8>
   let returns: SIMD16<UInt8> = SIMD16(repeating: 0x0D)
-  /// Per-lane counts of the counted byte, at most 4 a block: summed every 63 blocks.
+  /// Per-lane counts of the counted byte, at most 4 a block: the caller has them summed
+  /// (`sumCounts`) at least every 63 blocks.
   var counters: SIMD16<UInt8> = .zero
-  var blocks = 0
   var total = 0
   /// Source offset of the segment not copied yet (just after the last CR seen).
   var pending: Int
@@ -576,6 +580,7 @@ struct LineEndBlockWriter {
   /// Takes the block `a b c e`, read at source offset `i`: counts the counted byte in it and
   /// writes the segments its CRs end. The 112 bytes from `i` must be readable, and the
   /// destination must have room for 48 bytes past the end of the source bytes read so far.
+  /// `sumCounts` must run at least every 63 blocks.
   @inline(__always)
   mutating func write(
     _ a: SIMD16<UInt8>, _ b: SIMD16<UInt8>, _ c: SIMD16<UInt8>, _ e: SIMD16<UInt8>, readAt i: Int
@@ -584,12 +589,6 @@ struct LineEndBlockWriter {
     counters = counters &- unsafeBitCast(b .== needle, to: SIMD16<UInt8>.self)
     counters = counters &- unsafeBitCast(c .== needle, to: SIMD16<UInt8>.self)
     counters = counters &- unsafeBitCast(e .== needle, to: SIMD16<UInt8>.self)
-    blocks &+= 1
-    if blocks == 63 {
-      total += ByteScanner.laneSum(counters)
-      counters = .zero
-      blocks = 0
-    }
     var bits = ByteScanner.bitMask(a .== returns, b .== returns, c .== returns, e .== returns)
     while bits != 0 {
       let cr = i &+ bits.trailingZeroBitCount
@@ -663,6 +662,13 @@ struct LineEndBlockWriter {
     pending = end
     written = o
     return o
+  }
+
+  /// Moves the per-lane counts to the total, before they can wrap.
+  @inline(__always)
+  mutating func sumCounts() {
+    total += ByteScanner.laneSum(counters)
+    counters = .zero
   }
 
   /// The count of the counted byte over every block and tail written.

@@ -304,3 +304,69 @@ func validLineEndsReplacedMatchesScalar(seed: Int) {
     #expect(bytes.allSatisfy { $0 == 0x41 })
   }
 }
+
+/// Lead bytes that the common vector check of UTF-8 leaves to the exact one (C0, C1, E0, ED,
+/// F0...FF), valid and invalid, NUL and lone CRs, placed at every offset around the 32- and
+/// 64-byte block boundaries of mixed text: every validation and rewrite kernel agrees with its
+/// scalar reference.
+@Test func utf8KernelsMatchScalarAtBlockBoundaries() {
+  let sequences: [[UInt8]] = [
+    [0xE0, 0xA0, 0x80], [0xE0, 0x9F, 0xBF], [0xED, 0x9F, 0xBF], [0xED, 0xA0, 0x80],
+    [0xF0, 0x90, 0x80, 0x80], [0xF0, 0x8F, 0xBF, 0xBF], [0xF4, 0x8F, 0xBF, 0xBF],
+    [0xF4, 0x90, 0x80, 0x80], [0xC0, 0x80], [0xC1, 0xBF], [0xC0, 0x41], [0xF5, 0x80, 0x80, 0x80],
+    [0xFF, 0x41], [0xF8], [0x00], [0x0D], [0x0D, 0x0D, 0x0A], [0xC3], [0xE6, 0x97], [0x80],
+    [0xC3, 0xA9], [0xE6, 0x97, 0xA5], [0xF0, 0x9F, 0x98, 0x80],
+  ]
+  // Mostly ASCII lines with accents and CJK, CRLF line ends: most blocks take the full check.
+  var text: [UInt8] = []
+  let line: [UInt8] = Array("Caf\u{E9} \u{65E5}\u{672C} --> na\u{EF}ve \u{201C}q\u{201D}".utf8)
+  while text.count < 400 { text += line + [0x0D, 0x0A] }
+  var rounds = 0
+  for sequence in sequences {
+    for boundary in [32, 64, 96, 128, 192, 256] {
+      for shift in -5...4 {
+        var bytes = text
+        let at = boundary + shift
+        bytes.replaceSubrange(at..<at + sequence.count, with: sequence)
+        rounds += 1
+        bytes.withUnsafeBufferPointer { p in
+          for from in [0, 1, 3] {
+            for final in [true, false] {
+              #expect(
+                VTTScan.cleanRunEnd(p, from: from, end: p.count, final: final)
+                  == VTTScan.cleanRunEndScalar(p, from: from, end: p.count, final: final))
+            }
+            let vector = VTTScan.validLineEndsReplaced(p, from: from)
+            let scalar = VTTScan.validLineEndsReplacedScalar(p, from: from)
+            #expect(vector?.text == scalar?.text)
+            #expect(vector?.arrows == scalar?.arrows)
+            #expect((vector == nil) == (scalar == nil))
+          }
+        }
+        // With CRLF (the one-pass rewrite) and with LF only (validation, then no rewrite).
+        for input in [bytes, bytes.filter { $0 != 0x0D }] {
+          var expected: [UInt8] = []
+          input.withUnsafeBufferPointer { p in
+            var normalizer = VTTScan.Normalizer()
+            _ = normalizer.append(p, from: 0, end: p.count, final: true, to: &expected)
+          }
+          let (normalized, arrows) = WebVTT.normalizeCounting(input)
+          #expect(normalized == expected)
+          if let arrows { #expect(arrows == normalized.filter { $0 == 0x3E }.count) }
+        }
+        // The same bytes end to end, so that the sequence is also the last thing read.
+        let cut = Array(bytes[..<(at + sequence.count)])
+        cut.withUnsafeBufferPointer { p in
+          #expect(
+            VTTScan.cleanRunEnd(p, from: 0, end: p.count, final: true)
+              == VTTScan.cleanRunEndScalar(p, from: 0, end: p.count, final: true))
+          let vector = VTTScan.validLineEndsReplaced(p, from: 0)
+          let scalar = VTTScan.validLineEndsReplacedScalar(p, from: 0)
+          #expect(vector?.text == scalar?.text)
+          #expect((vector == nil) == (scalar == nil))
+        }
+      }
+    }
+  }
+  #expect(rounds == sequences.count * 60)
+}

@@ -126,8 +126,9 @@ enum VTTScan {
 
   /// The end of the valid UTF-8 run without NUL starting at `from`, stopping at the first CR
   /// too when `stopAtCR` is true (otherwise `sawCR` is set when the run holds a CR). Checks 32
-  /// bytes per step with `SIMD32<UInt8>` compares and falls back, for a block that holds
-  /// anything unusual, to a scalar walk over that block.
+  /// bytes per step with `SIMD16<Int8>` compares (`utf8Lanes`, and `blockFlagsExact` for the
+  /// rare block that leaves undecided) and falls back, for a block that holds anything
+  /// unusual, to a scalar walk over that block.
   @inline(__always)
   static func validRunEnd(
     _ buffer: UnsafeBufferPointer<UInt8>, from: Int, end: Int, final: Bool, stopAtCR: Bool,
@@ -149,7 +150,9 @@ enum VTTScan {
   ) -> Int {
     guard let base = buffer.baseAddress else { return end }
     let raw = UnsafeRawPointer(base)
-    let greater: SIMD32<UInt8> = SIMD32(repeating: 0x3E)
+    let greater: SIMD16<Int8> = SIMD16(repeating: 0x3E)
+    let returns: SIMD16<Int8> = SIMD16(repeating: 0x0D)
+    let zero: SIMD16<Int8> = .zero
     // The first three bytes scalar: the vector phase then sees, before each block, only bytes
     // already checked (so no sequence from before `from` is taken as valid).
     let first = scalarRunEnd(
@@ -158,11 +161,6 @@ enum VTTScan {
     if first.stopped { return first.index }
     var index = first.index
     while true {
-      // Per-lane counts of `>` in the clean blocks, summed before any lane can wrap. The
-      // scalar walks count their own bytes; the bytes they revisit before `index` are parts
-      // of multi-byte characters, never `>`.
-      var counters: SIMD32<UInt8> = .zero
-      var counted = 0
       // Vector phase: a block is clean when every byte is ASCII (not NUL, nor CR when
       // `stopAtCR`), a valid lead byte, or a continuation byte that a lead byte one to three
       // places before asks for. Loads at offsets -1, -2 and -3 line each byte up with its
@@ -172,25 +170,52 @@ enum VTTScan {
       // and other scripts, so after a block that is not, the next 16 blocks get the full check
       // without asking; long ASCII stretches still take the cheap test only.
       var fullChecks = 0
-      while index + 32 <= end {
-        if fullChecks == 0 {
-          let ascii = asciiBlockFlags(raw, index, stopAtCR: stopAtCR)
-          if ascii.plain {
-            if ascii.cr { sawCR = true }
-            countArrows(raw, index, greater, &counters, &counted, &arrows)
-            index += 32
-            continue
+      var bad = false
+      // The CR lanes of the clean blocks (when they do not stop the run), tested once.
+      var returnLanes: SIMDMask<SIMD16<Int8>> = SIMDMask(repeating: false)
+      while index + 32 <= end && !bad {
+        // Per-lane counts of `>` in the clean blocks (at most two a block), summed every 127
+        // blocks, before any lane can wrap. The scalar walks count their own bytes; the bytes
+        // they revisit before `index` are parts of multi-byte characters, never `>`.
+        var counters: SIMD16<Int8> = .zero
+        let last = min(end - 32, index + 126 * 32)
+        while index <= last {
+          let b0: SIMD16<Int8> = raw.loadUnaligned(fromByteOffset: index, as: SIMD16<Int8>.self)
+          let b1: SIMD16<Int8> = raw.loadUnaligned(
+            fromByteOffset: index &+ 16, as: SIMD16<Int8>.self)
+          let isCR = (b0 .== returns) .| (b1 .== returns)
+          var plain = false
+          if fullChecks == 0 {
+            // ASCII without NUL after three ASCII bytes: no sequence runs into the block.
+            let p3: SIMD16<Int8> = raw.loadUnaligned(
+              fromByteOffset: index &- 3, as: SIMD16<Int8>.self)
+            var odd = (b0 .< zero) .| (b1 .< zero) .| (p3 .< zero) .| (b0 .== zero) .| (b1 .== zero)
+            if stopAtCR { odd .|= isCR }
+            plain = !any(odd)
+            if !plain { fullChecks = 16 }
           }
-          fullChecks = 16
+          if !plain {
+            fullChecks &-= 1
+            let lanesLow = utf8Lanes(raw, index, b0)
+            let lanesHigh = utf8Lanes(raw, index &+ 16, b1)
+            var badLanes = lanesLow.bad .| lanesHigh.bad
+            if stopAtCR { badLanes .|= isCR }
+            if any(lanesLow.special .| lanesHigh.special) {
+              bad = blockFlagsExact(raw, index, stopAtCR: stopAtCR)
+            } else {
+              bad = any(badLanes)
+            }
+            if bad { break }
+          }
+          counters =
+            counters &- unsafeBitCast(b0 .== greater, to: SIMD16<Int8>.self)
+            &- unsafeBitCast(b1 .== greater, to: SIMD16<Int8>.self)
+          if !stopAtCR { returnLanes .|= isCR }
+          index &+= 32
         }
-        fullChecks &-= 1
-        let flags = blockFlags(raw, index, stopAtCR: stopAtCR)
-        if flags.bad { break }
-        if flags.cr { sawCR = true }
-        countArrows(raw, index, greater, &counters, &counted, &arrows)
-        index += 32
+        arrows += ByteScanner.laneSum(unsafeBitCast(counters, to: SIMD16<UInt8>.self))
       }
-      arrows += ByteScanner.laneSum(counters)
+      if any(returnLanes) { sawCR = true }
       // A block with something unusual, or the tail: walk it scalar from the start of the
       // character that may straddle `index`, then return to the vector phase.
       let resume = characterStart(base, index, floor: from)
@@ -208,8 +233,9 @@ enum VTTScan {
   /// then needs the full normalisation). One pass: each 64-byte block is checked and counted
   /// from the same loads, and the text between its CRs copied as `ByteScanner.replacingLineEnds`
   /// copies it (one segment copy per CR). A block of ASCII without NUL after three ASCII bytes
-  /// passes with one signed compare per 16 bytes; any other block gets the full check of
-  /// `blockFlags`. Agrees with `validLineEndsReplacedScalar`.
+  /// passes with one signed compare per 16 bytes; any other block gets the check of
+  /// `utf8Lanes` (and of `blockFlagsExact` when that leaves it undecided). Agrees with
+  /// `validLineEndsReplacedScalar`.
   static func validLineEndsReplaced(
     _ source: UnsafeBufferPointer<UInt8>, from: Int
   ) -> (text: [UInt8], arrows: Int)? {
@@ -242,31 +268,50 @@ enum VTTScan {
         }
       }
       // The output never runs ahead of the input, so the stores past it stay within the
-      // capacity; the loads stay below `i + 128 <= n`.
-      while i + 128 <= n {
+      // capacity; the loads stay below `i + 128 <= n`. The counts are summed every 63 blocks.
+      if i + 128 <= n {
+        // The first block was checked above.
         let (a, b, c, e) = ByteScanner.load64(sourceRaw, i)
-        if i != from {
+        block.write(a, b, c, e, readAt: i)
+        block.sumCounts()
+        i &+= 64
+      }
+      while i + 128 <= n {
+        let last = min(n - 128, i + 62 * 64)
+        // A block that `utf8Lanes` does not find clean (invalid, or with a lead byte it does
+        // not judge) is left to the exact check below the loop, which keeps that call (and the
+        // spills around it) out of the loop.
+        var unclear = false
+        while i <= last {
+          // The block is written first and checked after: the check loads it again (the
+          // stores between keep the two apart), so no vector lives across both.
+          let (a, b, c, e) = ByteScanner.load64(sourceRaw, i)
+          block.write(a, b, c, e, readAt: i)
+          let (ca, cb, cc, ce) = ByteScanner.load64(sourceRaw, i)
+          let sa = unsafeBitCast(ca, to: SIMD16<Int8>.self)
+          let sb = unsafeBitCast(cb, to: SIMD16<Int8>.self)
+          let sc = unsafeBitCast(cc, to: SIMD16<Int8>.self)
+          let se = unsafeBitCast(ce, to: SIMD16<Int8>.self)
           // Signed bytes below 1 are NUL or not ASCII; the three bytes before the block must
           // not start a sequence that runs into it.
           let p3: SIMD16<Int8> = sourceRaw.loadUnaligned(
-            fromByteOffset: i - 3, as: SIMD16<Int8>.self)
+            fromByteOffset: i &- 3, as: SIMD16<Int8>.self)
           let odd =
-            (unsafeBitCast(a, to: SIMD16<Int8>.self) .< one)
-            .| (unsafeBitCast(b, to: SIMD16<Int8>.self) .< one)
-            .| (unsafeBitCast(c, to: SIMD16<Int8>.self) .< one)
-            .| (unsafeBitCast(e, to: SIMD16<Int8>.self) .< one) .| (p3 .< zero)
-          let words = unsafeBitCast(odd, to: (UInt64, UInt64).self)
-          if words.0 | words.1 != 0 {
-            if blockFlags(sourceRaw, i, stopAtCR: false).bad
-              || blockFlags(sourceRaw, i + 32, stopAtCR: false).bad
-            {
-              valid = false
-              return
-            }
+            (sa .< one) .| (sb .< one) .| (sc .< one) .| (se .< one) .| (p3 .< zero)
+          i &+= 64
+          if any(odd) && !blockLanesClean(sourceRaw, i &- 64, sa, sb, sc, se) {
+            unclear = true
+            break
           }
         }
-        block.write(a, b, c, e, readAt: i)
-        i += 64
+        if unclear
+          && (blockFlagsExact(sourceRaw, i - 64, stopAtCR: false)
+            || blockFlagsExact(sourceRaw, i - 32, stopAtCR: false))
+        {
+          valid = false
+          return
+        }
+        block.sumCounts()
       }
       total += block.finish()
       // The tail, from the start of a character that may straddle `i`: checked and counted
@@ -320,23 +365,6 @@ enum VTTScan {
     return (text, arrows)
   }
 
-  /// Adds the `>` lanes of the 32 bytes at `raw + at` to `counters`, moving them to `total`
-  /// every 255 blocks (before a lane can wrap).
-  @inline(__always)
-  static func countArrows(
-    _ raw: UnsafeRawPointer, _ at: Int, _ greater: SIMD32<UInt8>, _ counters: inout SIMD32<UInt8>,
-    _ counted: inout Int, _ total: inout Int
-  ) {
-    let block: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: at, as: SIMD32<UInt8>.self)
-    counters = counters &- unsafeBitCast(block .== greater, to: SIMD32<UInt8>.self)
-    counted &+= 1
-    if counted == 255 {
-      total += ByteScanner.laneSum(counters)
-      counters = .zero
-      counted = 0
-    }
-  }
-
   /// The lanes of `b` that are NUL (or CR, when `stopAtCR`), which clean text never holds, and
   /// whether `b` holds a CR that does not stop the run.
   @inline(__always)
@@ -349,34 +377,72 @@ enum VTTScan {
     return (special, !stopAtCR && any(isCR))
   }
 
-  /// Whether the 32 bytes at `raw + at` are ASCII without NUL (nor CR when `stopAtCR`) and
-  /// follow three ASCII bytes, so no sequence runs into them (`plain`), and whether they
-  /// hold a CR. A block that is not plain may still be clean: `blockFlags` decides.
+  /// Whether the common UTF-8 check of `utf8Lanes` finds the 64 bytes `a b c e` at `raw + at`
+  /// clean: no lane bad nor special. Otherwise `blockFlagsExact` must decide for both halves.
   @inline(__always)
-  static func asciiBlockFlags(_ raw: UnsafeRawPointer, _ at: Int, stopAtCR: Bool) -> (
-    plain: Bool, cr: Bool
-  ) {
-    let b: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at, as: SIMD32<Int8>.self)
-    let p3: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at - 3, as: SIMD32<Int8>.self)
-    let zero: SIMD32<Int8> = .zero
-    let (special, cr) = nulAndCR(b, stopAtCR: stopAtCR)
-    return (!any((b .< zero) .| (p3 .< zero) .| special), cr)
+  static func blockLanesClean(
+    _ raw: UnsafeRawPointer, _ at: Int, _ a: SIMD16<Int8>, _ b: SIMD16<Int8>, _ c: SIMD16<Int8>,
+    _ e: SIMD16<Int8>
+  ) -> Bool {
+    let la = utf8Lanes(raw, at, a)
+    let lb = utf8Lanes(raw, at &+ 16, b)
+    let lc = utf8Lanes(raw, at &+ 32, c)
+    let le = utf8Lanes(raw, at &+ 48, e)
+    return !any(
+      (la.bad .| la.special) .| (lb.bad .| lb.special) .| (lc.bad .| lc.special)
+        .| (le.bad .| le.special))
   }
 
-  /// Whether the 32 bytes at `raw + at` hold anything but clean text (`bad`), and whether
-  /// they hold a CR.
+  /// The common UTF-8 check of the 16 bytes `b` at `raw + at`, given the three bytes before
+  /// them (loaded at offsets -1, -2 and -3): the lanes that are NUL or whose being a
+  /// continuation byte (80...BF) disagrees with a lead byte one to three places before
+  /// (`bad`), and the lanes after a lead byte this check does not judge (`special`: C0, C1,
+  /// E0, ED, F0...FF; the first two and F5...FF are invalid, the others allow their second
+  /// byte a narrower range). When no lane is special, the bytes are clean exactly when no
+  /// lane is bad, counting on each byte being checked as the byte before the next one as well
+  /// (by the next block, or by the scalar walk of the tail, which starts at that character):
+  /// an invalid lead byte shows as special there. Otherwise `blockFlagsExact` decides.
+  ///
+  /// The bytes before are compared less 0x80 (as Int8: 00...7F are -128...-1, 80...BF are
+  /// 0...63, C0...FF are 64...127), where "at least C0, E0 or F0" is one signed compare.
+  @inline(__always)
+  static func utf8Lanes(_ raw: UnsafeRawPointer, _ at: Int, _ b: SIMD16<Int8>) -> (
+    bad: SIMDMask<SIMD16<Int8>>, special: SIMDMask<SIMD16<Int8>>
+  ) {
+    let p1: SIMD16<Int8> = raw.loadUnaligned(fromByteOffset: at &- 1, as: SIMD16<Int8>.self)
+    let p2: SIMD16<Int8> = raw.loadUnaligned(fromByteOffset: at &- 2, as: SIMD16<Int8>.self)
+    let p3: SIMD16<Int8> = raw.loadUnaligned(fromByteOffset: at &- 3, as: SIMD16<Int8>.self)
+    let bias: SIMD16<Int8> = SIMD16(repeating: -128)
+    let q1 = p1 &+ bias
+    let q2 = p2 &+ bias
+    let q3 = p3 &+ bias
+    // Leads C0...FF, E0...FF and F0...FF one, two and three places before.
+    let lead1 = SIMD16<Int8>(repeating: 63) .< q1
+    let lead3 = SIMD16<Int8>(repeating: 111) .< q3
+    let required = lead1 .| (SIMD16<Int8>(repeating: 95) .< q2) .| lead3
+    // Continuation bytes 80...BF are -128...-65 as Int8.
+    let isCont = b .< SIMD16<Int8>(repeating: -64)
+    let bad = (b .== SIMD16<Int8>.zero) .| (isCont .^ required)
+    // C0 and C1 are 64 and 65, E0 96, ED 109, F0...FF 112...127.
+    let special =
+      (SIMD16<Int8>(repeating: 111) .< q1) .| (q1 .== SIMD16<Int8>(repeating: 96))
+      .| (q1 .== SIMD16<Int8>(repeating: 109)) .| (lead1 .& (q1 .< SIMD16<Int8>(repeating: 66)))
+    return (bad, special)
+  }
+
+  /// Whether the 32 bytes at `raw + at` hold anything but clean text, with every condition
+  /// checked: also the invalid lead bytes one place before them, so that this decides for
+  /// `utf8Lanes` whatever it leaves undecided.
   ///
   /// The bytes are compared as `Int8`, where one signed compare (`pcmpgtb`) sorts them:
   /// ASCII is 0...127, continuation bytes 80...BF are -128...-65, lead bytes C0...FF are
   /// -64...-1. Unsigned byte compares would cost two instructions each on SSE2.
-  @inline(__always)
-  static func blockFlags(_ raw: UnsafeRawPointer, _ at: Int, stopAtCR: Bool) -> (
-    bad: Bool, cr: Bool
-  ) {
+  @inline(never)
+  static func blockFlagsExact(_ raw: UnsafeRawPointer, _ at: Int, stopAtCR: Bool) -> Bool {
     let b: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at, as: SIMD32<Int8>.self)
     let p3: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at - 3, as: SIMD32<Int8>.self)
     let zero: SIMD32<Int8> = .zero
-    let (special, cr) = nulAndCR(b, stopAtCR: stopAtCR)
+    let (special, _) = nulAndCR(b, stopAtCR: stopAtCR)
     let p1: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at - 1, as: SIMD32<Int8>.self)
     let p2: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at - 2, as: SIMD32<Int8>.self)
     // Byte values as Int8: 0x80 = -128, 0x8F = -113, 0x90 = -112, 0x9F = -97, 0xA0 = -96,
@@ -395,27 +461,22 @@ enum VTTScan {
     let xEF: SIMD32<Int8> = SIMD32(repeating: -17)
     let xF0: SIMD32<Int8> = SIMD32(repeating: -16)
     let xF4: SIMD32<Int8> = SIMD32(repeating: -12)
-    // Continuation bytes 80...BF; invalid bytes C0, C1 and F5...FF.
+    // Continuation bytes 80...BF; invalid bytes C0, C1 and F5...FF, here and one place before.
     let isCont = b .< xC0
-    let invalid = ((xBF .< b) .& (b .< xC2)) .| ((xF4 .< b) .& (b .< zero))
+    let invalid =
+      ((xBF .< b) .& (b .< xC2)) .| ((xF4 .< b) .& (b .< zero))
+      .| ((xBF .< p1) .& (p1 .< xC2)) .| ((xF4 .< p1) .& (p1 .< zero))
     // Continuation bytes asked for by the lead bytes one (C0...FF), two (E0...FF) or three
-    // (F0...FF) places before; the invalid leads among those are caught at their own place.
+    // (F0...FF) places before; the invalid leads among those are caught above.
     let required =
       ((xBF .< p1) .& (p1 .< zero)) .| ((xDF .< p2) .& (p2 .< zero))
       .| ((xEF .< p3) .& (p3 .< zero))
     // Second bytes outside the lead's narrower range: E0 80...9F, ED A0...BF, F0 80...8F,
     // F4 90...BF.
-    let bad = special .| invalid .| (isCont .^ required)
-    // Second bytes outside the narrower range of leads E0, ED, F0 and F4; those leads are
-    // rare in most text, so the range compares run only for a block that has one.
-    let e0 = p1 .== xE0
-    let ed = p1 .== xED
-    let f0 = p1 .== xF0
-    let f4 = p1 .== xF4
-    if !any(e0 .| ed .| f0 .| f4) { return (any(bad), cr) }
     let narrow =
-      (e0 .& (b .< xA0)) .| (ed .& (x9F .< b)) .| (f0 .& (b .< x90)) .| (f4 .& (x8F .< b))
-    return (any(bad .| narrow), cr)
+      ((p1 .== xE0) .& (b .< xA0)) .| ((p1 .== xED) .& (x9F .< b))
+      .| ((p1 .== xF0) .& (b .< x90)) .| ((p1 .== xF4) .& (x8F .< b))
+    return any(special .| invalid .| (isCont .^ required) .| narrow)
   }
 
   /// Whether every lane of `mask` is set, with 64-bit word arithmetic (no lane loop).
@@ -430,6 +491,13 @@ enum VTTScan {
   static func any(_ mask: SIMDMask<SIMD32<Int8>>) -> Bool {
     let words = unsafeBitCast(mask, to: (UInt64, UInt64, UInt64, UInt64).self)
     return words.0 | words.1 | words.2 | words.3 != 0
+  }
+
+  /// Whether any lane of `mask` is set, with 64-bit word arithmetic (no lane loop).
+  @inline(__always)
+  static func any(_ mask: SIMDMask<SIMD16<Int8>>) -> Bool {
+    let words = unsafeBitCast(mask, to: (UInt64, UInt64).self)
+    return words.0 | words.1 != 0
   }
 
   /// The start of the character that holds the byte before `index` when that character
