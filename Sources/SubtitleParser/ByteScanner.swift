@@ -307,15 +307,19 @@ public enum ByteScanner {
     let base: UnsafePointer<UInt8>
     let end: Int
     let needle: SIMD32<UInt8>
+    /// Whether most blocks hold the byte (line ends): a block is then gathered into `bits`
+    /// without first testing it for none.
+    let dense: Bool
     /// Start of the block `bits` describes.
     var block: Int
     /// Bit k set: `base[block + k]` is the needle. Only valid when `block + 64 <= end`.
     var bits: UInt64
 
-    init(_ byte: UInt8, _ base: UnsafePointer<UInt8>, _ end: Int) {
+    init(_ byte: UInt8, _ base: UnsafePointer<UInt8>, _ end: Int, dense: Bool = false) {
       self.base = base
       self.end = end
       self.needle = SIMD32(repeating: byte)
+      self.dense = dense
       self.block = Int.min / 2
       self.bits = 0
     }
@@ -339,22 +343,35 @@ public enum ByteScanner {
     /// `next(from:)`: for dense bytes such as line ends.
     @inline(__always)
     mutating func search(_ from: Int) -> Int {
-      var k = from - block
+      // The common case first: the answer is in the block the mask describes. (`block`
+      // starts far below any `from`, and indices stay far from overflow.)
+      let k = from &- block
+      if k >= 0 && k < 64 {
+        let remaining = bits & (~0 << UInt64(k))
+        if remaining != 0 { return block &+ remaining.trailingZeroBitCount }
+      }
+      return searchBlocks(from)
+    }
+
+    /// `search` when the answer is not in the current block.
+    @inline(__always)
+    mutating func searchBlocks(_ from: Int) -> Int {
+      var k = from &- block
       if k < 0 || k >= 64 {
-        guard from + 64 <= end else { return ByteScanner.findScalar(needle[0], base, from, end) }
+        guard from &+ 64 <= end else { return ByteScanner.findScalar(needle[0], base, from, end) }
         load(from)
         k = 0
       }
       var remaining = bits & (~0 << UInt64(k))
       while remaining == 0 {
-        let nextBlock = block + 64
-        guard nextBlock + 64 <= end else {
+        let nextBlock = block &+ 64
+        guard nextBlock &+ 64 <= end else {
           return ByteScanner.findScalar(needle[0], base, nextBlock, end)
         }
         load(nextBlock)
         remaining = bits
       }
-      return block + remaining.trailingZeroBitCount
+      return block &+ remaining.trailingZeroBitCount
     }
 
     @inline(__always)
@@ -365,11 +382,13 @@ public enum ByteScanner {
       let b: SIMD32<UInt8> = raw.loadUnaligned(fromByteOffset: 32, as: SIMD32<UInt8>.self)
       let ma = a .== needle
       let mb = b .== needle
-      // Most blocks have no sparse needle: skip the gathering multiplies for them.
-      let any = unsafeBitCast(ma .| mb, to: (UInt64, UInt64, UInt64, UInt64).self)
-      if any.0 | any.1 | any.2 | any.3 == 0 {
-        bits = 0
-        return
+      if !dense {
+        // Most blocks have no sparse needle: skip the gathering multiplies for them.
+        let any = unsafeBitCast(ma .| mb, to: (UInt64, UInt64, UInt64, UInt64).self)
+        if any.0 | any.1 | any.2 | any.3 == 0 {
+          bits = 0
+          return
+        }
       }
       bits = ByteScanner.bitMask(ma) | ByteScanner.bitMask(mb) << 32
     }

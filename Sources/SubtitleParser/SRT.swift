@@ -84,7 +84,7 @@ public enum SubRip {
       while i < n && lines < 64 {
         var eol = ByteScanner.findEitherScalar(0x0A, 0x0D, p, i, min(n, i + 256))
         if eol == min(n, i + 256) && eol < n { eol = ByteScanner.findMemchr(0x0A, p, i, n) }
-        if SRTParser(p).timingLine(i, eol) != nil { return true }
+        if SRTParser.timingLine(p, i, eol) != nil { return true }
         i = eol + 1
         lines += 1
       }
@@ -297,9 +297,14 @@ struct SRTParser {
   }
 
   /// Parses `p[start..<n]`.
+  ///
+  /// The common cue (a number line, a canonical timing line, text lines, a blank line) is read
+  /// by a fast path that tests the number and timing lines in word loads, without the line
+  /// search; anything else goes through the general state machine, which reads it the same way.
   mutating func run(_ start: Int, _ n: Int) {
-    var lines = ByteScanner.Cursor(0x0A, p, n)
-    var braces = ByteScanner.Cursor(0x7B, p, n)
+    let p = self.p
+    var lines = ByteScanner.Cursor(0x0A, p, n, dense: true)
+    var braces = BraceCache()
     var state = State.between
     var i = start
     var line = 1
@@ -308,103 +313,253 @@ struct SRTParser {
     var expected = 1
 
     while i < n {
-      // Between cues: blank lines, a cue number, a timing line, or text to skip.
-      let eol = lines.search(i)
-      let blank = isBlank(i, eol)
-      if !blank { sawText = true }
-      var timing: Timing? = nil
-      var id = 0..<0
-      switch state {
-      case .afterNumber:
-        if let t = timingLine(i, eol) {
-          timing = t
-          id = pendingId
-        } else if isNumber(i, eol) {
-          note(pendingLine, pendingId.lowerBound, "cue number without a timing line skipped")
-          pendingId = i..<eol
-          pendingLine = line
-        } else {
-          note(pendingLine, pendingId.lowerBound, "cue number without a timing line skipped")
-          if !blank { note(line, i, "text outside a cue skipped") }
-          state = blank ? .between : .garbage
-        }
-      case .between, .garbage, .inCue:
-        if blank {
-          state = .between
-        } else if isNumber(i, eol) {
-          // Digits alone are never a timing line: test for the common cue number first.
-          pendingId = i..<eol
+      var t: Timing
+      var id: Range<Int>
+      var cueLine: Int
+      var timingEnd: Int
+      if state != .afterNumber, let number = SRTParser.numberLine(p, i, n) {
+        // A cue number line: the general loop would take it as the pending cue number.
+        sawText = true
+        let j = number.end &+ 1
+        guard let fast = SRTParser.canonicalTimingLine(p, j, n) else {
+          pendingId = i..<number.end
           pendingLine = line
           state = .afterNumber
-        } else if let t = timingLine(i, eol) {
-          timing = t
-        } else if state == .between {
-          note(line, i, "text outside a cue skipped")
-          state = .garbage
+          i = j
+          line &+= 1
+          continue
         }
+        t = Timing(start: fast.start, end: fast.end, flags: 0)
+        id = i..<number.end
+        cueLine = line &+ 1
+        timingEnd = fast.eol
+        // `begin` for a number of at most 7 digits and a timing line with nothing repaired.
+        if number.value != expected {
+          note(line, i, "cue number \(number.value) out of sequence (expected \(expected))")
+        }
+        expected = number.value &+ 1
+        i = fast.eol &+ 1
+        line &+= 2
+      } else {
+        // Between cues: blank lines, a cue number, a timing line, or text to skip.
+        let eol = lines.search(i)
+        let blank = SRTParser.isBlank(p, i, eol)
+        if !blank { sawText = true }
+        var timing: Timing? = nil
+        var timingId = 0..<0
+        switch state {
+        case .afterNumber:
+          if let found = SRTParser.timingLine(p, i, eol) {
+            timing = found
+            timingId = pendingId
+          } else if SRTParser.isNumber(p, i, eol) {
+            note(pendingLine, pendingId.lowerBound, "cue number without a timing line skipped")
+            pendingId = i..<eol
+            pendingLine = line
+          } else {
+            note(pendingLine, pendingId.lowerBound, "cue number without a timing line skipped")
+            if !blank { note(line, i, "text outside a cue skipped") }
+            state = blank ? .between : .garbage
+          }
+        case .between, .garbage, .inCue:
+          if blank {
+            state = .between
+          } else if SRTParser.isNumber(p, i, eol) {
+            // Digits alone are never a timing line: test for the common cue number first.
+            pendingId = i..<eol
+            pendingLine = line
+            state = .afterNumber
+          } else if let found = SRTParser.timingLine(p, i, eol) {
+            timing = found
+          } else if state == .between {
+            note(line, i, "text outside a cue skipped")
+            state = .garbage
+          }
+        }
+        let timingStart = i
+        i = eol + 1
+        line += 1
+        guard let found = timing else { continue }
+        t = found
+        id = timingId
+        cueLine = line - 1
+        timingEnd = eol
+        begin(t, id, cueLine, timingStart, &expected)
       }
-      let timingStart = i
-      i = eol + 1
-      line += 1
-      guard var t = timing else { continue }
 
       // A cue: its timing line is done; read text lines until a blank line, the end, or a
       // timing line (which starts the next cue at once).
-      var cueLine = line - 1
-      var timingEnd = eol
-      begin(t, id, cueLine, timingStart, &expected)
       state = .between
-      var textStart = -1
-      var textEnd = 0
-      var previousTextEnd = 0
-      var lastLineIsNumber = false
-      var lastLine = 0..<0
-      while i < n {
-        let e = lines.search(i)
-        if e == i || isBlank(i, e) {
-          i = e + 1
-          line += 1
-          break
-        }
-        sawText = true
-        let first = p[i]
-        if first &- 0x30 < 10 || first == 0x20 || first == 0x09 {
-          if let next = timingLine(i, e) {
-            var nextId = 0..<0
-            if lastLineIsNumber {
-              nextId = lastLine
-              textEnd = previousTextEnd
-              if textStart == lastLine.lowerBound { textStart = -1 }
-            }
-            finish(t, id, cueLine, timingEnd, textStart, textEnd, &braces)
-            note(line, i, "missing blank line: a timing line starts a new cue")
-            begin(next, nextId, line, i, &expected)
-            t = next
-            id = nextId
-            cueLine = line
-            timingEnd = e
-            textStart = -1
-            lastLineIsNumber = false
-            i = e + 1
-            line += 1
-            continue
+      while true {
+        var textStart = -1
+        var textEnd = 0
+        var previousTextEnd = 0
+        var lastLineIsNumber = false
+        var lastLineStart = 0
+        var next: Timing? = nil
+        var nextEnd = 0
+        while i < n {
+          let first = p[i]
+          if first == 0x0A {
+            i &+= 1
+            line &+= 1
+            break
           }
-          lastLineIsNumber = isNumber(i, e)
-        } else {
-          lastLineIsNumber = false
+          let e = lines.search(i)
+          let spaced = first == 0x20 || first == 0x09
+          if spaced && SRTParser.isBlank(p, i &+ 1, e) {
+            i = e &+ 1
+            line &+= 1
+            break
+          }
+          // (`sawText` is already set: by the timing line.)
+          if first &- 0x30 < 10 || spaced {
+            if let found = SRTParser.timingLine(p, i, e) {
+              next = found
+              nextEnd = e
+              break
+            }
+            lastLineIsNumber = SRTParser.isNumber(p, i, e)
+          } else {
+            lastLineIsNumber = false
+          }
+          if textStart < 0 { textStart = i }
+          previousTextEnd = textEnd
+          textEnd = e
+          lastLineStart = i
+          i = e &+ 1
+          line &+= 1
         }
-        if textStart < 0 { textStart = i }
-        previousTextEnd = textEnd
-        textEnd = e
-        lastLine = i..<e
-        i = e + 1
-        line += 1
+        var nextId = 0..<0
+        if next != nil && lastLineIsNumber {
+          // The last text line (ending at `textEnd`) is the next cue's number.
+          nextId = lastLineStart..<textEnd
+          textEnd = previousTextEnd
+          if textStart == lastLineStart { textStart = -1 }
+        }
+        finish(t, id, cueLine, timingEnd, textStart, textEnd, n, &braces)
+        guard let found = next else { break }
+        note(line, i, "missing blank line: a timing line starts a new cue")
+        begin(found, nextId, line, i, &expected)
+        t = found
+        id = nextId
+        cueLine = line
+        timingEnd = nextEnd
+        i = nextEnd &+ 1
+        line &+= 1
       }
-      finish(t, id, cueLine, timingEnd, textStart, textEnd, &braces)
     }
     if state == .afterNumber {
       note(pendingLine, pendingId.lowerBound, "cue number without a timing line skipped")
     }
+  }
+
+  /// A cue number line at `i`: one to seven digits, then LF, read as one 64-bit word (nil when
+  /// `i + 8 > n` or the line is anything else; the general loop reads it then). The value is
+  /// that of the digits.
+  @inline(__always)
+  static func numberLine(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> (end: Int, value: Int)? {
+    guard i &+ 8 <= n else { return nil }
+    let w = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+    let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+    let low = w & 0x0F0F_0F0F_0F0F_0F0F
+    // A byte is nonzero where the byte of `w` is not a digit: its high nibble is not 3, or
+    // its low nibble is over 9 (adding 6 carries into the high nibble; never past the byte).
+    let nonDigit =
+      ((w & highNibbles) ^ 0x3030_3030_3030_3030) | ((low &+ 0x0606_0606_0606_0606) & highNibbles)
+    guard nonDigit != 0 else { return nil }
+    let shift = UInt64(nonDigit.trailingZeroBitCount & ~7)
+    guard shift != 0, (w >> shift) & 0xFF == 0x0A else { return nil }
+    // The digits at the top of the word (leading zero digits below), then pairs, fours and
+    // eights of digits combined by multiplies.
+    var v = low << (64 &- shift)
+    v = ((v &* 2561) >> 8) & 0x00FF_00FF_00FF_00FF
+    v = ((v &* 6_553_601) >> 16) & 0x0000_FFFF_0000_FFFF
+    v = (v &* 42_949_672_960_001) >> 32
+    return (i &+ Int(shift &>> 3), Int(v))
+  }
+
+  /// The timing line at `j` when it is `HH:MM:SS,mmm --> HH:MM:SS,mmm` (or the same with
+  /// three-digit hours on both sides) followed by LF: the times and the index of the LF. Such
+  /// a line is one `timingLine` reads with no flag, to the same times (each timestamp is one
+  /// `canonicalTimestamp` accepts). Nil for anything else.
+  @inline(__always)
+  static func canonicalTimingLine(_ p: UnsafePointer<UInt8>, _ j: Int, _ n: Int) -> (
+    start: Int64, end: Int64, eol: Int
+  )? {
+    if j &+ 29 < n && p[j &+ 16] == 0x20 {
+      return canonicalStamps(p, j, j &+ 17)
+    }
+    // `HHH:MM:SS,mmm --> HHH:MM:SS,mmm`: the hundreds digits, then as above.
+    if j &+ 31 < n && p[j &+ 17] == 0x20 {
+      let h1 = p[j] &- 0x30
+      let h2 = p[j &+ 18] &- 0x30
+      guard h1 < 10, h2 < 10, let stamps = canonicalStamps(p, j &+ 1, j &+ 19) else {
+        return nil
+      }
+      return (
+        Int64(h1) &* 360_000_000 &+ stamps.start, Int64(h2) &* 360_000_000 &+ stamps.end,
+        stamps.eol
+      )
+    }
+    return nil
+  }
+
+  /// `HH:MM:SS,mmm -->` at `a` and `HH:MM:SS,mmm` then LF at `b`, minutes and seconds below
+  /// 60, `,` or `.` before the milliseconds, tested in four word loads; the bytes between
+  /// `a + 16` and `b` are the caller's to test. The times and the index of the LF.
+  @inline(__always)
+  static func canonicalStamps(_ p: UnsafePointer<UInt8>, _ a: Int, _ b: Int) -> (
+    start: Int64, end: Int64, eol: Int
+  )? {
+    let raw = UnsafeRawPointer(p)
+    let w0 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: a, as: UInt64.self))
+    let w1 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: a &+ 8, as: UInt64.self))
+    let w2 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: b, as: UInt64.self))
+    let w3 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: b &+ 5, as: UInt64.self))
+    // Per word: the bytes that must equal a value (`:`, the arrow, LF; `,` or `.` as `.` once
+    // bit 1 is set) and the high nibbles of digits (3); then the low nibbles of digits, which
+    // carry into the high nibble when over 9 (over 5 for tens of minutes and seconds).
+    // w0, w2: `HH:MM:SS`; w1: `,mmm -->`; w3: `:SS,mmm` LF.
+    let clock: UInt64 = 0xF0F0_FFF0_F0FF_F0F0
+    let clockValue: UInt64 = 0x3030_3A30_303A_3030
+    let clockLow: UInt64 = 0x0F0F_000F_0F00_0F0F
+    let clockAdd: UInt64 = 0x060A_0006_0A00_0606
+    let millis: UInt64 = 0xFFFF_FFFF_F0F0_F0FF
+    let millisValue: UInt64 = 0x3E2D_2D20_3030_302E
+    let millisLow: UInt64 = 0x0000_0000_0F0F_0F00
+    let millisAdd: UInt64 = 0x0000_0000_0606_0600
+    let tail: UInt64 = 0xFFF0_F0F0_FFF0_F0FF
+    let tailValue: UInt64 = 0x0A30_3030_2E30_303A
+    let tailLow: UInt64 = 0x000F_0F0F_000F_0F00
+    let tailAdd: UInt64 = 0x0006_0606_0006_0A00
+    let separator: UInt64 = 0x02
+    let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+    // (`^` and `|` share a precedence: each `^` is in parentheses.)
+    let wrong =
+      ((w0 & clock) ^ clockValue) | (((w1 | separator) & millis) ^ millisValue)
+      | ((w2 & clock) ^ clockValue) | (((w3 | separator << 24) & tail) ^ tailValue)
+    let over =
+      ((w0 & clockLow) &+ clockAdd) | ((w1 & millisLow) &+ millisAdd)
+      | ((w2 & clockLow) &+ clockAdd) | ((w3 & tailLow) &+ tailAdd)
+    guard wrong | (over & highNibbles) == 0 else { return nil }
+    return (time(w0 & clockLow, w1 >> 8), time(w2 & clockLow, w3 >> 32), b &+ 12)
+  }
+
+  /// Milliseconds from the digit values of `HH:MM:SS` (bytes 0, 1, 3, 4, 6, 7 of `clock`) and
+  /// of `mmm` (bytes 0 to 2 of `millis`, ASCII).
+  @inline(__always)
+  static func time(_ clock: UInt64, _ millis: UInt64) -> Int64 {
+    // Byte pairs to values: byte i becomes 10 x digit(i) + digit(i + 1).
+    let pairs = (clock &* 10) &+ (clock >> 8)
+    let hours = Int64(pairs & 0xFF)
+    // Minutes (byte 3) times 60 plus seconds (byte 6), in the top 16 bits of one product
+    // (the other partial products stay below bit 48 or wrap past bit 63).
+    let clockSeconds = Int64(((pairs & 0x00FF_0000_FF00_0000) &* (60 << 24 | 1)) >> 48)
+    let m = millis & 0x0F_0F0F
+    let tens = (m &* 10) &+ (m >> 8)
+    let ms = Int64(tens & 0xFF) &* 10 &+ Int64(m >> 16)
+    return (hours &* 3600 &+ clockSeconds) &* 1000 &+ ms
   }
 
   /// Reports what the timing line had to have repaired and checks the cue number.
@@ -453,46 +608,75 @@ struct SRTParser {
     if f & SRTParser.trailing != 0 { note(line, offset, "text after the end time ignored") }
   }
 
+  /// The first `{` at or after a position, found with `memchr` and kept while later positions
+  /// stay at or before it (`{` is sparse: most cues have none).
+  struct BraceCache {
+    var from = Int.max
+    var hit = -1
+
+    /// The first index `>= at` in `p[..<n]` holding `{`, or `n`.
+    @inline(__always)
+    mutating func next(_ at: Int, _ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
+      if at >= from && at <= hit { return hit }
+      hit = ByteScanner.findMemchr(0x7B, p, at, n)
+      from = at
+      return hit
+    }
+  }
+
   @inline(__always)
   mutating func finish(
     _ t: Timing, _ id: Range<Int>, _ line: Int, _ timingEnd: Int, _ textStart: Int,
-    _ textEnd: Int, _ braces: inout ByteScanner.Cursor
+    _ textEnd: Int, _ n: Int, _ braces: inout BraceCache
   ) {
     if t.flags & SRTParser.absurdHours != 0 { return }
-    var range = textStart < 0 ? timingEnd..<timingEnd : textStart..<textEnd
-    var settings = CueSettings()
-    // Leading `{\anN}` blocks only move the start of the text; no rewrite is needed.
-    while range.count >= 6 && p[range.lowerBound] == 0x7B && p[range.lowerBound + 1] == 0x5C
-      && p[range.lowerBound + 2] == 0x61 && p[range.lowerBound + 3] == 0x6E
-      && p[range.lowerBound + 4] &- 0x31 < 9 && p[range.lowerBound + 5] == 0x7D
+    let p = self.p
+    var lower = textStart < 0 ? timingEnd : textStart
+    let upper = textStart < 0 ? timingEnd : textEnd
+    // Leading `{\anN}` blocks only move the start of the text (the last one sets the
+    // alignment); no rewrite is needed.
+    var alignment = 0
+    while upper &- lower >= 6 && p[lower] == 0x7B && p[lower &+ 1] == 0x5C
+      && p[lower &+ 2] == 0x61 && p[lower &+ 3] == 0x6E && p[lower &+ 4] &- 0x31 < 9
+      && p[lower &+ 5] == 0x7D
     {
-      settings = SubRip.settings(forASSAlignment: Int(p[range.lowerBound + 4] &- 0x30))
-      range = (range.lowerBound + 6)..<range.upperBound
+      alignment = Int(p[lower &+ 4] &- 0x30)
+      lower &+= 6
     }
-    var trimmedId = id
-    while trimmedId.lowerBound < trimmedId.upperBound
-      && (p[trimmedId.lowerBound] == 0x20 || p[trimmedId.lowerBound] == 0x09)
-    {
-      trimmedId = (trimmedId.lowerBound + 1)..<trimmedId.upperBound
-    }
-    while trimmedId.lowerBound < trimmedId.upperBound
-      && (p[trimmedId.upperBound - 1] == 0x20 || p[trimmedId.upperBound - 1] == 0x09)
-    {
-      trimmedId = trimmedId.lowerBound..<(trimmedId.upperBound - 1)
+    var idLower = id.lowerBound
+    var idUpper = id.upperBound
+    if idLower < idUpper {
+      // Cue numbers rarely have spaces around them: test the end bytes before looping.
+      let a = p[idLower]
+      if a == 0x20 || a == 0x09 {
+        idLower &+= 1
+        while idLower < idUpper && (p[idLower] == 0x20 || p[idLower] == 0x09) { idLower &+= 1 }
+      }
+      let b = p[idUpper &- 1]
+      if b == 0x20 || b == 0x09 {
+        while idLower < idUpper && (p[idUpper &- 1] == 0x20 || p[idUpper &- 1] == 0x09) {
+          idUpper &-= 1
+        }
+      }
     }
     if t.end < t.start { note(line, timingEnd, "end time before start time") }
-    if !range.isEmpty && braces.next(from: range.lowerBound) < range.upperBound {
+    if lower < upper && braces.next(lower, p, n) < upper {
       rewrite.append(cueCount)
     }
     let cue = Cue(
-      idRange: trimmedId, textRange: range, startTime: Double(t.start) / 1000,
-      endTime: Double(t.end) / 1000, settings: settings, line: line)
+      idRange: Range(uncheckedBounds: (idLower, idUpper)),
+      textRange: Range(uncheckedBounds: (lower, upper)), startTime: Double(t.start) / 1000,
+      endTime: Double(t.end) / 1000, line: line)
     if cueCount < cueCapacity, let cueStorage {
-      (cueStorage + cueCount).initialize(to: cue)
+      let slot = cueStorage + cueCount
+      slot.initialize(to: cue)
+      if alignment != 0 { slot.pointee.settings = SubRip.settings(forASSAlignment: alignment) }
     } else {
-      overflow.append(cue)
+      var late = cue
+      if alignment != 0 { late.settings = SubRip.settings(forASSAlignment: alignment) }
+      overflow.append(late)
     }
-    cueCount += 1
+    cueCount &+= 1
   }
 
   mutating func note(_ line: Int, _ offset: Int, _ reason: String) {
@@ -500,7 +684,7 @@ struct SRTParser {
   }
 
   @inline(__always)
-  func isBlank(_ from: Int, _ end: Int) -> Bool {
+  static func isBlank(_ p: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> Bool {
     var k = from
     while k < end {
       let c = p[k]
@@ -512,7 +696,7 @@ struct SRTParser {
 
   /// Digits only, with optional spaces around them.
   @inline(__always)
-  func isNumber(_ from: Int, _ end: Int) -> Bool {
+  static func isNumber(_ p: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> Bool {
     var k = from
     while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
     let first = k
@@ -523,8 +707,12 @@ struct SRTParser {
   }
 
   /// Parses `[spaces] TIMESTAMP [spaces] --> [spaces] TIMESTAMP [rest]`.
-  @inline(__always)
   func timingLine(_ from: Int, _ end: Int) -> Timing? {
+    SRTParser.timingLine(p, from, end)
+  }
+
+  /// `timingLine(_:_:)` over `p`.
+  static func timingLine(_ p: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> Timing? {
     var k = from
     while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
     guard k < end, p[k] &- 0x30 < 10 else { return nil }
@@ -536,18 +724,18 @@ struct SRTParser {
     if k + 29 <= end,
       UInt64(littleEndian: UnsafeRawPointer(p + k + 12).loadUnaligned(as: UInt64.self))
         & 0xFF_FFFF_FFFF == 0x20_3E2D_2D20,
-      let first = canonicalTimestamp(k, end), let second = canonicalTimestamp(k + 17, end)
+      let first = canonicalTimestamp(p, k, end), let second = canonicalTimestamp(p, k + 17, end)
     {
       start = first
       stop = second
       k += 29
     } else {
-      guard let first = timestamp(&k, end, &t.flags) else { return nil }
+      guard let first = timestamp(p, &k, end, &t.flags) else { return nil }
       while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
       guard k + 3 <= end, p[k] == 0x2D, p[k + 1] == 0x2D, p[k + 2] == 0x3E else { return nil }
       k += 3
       while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
-      guard let second = timestamp(&k, end, &t.flags) else { return nil }
+      guard let second = timestamp(p, &k, end, &t.flags) else { return nil }
       start = first
       stop = second
     }
@@ -567,7 +755,9 @@ struct SRTParser {
 
   /// Reads one digit run; returns its value (saturated past 12 digits) and digit count.
   @inline(__always)
-  func digits(_ k: inout Int, _ end: Int) -> (value: Int64, count: Int) {
+  static func digits(_ p: UnsafePointer<UInt8>, _ k: inout Int, _ end: Int) -> (
+    value: Int64, count: Int
+  ) {
     var value: Int64 = 0
     var count = 0
     while k < end {
@@ -583,7 +773,7 @@ struct SRTParser {
   /// `HH:MM:SS,mmm` or `HH:MM:SS.mmm` at `k` (with `k + 12 <= end`) not followed by a digit,
   /// in milliseconds; nil leaves the case to the general rules.
   @inline(__always)
-  func canonicalTimestamp(_ k: Int, _ end: Int) -> Int64? {
+  static func canonicalTimestamp(_ p: UnsafePointer<UInt8>, _ k: Int, _ end: Int) -> Int64? {
     let w = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self).littleEndian
     let digitsOnly: UInt64 = 0xFFFF_00FF_FF00_FFFF  // bytes 0 1 3 4 6 7
     let d = w & digitsOnly
@@ -614,31 +804,33 @@ struct SRTParser {
 
   /// `H…:MM:SS[,.]mmm` (also `MM:SS,mmm`), in milliseconds.
   @inline(__always)
-  func timestamp(_ k: inout Int, _ end: Int, _ flags: inout UInt16) -> Int64? {
+  static func timestamp(
+    _ p: UnsafePointer<UInt8>, _ k: inout Int, _ end: Int, _ flags: inout UInt16
+  ) -> Int64? {
     // The canonical `HH:MM:SS,mmm` first, eight bytes at a time in one 64-bit word; then
     // `HHH:MM:SS,mmm` (hours from 100 on) as the hundreds digit and the canonical form.
-    if k + 12 <= end, let millis = canonicalTimestamp(k, end) {
+    if k + 12 <= end, let millis = canonicalTimestamp(p, k, end) {
       k += 12
       return millis
     }
     if k + 13 <= end, p[k + 3] == 0x3A, p[k] &- 0x30 < 10,
-      let millis = canonicalTimestamp(k + 1, end)
+      let millis = canonicalTimestamp(p, k + 1, end)
     {
       let hundreds = Int64(p[k] &- 0x30)
       k += 13
       return hundreds &* 360_000_000 &+ millis
     }
-    let first = digits(&k, end)
+    let first = digits(p, &k, end)
     guard first.count > 0, k < end, p[k] == 0x3A else { return nil }
     k += 1
-    let second = digits(&k, end)
+    let second = digits(p, &k, end)
     guard second.count > 0, second.count <= 2 else { return nil }
     var hours: Int64 = 0
     var minutes: Int64
     var seconds: Int64
     if k < end && p[k] == 0x3A {
       k += 1
-      let third = digits(&k, end)
+      let third = digits(p, &k, end)
       guard third.count > 0, third.count <= 2 else { return nil }
       if first.count > 9 {
         flags |= SRTParser.absurdHours
@@ -657,7 +849,7 @@ struct SRTParser {
     var millis: Int64 = 0
     if k < end && (p[k] == 0x2C || p[k] == 0x2E) {
       k += 1
-      let m = digits(&k, end)
+      let m = digits(p, &k, end)
       guard m.count > 0, m.count <= 3 else { return nil }
       if m.count < 3 { flags |= SRTParser.shortMillis }
       millis = m.value

@@ -262,3 +262,57 @@ func lineEndingsAndBOM(separator: String) throws {
     }
   }
 }
+
+/// The word-load readers of the common cue (`numberLine`, `canonicalTimingLine`) against the
+/// general ones (`isNumber`, `timingLine`) on lines in the common form and on mutations of
+/// them: whatever the word loads accept, the general readers read the same way, with nothing
+/// to repair; and the common form itself is accepted.
+@Test func commonCueLineReadersMatchTheGeneralReaders() {
+  var rng = SplitMix(seed: 2024)
+  let alphabet = Array("0123456789:,. ->\n\tX5".utf8)
+  func stamp(hours: Int) -> String {
+    let h = String(Int(rng.next() % 1000) % (hours == 3 ? 1000 : 100))
+    let padded = String(repeating: "0", count: max(0, hours - h.count)) + h
+    let m = Int(rng.next() % 60)
+    let s = Int(rng.next() % 60)
+    let ms = Int(rng.next() % 1000)
+    return padded + ":" + (m < 10 ? "0" : "") + "\(m):" + (s < 10 ? "0" : "") + "\(s)"
+      + (rng.next() % 2 == 0 ? "," : ".") + (ms < 100 ? "0" : "") + (ms < 10 ? "0" : "") + "\(ms)"
+  }
+  for round in 0..<3000 {
+    let hours = rng.next() % 4 == 0 ? 3 : 2
+    let number = String(rng.next() % 10_000_000)
+    var timing = Array((stamp(hours: hours) + " --> " + stamp(hours: hours) + "\n").utf8)
+    var cueNumber = Array((number + "\n").utf8)
+    let mutated = round % 2 == 1
+    if mutated {
+      for _ in 0..<(1 + Int(rng.next() % 3)) {
+        timing[Int(rng.next() % UInt64(timing.count))] = alphabet[Int(rng.next() % 20)]
+        cueNumber[Int(rng.next() % UInt64(cueNumber.count))] = alphabet[Int(rng.next() % 20)]
+      }
+    }
+    // Room after the line: the readers need a word beyond short lines.
+    let bytes = cueNumber + timing + Array("text line\n\n".utf8)
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let p = buffer.baseAddress else { return }
+      let n = buffer.count
+      if let line = SRTParser.numberLine(p, 0, n) {
+        #expect(p[line.end] == 0x0A)
+        #expect(ByteScanner.findScalar(0x0A, p, 0, n) == line.end)
+        #expect(SRTParser.isNumber(p, 0, line.end))
+        #expect(Int(String(decoding: buffer[0..<line.end], as: UTF8.self)) == line.value)
+      } else {
+        #expect(mutated, "\(number)")
+      }
+      let j = cueNumber.count
+      if let fast = SRTParser.canonicalTimingLine(p, j, n) {
+        #expect(ByteScanner.findScalar(0x0A, p, j, n) == fast.eol)
+        let general = SRTParser.timingLine(p, j, fast.eol)
+        #expect(general?.flags == 0)
+        #expect(general?.start == fast.start && general?.end == fast.end)
+      } else {
+        #expect(mutated, "\(String(decoding: timing, as: UTF8.self))")
+      }
+    }
+  }
+}

@@ -95,6 +95,28 @@ func cursorFindsEveryOccurrenceLikeScalar(seed: Int) {
   #expect(ByteScanner.cursorPositions(of: 0x0A, in: long) == [0, 63, 64, 127, 250, 299])
 }
 
+/// A cursor for dense bytes (no test of a block for none) finds the same line ends.
+@Test func denseCursorFindsEveryOccurrenceLikeScalar() {
+  var rng = SplitMix(seed: 21)
+  for _ in 0..<300 {
+    let count = Int(rng.next() % 400)
+    let alphabet: [UInt8] = rng.next() % 2 == 0 ? [0x41, 0x0A] : [0x41, 0x41, 0x41, 0x41, 0x0A]
+    var bytes = randomBytes(count, &rng, alphabet: alphabet)
+    // Some blocks without any line end.
+    if count > 200 { for k in 40..<180 { bytes[k] = 0x41 } }
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      var cursor = ByteScanner.Cursor(0x0A, base, buffer.count, dense: true)
+      var from = 0
+      while from <= buffer.count {
+        let found = cursor.search(from)
+        #expect(found == ByteScanner.findScalar(0x0A, base, from, buffer.count))
+        from = found + 1 + (rng.next() % 3 == 0 ? Int(rng.next() % 70) : 0)
+      }
+    }
+  }
+}
+
 @Test func cursorAnswersIncreasingQueriesLikeScalar() {
   var rng = SplitMix(seed: 77)
   for _ in 0..<100 {
