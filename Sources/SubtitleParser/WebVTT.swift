@@ -19,26 +19,47 @@ public enum WebVTT {
   ///   files as a whole).
   /// - Complexity: O(n) in the number of bytes.
   public static func parse(_ bytes: [UInt8]) throws(SubtitleError) -> SubtitleDocument {
+    try parse(bytes, storedCueLimit: Int.max)
+  }
+
+  /// `parse(_:)` with at most `storedCueLimit` cues written into the storage reserved for
+  /// them, the others appended (for testing that path, which files do not reach).
+  static func parse(_ bytes: [UInt8], storedCueLimit: Int) throws(SubtitleError)
+    -> SubtitleDocument
+  {
     let (text, counted) = normalizeCounting(bytes)
     var core = VTTCore()
-    var position = 0
-    try text.withUnsafeBufferPointer { p throws(SubtitleError) in
-      // Every cue has a timing line with a `>`: their count bounds the cue count without the
-      // copies of growing the array. Validation counts them on the way when the input needs
-      // no repair; otherwise a pass of their own does (32 bytes a step).
-      if let base = p.baseAddress {
-        let arrows = counted ?? ByteScanner.countVector(0x3E, base, 0, p.count)
-        core.cues.reserveCapacity(min(arrows, p.count / 16) + 1)
-        // The storage past the (empty) elements: the capacity just reserved.
-        let bytes = core.cues.capacity * MemoryLayout<Cue>.stride
-        core.cues.withUnsafeMutableBufferPointer { cues in
-          if let first = cues.baseAddress {
-            HugePages.advise(UnsafeMutableRawPointer(first), count: bytes)
-          }
+    var failure: SubtitleError?
+    // Every cue has a timing line with a `>`: their count bounds the cue count without the
+    // copies of growing the array. Validation counts them on the way when the input needs
+    // no repair; otherwise a pass of their own does (32 bytes a step).
+    let arrows = text.withUnsafeBufferPointer { p in
+      guard let base = p.baseAddress else { return 0 }
+      return counted ?? ByteScanner.countVector(0x3E, base, 0, p.count)
+    }
+    // The cues are written straight into the array's storage, without the uniqueness and
+    // capacity checks of an `append` per cue. Those past it (none in practice: a cue takes
+    // more than 16 bytes) are appended to `core.cues`.
+    var cues = [Cue](unsafeUninitializedCapacity: min(arrows, text.count / 16) + 1) {
+      storage, initialized in
+      HugePages.advise(storage)
+      core.cueStorage = storage.baseAddress
+      core.cueCapacity = min(storage.count, storedCueLimit)
+      text.withUnsafeBufferPointer { p in
+        var position = 0
+        do throws(SubtitleError) {
+          try core.advance(p, position: &position, final: true)
+        } catch {
+          failure = error
         }
       }
-      try core.advance(p, position: &position, final: true)
+      initialized = core.storedCues
+      core.cueStorage = nil
+      core.cueCapacity = 0
     }
+    if let failure { throw failure }
+    cues += core.cues
+    core.cues = cues
     return core.document(text: text)
   }
 

@@ -57,6 +57,39 @@ import Testing
     }
   }
 
+  /// `WebVTT.parse` writes the cues into storage reserved for them and appends those past
+  /// it: with that storage cut short, the documents must not change.
+  @Test(arguments: inputs())
+  func cuesPastTheReservedStorageAreKept(_ path: String) throws {
+    for bytes in Self.variants(try WPT.bytes(path)) {
+      let whole = Result { () throws(SubtitleError) in try WebVTT.parse(bytes) }
+      for limit in [0, 1, 2, 3] {
+        let limited = Result { () throws(SubtitleError) in
+          try WebVTT.parse(bytes, storedCueLimit: limit)
+        }
+        #expect(limited == whole, "\(path) limit \(limit)")
+      }
+    }
+  }
+
+  @Test func manyCuesPastTheReservedStorage() throws {
+    var text = "WEBVTT\r\n\r\n"
+    for index in 0..<200 {
+      text += "c\(index)\r\n00:00:\(10 + index % 50).000 --> 00:01:00.000 align:start\r\n"
+      text += "line \(index) \u{00E9}\r\n\r\n"
+    }
+    let bytes = Array(text.utf8)
+    let whole = try WebVTT.parse(bytes)
+    #expect(whole.cues.count == 200)
+    for limit in [0, 1, 50, 199, 200, 201] {
+      #expect(try WebVTT.parse(bytes, storedCueLimit: limit) == whole, "limit \(limit)")
+    }
+    var parser = WebVTTStreamParser()
+    _ = try parser.feed(bytes)
+    _ = try parser.finish()
+    #expect(parser.document == whole)
+  }
+
   @Test func cuesArriveAsSoonAsTheirBlockEnds() throws {
     var parser = WebVTTStreamParser()
     #expect(try parser.feed(Array("WEBVTT\n\n00:00.000 --> 00:01.000\nfirst\n".utf8)).isEmpty)

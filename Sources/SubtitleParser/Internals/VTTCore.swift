@@ -19,7 +19,16 @@ struct VTTCore {
   }
 
   // Results.
+  /// The cues, or with `cueStorage` the cues past its capacity.
   var cues: [Cue] = []
+  /// Where the cues go first when set (the storage of the cue array `WebVTT.parse` builds):
+  /// `storedCues` of its `cueCapacity` are written. Stores there skip the uniqueness and
+  /// capacity checks of `append`; the cues past its capacity go to `cues`.
+  /// (Only `WebVTT.parse` sets it, for the duration of one call: a core held elsewhere, as
+  /// `WebVTTStreamParser` holds one, never has it set.)
+  nonisolated(unsafe) var cueStorage: UnsafeMutablePointer<Cue>?
+  var cueCapacity = 0
+  var storedCues = 0
   var regions: [Region] = []
   var styles: [String] = []
   var diagnostics: [Diagnostic] = []
@@ -318,7 +327,12 @@ struct VTTCore {
   private mutating func endCue() {
     inBlock = false
     cue.textRange = bufferEmpty ? cueTextStart..<cueTextStart : bufferStart..<bufferEnd
-    cues.append(cue)
+    if let cueStorage, storedCues < cueCapacity {
+      (cueStorage + storedCues).initialize(to: cue)
+      storedCues &+= 1
+    } else {
+      cues.append(cue)
+    }
   }
 
   private mutating func endBlock(_ p: UnsafeBufferPointer<UInt8>) {
