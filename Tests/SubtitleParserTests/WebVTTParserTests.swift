@@ -431,6 +431,58 @@ struct SplitMix64: RandomNumberGenerator {
     }
   }
 
+  /// The timing-line fast path decodes every field value as the reference does: random valid
+  /// timestamps (two or three hour digits) on both sides of the arrow.
+  @Test func canonicalTimingsDecodeEveryFieldValue() {
+    var rng = SplitMix64(seed: 19)
+    func pad(_ value: UInt64, _ width: Int) -> String {
+      let digits = String(value)
+      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    func stamp() -> String {
+      let hours = rng.next() % 4 == 0 ? 100 + rng.next() % 900 : rng.next() % 100
+      return "\(pad(hours, 2)):\(pad(rng.next() % 60, 2)):\(pad(rng.next() % 60, 2))."
+        + pad(rng.next() % 1000, 3)
+    }
+    for round in 0..<20_000 {
+      let line = stamp() + " --> " + stamp() + (round % 3 == 0 ? " align:end" : "")
+      var bytes = Array(line.utf8)
+      let end = bytes.count
+      // The next line's bytes (the fast path reads 16 bytes from the second timestamp on).
+      bytes += Array("\nnext line of text\n".utf8)
+      let fast: (Int64, Int64, Int)? = bytes.withUnsafeBufferPointer { p in
+        VTTSyntax.canonicalTimings(p, start: 0, end: end).map { ($0.first, $0.second, $0.rest) }
+      }
+      let first = Self.reference(line)
+      let arrow = (first?.1 ?? 0) + 5
+      let second = Self.reference(String(decoding: Array(line.utf8)[arrow...], as: UTF8.self))
+      #expect(fast?.0 == first?.0 && fast?.1 == second?.0, "\(line)")
+      #expect(fast?.2 == arrow + (second?.1 ?? 0), "\(line)")
+    }
+  }
+
+  /// The short forms of cue setting values (`line:-2`, `size:60%`) read as their long forms
+  /// (`line:-2.0`, `size:60.0%`), which the general number rules read.
+  @Test func shortSettingValuesMatchTheGeneralRules() throws {
+    for digits in ["0", "7", "00", "42", "99", "100", "101", "007", "999", "0100", "1000"] {
+      for (value, long) in [
+        (digits, digits + ".0"), ("-" + digits, "-" + digits + ".0"),
+        (digits + "%", digits + ".0%"), ("-" + digits + "%", "-" + digits + ".0%"),
+      ] {
+        for name in ["line", "size", "position"] {
+          func parse(_ value: String) throws -> SubtitleDocument {
+            try WebVTT.parse(
+              Array("WEBVTT\n\n00:00:01.000 --> 00:00:02.000 \(name):\(value)\nx\n".utf8))
+          }
+          let short = try parse(value)
+          let reference = try parse(long)
+          #expect(short.cues.first?.settings == reference.cues.first?.settings, "\(name):\(value)")
+          #expect(short.diagnostics.count == reference.diagnostics.count, "\(name):\(value)")
+        }
+      }
+    }
+  }
+
   /// The timing-line fast path against the reference: both timestamps, the arrow with one
   /// space each side, and where the rest of the line starts. It may decline any line; what it
   /// accepts must read as the spec reads it.

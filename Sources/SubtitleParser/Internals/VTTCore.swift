@@ -95,8 +95,11 @@ struct VTTCore {
   /// - Throws: `SubtitleError.badSignature` when the text does not start with the WebVTT
   ///   signature.
   mutating func advance(
-    _ p: UnsafeBufferPointer<UInt8>, position: inout Int, final: Bool
+    _ p: UnsafeBufferPointer<UInt8>, position positionInOut: inout Int, final: Bool
   ) throws(SubtitleError) {
+    // The position in a local, which stays in a register (stored back on the way out).
+    var position = positionInOut
+    defer { positionInOut = position }
     let count = p.count
     if phase == .signature {
       guard let valid = Self.signatureIsValid(p, count: count, final: final) else { return }
@@ -134,15 +137,15 @@ struct VTTCore {
         {
           // A timing line that starts a block or follows its first line (what `line` and
           // `blockLine` do for it): the cue starts here.
-          lineNumber += 1
+          lineNumber &+= 1
           if !inBlock { beginBlock(header: false, start: position) }
-          lineCount += 1
+          lineCount &+= 1
           seenArrow = true
           createCue(p, start: position, end: end, eof: false)
         } else if !inBlock && phase == .blocks && end > position {
           // The first line of a block without an arrow (a cue identifier, mostly): what `line`
           // and `blockLine` do for it.
-          lineNumber += 1
+          lineNumber &+= 1
           beginBlock(header: false, start: position)
           lineCount = 1
           bufferEmpty = false
@@ -150,7 +153,7 @@ struct VTTCore {
         } else {
           line(p, start: position, end: end, eof: false, arrow: arrow)
         }
-        position = end + 1
+        position = end &+ 1
         // The text lines of a cue in a loop of their own (what `blockLine` does for them):
         // its exit is one branch per cue whose outcome varies, not one per line.
         guard inBlock && kind == .cue else { continue }
@@ -287,27 +290,37 @@ struct VTTCore {
     return true
   }
 
+  @inline(__always)
   private mutating func createCue(
     _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, eof: Bool
   ) {
-    let idRange = bufferEmpty ? start..<start : bufferStart..<bufferEnd
     // The common `hh:mm:ss.ttt --> hh:mm:ss.ttt` (single spaces, two or three hour digits),
     // in two 16-byte vector tests, the cue built in place; any other form takes the general
     // path, which gives the same result for this one.
-    if let (first, second, rest) = VTTSyntax.canonicalTimings(p, start: start, end: end) {
-      var settings = CueSettings()
-      if rest < end { parseSettings(p, start: rest, end: end, into: &settings) }
-      // Both divisions in one instruction (each lane rounds as a scalar division would).
-      let seconds = SIMD2<Double>(Double(first), Double(second)) / 1000
-      cue = Cue(
-        idRange: idRange, textRange: 0..<0, startTime: seconds[0], endTime: seconds[1],
-        settings: settings, line: lineNumber)
-      kind = .cue
-      bufferEmpty = true
-      cueTextStart = eof ? end : end + 1
-      seenCue = true
+    guard let (first, second, rest) = VTTSyntax.canonicalTimings(p, start: start, end: end)
+    else {
+      createGeneralCue(p, start: start, end: end, eof: eof)
       return
     }
+    // Both divisions in one instruction (each lane rounds as a scalar division would).
+    let seconds = SIMD2<Double>(Double(first), Double(second)) / 1000
+    cue = Cue(
+      idRange: bufferEmpty ? start..<start : bufferStart..<bufferEnd, textRange: 0..<0,
+      startTime: seconds[0], endTime: seconds[1], line: lineNumber)
+    // (Most timing lines have no settings: the defaults are then stored once, as constants.)
+    if rest < end { cue.settings = parsedSettings(p, start: rest, end: end) }
+    kind = .cue
+    bufferEmpty = true
+    cueTextStart = eof ? end : end &+ 1
+    seenCue = true
+  }
+
+  /// `createCue` for the timing lines its fast path leaves.
+  @inline(never)
+  private mutating func createGeneralCue(
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, eof: Bool
+  ) {
+    let idRange = bufferEmpty ? start..<start : bufferStart..<bufferEnd
     var parsed = Cue(
       idRange: idRange, textRange: 0..<0, startTime: 0, endTime: 0, line: lineNumber)
     if parseTimingsAndSettings(p, start: start, end: end, into: &parsed) {
@@ -491,11 +504,34 @@ struct VTTCore {
     }
   }
 
+  /// The settings of `p[start..<end]` (diagnosed as `parseSettings` does).
+  @inline(never)
+  private mutating func parsedSettings(
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int
+  ) -> CueSettings {
+    var settings = CueSettings()
+    parseSettings(p, start: start, end: end, into: &settings)
+    return settings
+  }
+
   private mutating func parseSettings(
     _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, into settings: inout CueSettings
   ) {
-    VTTSyntax.forEachToken(p, start: start, end: end) { tokenStart, tokenEnd in
-      applySetting(p, start: tokenStart, end: tokenEnd, to: &settings)
+    // `VTTSyntax.forEachToken`, each token's first colon noted on the way.
+    var index = start
+    while index < end {
+      while index < end && VTTSyntax.isWhitespace(p[index]) { index &+= 1 }
+      if index == end { break }
+      let tokenStart = index
+      var colon = -1
+      while index < end {
+        let byte = p[index]
+        if VTTSyntax.isWhitespace(byte) { break }
+        if byte == 0x3A && colon < 0 { colon = index }
+        index &+= 1
+      }
+      applySetting(
+        p, start: tokenStart, colon: colon < 0 ? index : colon, end: index, to: &settings)
     }
   }
 
@@ -507,76 +543,109 @@ struct VTTCore {
   }
 
   private mutating func applySetting(
-    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, to settings: inout CueSettings
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, colon: Int, end: Int,
+    to settings: inout CueSettings
   ) {
-    var colon = start
-    while colon < end && p[colon] != 0x3A { colon += 1 }
-    guard colon < end, colon != start, colon != end - 1 else {
+    // `colon` is the token's first colon, or `end` when it has none.
+    guard colon < end, colon != start, colon != end &- 1 else {
       ignoreSetting(p, start: start, end: end, "not name:value")
       return
     }
-    let valueStart = colon + 1
-    if VTTSyntax.equals(p, start: start, end: colon, "region") {
-      // "The last region whose identifier is value", compared as bytes (no allocation).
-      let value = UnsafeBufferPointer(rebasing: p[valueStart..<end])
-      settings.region = regions.lastIndex { $0.id.utf8.elementsEqual(value) }
-      if settings.region == nil { ignoreSetting(p, start: start, end: end, "no such region") }
-    } else if VTTSyntax.equals(p, start: start, end: colon, "vertical") {
-      if VTTSyntax.equals(p, start: valueStart, end: end, "rl") {
-        settings.vertical = .rightToLeft
-      } else if VTTSyntax.equals(p, start: valueStart, end: end, "lr") {
-        settings.vertical = .leftToRight
-      } else {
-        ignoreSetting(p, start: start, end: end, "unknown value")
-      }
-      if settings.vertical != .horizontal { settings.region = nil }
-    } else if VTTSyntax.equals(p, start: start, end: colon, "line") {
-      applyLine(p, start: start, valueStart: valueStart, end: end, to: &settings)
-    } else if VTTSyntax.equals(p, start: start, end: colon, "position") {
-      var comma = valueStart
-      while comma < end && p[comma] != 0x2C { comma += 1 }
-      guard let number = VTTSyntax.percentage(p, start: valueStart, end: comma) else {
-        ignoreSetting(p, start: start, end: end, "bad percentage")
+    let valueStart = colon &+ 1
+    // The names told apart by their length first: at most two of them are compared.
+    switch colon &- start {
+    case 4:
+      if VTTSyntax.equals(p, start: start, end: colon, "line") {
+        applyLine(p, start: start, valueStart: valueStart, end: end, to: &settings)
         return
       }
-      if comma < end {
-        let alignStart = comma + 1
-        if VTTSyntax.equals(p, start: alignStart, end: end, "line-left") {
-          settings.positionAlign = .lineLeft
-        } else if VTTSyntax.equals(p, start: alignStart, end: end, "center") {
-          settings.positionAlign = .center
-        } else if VTTSyntax.equals(p, start: alignStart, end: end, "line-right") {
-          settings.positionAlign = .lineRight
-        } else {
-          ignoreSetting(p, start: start, end: end, "unknown alignment")
+      if VTTSyntax.equals(p, start: start, end: colon, "size") {
+        guard let number = VTTSyntax.percentage(p, start: valueStart, end: end) else {
+          ignoreSetting(p, start: start, end: end, "bad percentage")
           return
         }
-      }
-      settings.position = number
-    } else if VTTSyntax.equals(p, start: start, end: colon, "size") {
-      guard let number = VTTSyntax.percentage(p, start: valueStart, end: end) else {
-        ignoreSetting(p, start: start, end: end, "bad percentage")
+        settings.size = number
+        if number != 100 { settings.region = nil }
         return
       }
-      settings.size = number
-      if number != 100 { settings.region = nil }
-    } else if VTTSyntax.equals(p, start: start, end: colon, "align") {
-      if VTTSyntax.equals(p, start: valueStart, end: end, "start") {
-        settings.align = .start
-      } else if VTTSyntax.equals(p, start: valueStart, end: end, "center") {
-        settings.align = .center
-      } else if VTTSyntax.equals(p, start: valueStart, end: end, "end") {
-        settings.align = .end
-      } else if VTTSyntax.equals(p, start: valueStart, end: end, "left") {
-        settings.align = .left
-      } else if VTTSyntax.equals(p, start: valueStart, end: end, "right") {
-        settings.align = .right
-      } else {
-        ignoreSetting(p, start: start, end: end, "unknown value")
+    case 5:
+      if VTTSyntax.equals(p, start: start, end: colon, "align") {
+        applyAlign(p, start: start, valueStart: valueStart, end: end, to: &settings)
+        return
       }
-    } else {
-      ignoreSetting(p, start: start, end: end, "unknown setting")
+    case 6:
+      if VTTSyntax.equals(p, start: start, end: colon, "region") {
+        // "The last region whose identifier is value", compared as bytes (no allocation).
+        let value = UnsafeBufferPointer(rebasing: p[valueStart..<end])
+        settings.region = regions.lastIndex { $0.id.utf8.elementsEqual(value) }
+        if settings.region == nil { ignoreSetting(p, start: start, end: end, "no such region") }
+        return
+      }
+    case 8:
+      if VTTSyntax.equals(p, start: start, end: colon, "vertical") {
+        if VTTSyntax.equals(p, start: valueStart, end: end, "rl") {
+          settings.vertical = .rightToLeft
+        } else if VTTSyntax.equals(p, start: valueStart, end: end, "lr") {
+          settings.vertical = .leftToRight
+        } else {
+          ignoreSetting(p, start: start, end: end, "unknown value")
+        }
+        if settings.vertical != .horizontal { settings.region = nil }
+        return
+      }
+      if VTTSyntax.equals(p, start: start, end: colon, "position") {
+        applyPosition(p, start: start, valueStart: valueStart, end: end, to: &settings)
+        return
+      }
+    default:
+      break
     }
+    ignoreSetting(p, start: start, end: end, "unknown setting")
+  }
+
+  private mutating func applyAlign(
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, valueStart: Int, end: Int,
+    to settings: inout CueSettings
+  ) {
+    if VTTSyntax.equals(p, start: valueStart, end: end, "start") {
+      settings.align = .start
+    } else if VTTSyntax.equals(p, start: valueStart, end: end, "center") {
+      settings.align = .center
+    } else if VTTSyntax.equals(p, start: valueStart, end: end, "end") {
+      settings.align = .end
+    } else if VTTSyntax.equals(p, start: valueStart, end: end, "left") {
+      settings.align = .left
+    } else if VTTSyntax.equals(p, start: valueStart, end: end, "right") {
+      settings.align = .right
+    } else {
+      ignoreSetting(p, start: start, end: end, "unknown value")
+    }
+  }
+
+  private mutating func applyPosition(
+    _ p: UnsafeBufferPointer<UInt8>, start: Int, valueStart: Int, end: Int,
+    to settings: inout CueSettings
+  ) {
+    var comma = valueStart
+    while comma < end && p[comma] != 0x2C { comma &+= 1 }
+    guard let number = VTTSyntax.percentage(p, start: valueStart, end: comma) else {
+      ignoreSetting(p, start: start, end: end, "bad percentage")
+      return
+    }
+    if comma < end {
+      let alignStart = comma &+ 1
+      if VTTSyntax.equals(p, start: alignStart, end: end, "line-left") {
+        settings.positionAlign = .lineLeft
+      } else if VTTSyntax.equals(p, start: alignStart, end: end, "center") {
+        settings.positionAlign = .center
+      } else if VTTSyntax.equals(p, start: alignStart, end: end, "line-right") {
+        settings.positionAlign = .lineRight
+      } else {
+        ignoreSetting(p, start: start, end: end, "unknown alignment")
+        return
+      }
+    }
+    settings.position = number
   }
 
   private mutating func applyLine(
@@ -584,7 +653,20 @@ struct VTTCore {
     to settings: inout CueSettings
   ) {
     var comma = valueStart
-    while comma < end && p[comma] != 0x2C { comma += 1 }
+    while comma < end && p[comma] != 0x2C { comma &+= 1 }
+    if comma == end {
+      // `line:N` and `line:-N` with one to three digits (the usual forms): what the general
+      // rules below give for them.
+      let negative = p[valueStart] == 0x2D
+      if let value = VTTSyntax.smallInteger(
+        p, start: negative ? valueStart &+ 1 : valueStart, end: end)
+      {
+        settings.line = negative && value != 0 ? -Double(value) : Double(value)
+        settings.snapToLines = true
+        settings.region = nil
+        return
+      }
+    }
     var hasDigit = false
     for index in valueStart..<comma where VTTSyntax.isDigit(p[index]) {
       hasDigit = true

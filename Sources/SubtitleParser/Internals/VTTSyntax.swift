@@ -150,17 +150,20 @@ enum VTTSyntax {
       (UInt64(0x3030_3A30_303A_3030), 0x3030_302E | tail), to: SIMD16<UInt8>.self)
     let ok = unsafeBitCast((values .< limits) .| (bytes .== pattern), to: (UInt64, UInt64).self)
     guard ok.0 == ~0, ok.1 | ~(0xFFFF_FFFF | care) == ~0 else { return nil }
-    let low = unsafeBitCast(values, to: (UInt64, UInt64).self).0
-    let high = UInt64(littleEndian: UnsafeRawPointer(base + at + 8).loadUnaligned(as: UInt64.self))
-    // Byte i becomes 10 × digit(i) + digit(i + 1) (every byte of `low` is at most 10).
-    let pairs = low &* 10 &+ (low &>> 8)
-    let hours = Int64(pairs & 0xFF)
-    let minutes = Int64((pairs &>> 24) & 0xFF)
-    let seconds = Int64((pairs &>> 48) & 0xFF)
-    let millis =
-      Int64((high &>> 8) & 0x0F) &* 100 &+ Int64((high &>> 16) & 0x0F) &* 10
-      &+ Int64((high &>> 24) & 0x0F)
-    return ((hours &* 60 &+ minutes) &* 60 &+ seconds) &* 1000 &+ millis
+    let halves = unsafeBitCast(values, to: (UInt64, UInt64).self)
+    // Byte i becomes 10 × digit(i) + digit(i + 1) (every byte of the low half is at most 10):
+    // hours, minutes and seconds in bytes 0, 3 and 6.
+    let pairs = halves.0 &* 10 &+ (halves.0 &>> 8)
+    let fields = pairs & 0x00FF_0000_FF00_00FF
+    // One multiplication weighs them 3600, 60 and 1 into bits 48...71 of the product (the
+    // other partial products stay below bit 37 or start at bit 72).
+    let product = fields.multipliedFullWidth(by: 3600 << 48 | 60 << 24 | 1)
+    let seconds = (product.low &>> 48) | ((product.high & 0xFF) &<< 16)
+    // The three fraction digits (bytes 9...11, each at most 9).
+    let digits = (halves.1 &>> 8) & 0xFF_FFFF
+    let tens = (digits &* 10 &+ (digits &>> 8)) & 0xFF
+    let millis = tens &* 10 &+ (digits &>> 16)
+    return Int64(seconds &* 1000 &+ millis)
   }
 
   /// The usual start of a timing line, `HH:MM:SS.mmm --> HH:MM:SS.mmm` (each hours field of
@@ -323,9 +326,29 @@ enum VTTSyntax {
   /// "Parse a percentage string": `[0-9]+(\.[0-9]+)?%` with a value in 0...100.
   static func percentage(_ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> Double? {
     guard end - start >= 2, p[end - 1] == 0x25 else { return nil }
+    // One to three digits (the usual form): the rules below give this value for them.
+    if let value = smallInteger(p, start: start, end: end &- 1) {
+      return value <= 100 ? Double(value) : nil
+    }
     guard isDecimal(p, start: start, end: end - 1, allowSign: false) else { return nil }
     guard let value = decimalValue(p, start: start, end: end - 1), value >= 0, value <= 100 else {
       return nil
+    }
+    return value
+  }
+
+  /// The value of `p[start..<end]` when it is one to three ASCII digits, else nil.
+  @inline(__always)
+  static func smallInteger(_ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> Int? {
+    let length = end &- start
+    guard length >= 1 && length <= 3 else { return nil }
+    var value = 0
+    var index = start
+    while index < end {
+      let digit = p[index] &- 0x30
+      guard digit < 10 else { return nil }
+      value = value &* 10 &+ Int(digit)
+      index &+= 1
     }
     return value
   }
@@ -352,9 +375,13 @@ enum VTTSyntax {
   static func equals(
     _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, _ literal: StaticString
   ) -> Bool {
-    guard end - start == literal.utf8CodeUnitCount else { return false }
+    guard end &- start == literal.utf8CodeUnitCount else { return false }
     let bytes = literal.utf8Start
-    for offset in 0..<(end - start) where p[start + offset] != bytes[offset] { return false }
+    var offset = 0
+    while offset < literal.utf8CodeUnitCount {
+      if p[start &+ offset] != bytes[offset] { return false }
+      offset &+= 1
+    }
     return true
   }
 
