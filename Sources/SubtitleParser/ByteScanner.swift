@@ -452,8 +452,12 @@ public enum ByteScanner {
       let sourceRaw = UnsafeRawPointer(s)
       let destinationRaw = UnsafeMutableRawPointer(d)
       HugePages.advise(destinationRaw, count: destination.count)
+      let positions = UnsafeMutablePointer<Int>.allocate(
+        capacity: LineEndBlockWriter.positionCapacity)
+      defer { positions.deallocate() }
       var block = LineEndBlockWriter(
-        source: sourceRaw, destination: destinationRaw, from: from, counting: counted)
+        source: sourceRaw, destination: destinationRaw, from: from, counting: counted,
+        positions: positions)
       var i = from
       // The output never runs ahead of the input, so the stores past it stay within the
       // capacity; the loads stay below `i + 128 <= n`. The counts are summed every 63 blocks.
@@ -566,11 +570,15 @@ public enum ByteScanner {
 /// The 64-byte block step the line-end rewriters share (`ByteScanner.replacingLineEnds` for
 /// SRT, `VTTScan.validLineEndsReplaced` for WebVTT). The output is the source cut at each CR
 /// into segments: the bytes from just after one CR up to the next. A block is only read: a
-/// byte value is counted in it, and for each CR in it (found in a bit mask) the segment that
-/// the CR ends is copied to the destination, 48 bytes at once (more in a loop for the few
-/// longer ones), then an LF is written after it when no LF follows the CR (a CRLF keeps its LF
-/// as the first byte of the next segment). Each byte is stored about once, and the work per
-/// CR does not depend on where in the block the CR is.
+/// byte value is counted in it, and the offsets of its CRs (found in a bit mask) are noted.
+/// Every `sumCounts` then copies, for each CR noted, the segment it ends to the destination,
+/// 48 bytes at once (more in a loop for the few longer ones), and writes an LF after it when
+/// no LF follows the CR (a CRLF keeps its LF as the first byte of the next segment). Each byte
+/// is stored about once, and the work per CR does not depend on where in the block the CR is.
+///
+/// Noting first and copying later keeps the branches predictable: a block takes four CRs
+/// without a test each (a line averages 20 to 40 bytes), and the copying runs as one loop
+/// over many blocks' CRs, where a loop per block would end at a varying count.
 struct LineEndBlockWriter {
   let source: UnsafeRawPointer
   let destination: UnsafeMutableRawPointer
@@ -584,12 +592,23 @@ struct LineEndBlockWriter {
   var pending: Int
   /// Destination offset where that segment goes.
   var written = 0
+  /// The source offsets of the CRs noted since the last `sumCounts`, in order: room for
+  /// `LineEndBlockWriter.positionCapacity` (63 blocks' worth, and the slots written past the
+  /// last one). Owned by the caller.
+  let positions: UnsafeMutablePointer<Int>
+  /// How many of `positions` hold a CR.
+  var noted = 0
 
-  /// A writer whose output starts with `source[from]` at `destination`.
+  /// The room `positions` must have: every byte of 63 blocks a CR, and four slots more.
+  static let positionCapacity = 63 * 64 + 4
+
+  /// A writer whose output starts with `source[from]` at `destination`, noting CRs in
+  /// `positions` (at least `positionCapacity` elements, owned by the caller).
   init(
     source: UnsafeRawPointer, destination: UnsafeMutableRawPointer, from: Int,
-    counting counted: UInt8
+    counting counted: UInt8, positions: UnsafeMutablePointer<Int>
   ) {
+    self.positions = positions
     self.source = source
     self.destination = destination
     needle = SIMD16(repeating: counted)
@@ -597,7 +616,7 @@ struct LineEndBlockWriter {
   }
 
   /// Takes the block `a b c e`, read at source offset `i`: counts the counted byte in it and
-  /// writes the segments its CRs end. The 112 bytes from `i` must be readable, and the
+  /// notes its CRs, whose segments the next `sumCounts` writes. The 112 bytes from `i` must be readable, and the
   /// destination must have room for 48 bytes past the end of the source bytes read so far.
   /// `sumCounts` must run at least every 63 blocks.
   @inline(__always)
@@ -608,10 +627,37 @@ struct LineEndBlockWriter {
     counters = counters &- unsafeBitCast(b .== needle, to: SIMD16<UInt8>.self)
     counters = counters &- unsafeBitCast(c .== needle, to: SIMD16<UInt8>.self)
     counters = counters &- unsafeBitCast(e .== needle, to: SIMD16<UInt8>.self)
-    var bits = ByteScanner.bitMask(a .== returns, b .== returns, c .== returns, e .== returns)
+    var bits = ByteScanner.bitMask(
+      a .== returns, b .== returns, c .== returns, e .== returns, skipEmpty: false)
+    let count = bits.nonzeroBitCount
+    // Four slots are written whatever the count (an empty mask gives `i + 64`, past the
+    // count, so never read); a loop takes the rare fifth CR and those after it.
+    let slots = positions + noted
+    slots[0] = i &+ bits.trailingZeroBitCount
+    bits &= bits &- 1
+    slots[1] = i &+ bits.trailingZeroBitCount
+    bits &= bits &- 1
+    slots[2] = i &+ bits.trailingZeroBitCount
+    bits &= bits &- 1
+    slots[3] = i &+ bits.trailingZeroBitCount
+    bits &= bits &- 1
+    var k = 4
     while bits != 0 {
-      let cr = i &+ bits.trailingZeroBitCount
+      slots[k] = i &+ bits.trailingZeroBitCount
       bits &= bits &- 1
+      k &+= 1
+    }
+    noted &+= count
+  }
+
+  /// Writes the segments the noted CRs end, each followed by an LF when the CR is not part of
+  /// a CRLF, and forgets them.
+  @inline(__always)
+  mutating func writeNoted() {
+    var r = 0
+    while r < noted {
+      let cr = positions[r]
+      r &+= 1
       copySegment(to: cr)
       if source.load(fromByteOffset: cr &+ 1, as: UInt8.self) != 0x0A {
         destination.storeBytes(of: 0x0A, toByteOffset: written, as: UInt8.self)
@@ -619,6 +665,7 @@ struct LineEndBlockWriter {
       }
       pending = cr &+ 1
     }
+    noted = 0
   }
 
   /// Copies `source[pending..<end]` to `destination + written` and advances `written`. Copies
@@ -650,6 +697,7 @@ struct LineEndBlockWriter {
   /// starts the pending segment (`write` did not write the CR). Returns the destination offset
   /// after the last byte.
   mutating func writeTail(from: Int, end: Int) -> Int {
+    writeNoted()
     let s = source.assumingMemoryBound(to: UInt8.self)
     let d = destination.assumingMemoryBound(to: UInt8.self)
     var o = written
@@ -683,9 +731,11 @@ struct LineEndBlockWriter {
     return o
   }
 
-  /// Moves the per-lane counts to the total, before they can wrap.
+  /// Moves the per-lane counts to the total, before they can wrap, and writes the segments
+  /// of the CRs noted so far.
   @inline(__always)
   mutating func sumCounts() {
+    writeNoted()
     total += ByteScanner.laneSum(counters)
     counters = .zero
   }

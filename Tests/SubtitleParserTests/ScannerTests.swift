@@ -224,6 +224,35 @@ func replacingLineEndsScalar(_ bytes: [UInt8], from: Int) -> [UInt8] {
   }
 }
 
+/// The rewriters note the CRs of up to 63 blocks before writing their segments: inputs where
+/// every byte, or nearly every byte, is a CR fill that record to its limit (under
+/// AddressSanitizer in CI, a slot past it fails the run).
+@Test func replacingLineEndsHandlesCRsInEveryByte() {
+  var rng = SplitMix(seed: 23)
+  for count in [63 * 64, 63 * 64 + 128, 3 * 63 * 64 + 77] {
+    let allCR = [UInt8](repeating: 0x0D, count: count)
+    var mixed = allCR
+    for k in mixed.indices where rng.next() % 5 == 0 {
+      mixed[k] = rng.next() % 2 == 0 ? 0x0A : 0x3E
+    }
+    for bytes in [allCR, mixed] {
+      for from in [0, 1] {
+        var arrows = -1
+        let vector = bytes.withUnsafeBufferPointer {
+          ByteScanner.replacingLineEnds($0, from: from, counting: 0x3E, count: &arrows)
+        }
+        #expect(vector == replacingLineEndsScalar(bytes, from: from))
+        #expect(arrows == bytes[from...].filter { $0 == 0x3E }.count)
+        bytes.withUnsafeBufferPointer { p in
+          let rewritten = VTTScan.validLineEndsReplaced(p, from: from)
+          #expect(rewritten?.text == vector)
+          #expect(rewritten?.arrows == arrows)
+        }
+      }
+    }
+  }
+}
+
 @Test func countAndSeekMatchesScalar() {
   var rng = SplitMix(seed: 9)
   for round in 0..<400 {

@@ -249,8 +249,12 @@ enum VTTScan {
       let sourceRaw = UnsafeRawPointer(s)
       let destinationRaw = UnsafeMutableRawPointer(d)
       HugePages.advise(destinationRaw, count: destination.count)
+      let positions = UnsafeMutablePointer<Int>.allocate(
+        capacity: LineEndBlockWriter.positionCapacity)
+      defer { positions.deallocate() }
       var block = LineEndBlockWriter(
-        source: sourceRaw, destination: destinationRaw, from: from, counting: 0x3E)
+        source: sourceRaw, destination: destinationRaw, from: from, counting: 0x3E,
+        positions: positions)
       let one: SIMD16<Int8> = SIMD16(repeating: 1)
       let zero: SIMD16<Int8> = .zero
       var i = from
