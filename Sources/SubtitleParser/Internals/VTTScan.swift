@@ -483,13 +483,6 @@ enum VTTScan {
     return any(special .| invalid .| (isCont .^ required) .| narrow)
   }
 
-  /// Whether every lane of `mask` is set, with 64-bit word arithmetic (no lane loop).
-  @inline(__always)
-  static func all(_ mask: SIMDMask<SIMD32<Int8>>) -> Bool {
-    let words = unsafeBitCast(mask, to: (UInt64, UInt64, UInt64, UInt64).self)
-    return words.0 & words.1 & words.2 & words.3 == ~0
-  }
-
   /// Whether any lane of `mask` is set, with 64-bit word arithmetic (no lane loop).
   @inline(__always)
   static func any(_ mask: SIMDMask<SIMD32<Int8>>) -> Bool {
