@@ -616,9 +616,9 @@ struct LineEndBlockWriter {
   }
 
   /// Takes the block `a b c e`, read at source offset `i`: counts the counted byte in it and
-  /// notes its CRs, whose segments the next `sumCounts` writes. The 112 bytes from `i` must be readable, and the
-  /// destination must have room for 48 bytes past the end of the source bytes read so far.
-  /// `sumCounts` must run at least every 63 blocks.
+  /// notes its CRs, whose segments the next `sumCounts` writes. The 112 bytes from `i` must be
+  /// readable, and the destination must have room for 48 bytes past the end of the source
+  /// bytes read so far. `sumCounts` must run at least every 63 blocks.
   @inline(__always)
   mutating func write(
     _ a: SIMD16<UInt8>, _ b: SIMD16<UInt8>, _ c: SIMD16<UInt8>, _ e: SIMD16<UInt8>, readAt i: Int
