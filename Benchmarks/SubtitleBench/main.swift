@@ -2,16 +2,20 @@
 // newline scan, on the generated corpus (Scripts/make-subtitle-corpus.py).
 //
 //   swift run -c release SubtitleBench [--json] [--json-out PATH] [--samples N] [--rounds N]
-//                                      [--only NAME] [--no-ffmpeg] [CORPUS_DIR]
+//                                      [--min-time SECONDS] [--only NAME] [--no-ffmpeg]
+//                                      [CORPUS_DIR]
 //
 // --json prints the results as JSON instead of the table; --json-out PATH also writes them to
 // PATH (for Scripts/check-thresholds.py).
 //
-// Every row (ours and the peers alike) is measured in each of --rounds rounds (default 3) of
-// --samples samples (default 7) over all the files, and keeps its fastest CPU time of all
-// rounds and its wall-clock samples from all of them. On a shared virtual machine a neighbour
-// can slow a core by a third for seconds at a time; rounds spread each row's samples over the
-// whole run, so that one such stretch does not decide a row.
+// Every row (ours and the peers alike) is measured in each of --rounds rounds (default 3) over
+// all the files: at least --samples samples (default 7) and for at least --min-time seconds
+// (default 1) each time. A row keeps its fastest CPU time of all rounds and its wall-clock
+// samples from all of them. On a shared virtual machine a neighbour can slow a core by a third
+// for a second or more at a time (seen here: a parse alternating between 6 and 9 ms in
+// stretches of about one second). A row of a few milliseconds, measured only a few times, fits
+// inside one such stretch; the time window gives each row, fast or slow, the same stretch of
+// time to be watched over, and the rounds spread those windows over the whole run.
 
 import CFFmpeg
 import SubtitleParser
@@ -60,21 +64,31 @@ struct Samples {
   var cpu: Double
 }
 
-/// Runs `body` once to warm up, then `samples` times.
-func measure(samples: Int, _ body: () -> Void) -> Samples {
+/// Runs `body` once to warm up, then at least `samples` times and for at least `minTime`
+/// seconds of wall-clock time (at most `maxSamples` times), so that every row, however fast
+/// one run of it is, is watched over the same stretch of time.
+func measure(samples: Int, minTime: Double, _ body: () -> Void) -> Samples {
+  let maxSamples = 5000
   let clock = ContinuousClock()
   body()
   var times: [Double] = []
   var cpu = Double.infinity
-  for _ in 0..<samples {
+  let windowStart = clock.now
+  while times.count < samples
+    || (times.count < maxSamples && seconds(clock.now - windowStart) < minTime)
+  {
     let cpuStart = threadCPUTime()
     let start = clock.now
     body()
     let d = clock.now - start
     cpu = min(cpu, threadCPUTime() - cpuStart)
-    times.append(Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
+    times.append(seconds(d))
   }
   return Samples(wall: times.sorted(), cpu: cpu)
+}
+
+func seconds(_ d: Duration) -> Double {
+  Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
 }
 
 /// FFmpeg's own demuxer in process: open the file, read every packet, close.
@@ -153,6 +167,7 @@ var jsonOutput = false
 var jsonOutPath: String? = nil
 var samples = 7
 var rounds = 3
+var minTime = 1.0
 var corpus = "Benchmarks/corpus"
 var only: String? = nil
 var withFFmpeg = true
@@ -168,6 +183,8 @@ while let argument = argumentIterator.next() {
     samples = max(5, Int(argumentIterator.next() ?? "") ?? 7)
   case "--rounds":
     rounds = max(1, Int(argumentIterator.next() ?? "") ?? 3)
+  case "--min-time":
+    minTime = max(0, Double(argumentIterator.next() ?? "") ?? 1)
   default: corpus = argument
   }
 }
@@ -196,7 +213,7 @@ for round in 0..<rounds {
       if round == 0 { notes.append("\(file): our parser failed: \(error)") }
     }
 
-    let ours = measure(samples: samples) {
+    let ours = measure(samples: samples, minTime: minTime) {
       if isSRT {
         blackHole(try? SubRip.parse(bytes))
       } else {
@@ -205,19 +222,19 @@ for round in 0..<rounds {
     }
     rows.append(Row(file: file, name: "ours", bytes: bytes.count, samples: ours, cues: cueCount))
 
-    let entry = measure(samples: samples) {
+    let entry = measure(samples: samples, minTime: minTime) {
       blackHole(try? SubtitleFile.parse(bytes))
     }
     rows.append(
       Row(file: file, name: "SubtitleFile", bytes: bytes.count, samples: entry, cues: cueCount))
 
     var lines = 0
-    let vector = measure(samples: samples) {
+    let vector = measure(samples: samples, minTime: minTime) {
       lines = ByteScanner.count(of: 0x0A, in: bytes, kernel: .vector)
       blackHole(lines)
     }
     rows.append(Row(file: file, name: "newline SIMD", bytes: bytes.count, samples: vector, cues: 0))
-    let memchrScan = measure(samples: samples) {
+    let memchrScan = measure(samples: samples, minTime: minTime) {
       blackHole(ByteScanner.count(of: 0x0A, in: bytes, kernel: .memchr))
     }
     rows.append(
@@ -229,7 +246,7 @@ for round in 0..<rounds {
     let ffmpegBytes = isSRT ? bytes.count : (readFile(ffmpegPath)?.count ?? 0)
     var ffmpeg = Samples(wall: [], cpu: 0)
     if withFFmpeg {
-      ffmpeg = measure(samples: samples) {
+      ffmpeg = measure(samples: samples, minTime: minTime) {
         packets = ffmpegDemux(ffmpegPath)
         blackHole(packets)
       }
@@ -263,7 +280,7 @@ func ratio(_ a: Row?, _ b: Row?) -> String {
 
 do {
   var out =
-    "{\"loadavg\":\"\(loadBefore)\",\"samples\":\(samples),\"rounds\":\(rounds),\"results\":["
+    "{\"loadavg\":\"\(loadBefore)\",\"samples\":\(samples),\"rounds\":\(rounds),\"min_time_s\":\(minTime),\"results\":["
   for (i, row) in rows.enumerated() {
     if i > 0 { out += "," }
     out += "{\"file\":\"\(row.file)\",\"name\":\"\(row.name)\",\"bytes\":\(row.bytes),"
@@ -291,8 +308,8 @@ do {
 }
 if !jsonOutput {
   print(
-    "SubtitleBench: \(rounds) rounds of \(samples) samples, each after one warm-up, one thread;"
-      + " loadavg \(loadBefore)")
+    "SubtitleBench: \(rounds) rounds of at least \(samples) samples and \(fixed(minTime, 1)) s per"
+      + " row, each after one warm-up, one thread; loadavg \(loadBefore)")
   print("MB/s = 10^6 bytes of file per second. FFmpeg reads the file itself (page cache);")
   print("ours parse bytes already in memory to cues (times, settings, text ranges).")
   print("MB/s uses the fastest wall-clock sample, cpu MB/s the fastest thread CPU time, of all")
