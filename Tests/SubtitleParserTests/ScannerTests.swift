@@ -209,18 +209,26 @@ func replacingLineEndsScalar(_ bytes: [UInt8], from: Int) -> [UInt8] {
       }
     }
     for from in [0, min(1, bytes.count), min(70, bytes.count)] {
-      var count = -1
-      let vector = bytes.withUnsafeBufferPointer {
-        ByteScanner.replacingLineEnds($0, from: from, counting: 0x3E, count: &count)
-      }
-      #expect(vector == replacingLineEndsScalar(bytes, from: from))
-      #expect(count == bytes[from...].filter { $0 == 0x3E }.count)
-      bytes.withUnsafeBufferPointer { p in
-        let rewritten = VTTScan.validLineEndsReplaced(p, from: from)
-        #expect(rewritten?.text == vector)
-        #expect(rewritten?.arrows == count)
-      }
+      expectRewritersMatchScalar(bytes, from: from)
     }
+  }
+}
+
+/// Both line-end rewriters (SRT's and WebVTT's, which also validates) against the scalar
+/// reference: the same text, and the same count of `>`.
+func expectRewritersMatchScalar(
+  _ bytes: [UInt8], from: Int, sourceLocation: SourceLocation = #_sourceLocation
+) {
+  var count = -1
+  let vector = bytes.withUnsafeBufferPointer {
+    ByteScanner.replacingLineEnds($0, from: from, counting: 0x3E, count: &count)
+  }
+  #expect(vector == replacingLineEndsScalar(bytes, from: from), sourceLocation: sourceLocation)
+  #expect(count == bytes[from...].filter { $0 == 0x3E }.count, sourceLocation: sourceLocation)
+  bytes.withUnsafeBufferPointer { p in
+    let rewritten = VTTScan.validLineEndsReplaced(p, from: from)
+    #expect(rewritten?.text == vector, sourceLocation: sourceLocation)
+    #expect(rewritten?.arrows == count, sourceLocation: sourceLocation)
   }
 }
 
@@ -237,17 +245,7 @@ func replacingLineEndsScalar(_ bytes: [UInt8], from: Int) -> [UInt8] {
     }
     for bytes in [allCR, mixed] {
       for from in [0, 1] {
-        var arrows = -1
-        let vector = bytes.withUnsafeBufferPointer {
-          ByteScanner.replacingLineEnds($0, from: from, counting: 0x3E, count: &arrows)
-        }
-        #expect(vector == replacingLineEndsScalar(bytes, from: from))
-        #expect(arrows == bytes[from...].filter { $0 == 0x3E }.count)
-        bytes.withUnsafeBufferPointer { p in
-          let rewritten = VTTScan.validLineEndsReplaced(p, from: from)
-          #expect(rewritten?.text == vector)
-          #expect(rewritten?.arrows == arrows)
-        }
+        expectRewritersMatchScalar(bytes, from: from)
       }
     }
   }
