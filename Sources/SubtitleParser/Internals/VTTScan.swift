@@ -658,20 +658,18 @@ enum VTTScan {
 }
 
 /// Sequential line splitting for the WebVTT parser: each call gives the end of one line and
-/// whether the line contains `-->`. Both come from one classification of each 64-byte block
-/// into two bit masks (line feeds, and the `>` of each `-->`, through loads one and two
-/// bytes earlier), so a line's arrow test is a mask of its bits rather than a search with
-/// branches of its own. `from` must not decrease between calls. Agrees with
-/// `VTTScan.lineEnd` and `VTTScan.containsArrow`.
+/// whether the line contains `-->`. Both come from one bit mask per 64-byte block, of its
+/// events: its line feeds and the `>` of each `-->` (found through loads one and two bytes
+/// earlier). The byte at an event tells which it is, so a line's end is found by stepping
+/// over the events of its arrows, mostly none or one. `from` must not decrease between calls.
+/// Agrees with `VTTScan.lineEnd` and `VTTScan.containsArrow`.
 struct LineCursor {
   let base: UnsafePointer<UInt8>
   let end: Int
-  /// Start of the block the masks describe.
+  /// Start of the block the mask describes.
   var block = Int.min / 2
-  /// Bit k set: `base[block + k]` is LF.
-  var lineFeeds: UInt64 = 0
-  /// Bit k set: an arrow ends at `base[block + k]`.
-  var arrows: UInt64 = 0
+  /// Bit k set: `base[block + k]` is LF, or an arrow ends there.
+  var events: UInt64 = 0
 
   init(_ base: UnsafePointer<UInt8>, _ end: Int) {
     self.base = base
@@ -682,21 +680,26 @@ struct LineCursor {
   /// `base[from..<thatIndex]` contains `-->`.
   @inline(__always)
   mutating func line(from: Int) -> (end: Int, arrow: Bool) {
-    // The common case inline: the line starts and ends in the block the masks describe.
+    // The common cases inline: the line ends in the block the mask describes, after no
+    // arrow (a line of cue text) or after one (a timing line).
     let k = from &- block
-    if k >= 0 && k < 62 {
-      let feeds = lineFeeds & (~0 << UInt64(k))
-      if feeds != 0 {
-        let offset = feeds.trailingZeroBitCount
-        let below: UInt64 = (1 << UInt64(offset)) &- 1
-        let inLine = arrows & (~0 << UInt64(k &+ 2)) & below
-        return (block &+ offset, inLine != 0)
+    if k >= 0 && k < 64 {
+      var later = events & (~0 &<< UInt64(k))
+      if later != 0 {
+        let first = block &+ later.trailingZeroBitCount
+        if base[first] == 0x0A { return (first, false) }
+        later &= later &- 1
+        if later != 0 {
+          let second = block &+ later.trailingZeroBitCount
+          // The hyphens of an arrow that counts lie in the line.
+          if base[second] == 0x0A { return (second, first >= from &+ 2) }
+        }
       }
     }
     return lineAcrossBlocks(from: from)
   }
 
-  /// `line(from:)` when the line does not end in the current block.
+  /// `line(from:)` for the other cases: the line ends in a later block, or after more arrows.
   @inline(never)
   mutating func lineAcrossBlocks(from: Int) -> (end: Int, arrow: Bool) {
     var k = from &- block
@@ -705,23 +708,20 @@ struct LineCursor {
       load(from)
       k = 0
     }
-    // Arrows end at `from + 2` or later: their hyphens lie in the line.
-    var arrowFrom = k &+ 2
     var arrow = false
     while true {
-      let feeds = lineFeeds & (~0 << UInt64(k))
-      let inBlock = arrowFrom >= 64 ? 0 : arrows & (~0 << UInt64(arrowFrom))
-      if feeds != 0 {
-        let offset = feeds.trailingZeroBitCount
-        let below: UInt64 = (1 << UInt64(offset)) &- 1
-        return (block &+ offset, arrow || inBlock & below != 0)
+      var later = events & (~0 &<< UInt64(k))
+      while later != 0 {
+        let event = block &+ later.trailingZeroBitCount
+        if base[event] == 0x0A { return (event, arrow) }
+        // Arrows end at `from + 2` or later: their hyphens lie in the line.
+        if event >= from &+ 2 { arrow = true }
+        later &= later &- 1
       }
-      arrow = arrow || inBlock != 0
       let next = block &+ 64
       guard next + 64 <= end else { return scalarLine(from) }
       load(next)
       k = 0
-      arrowFrom = max(0, from &+ 2 &- next)
     }
   }
 
@@ -740,6 +740,7 @@ struct LineCursor {
     return (i, arrow)
   }
 
+  /// Classifies the block at `at` (`at >= 2`, `at + 64 <= end`).
   @inline(__always)
   mutating func load(_ at: Int) {
     block = at
@@ -748,16 +749,14 @@ struct LineCursor {
     let greater: SIMD16<UInt8> = SIMD16(repeating: 0x3E)
     let hyphen: SIMD16<UInt8> = SIMD16(repeating: 0x2D)
     let (a, b, c, d) = ByteScanner.load64(raw, 0)
-    lineFeeds = ByteScanner.bitMask(
-      a .== feed, b .== feed, c .== feed, d .== feed, skipEmpty: false)
-    /// The lanes of the 16 bytes at `offset` that end an arrow.
-    func arrowLanes(_ block: SIMD16<UInt8>, _ offset: Int) -> SIMDMask<SIMD16<Int8>> {
+    /// The lanes of the 16 bytes at `offset` that are LF or end an arrow.
+    func eventLanes(_ block: SIMD16<UInt8>, _ offset: Int) -> SIMDMask<SIMD16<Int8>> {
       let one: SIMD16<UInt8> = raw.loadUnaligned(fromByteOffset: offset - 1, as: SIMD16<UInt8>.self)
       let two: SIMD16<UInt8> = raw.loadUnaligned(fromByteOffset: offset - 2, as: SIMD16<UInt8>.self)
-      return (block .== greater) .& (one .== hyphen) .& (two .== hyphen)
+      return (block .== feed) .| ((block .== greater) .& (one .== hyphen) .& (two .== hyphen))
     }
-    arrows = ByteScanner.bitMask(
-      arrowLanes(a, 0), arrowLanes(b, 16), arrowLanes(c, 32), arrowLanes(d, 48),
+    events = ByteScanner.bitMask(
+      eventLanes(a, 0), eventLanes(b, 16), eventLanes(c, 32), eventLanes(d, 48),
       skipEmpty: false)
   }
 }
