@@ -23,7 +23,7 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--child-parse"
       bytes, pathExtension: path.hasSuffix(".srt") ? "srt" : "vtt")
     var nodes = 0
     if path.contains("nested") {
-      for cue in document.cues { nodes += document.markupTree(of: cue).count }
+      for cue in document.cues { nodes += document.cueTree(of: cue).count }
     }
     print(document.cues.count, document.diagnostics.count, nodes)
     exit(0)
@@ -105,7 +105,7 @@ func parseOnce(_ bytes: [UInt8], _ parser: String, trees: Bool, srt: Bool) -> In
   guard let document else { return -1 }
   var count = document.cues.count
   if trees {
-    for cue in document.cues { count += document.markupTree(of: cue).count }
+    for cue in document.cues { count += document.cueTree(of: cue).count }
   }
   return count
 }

@@ -35,23 +35,29 @@ extension WebVTT {
 }
 
 extension SubtitleDocument {
-  /// The cue text tree of `cue`, parsed now from the cue's bytes in `text`.
+  /// The cue text tree of `cue`, parsed now from the cue's bytes in `text` by the document's
+  /// own markup rules: the WebVTT cue text rules for WebVTT, `SubRip.parseCueText(_:)` (the
+  /// `<i> <b> <u> <font>` tags of SRT) for SRT. `WebVTT.parseCueText(_:language:)` applies
+  /// the WebVTT rules to any bytes.
   ///
   /// - Parameter cue: A cue of this document.
   /// - Returns: The top-level nodes of the cue text.
   /// - Complexity: O(n) in the length of the cue text.
   public func cueTree(of cue: Cue) -> [CueNode] {
     let range = cue.textRange.clamped(to: text.indices)
-    return WebVTT.parseCueText(text[range])
+    switch format {
+    case .webVTT: return WebVTT.parseCueText(text[range])
+    case .srt: return SubRip.parseCueText(text[range])
+    }
   }
 
   /// The cue text of `cue` without markup (ruby text left out), in the document's own markup
-  /// rules: `CueNode.plainText(markupTree(of:))`.
+  /// rules: `CueNode.plainText(cueTree(of:))`.
   ///
   /// - Parameter cue: A cue of this document.
   /// - Returns: Plain text, lines separated by `\n`.
   public func plainText(of cue: Cue) -> String {
-    CueNode.plainText(markupTree(of: cue))
+    CueNode.plainText(cueTree(of: cue))
   }
 }
 

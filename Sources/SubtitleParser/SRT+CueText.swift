@@ -111,18 +111,3 @@ extension SubRip {
     return out
   }
 }
-
-extension SubtitleDocument {
-  /// The cue text tree of `cue` in the document's own markup: the WebVTT cue text rules for
-  /// WebVTT, `SubRip.parseCueText(_:)` for SRT.
-  ///
-  /// - Parameter cue: A cue of this document.
-  /// - Returns: The top-level nodes.
-  /// - Complexity: O(*n*) in the length of the cue text.
-  public func markupTree(of cue: Cue) -> [CueNode] {
-    switch format {
-    case .webVTT: return cueTree(of: cue)
-    case .srt: return SubRip.parseCueText(text[cue.textRange.clamped(to: text.indices)])
-    }
-  }
-}

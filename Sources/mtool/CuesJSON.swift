@@ -76,7 +76,7 @@ enum CueJSON {
     }
     if tree {
       out += ",\"tree\":"
-      appendTree(CueNode.html(document.markupTree(of: cue)), to: &out)
+      appendTree(CueNode.html(document.cueTree(of: cue)), to: &out)
     }
     out += "}"
   }
@@ -146,7 +146,7 @@ enum CueListing {
     }
     if tree {
       var json = ""
-      CueJSON.appendTree(CueNode.html(document.markupTree(of: cue)), to: &json)
+      CueJSON.appendTree(CueNode.html(document.cueTree(of: cue)), to: &json)
       out += "    tree: " + json + "\n"
     }
     return out

@@ -189,7 +189,7 @@ func lineEndingsAndBOM(separator: String) throws {
   let text = "1\n00:00:01,000 --> 00:00:02,000\n" + noise + "<i>x</i>>\n"
   let document = try srt(text)
   #expect(document.cues.count == 1)
-  let tree = document.markupTree(of: document.cues[0])
+  let tree = document.cueTree(of: document.cues[0])
   #expect(tree.count == 3)
   let vtt = document.converted(to: .webVTT)
   #expect(vtt.text(of: vtt.cues[0]).hasSuffix("<i>x</i>&gt;"))

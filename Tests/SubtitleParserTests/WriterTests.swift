@@ -221,7 +221,7 @@ func webVTTRoundTripsThroughItsWriter(path: String) throws {
     Array(
       "1\n00:00:01,000 --> 00:00:02,000\n<I>a</i> <font color=\"red\" size=3>b<b>c</font>d</b> <x>\n"
         .utf8))
-  let tree = document.markupTree(of: document.cues[0])
+  let tree = document.cueTree(of: document.cues[0])
   let font = CueElement(
     kind: .font,
     attributes: [.init(name: "color", value: "red"), .init(name: "size", value: "3")],
