@@ -219,7 +219,8 @@ private func texts(_ document: SubtitleDocument) -> [String] {
       }
       bytes.withUnsafeBufferPointer { p in
         guard let base = p.baseAddress else { return }
-        var cursor = LineCursor(base, length)
+        // Chunks of one to three blocks as well as the default: lines across chunks.
+        var cursor = LineCursor(base, length, blocksPerChunk: [1, 2, 3, 64][(round / 2) % 4])
         var start = Int(rng.next() % 3)
         while start < length {
           let end = p[start...].firstIndex(of: 0x0A) ?? length
