@@ -233,6 +233,22 @@ private func texts(_ document: SubtitleDocument) -> [String] {
     }
   }
 
+  @Test func lineCursorVectorEventsMatchScalarEvents() {
+    var rng = SplitMix64(seed: 12)
+    let pool: [UInt8] = [0x2D, 0x2D, 0x3E, 0x0A, 0x20, 0x61, 0x0D, 0xE2]
+    for _ in 0..<200 {
+      let length = 66 + Int(rng.next() % 400)
+      let bytes = (0..<length).map { _ in pool[Int(rng.next() % UInt64(pool.count))] }
+      bytes.withUnsafeBufferPointer { p in
+        guard let base = p.baseAddress else { return }
+        let cursor = LineCursor(base, length)
+        for at in 2...(length - 64) {
+          #expect(LineCursor.vectorEvents(base, at: at) == cursor.scalarEvents(at: at))
+        }
+      }
+    }
+  }
+
   @Test func hoursFromOneHundredOnParseLikeTwoDigitHours() throws {
     let document = try parse(
       "WEBVTT\n\n100:00:01.250 --> 123:59:59.999 align:start\na\n\n"
