@@ -51,7 +51,8 @@ let package = Package(
     .testTarget(name: "SubtitleParserTests", dependencies: ["SubtitleParser"]),
     .testTarget(name: "TimeStretchTests", dependencies: ["TimeStretch"]),
     .testTarget(name: "MediaTracksTests", dependencies: ["MediaTracks"]),
-    .testTarget(name: "mtoolTests", dependencies: ["mtool", "MediaTracks"]),
+    .testTarget(
+      name: "mtoolTests", dependencies: ["mtool", "MediaTracks", "SubtitleParser", "TimeStretch"]),
     .target(
       name: "PlayerKit",
       dependencies: ["SubtitleParser", "TimeStretch", "MediaTracks"],

@@ -360,16 +360,6 @@ private func installInterruptHandlers() {
   sigprocmask(SIG_UNBLOCK, &set, nil)
 }
 
-/// Maps a `MediaError` to the CLI's exit codes.
-func mediaFailure(_ error: MediaError, command: String) -> CLIError {
-  switch error.kind {
-  case .notFound: CLIError.noInput(command, error.description)
-  case .malformed, .noSuchStream: CLIError.data(command, error.description)
-  case .invalidArgument: CLIError.usage(command, error.description)
-  case .outputFailed, .other: CLIError.failure(command, error.description)
-  }
-}
-
 /// A number without a trailing `.0`, with at most 3 decimals.
 func formatNumber(_ value: Double) -> String {
   guard value.isFinite else { return String(value) }
