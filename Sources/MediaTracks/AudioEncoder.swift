@@ -62,12 +62,47 @@ public struct AudioEncoder: ~Copyable {
       channelMask: channelMask, waveFastPath: true)
   }
 
+  /// Writes to a file its caller has opened, for example a temporary file that the caller
+  /// renames into place when complete, a pipe or a device.
+  ///
+  /// The encoder writes from the descriptor's current position and never closes, truncates or
+  /// removes it: the descriptor and the file stay the caller's, also after a failure or
+  /// ``abandon()``. A descriptor that can seek (a regular file) gets complete headers; one that
+  /// cannot (a pipe, a device) gets a streaming `.wav` header (sizes `0xFFFFFFFF`), and
+  /// containers that must seek back (`.m4a`, `.mp4`) fail with `.outputFailed`.
+  ///
+  /// - Parameters:
+  ///   - fileDescriptor: An open descriptor, writable, owned by the caller.
+  ///   - name: The output's name as the user knows it: its extension picks the container and
+  ///     codec (see the table) and it names the output in errors.
+  ///   - sampleRate, channels, bitRate, channelMask: As for ``init(path:sampleRate:channels:bitRate:channelMask:)``.
+  /// - Throws: As ``init(path:sampleRate:channels:bitRate:channelMask:)``.
+  public init(
+    fileDescriptor: Int32, name: String, sampleRate: Int, channels: Int, bitRate: Int? = nil,
+    channelMask: UInt64? = nil
+  ) throws(MediaError) {
+    try self.init(
+      destination: OutputDestination(path: name, descriptor: fileDescriptor),
+      sampleRate: sampleRate, channels: channels, bitRate: bitRate, channelMask: channelMask,
+      waveFastPath: true)
+  }
+
   /// Creates the output file; with `waveFastPath` false, FFmpeg writes `.wav` too (for
   /// comparisons).
   init(
     path: String, sampleRate: Int, channels: Int, bitRate: Int?, channelMask: UInt64? = nil,
     waveFastPath: Bool
   ) throws(MediaError) {
+    try self.init(
+      destination: OutputDestination(path: path), sampleRate: sampleRate, channels: channels,
+      bitRate: bitRate, channelMask: channelMask, waveFastPath: waveFastPath)
+  }
+
+  private init(
+    destination: OutputDestination, sampleRate: Int, channels: Int, bitRate: Int?,
+    channelMask: UInt64?, waveFastPath: Bool
+  ) throws(MediaError) {
+    let path = destination.path
     guard (1...768_000).contains(sampleRate), (1...8).contains(channels) else {
       throw MediaError(
         kind: .invalidArgument, operation: "AudioEncoder",
@@ -89,12 +124,13 @@ public struct AudioEncoder: ~Copyable {
     if waveFastPath && choice.muxer == "wav" {
       sink = .wave(
         try WaveWriter(
-          path: path, sampleRate: sampleRate, channels: channels, channelMask: channelMask))
+          destination: destination, sampleRate: sampleRate, channels: channels,
+          channelMask: channelMask))
       outputSampleRate = sampleRate
       codecName = "pcm_s16le"
     } else {
       let encoder = try FFmpegAudioSink(
-        path: path, sampleRate: sampleRate, channels: channels, bitRate: bitRate,
+        destination: destination, sampleRate: sampleRate, channels: channels, bitRate: bitRate,
         channelMask: channelMask, choice: choice)
       outputSampleRate = encoder.outputSampleRate
       codecName = encoder.codecName
@@ -169,7 +205,8 @@ public struct AudioEncoder: ~Copyable {
     }
   }
 
-  /// Gives up: closes and removes the output file.
+  /// Gives up: closes and removes the output file (a caller's descriptor stays open and its
+  /// file stays: see ``init(fileDescriptor:name:sampleRate:channels:bitRate:channelMask:)``).
   public consuming func abandon() {
     discard()
   }

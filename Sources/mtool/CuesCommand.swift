@@ -81,6 +81,8 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
     try refuseOverwritingInput(output, input: path, command: name)
   }
 
+  // The output is created first, so that a command that cannot write fails before reading.
+  var sink = try OutputSink(path: arguments.value("output"), command: name)
   let bytes = try readInput(path, command: name)
   let clock = ContinuousClock()
   let started = clock.now
@@ -96,7 +98,6 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   var cueIndices = Array(document.cues.indices)
   if let at { cueIndices = CueTimeline(cues: document.cues).active(at: at) }
 
-  var sink = try OutputSink(path: arguments.value("output"), command: name)
   var diagnosticCount = document.diagnostics.count
   switch mode {
   case .stats:

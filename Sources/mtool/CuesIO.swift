@@ -4,27 +4,37 @@
   import Darwin
 #endif
 
-/// Reads a whole file, or standard input for `-`.
+/// The most a subtitle input may hold: 1 GiB. Past it, the input is refused (exit 65) instead
+/// of read, so `mtool cues - < /dev/zero` ends with one line instead of exhausting memory.
+let subtitleInputLimit = 1 << 30
+
+/// Reads a whole file, or standard input for `-`, up to ``subtitleInputLimit`` bytes.
 ///
-/// - Throws: `CLIError` with exit code 66 when the file is missing or unreadable.
+/// - Throws: `CLIError` with exit code 66 when the file is missing or unreadable, 65 when it is
+///   larger than the limit.
 func readInput(_ path: String, command: String) throws(CLIError) -> [UInt8] {
   let fd: Int32
   if path == "-" {
     fd = 0
   } else {
-    fd = open(path, O_RDONLY)
+    fd = open(fileSystemPath(path), O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       let reason = String(cString: strerror(errno))
       throw CLIError.noInput(command, "cannot open '\(path)': \(reason)")
     }
   }
   defer { if fd != 0 { close(fd) } }
+  let shown = path == "-" ? "standard input" : "'\(path)'"
+  let tooLarge = CLIError.data(
+    command,
+    "\(shown) is larger than \(subtitleInputLimit >> 30) GiB, the most mtool reads as subtitles")
   var bytes: [UInt8] = []
   var st = stat()
   if fstat(fd, &st) == 0 {
     if st.st_mode & S_IFMT == S_IFDIR {
       throw CLIError.noInput(command, "'\(path)' is a directory")
     }
+    if st.st_mode & S_IFMT == S_IFREG && st.st_size > subtitleInputLimit { throw tooLarge }
     if st.st_size > 0 { bytes.reserveCapacity(Int(st.st_size)) }
   }
   var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -34,8 +44,9 @@ func readInput(_ path: String, command: String) throws(CLIError) -> [UInt8] {
     if count < 0 {
       if errno == EINTR { continue }
       let reason = String(cString: strerror(errno))
-      throw CLIError.noInput(command, "cannot read '\(path)': \(reason)")
+      throw CLIError.noInput(command, "cannot read \(shown): \(reason)")
     }
+    if bytes.count + count > subtitleInputLimit { throw tooLarge }
     bytes.append(contentsOf: chunk[0..<count])
   }
   return bytes
@@ -49,35 +60,20 @@ func readInput(_ path: String, command: String) throws(CLIError) -> [UInt8] {
 struct OutputSink {
   private var stdout = StandardOutput()
   private var buffer: [UInt8] = []
-  private var fd: Int32 = -1
-  private var path: String? = nil
-  private var temporary = ""
-  private var target = OutputTarget("")
+  private var file: OutputFile? = nil
   private var failed = false
   /// The `errno` of the write that failed.
   private var writeError: Int32 = 0
 
-  /// Output to standard output (`nil` or `-`) or to `path` (see ``OutputTarget``).
+  /// Output to standard output (`nil` or `-`) or to `path` (see ``OutputFile``).
   init(path: String?, command: String) throws(CLIError) {
     guard let path, path != "-" else { return }
-    self.path = path
-    target = OutputTarget(path)
-    if target.inPlace {
-      fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    } else {
-      temporary = target.file + ".partial-\(getpid())"
-      fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, target.mode ?? 0o644)
-      if fd >= 0, let mode = target.mode { fchmod(fd, mode) }
-    }
-    guard fd >= 0 else {
-      let reason = String(cString: strerror(errno))
-      throw CLIError.failure(command, "cannot write '\(path)': \(reason)")
-    }
+    file = try OutputFile(path: path, command: command)
     buffer.reserveCapacity(1 << 16)
   }
 
   mutating func write(_ string: String) {
-    if path == nil {
+    if file == nil {
       stdout.write(string)
     } else {
       buffer.append(contentsOf: string.utf8)
@@ -86,7 +82,7 @@ struct OutputSink {
   }
 
   mutating func write(bytes: some Sequence<UInt8>) {
-    if path == nil {
+    if file == nil {
       stdout.write(bytes: bytes)
     } else {
       buffer.append(contentsOf: bytes)
@@ -95,6 +91,7 @@ struct OutputSink {
   }
 
   private mutating func flushFile() {
+    guard let fd = file?.descriptor else { return }
     buffer.withUnsafeBytes { raw in
       guard let base = raw.baseAddress else { return }
       var offset = 0
@@ -113,44 +110,26 @@ struct OutputSink {
 
   /// Finishes the output: flushes standard output, or completes and renames the file.
   mutating func commit(command: String) throws(CLIError) {
-    guard let path else {
+    guard let file else {
       guard stdout.flush() else { throw .standardOutputFailed(command) }
       return
     }
     flushFile()
-    var reason = failed ? String(cString: strerror(writeError)) : ""
-    if !target.inPlace && fsync(fd) != 0 && errno != EINVAL && errno != EROFS {
-      failed = true
-      reason = String(cString: strerror(errno))
-    }
-    if close(fd) != 0 && !failed {
-      failed = true
-      reason = String(cString: strerror(errno))
-    }
-    fd = -1
-    if target.inPlace {
-      if failed { throw CLIError.failure(command, "cannot write '\(path)': \(reason)") }
-      return
-    }
-    if !failed && rename(temporary, target.file) != 0 {
-      failed = true
-      reason = String(cString: strerror(errno))
-    }
     if failed {
-      unlink(temporary)
-      throw CLIError.failure(command, "cannot write '\(path)': \(reason)")
+      file.discard()
+      throw CLIError.failure(
+        command, "cannot write '\(file.name)': \(String(cString: strerror(writeError)))")
     }
+    try file.commit()
   }
 
   /// Abandons a file output (removes the temporary file); standard output is flushed.
   mutating func discard() {
-    guard path != nil else {
+    guard let file else {
       stdout.flush()
       return
     }
-    if fd >= 0 { close(fd) }
-    fd = -1
-    if !target.inPlace { unlink(temporary) }
+    file.discard()
   }
 }
 

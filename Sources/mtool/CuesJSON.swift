@@ -136,18 +136,19 @@ enum CueListing {
     let cue = document.cues[index]
     var out = "#\(index + 1)"
     let id = document.id(of: cue)
-    if !id.isEmpty { out += " " + id }
+    if !id.isEmpty { out += " " + displayText(id) }
     out += "  " + timestamp(cue.startTime) + " --> " + timestamp(cue.endTime)
     let settings = settingsText(cue.settings, document)
-    if !settings.isEmpty { out += "  " + settings }
+    if !settings.isEmpty { out += "  " + displayText(settings) }
     out += "\n"
     for line in document.text(of: cue).split(separator: "\n", omittingEmptySubsequences: false) {
-      out += "    " + line + "\n"
+      // Escape sequences in cue text (OSC, CSI) are shown, never sent to the terminal.
+      out += "    " + displayText(String(line)) + "\n"
     }
     if tree {
       var json = ""
       CueJSON.appendTree(CueNode.html(document.cueTree(of: cue)), to: &json)
-      out += "    tree: " + json + "\n"
+      out += "    tree: " + displayText(json) + "\n"
     }
     return out
   }

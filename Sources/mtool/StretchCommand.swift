@@ -49,15 +49,6 @@ struct SpeedChange: Sendable {
   var speed: Double
 }
 
-/// The path of the partial output, removed by the interrupt handler. Set before the handler is
-/// installed and cleared (under the handler being blocked) once the output is complete.
-nonisolated(unsafe) private var partialOutputPath: UnsafeMutablePointer<CChar>? = nil
-
-private func removePartialOutputOnSignal(_ signal: Int32) {
-  if let path = partialOutputPath { unlink(path) }
-  _exit(128 + signal)
-}
-
 @Sendable
 func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   let name = "stretch"
@@ -82,14 +73,16 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   }
 
   try checkInputFile(input, command: name)
-  try checkOutputPath(output, input: input, command: name)
+  try refuseOverwritingInput(output, input: input, command: name)
+  // The libraries take the input by a path they can open (its own, unless not UTF-8).
+  let source = try openableInput(input, command: name)
 
-  let streamIndex = try chooseTrack(arguments.value("track"), input: input)
+  let streamIndex = try chooseTrack(arguments.value("track"), input: source)
   var decoder: AudioDecoder
   do throws(MediaError) {
-    decoder = try AudioDecoder(path: input, streamIndex: streamIndex)
+    decoder = try AudioDecoder(path: source, streamIndex: streamIndex)
   } catch {
-    throw mediaFailure(error, command: name)
+    throw mediaFailure(error, command: name, input: source)
   }
   let channels = decoder.channels
   let sampleRate = decoder.sampleRate
@@ -100,29 +93,18 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
     throw CLIError.data(name, "cannot stretch this audio: \(error)")
   }
 
-  // A link is followed, a device written in place, a replaced file keeps its permissions.
-  let target = OutputTarget(output)
-  let temporary = target.inPlace ? output : temporaryPath(for: target.file)
-  partialOutputPath = target.inPlace ? nil : strdup(temporary)
-  /// Removes the partial output (never a path written in place: a device stays).
-  func removeTemporary() { if !target.inPlace { unlink(temporary) } }
-  installInterruptHandlers()
-  defer {
-    let path = partialOutputPath
-    partialOutputPath = nil
-    free(path)
-  }
-
+  // Created securely beside the final file and renamed over it when complete; a pipe or a
+  // device is written in place (see OutputFile). The format follows the name as typed.
+  let file = try OutputFile(path: output, command: name)
   var encoder: AudioEncoder
   do throws(MediaError) {
     encoder = try AudioEncoder(
-      path: temporary, sampleRate: sampleRate, channels: channels, bitRate: bitRate,
-      channelMask: decoder.channelMask)
+      fileDescriptor: file.descriptor, name: output, sampleRate: sampleRate, channels: channels,
+      bitRate: bitRate, channelMask: decoder.channelMask)
   } catch {
-    removeTemporary()
-    if error.kind == .invalidArgument {
-      throw CLIError.usage(name, error.detail.replacing(temporary, with: output))
-    }
+    file.discard()
+    if error.kind == .invalidArgument { throw CLIError.usage(name, error.detail) }
+    if error.kind == .outputFailed { throw CLIError.failure(name, error.description) }
     throw CLIError.failure(name, "cannot create '\(output)': \(error)")
   }
 
@@ -142,7 +124,9 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   func schedule(_ stretcher: inout TimeStretcher) {
     while nextChange < changes.count {
       let change = changes[nextChange]
-      let frame = Int((change.time * Double(sampleRate)).rounded())
+      // A time past any input (up to 1e308 s) is a frame never reached.
+      let exact = (change.time * Double(sampleRate)).rounded()
+      let frame = exact < 0x1p62 ? Int(exact) : 1 << 62
       do throws(StretchError) {
         try stretcher.setSpeed(change.speed, atInputFrame: frame)
       } catch {
@@ -178,22 +162,13 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
     try encoder.finish()
   } catch {
     encoder.abandon()
-    removeTemporary()
+    file.discard()
     progress.clear()
-    if error.kind == .outputFailed {
-      throw CLIError.failure(name, "cannot write '\(output)': \(error)")
-    }
-    throw mediaFailure(error, command: name)
+    if error.kind == .outputFailed { throw CLIError.failure(name, error.description) }
+    throw mediaFailure(error, command: name, input: source)
   }
   progress.clear()
-  if !target.inPlace {
-    guard rename(temporary, target.file) == 0 else {
-      let reason = String(cString: strerror(errno))
-      unlink(temporary)
-      throw CLIError.failure(name, "cannot write '\(output)': \(reason)")
-    }
-    if let mode = target.mode { chmod(target.file, mode) }
-  }
+  try file.commit()
 
   let elapsed = clock.now - started
   let seconds =
@@ -204,7 +179,7 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   var stdout = StandardOutput()
   if arguments.has("json") {
     var members: [(String, JSONValue)] = [
-      ("input", .string(input)), ("output", .string(output)),
+      ("input", .string(displayText(input))), ("output", .string(displayText(output))),
       ("track", .int(decoder.streamIndex)),
       ("inputDuration", .number(inputDuration)), ("outputDuration", .number(outputDuration)),
       ("inputFrames", .int(framesIn)), ("outputFrames", .int(framesOut)),
@@ -227,7 +202,7 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   } else {
     let speedText = changes.isEmpty ? "\(formatNumber(baseSpeed))x" : "a speed map"
     stdout.write(
-      "\(output): \(formatNumber(inputDuration)) s -> \(formatNumber(outputDuration)) s at "
+      "\(displayText(output)): \(formatNumber(inputDuration)) s -> \(formatNumber(outputDuration)) s at "
         + "\(speedText), \(channels) ch, \(sampleRate) Hz (\(formatNumber(realtime))x realtime)\n")
   }
   guard stdout.flush() else { throw .standardOutputFailed(name) }
@@ -295,7 +270,7 @@ private func chooseTrack(_ selector: String?, input: String) throws(CLIError) ->
     info = try MediaProbe.probe(
       path: input, preferences: TrackPreferences(languages: [language]))
   } catch {
-    throw mediaFailure(error, command: "stretch")
+    throw mediaFailure(error, command: "stretch", input: input)
   }
   let matching = info.audio.filter {
     TrackSelection.matchRank($0.language ?? $0.languageTag, preferences: [language]) != nil
@@ -312,52 +287,15 @@ private func chooseTrack(_ selector: String?, input: String) throws(CLIError) ->
 /// Exit 66 for a missing, unreadable or directory input.
 func checkInputFile(_ path: String, command: String) throws(CLIError) {
   var info = stat()
-  guard stat(path, &info) == 0 else {
+  guard stat(fileSystemPath(path), &info) == 0 else {
     throw CLIError.noInput(command, "cannot open '\(path)': \(String(cString: strerror(errno)))")
   }
   if (info.st_mode & S_IFMT) == S_IFDIR {
     throw CLIError.noInput(command, "'\(path)' is a directory")
   }
-  guard access(path, R_OK) == 0 else {
+  guard access(fileSystemPath(path), R_OK) == 0 else {
     throw CLIError.noInput(command, "cannot read '\(path)': \(String(cString: strerror(errno)))")
   }
-}
-
-/// Refuses an output that is the input (same file) or whose folder does not exist.
-private func checkOutputPath(_ output: String, input: String, command: String) throws(CLIError) {
-  try refuseOverwritingInput(output, input: input, command: command)
-  let folder = directory(of: output)
-  var dirInfo = stat()
-  guard stat(folder, &dirInfo) == 0, (dirInfo.st_mode & S_IFMT) == S_IFDIR else {
-    throw CLIError.failure(command, "cannot write '\(output)': folder '\(folder)' does not exist")
-  }
-}
-
-/// The folder part of a path (`"."` when there is none).
-private func directory(of path: String) -> String {
-  guard let slash = path.lastIndex(of: "/") else { return "." }
-  let folder = String(path[..<slash])
-  return folder.isEmpty ? "/" : folder
-}
-
-/// A hidden sibling of `output` with the same extension, renamed over `output` when complete.
-private func temporaryPath(for output: String) -> String {
-  let folder = directory(of: output)
-  let file = output.lastIndex(of: "/").map { String(output[output.index(after: $0)...]) } ?? output
-  let ext = file.lastIndex(of: ".").map { String(file[$0...]) } ?? ""
-  return "\(folder)/.\(file).partial-\(getpid())\(ext)"
-}
-
-/// Installs the handlers that remove the partial output, and unblocks their signals (a parent
-/// may have started us with them blocked).
-private func installInterruptHandlers() {
-  var set = sigset_t()
-  sigemptyset(&set)
-  for sig in [SIGINT, SIGTERM, SIGHUP] {
-    signal(sig, removePartialOutputOnSignal)
-    sigaddset(&set, sig)
-  }
-  sigprocmask(SIG_UNBLOCK, &set, nil)
 }
 
 /// A number without a trailing `.0`, with at most 3 decimals.

@@ -86,5 +86,9 @@ func runMain(_ arguments: [String]) -> ExitCode {
   }
 }
 
+// A closed pipe and a file-size limit (`ulimit -f`) make the write fail (EPIPE, EFBIG), which
+// is reported as one line, instead of killing the process without a word.
 signal(SIGPIPE, SIG_IGN)
-exit(runMain(CommandLine.arguments).rawValue)
+signal(SIGXFSZ, SIG_IGN)
+_ = processUmask
+exit(runMain(CommandLineBytes.arguments()).rawValue)

@@ -144,7 +144,7 @@ func trackByLanguagePicksThatTrack(selector: String) throws {
   var sawPartial = false
   for _ in 0..<500 {
     let names = try FileManager.default.contentsOfDirectory(atPath: folder)
-    if names.contains(where: { $0.contains("partial") }) {
+    if names.contains(where: { $0.hasPrefix(".out.wav.") && $0.hasSuffix(".tmp") }) {
       sawPartial = true
       break
     }

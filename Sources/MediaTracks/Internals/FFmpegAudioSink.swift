@@ -27,16 +27,17 @@ final class FFmpegAudioSink {
 
   /// Creates the output file and writes its header; the caller has checked the arguments.
   init(
-    path: String, sampleRate: Int, channels: Int, bitRate: Int?, channelMask: UInt64?,
-    choice: EncoderChoice
+    destination: OutputDestination, sampleRate: Int, channels: Int, bitRate: Int?,
+    channelMask: UInt64?, choice: EncoderChoice
   ) throws(MediaError) {
     try FFmpegLibraries.require()
+    let path = destination.path
     guard let encoder = choice.findEncoder() else {
       throw MediaError(
         kind: .invalidArgument, operation: "avcodec_find_encoder",
         detail: "this FFmpeg has no encoder for '\(path)'")
     }
-    var output = try OutputContext(format: choice.muxer, path: path)
+    var output = try OutputContext(format: choice.muxer, destination: destination)
     let codecFormat = EncoderChoice.sampleFormat(for: encoder)
     let outRate = choice.forcedRate ?? EncoderChoice.supportedRate(near: sampleRate, for: encoder)
     let rate = Int32(outRate)

@@ -6,29 +6,43 @@ internal import CFFmpeg
   import Darwin
 #endif
 
-/// Owns one muxing `AVFormatContext` and its output file. Unless `commit()` succeeded, the file
-/// is closed and removed when the owner goes away, so a failure never leaves a partial file.
+/// Where an encoder writes: a file it creates by name, or a descriptor its caller opened.
+struct OutputDestination {
+  /// The output's name: the file to create, or for a descriptor the name the user gave it (its
+  /// extension picks the format; it labels errors).
+  var path: String
+  /// An open, writable descriptor owned by the caller, or `nil` to create `path`. The encoder
+  /// never closes or removes a descriptor it was given.
+  var descriptor: Int32? = nil
+}
+
+/// Owns one muxing `AVFormatContext` and its output. Written by name, the file is closed and
+/// removed (when it is a regular file) unless `commit()` succeeded, so a failure never leaves a
+/// partial file; written to a caller's descriptor, nothing is closed or removed: the caller owns
+/// the file.
 struct OutputContext: ~Copyable {
   let raw: UnsafeMutablePointer<AVFormatContext>
   let path: String
+  private let descriptor: Int32?
   private var opened = false
   private var committed = false
 
   /// Allocates a muxer by FFmpeg's short name. The corresponding C function is
   /// `avformat_alloc_output_context2`.
-  init(format name: String, path: String) throws(MediaError) {
+  init(format name: String, destination: OutputDestination) throws(MediaError) {
     // Loads FFmpeg and silences its logging: encoders log too (the AAC encoder's statistics, a
     // muxer's warnings), and failures are reported as typed errors instead.
     try FFmpegLibraries.require()
     var context: UnsafeMutablePointer<AVFormatContext>? = nil
-    let code = avformat_alloc_output_context2(&context, nil, name, path)
+    let code = avformat_alloc_output_context2(&context, nil, name, nil)
     guard code >= 0, let context else {
       throw MediaError(
         kind: .invalidArgument, code: code, operation: "avformat_alloc_output_context2",
-        detail: "this FFmpeg cannot write '\(name)' for '\(path)'")
+        detail: "this FFmpeg cannot write '\(name)' for '\(destination.path)'")
     }
     raw = context
-    self.path = path
+    path = destination.path
+    descriptor = destination.descriptor
   }
 
   /// Whether the muxer wants codec headers in extradata rather than in the stream.
@@ -36,15 +50,20 @@ struct OutputContext: ~Copyable {
     (Int32(raw.pointee.oformat.pointee.flags) & cff_format_flag_global_header()) != 0
   }
 
-  /// Creates the output file and writes the container header.
-  /// The corresponding C functions are `avio_open` and `avformat_write_header`.
+  /// Creates the output (or wraps the caller's descriptor) and writes the container header.
+  /// The corresponding C functions are `avio_open` (or `avio_alloc_context`) and
+  /// `avformat_write_header`.
   mutating func open() throws(MediaError) {
     if (Int32(raw.pointee.oformat.pointee.flags) & cff_format_flag_nofile()) == 0 {
-      let code = avio_open(&raw.pointee.pb, path, AVIO_FLAG_WRITE)
-      if code < 0 {
-        throw MediaError(
-          kind: .outputFailed, code: code, operation: "avio_open",
-          detail: "cannot create '\(path)'")
+      if let descriptor {
+        raw.pointee.pb = try Self.writer(for: descriptor, name: path)
+      } else {
+        let code = avio_open(&raw.pointee.pb, path, AVIO_FLAG_WRITE)
+        if code < 0 {
+          throw MediaError(
+            kind: .outputFailed, code: code, operation: "avio_open",
+            detail: "cannot create '\(path)'")
+        }
       }
     }
     opened = true
@@ -52,18 +71,20 @@ struct OutputContext: ~Copyable {
     if code < 0 {
       throw MediaError(
         kind: .outputFailed, code: code, operation: "avformat_write_header",
-        detail: "cannot write the header of '\(path)'")
+        detail: "cannot write the header of '\(path)'"
+          + (raw.pointee.pb.map { $0.pointee.seekable == 0 } == true
+            ? " (this format needs a seekable output, not a pipe or device)" : ""))
     }
   }
 
-  /// Writes the trailer and closes the file, which then stays.
-  /// The corresponding C functions are `av_write_trailer` and `avio_closep`.
+  /// Writes the trailer and closes the output (a caller's descriptor stays open), which then
+  /// stays. The corresponding C functions are `av_write_trailer` and `avio_closep`.
   mutating func commit() throws(MediaError) {
     var code = av_write_trailer(raw)
     if code >= 0 && raw.pointee.pb != nil {
       avio_flush(raw.pointee.pb)
       code = raw.pointee.pb.pointee.error
-      let closed = avio_closep(&raw.pointee.pb)
+      let closed = closeOutput()
       if code >= 0 { code = closed }
     }
     if code < 0 {
@@ -74,21 +95,107 @@ struct OutputContext: ~Copyable {
     committed = true
   }
 
+  /// Closes the output: `avio_closep` for a file opened by name, or frees the writer around a
+  /// caller's descriptor (which stays open). Returns 0 or a negative error.
+  private func closeOutput() -> Int32 {
+    guard let pb = raw.pointee.pb else { return 0 }
+    guard descriptor != nil else { return avio_closep(&raw.pointee.pb) }
+    av_free(pb.pointee.buffer)
+    pb.pointee.buffer = nil
+    var context: UnsafeMutablePointer<AVIOContext>? = pb
+    avio_context_free(&context)
+    raw.pointee.pb = nil
+    return 0
+  }
+
+  /// Removes the file this context created by name, when it is a regular file (never a device
+  /// or a pipe written in place, never a caller's descriptor).
+  private func removeCreatedFile() {
+    guard opened, descriptor == nil else { return }
+    var info = stat()
+    if lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG { unlink(path) }
+  }
+
   /// Closes and removes the output file now (idempotent).
   mutating func discard() {
     guard !committed else { return }
-    if raw.pointee.pb != nil { avio_closep(&raw.pointee.pb) }
-    if opened { unlink(path) }
+    _ = closeOutput()
+    removeCreatedFile()
     opened = false
   }
 
   deinit {
     if !committed {
-      if raw.pointee.pb != nil { avio_closep(&raw.pointee.pb) }
-      if opened { unlink(path) }
+      _ = closeOutput()
+      removeCreatedFile()
     }
     avformat_free_context(raw)
   }
+
+  /// A writer (`AVIOContext`) on the caller's `descriptor`: seekable when the descriptor is a
+  /// regular file, streaming otherwise (a pipe, a terminal, a device).
+  private static func writer(
+    for descriptor: Int32, name: String
+  ) throws(MediaError) -> UnsafeMutablePointer<AVIOContext> {
+    let bufferSize = 65_536
+    var info = stat()
+    let seekable =
+      fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+      && lseek(descriptor, 0, SEEK_CUR) >= 0
+    guard let buffer = av_malloc(bufferSize)?.assumingMemoryBound(to: UInt8.self) else {
+      throw MediaError(
+        kind: .other, code: cff_averror(ENOMEM), operation: "av_malloc", detail: "out of memory")
+    }
+    let opaque = UnsafeMutableRawPointer(bitPattern: Int(descriptor) + 1)
+    guard
+      let io = avio_alloc_context(
+        buffer, Int32(bufferSize), 1, opaque, nil, descriptorWrite,
+        seekable ? descriptorSeek : nil)
+    else {
+      av_free(buffer)
+      throw MediaError(
+        kind: .other, code: cff_averror(ENOMEM), operation: "avio_alloc_context",
+        detail: "cannot write '\(name)'")
+    }
+    return io
+  }
+}
+
+/// The descriptor a writer's `opaque` carries (the descriptor plus one, so never null).
+private func descriptor(_ opaque: UnsafeMutableRawPointer?) -> Int32 {
+  Int32(truncatingIfNeeded: Int(bitPattern: opaque) - 1)
+}
+
+/// `write_packet` of a descriptor writer: writes all of `buffer`, or returns `AVERROR(errno)`.
+private func descriptorWrite(
+  _ opaque: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ size: Int32
+) -> Int32 {
+  guard let buffer, size > 0 else { return 0 }
+  let fd = descriptor(opaque)
+  var done = 0
+  while done < Int(size) {
+    let count = write(fd, buffer + done, Int(size) - done)
+    if count < 0 {
+      if errno == EINTR { continue }
+      return cff_averror(errno)
+    }
+    if count == 0 { return cff_averror(ENOSPC) }
+    done += count
+  }
+  return size
+}
+
+/// `seek` of a descriptor writer, with FFmpeg's `AVSEEK_SIZE` (the file's size).
+private func descriptorSeek(
+  _ opaque: UnsafeMutableRawPointer?, _ offset: Int64, _ whence: Int32
+) -> Int64 {
+  let fd = descriptor(opaque)
+  if whence & 0x10000 != 0 {  // AVSEEK_SIZE
+    var info = stat()
+    return fstat(fd, &info) == 0 ? Int64(info.st_size) : Int64(cff_averror(errno))
+  }
+  let result = lseek(fd, off_t(offset), whence & ~0x20000)  // without AVSEEK_FORCE
+  return result < 0 ? Int64(cff_averror(errno)) : Int64(result)
 }
 
 /// An owned sample buffer from `av_samples_alloc`, one pointer per plane.

@@ -10,32 +10,55 @@
 /// writing library. Samples are converted as FFmpeg converts floats to 16 bits: scaled by 32768,
 /// rounded to nearest (ties to even) and clipped.
 ///
-/// Unless ``finish()`` succeeded, the file is closed and removed when the writer goes away (or at
-/// ``discard()``), so a failure never leaves a partial file.
+/// Created by name, the file is closed and removed unless ``finish()`` succeeded, when the writer
+/// goes away (or at ``discard()``), so a failure never leaves a partial file. Given a caller's
+/// descriptor, the writer neither closes nor removes it. An output that cannot seek (a pipe, a
+/// device) gets a streaming header, whose sizes say "unknown" (`0xFFFFFFFF`, as FFmpeg writes
+/// to a pipe).
 final class WaveWriter {
   private let path: String
   private let channels: Int
   private var descriptor: Int32
+  /// Whether the writer opened `descriptor` itself (and so closes it, and removes the file).
+  private let ownsDescriptor: Bool
+  /// Whether the sizes are filled in at the end (false for a streaming header).
+  private let seekable: Bool
   private let headerSize: Int
   private var dataSize = 0
   private var committed = false
   private var bytes: [Int16] = []
 
-  /// Creates (or truncates) `path` and writes a header with placeholder sizes.
+  /// Creates (or truncates) the destination's file, or takes its descriptor, and writes a
+  /// header with placeholder sizes (or a streaming header when the output cannot seek).
   ///
   /// - Throws: `MediaError` with kind `.outputFailed` when the file cannot be created.
-  init(path: String, sampleRate: Int, channels: Int, channelMask: UInt64? = nil)
-    throws(MediaError)
-  {
-    self.path = path
+  init(
+    destination: OutputDestination, sampleRate: Int, channels: Int, channelMask: UInt64? = nil
+  ) throws(MediaError) {
+    path = destination.path
     self.channels = channels
-    let header = WaveWriter.header(sampleRate: sampleRate, channels: channels, mask: channelMask)
+    if let given = destination.descriptor {
+      descriptor = given
+      ownsDescriptor = false
+    } else {
+      descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+      ownsDescriptor = true
+      if descriptor < 0 {
+        throw MediaError(
+          kind: .outputFailed, code: -errno, operation: "avio_open",
+          detail: "cannot create '\(path)'")
+      }
+    }
+    var info = stat()
+    seekable =
+      fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+      && lseek(descriptor, 0, SEEK_CUR) >= 0
+    var header = WaveWriter.header(sampleRate: sampleRate, channels: channels, mask: channelMask)
     headerSize = header.count
-    descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-    if descriptor < 0 {
-      throw MediaError(
-        kind: .outputFailed, code: -errno, operation: "avio_open",
-        detail: "cannot create '\(path)'")
+    if !seekable {
+      for offset in [4, header.count - 4] {
+        header.replaceSubrange(offset..<offset + 4, with: [0xFF, 0xFF, 0xFF, 0xFF])
+      }
     }
     let code = header.withUnsafeBytes { writeAll($0) }
     if code < 0 {
@@ -54,7 +77,7 @@ final class WaveWriter {
   func write(_ samples: UnsafePointer<Float>?, frames: Int) throws(MediaError) {
     guard let samples, frames > 0 else { return }
     let count = frames * channels
-    guard dataSize + 2 * count <= 0xFFFF_FFFF - headerSize else {
+    guard !seekable || dataSize + 2 * count <= 0xFFFF_FFFF - headerSize else {
       throw MediaError(
         kind: .outputFailed, operation: "av_interleaved_write_frame",
         detail: "cannot write '\(path)': more audio than a WAVE file can hold")
@@ -88,17 +111,20 @@ final class WaveWriter {
   /// - Throws: `MediaError` with kind `.outputFailed` when the sizes cannot be written or the
   ///   file cannot be closed.
   func finish() throws(MediaError) {
-    var riffSize = UInt32(headerSize - 8 + dataSize).littleEndian
-    var chunkSize = UInt32(dataSize).littleEndian
+    var riffSize = UInt32(truncatingIfNeeded: headerSize - 8 + dataSize).littleEndian
+    var chunkSize = UInt32(truncatingIfNeeded: dataSize).littleEndian
     var code: Int32 = 0
-    if pwrite(descriptor, &riffSize, 4, 4) != 4
-      || pwrite(descriptor, &chunkSize, 4, off_t(headerSize - 4)) != 4
+    if seekable
+      && (pwrite(descriptor, &riffSize, 4, 4) != 4
+        || pwrite(descriptor, &chunkSize, 4, off_t(headerSize - 4)) != 4)
     {
       code = -errno
     }
-    let closed = close(descriptor)
+    if ownsDescriptor {
+      let closed = close(descriptor)
+      if code == 0 && closed != 0 { code = -errno }
+    }
     descriptor = -1
-    if code == 0 && closed != 0 { code = -errno }
     if code < 0 {
       throw MediaError(
         kind: .outputFailed, code: code, operation: "av_write_trailer",
@@ -110,11 +136,12 @@ final class WaveWriter {
   /// Closes and removes the output file now (idempotent; nothing once finished).
   func discard() {
     guard !committed else { return }
-    if descriptor >= 0 {
+    if descriptor >= 0 && ownsDescriptor {
       close(descriptor)
-      descriptor = -1
-      unlink(path)
+      var info = stat()
+      if lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG { unlink(path) }
     }
+    descriptor = -1
   }
 
   /// Writes all of `buffer` at the current position; `0`, or a negative errno value.

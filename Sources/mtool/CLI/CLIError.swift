@@ -42,10 +42,12 @@ struct CLIError: Error, Sendable {
     CLIError(code: .failure, command: command, message: "cannot write to standard output")
   }
 
-  /// The line written to stderr.
+  /// The line written to stderr: line breaks become spaces, and control characters (an escape
+  /// sequence from a file name, say) and the bytes of names that are not UTF-8 are shown
+  /// escaped (see ``displayText(_:)``), so a message cannot drive the terminal.
   var line: String {
     let flat = message.split(whereSeparator: \.isNewline).joined(separator: " ")
-    if let command { return "mtool: \(command): \(flat)" }
-    return "mtool: \(flat)"
+    if let command { return displayText("mtool: \(command): \(flat)") }
+    return displayText("mtool: \(flat)")
   }
 }
