@@ -179,7 +179,7 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   var stdout = StandardOutput()
   if arguments.has("json") {
     var members: [(String, JSONValue)] = [
-      ("input", .string(displayText(input))), ("output", .string(displayText(output))),
+      ("input", .string(jsonName(input))), ("output", .string(jsonName(output))),
       ("track", .int(decoder.streamIndex)),
       ("inputDuration", .number(inputDuration)), ("outputDuration", .number(outputDuration)),
       ("inputFrames", .int(framesIn)), ("outputFrames", .int(framesOut)),

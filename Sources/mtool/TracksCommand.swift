@@ -91,8 +91,13 @@ func runTracks(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
         }
       }
     }
+    // A name that is not UTF-8 is opened here and probed through its descriptor.
+    let sources = paths[batchStart..<batchEnd].map {
+      (try? openableInput($0, command: "tracks")) ?? $0
+    }
+    defer { releaseInputs() }
     let files = MediaProbe.probe(
-      paths: Array(paths[batchStart..<batchEnd]), jobs: jobs, preferences: preferences,
+      paths: sources, jobs: jobs, preferences: preferences,
       transform: render, onOutput: onOutput)
     var stderr = StandardError()
     for file in files {
@@ -146,7 +151,11 @@ struct RenderedFile: Sendable {
   init(path: String, _ result: Result<MediaInfo, MediaError>, mode: TracksMode) {
     switch mode {
     case .table:
-      if case .success(let info) = result { text = TracksOutput.table(info) } else { text = "" }
+      if case .success(let info) = result {
+        text = TracksOutput.table(info, path: path)
+      } else {
+        text = ""
+      }
     case .json: text = TracksOutput.json(path: path, result).serialized
     case .jsonLines: text = TracksOutput.json(path: path, result).serialized + "\n"
     }

@@ -22,7 +22,7 @@ enum TracksOutput {
     switch result {
     case .success(let info):
       return .object([
-        ("path", .string(path)), ("format", .string(info.format)),
+        ("path", .string(jsonName(path))), ("format", .string(info.format)),
         ("duration", number(info.duration)), ("audio", .array(info.audio.map(json(audio:)))),
         ("subtitles", .array(info.subtitles.map(json(subtitle:)))),
         ("defaultAudio", int(info.defaultAudio)), ("defaultSubtitle", int(info.defaultSubtitle)),
@@ -30,7 +30,8 @@ enum TracksOutput {
       ])
     case .failure(let error):
       return .object([
-        ("path", .string(path)), ("format", .null), ("duration", .null), ("audio", .array([])),
+        ("path", .string(jsonName(path))), ("format", .null), ("duration", .null),
+        ("audio", .array([])),
         ("subtitles", .array([])), ("defaultAudio", .null), ("defaultSubtitle", .null),
         ("error", .string(reason(error))),
       ])
@@ -61,8 +62,8 @@ enum TracksOutput {
   }
 
   /// The readable table of one file; `*` marks the default choice.
-  static func table(_ info: MediaInfo) -> String {
-    var text = printable(info.path) + ": " + printable(info.format)
+  static func table(_ info: MediaInfo, path: String) -> String {
+    var text = displayText(path) + ": " + printable(info.format)
     if let duration = info.duration { text += ", " + seconds(duration) }
     text += "\n"
     // One label column for the file, as wide as its longest label (at least 42 characters).

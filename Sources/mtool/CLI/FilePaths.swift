@@ -156,3 +156,17 @@ func restoringInputNames(_ message: String) -> String {
   for (alias, name) in heldInputs { text = text.replacing("'\(alias)'", with: "'\(name)'") }
   return text
 }
+
+/// Closes the descriptors ``openableInput(_:command:)`` opened.
+func releaseInputs() {
+  for alias in heldInputs.keys {
+    if let number = Int32(alias.dropFirst("/dev/fd/".count)) { close(number) }
+  }
+  heldInputs.removeAll()
+}
+
+/// A file name for JSON output: the name itself (JSON escapes its control characters), or for a
+/// name that is not UTF-8, which JSON cannot hold, its ``displayText(_:)`` form.
+func jsonName(_ path: String) -> String {
+  CommandLineBytes.undecodable.contains(path) ? displayText(path) : path
+}
