@@ -70,8 +70,17 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   }
   let at = try arguments.double("at", command: name)
   let shift = try arguments.double("shift", command: name)
-  if let at, !at.isFinite { throw CLIError.usage(name, "--at expects a finite number") }
-  if let shift, !shift.isFinite { throw CLIError.usage(name, "--shift expects a finite number") }
+  // Cue times are exact to the millisecond up to 2^53 ms (about 9e12 s, 285,000 years): a time
+  // or shift past that could only give silently wrong times.
+  let timeLimit = 9e12
+  for (option, value) in [("at", at), ("shift", shift)] {
+    if let value, !(value.isFinite && abs(value) <= timeLimit) {
+      throw CLIError.usage(
+        name,
+        "--\(option) expects seconds between -9e12 and 9e12, got '\(arguments.value(option) ?? "")'"
+      )
+    }
+  }
   let mode = try selectMode(arguments, command: name)
   let tree = arguments.has("tree")
   if case .stats = mode, at != nil || shift != nil {

@@ -99,6 +99,12 @@ let badInputCases: [BadInputCase] = {
       name: "cues: bad --at", arguments: ["cues", "--at", "soon", f + "/sample.srt"], status: 64,
       stderrPrefix: "mtool: cues: "),
     BadInputCase(
+      name: "cues: absurd --shift", arguments: ["cues", "--shift", "1e308", f + "/sample.srt"],
+      status: 64, stderrPrefix: "mtool: cues: --shift expects seconds"),
+    BadInputCase(
+      name: "cues: absurd --at", arguments: ["cues", "--at", "-1e300", f + "/sample.srt"],
+      status: 64, stderrPrefix: "mtool: cues: --at expects seconds"),
+    BadInputCase(
       name: "stretch: missing file",
       arguments: ["stretch", b + "/missing.wav", outIn("stretch: missing file"), "--speed", "2"],
       status: 66, stderrPrefix: "mtool: stretch: "),

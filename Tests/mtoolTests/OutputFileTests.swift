@@ -296,3 +296,31 @@ func signalDuringCuesOutput(_ signal: Int32) throws {
   #expect(!result.stdout.contains("\u{9B}"))
   #expect(result.stdout.contains("\\x1B]0;pwned\\x07"), "\(result.stdout)")
 }
+
+@Test("a new output gets 0666 less the umask, from the start", arguments: writers)
+func newOutputFollowsTheUmask(_ writer: (String, String)) throws {
+  let folder = try attackFolder()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  let out = writer.0 == "stretch" ? "new.flac" : "new.vtt"
+  let result = try shell(
+    "umask 027; " + writer.1.replacingOccurrences(of: "OUT", with: out)
+      + " > /dev/null; stat -c %a "
+      + out, in: folder)
+  #expect(result.stdout == "640\n", "\(result.stdout) \(result.stderr)")
+}
+
+@Test func outputsThatCannotBeFilesFailWithOneLine() throws {
+  let folder = try attackFolder()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  for (script, status) in [
+    ("$M cues in.srt -o out/", 1), ("$M cues in.srt -o .", 1),
+    ("$M cues in.srt -o missing/x.vtt", 1), ("$M stretch in.wav missing/x.wav --speed 2", 1),
+    ("$M stretch in.wav /dev/stdout --speed 2", 64),
+    ("mkfifo p.m4a; cat p.m4a > /dev/null & $M stretch in.wav p.m4a --speed 2", 1),
+  ] {
+    let result = try shell(script, in: folder)
+    #expect(
+      failedWithOneLine(result, Int32(status)), "\(script): \(result.status) \(result.stderr)")
+  }
+  #expect(try names(folder).filter { $0.hasSuffix(".tmp") }.isEmpty)
+}

@@ -48,6 +48,25 @@ final class OutputFile {
     }
     var target = fileSystemBytes(path)
     var info = stat()
+    if target.last == 0x2F { throw failure("it names a folder") }
+    // A pipe or a device, also through links (`/dev/stdout` is a chain of links ending in a
+    // name that is no path): written in place, never created, truncated or removed.
+    if stat(target.asCString, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
+      && (info.st_mode & S_IFMT) != S_IFDIR
+    {
+      descriptor = open(target.asCString, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+      guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
+      // Should the name have become a regular file since, it is not written in place.
+      if fstat(descriptor, &info) != 0 || (info.st_mode & S_IFMT) == S_IFREG {
+        close(descriptor)
+        throw failure("it changed while being opened")
+      }
+      inPlace = true
+      seekable = false
+      temporaryName = []
+      finalName = []
+      return
+    }
     var exists = false
     var hops = 0
     while true {
