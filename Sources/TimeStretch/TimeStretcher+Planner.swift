@@ -77,20 +77,22 @@ extension TimeStretcher {
   mutating func applyScheduled(_ next: ScheduledSpeed) {
     let o = map.outputFrameOnLastPiece(forInputFrame: Double(next.frame))
     let planned = max(0, (segment - 1) * hop)
-    let nearest = Int(o.rounded())
     let last = map.last.outputFrame
-    var at = max(nearest, planned, last)
     // Placed where its input frame plays, the new piece's line passes through that input frame
     // at the exact (fractional) output frame `o`, so rounding the breakpoint to a whole frame
-    // moves no later output; placed later (output already planned), it continues the last piece.
-    let onLine = at == nearest
-    if onLine && at == last && o != Double(at) {
-      // It plays within half an output frame of the last breakpoint, but not on it (changes
-      // closer together than an output frame): its own breakpoint a frame later, still on its
-      // line, so the change before it keeps its short piece and the map stays exact. (Taking
-      // over the last breakpoint dropped that piece: up to 4 output frames lost per change.)
-      at += 1
+    // moves no later output.
+    var at = Int(o.rounded())
+    if at <= last && o != Double(last) {
+      // It plays within an output frame of the last breakpoint, but not on it (changes closer
+      // together than an output frame): its own breakpoint a frame after that one, still on
+      // its line, so the change before it keeps its short piece and the length stays exact.
+      // (Taking over the last breakpoint dropped that piece: up to 4 output frames lost a
+      // change.)
+      at = last + 1
     }
+    // Placed later (output already planned), it continues the last piece.
+    let onLine = at >= planned
+    at = max(at, planned, last)
     let exact = Double(next.frame) + (Double(at) - o) * next.speed
     map.change(
       speed: next.speed, atOutputFrame: at, exactInput: onLine ? exact : nil,

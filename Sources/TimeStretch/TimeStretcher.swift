@@ -397,10 +397,11 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   ///   changes of the interval's input frames divided by its speed, rounded, within one output
   ///   frame, whatever the number of changes (floating-point rounding aside: about 10⁻⁸ frames a
   ///   change).
-  /// - Each change's line passes exactly through its input frame where it plays. Changes that
-  ///   play within one output frame of the previous breakpoint (closer together than an output
-  ///   frame) get their breakpoint at the next whole output frame instead, still on their line:
-  ///   up to 1.5 output frames after where they play.
+  /// - Each change's line passes exactly through its input frame where it plays. A change that
+  ///   plays before the output frame after the previous breakpoint (changes closer together
+  ///   than an output frame) gets its breakpoint at that frame instead, still on its line: a
+  ///   run of n such changes ends up to n output frames after where it plays, and the length
+  ///   is unaffected.
   /// - Changes closer together than a segment (5 ms of output) are all in the map, and each
   ///   segment is read from where the map puts its centre, so within one segment they are
   ///   heard as their average.
