@@ -35,6 +35,21 @@ fi
 scratch=.build-fuzz
 export MTOOL_FUZZ=1
 
+# Per-input limits: an input that runs longer, or a process that holds or asks for more memory,
+# is a finding (libFuzzer writes it to crashes/ as timeout-* or oom-*, and the run fails).
+# - timeout: 10 s for one input. The slowest legitimate inputs take about 2 s on one core of
+#   the 2-core CI machine with the ASan+coverage build (Stretch bounds its work to 2^18 input
+#   frames: 8 channels at 0.1x; the subtitle targets parse 64 KiB in well under 1 s), so a
+#   fivefold margin covers a loaded machine, and anything slower is a hang or a quadratic path.
+# - rss_limit_mb: 2048 for the process. AddressSanitizer adds its shadow memory and a 256 MB
+#   quarantine of freed blocks to what the targets use (tens of MB for a 64 KiB input, about
+#   120 MB for an 8-channel Stretch input at its bound), so about 400 MB is the most a
+#   legitimate input reaches.
+# - malloc_limit_mb: 512 for one allocation: no target asks for more than a few MB at once for
+#   a 64 KiB input, so a single huge request (a size read from the input, an overflowed count)
+#   fails at once instead of when the process's memory is next sampled.
+resource_limits=(-timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512)
+
 seed() {
   local name=$1 dir=$2
   mkdir -p "$dir"
@@ -50,7 +65,10 @@ seed() {
         # Small media files only: the fuzzer mutates them in memory.
         if [ -f "$f" ] && [ "$(stat -c %s "$f")" -lt 65536 ]; then cp "$f" "$dir"/; fi
       done ;;
-    Stretch) printf '\x03\x01\x40\x10\x20\x30\xf0\x55' > "$dir/seed" ;;
+    Stretch)
+      printf '\x03\x01\x40\x10\x20\x30\xf0\x55' > "$dir/seed"
+      # Speed-map mode (bit 7 of byte 1): changes a few frames apart, checked against the map.
+      printf '\x04\x81\x30\xc8\x10\xc4\xf0\x40\xc1\x80\xdf\x05\x60\xc2\x33\x70' > "$dir/seed-map" ;;
   esac
 }
 
@@ -78,7 +96,7 @@ for name in "${targets[@]}"; do
   # The Swift runtime's backtracer reads the stack in a way AddressSanitizer reports as a
   # second error, hiding the first; libFuzzer prints its own report.
   if ! SWIFT_BACKTRACE=enable=no "$scratch/debug/Fuzz$name" "$corpus" "${limits[@]}" -max_len=65536 \
-    -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$crashes/" -print_final_stats=1 \
+    "${resource_limits[@]}" -artifact_prefix="$crashes/" -print_final_stats=1 \
     > "$scratch/fuzz-$name.log" 2>&1; then
     echo "fuzz $name: FAILED (see $scratch/fuzz-$name.log; inputs in $crashes/)"
     grep -E "ERROR|Fatal|precondition|SUMMARY" "$scratch/fuzz-$name.log" | head -5

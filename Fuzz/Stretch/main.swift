@@ -1,7 +1,21 @@
 import TimeStretch
 
+/// The most input frames one fuzz input pushes: about 33 s at 8 kHz, 1.4 s at 192 kHz. With the
+/// most output per input frame (0.1x) and 8 channels this takes about 2 s in the instrumented
+/// build, well under the fuzz run's per-input timeout, so only a real slowdown trips it.
+let maxInputFrames = 1 << 18
+
 // Drives the stretcher with fuzzed parameters, speed changes, block sizes and samples, and
 // checks the contract: no crash, finite output, and the exact total length once finished.
+//
+// Byte 0 picks the sample rate, byte 1 the channel count (low 3 bits) and the mode (bit 7),
+// byte 2 the starting speed; then each control byte is a live speed change (0xE0...0xFF), a
+// scheduled change (0xC0...0xDF: a frame 0 to 31 frames after the previous one, at the speed
+// the next byte gives; a dense speed map), or a block of samples to push.
+//
+// In speed-map mode (bit 7 of byte 1) live changes are skipped, so the output length is known:
+// the sum over the accepted scheduled changes' intervals of input frames divided by speed,
+// which the stretcher must meet within one output frame.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzStretch(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -9,26 +23,51 @@ public func fuzzStretch(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let rates = [8000, 11025, 22050, 44100, 48000, 96000, 192_000]
   let sampleRate = rates[Int(bytes[0]) % rates.count]
   let channels = Int(bytes[1] % 8) + 1
+  let speedMap = bytes[1] & 0x80 != 0
   let speed = 0.1 + Double(bytes[2]) / 255 * 9.9
   guard var stretcher = try? TimeStretcher(sampleRate: sampleRate, channels: channels, speed: speed)
   else { preconditionFailure("a valid configuration was rejected") }
   var output = [Float](repeating: 0, count: 4096 * channels)
   var pulled = 0
+  var pushed = 0
+  var nextChange = 0
+  /// The scheduled changes the stretcher accepted, by frame (a later one at a frame replaces).
+  var accepted: [Int: Double] = [:]
   var index = 3
   while index < bytes.count {
     let control = bytes[index]
     index += 1
     if control & 0xE0 == 0xE0 {
-      try? stretcher.setSpeed(0.1 + Double(control & 0x1F) / 31 * 9.9)
+      if !speedMap { try? stretcher.setSpeed(0.1 + Double(control & 0x1F) / 31 * 9.9) }
       continue
     }
-    let frames = (Int(control) * 7) % 1500
+    if control & 0xE0 == 0xC0 {
+      nextChange += Int(control & 0x1F)
+      let byte = index < bytes.count ? bytes[index] : 0
+      index += 1
+      let changeSpeed = 0.1 + Double(byte) / 255 * 9.9
+      do {
+        try stretcher.setSpeed(changeSpeed, atInputFrame: nextChange)
+        accepted[nextChange] = changeSpeed
+      } catch {
+        // Only a frame already planned is refused.
+        guard case .inputFrameInPast(_, let earliest) = error else {
+          preconditionFailure("unexpected \(error)")
+        }
+        precondition(nextChange < earliest, "a schedulable frame was refused")
+        nextChange = earliest
+      }
+      continue
+    }
+    let frames = min((Int(control) * 7) % 1500, maxInputFrames - pushed)
+    guard frames > 0 else { continue }
     var block = [Float](repeating: 0, count: frames * channels)
     for i in block.indices {
       let byte = bytes[(index + i) % bytes.count]
       block[i] = Float(Int(byte) - 128) / 128
     }
     stretcher.push(block, frames: frames)
+    pushed += frames
     while case let n = stretcher.pull(into: &output, maxFrames: 4096), n > 0 {
       for sample in output[0..<(n * channels)] { precondition(sample.isFinite, "non-finite") }
       pulled += n
@@ -37,5 +76,15 @@ public func fuzzStretch(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   stretcher.finish()
   while case let n = stretcher.pull(into: &output, maxFrames: 4096), n > 0 { pulled += n }
   precondition(pulled == stretcher.totalOutputFrames, "pulled frames differ from the total")
+  if speedMap {
+    var ideal = 0.0
+    var previous = (frame: 0, speed: speed)
+    for frame in accepted.keys.sorted() where frame < pushed {
+      ideal += Double(frame - previous.frame) / previous.speed
+      previous = (frame, accepted[frame] ?? speed)
+    }
+    ideal += Double(pushed - previous.frame) / previous.speed
+    precondition(abs(Double(pulled) - ideal) <= 1, "length \(pulled), the map says \(ideal)")
+  }
   return 0
 }

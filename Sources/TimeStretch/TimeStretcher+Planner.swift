@@ -10,12 +10,6 @@
 // first `preroll` internal frames are silence, so the first real segment has a predecessor and the
 // output starts at full level. Output segment k covers internal output frames k·hop ..< k·hop +
 // window; the stream's output frame o is internal output frame o + hop.
-/// A speed change scheduled at an input frame.
-struct ScheduledSpeed {
-  var frame: Int
-  var speed: Double
-}
-
 extension TimeStretcher {
   /// The speed-map piece that segment `segment` and later will use (the pending speed applied).
   func nextPiece() -> SpeedBreakpoint {
@@ -70,27 +64,40 @@ extension TimeStretcher {
   /// Applies the scheduled changes that segment `k` and its neighbours' planning can see: those
   /// played before the end of the segment's second hop.
   mutating func applyScheduled(upTo k: Int) {
-    while let next = scheduled.first {
-      let o = map.outputFrameOnLastPiece(forInputFrame: Double(next.frame))
-      guard o < Double((k + 1) * hop) else { return }
+    while let frame = scheduled.firstFrame {
+      let o = map.outputFrameOnLastPiece(forInputFrame: Double(frame))
+      guard o < Double((k + 1) * hop), let next = scheduled.removeFirst() else { return }
       applyScheduled(next)
     }
   }
 
-  /// Puts the first scheduled change in the map, at the output frame nearest to where its input
-  /// frame plays (never before output already planned), and makes its speed the current one.
+  /// Puts a scheduled change (taken from ``scheduled``) in the map, at the output frame nearest
+  /// to where its input frame plays (never before output already planned), and makes its speed
+  /// the current one.
   mutating func applyScheduled(_ next: ScheduledSpeed) {
     let o = map.outputFrameOnLastPiece(forInputFrame: Double(next.frame))
     let planned = max(0, (segment - 1) * hop)
-    let nearest = Int(o.rounded())
-    let at = max(nearest, planned, map.last.outputFrame)
+    let last = map.last.outputFrame
     // Placed where its input frame plays, the new piece's line passes through that input frame
     // at the exact (fractional) output frame `o`, so rounding the breakpoint to a whole frame
-    // moves no later output; placed later (output already planned), it continues the last piece.
+    // moves no later output.
+    var at = Int(o.rounded())
+    if at <= last && o != Double(last) {
+      // It plays within an output frame of the last breakpoint, but not on it (changes closer
+      // together than an output frame): its own breakpoint a frame after that one, still on
+      // its line, so the change before it keeps its short piece and the length stays exact.
+      // (Taking over the last breakpoint dropped that piece: up to 4 output frames lost a
+      // change.)
+      at = last + 1
+    }
+    // Placed later (output already planned), it continues the last piece.
+    let onLine = at >= planned
+    at = max(at, planned, last)
     let exact = Double(next.frame) + (Double(at) - o) * next.speed
-    map.change(speed: next.speed, atOutputFrame: at, exactInput: at == nearest ? exact : nil)
+    map.change(
+      speed: next.speed, atOutputFrame: at, exactInput: onLine ? exact : nil,
+      scheduledFrame: next.frame)
     speed = next.speed
-    scheduled.removeFirst()
   }
 
   /// Whether a pending speed change waits a segment: an onset already placed (at its time on

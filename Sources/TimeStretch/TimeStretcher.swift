@@ -143,7 +143,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
 
   // Segments and timeline.
   /// Speed changes scheduled at input frames and not yet in the map, by frame.
-  var scheduled: [ScheduledSpeed]
+  var scheduled: ScheduledSpeeds
   var segment = 0
   var previous: Double = 0
   /// +1 when the similarity signal (`mix`) is the first channel plus the others, −1 when it is
@@ -232,10 +232,14 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   static let searchSeconds = 0.010
   static let historyLength = 16
   static let pendingCapacity = 64
-  /// The most scheduled speed changes that can wait at a time: well under the 256 breakpoints
-  /// the media-time map keeps, so that changes placed together never push out a breakpoint the
-  /// segments being planned still sit on. Schedule further changes as earlier ones pass.
-  public static let scheduledCapacity = 64
+  /// The most scheduled speed changes that can wait at a time: 4,194,304 (2²²), a guard against
+  /// runaway memory rather than a limit a speed map meets (a change every millisecond of a
+  /// 69-minute stream). Each waiting change takes 24 bytes, and each change reached adds a
+  /// breakpoint of 32 bytes to the media-time map, which keeps them all.
+  public static let scheduledCapacity = 1 << 22
+  /// The scheduled changes within the input pushed that ``availableFrames`` examines one by one;
+  /// beyond that many it bounds them all at once.
+  static let reachableChangesExamined = 64
   /// An onset is a block (about 0.5 ms) whose energy is this many times the mean of the
   /// ``historyLength`` blocks before it...
   static let onsetRatio: Float = 10
@@ -323,8 +327,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     peakDecay = Float(pow(0.1, Double(block) / rate / Self.peakMemorySeconds))
     pending = .allocate(capacity: Self.pendingCapacity)
     map = MediaTimeMap(speed: speed)
-    scheduled = []
-    scheduled.reserveCapacity(Self.scheduledCapacity)
+    scheduled = ScheduledSpeeds()
 
     for i in 0..<window {
       // Periodic Hann: w(i) + w(i + hop) = 1.
@@ -374,21 +377,38 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     }
     guard !finished else { return }
     speed = newSpeed
+    // Room for the breakpoint this change may add, so that planning output allocates nothing.
+    map.reserve(scheduled.count + 2)
   }
 
   /// Schedules a speed change at an input frame: output plays input at the current speed up to
   /// `frame` and at `newSpeed` from there on. The media-time map gets a breakpoint at the output
-  /// frame nearest to where `frame` plays (its ``SpeedBreakpoint/inputFrame`` within half an
-  /// output frame times `newSpeed` of `frame`, on the line at `newSpeed` through `frame` where
-  /// it plays exactly, so rounding adds up over no number of changes; a change that plays
-  /// within the stream's first half output frame sets the speed from the start instead), and
-  /// segments are placed on that map, so the change is heard at that input time, crossfaded
-  /// like any segment.
+  /// frame nearest to where `frame` plays, on the line at `newSpeed` through `frame` where it
+  /// plays exactly (its ``SpeedBreakpoint/inputFrame`` within half an output frame times
+  /// `newSpeed` of `frame`), so rounding adds up over no number of changes; segments are placed
+  /// on that map, so the change is heard at that input time, crossfaded like any segment. A
+  /// change at frame 0 sets the speed from the start.
   ///
   /// Changes can be scheduled ahead, in any order and before the input reaching them is pushed;
-  /// a second change at the same frame replaces the first. Scheduling every change before
-  /// pushing gives the same output, bit for bit, whatever the push and pull block sizes.
-  /// Changes at or after the end of the stream are dropped by ``finish()``, and ``reset()``
+  /// a second change at the same frame replaces the first. Any number can wait (up to
+  /// ``scheduledCapacity``), however close together, and each gets its own breakpoint, so the
+  /// map stays exact. What "exact" means:
+  /// - The stream's total output (``totalOutputFrames``) is the sum over the intervals between
+  ///   changes of the interval's input frames divided by its speed, rounded, within one output
+  ///   frame, whatever the number of changes (floating-point rounding aside: about 10⁻⁸ frames a
+  ///   change).
+  /// - Each change's line passes exactly through its input frame where it plays. A change that
+  ///   plays before the output frame after the previous breakpoint (changes closer together
+  ///   than an output frame) gets its breakpoint at that frame instead, still on its line: a
+  ///   run of n such changes ends up to n output frames after where it plays, and the length
+  ///   is unaffected.
+  /// - Changes closer together than a segment (5 ms of output) are all in the map, and each
+  ///   segment is read from where the map puts its centre, so within one segment they are
+  ///   heard as their average.
+  ///
+  /// Scheduling every change before pushing gives the same output, bit for bit, whatever the
+  /// push and pull block sizes. Changes at or after the end of the stream are dropped by
+  /// ``finish()`` (with their breakpoints, when output was planned past them), and ``reset()``
   /// drops all of them. A change made with ``setSpeed(_:)`` applies from the next segment, after
   /// any scheduled change already due there, and a scheduled change reached later replaces it.
   /// Ignored after ``finish()``.
@@ -400,8 +420,11 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   ///   out of range; ``StretchError/inputFrameInPast(_:earliest:)`` for a frame the stretcher has
   ///   already planned output for (negative frames included);
   ///   ``StretchError/tooManyScheduledChanges(capacity:)`` when ``scheduledCapacity`` changes
-  ///   already wait.
-  /// - Complexity: O(c) for c waiting changes. Allocates nothing.
+  ///   already wait (a replaced change counts until its frame is reached).
+  /// - Complexity: O(log c) for c waiting changes, O(1) on average for changes scheduled in
+  ///   ascending order. Allocates only when the storage for waiting changes, or the map's,
+  ///   grows (geometrically), so that ``push(_:frames:)`` and ``pull(into:maxFrames:)`` still
+  ///   allocate nothing.
   public mutating func setSpeed(_ newSpeed: Double, atInputFrame frame: Int) throws(StretchError) {
     guard newSpeed.isFinite, Self.supportedSpeeds.contains(newSpeed) else {
       throw .speedOutOfRange(newSpeed, supported: Self.supportedSpeeds)
@@ -409,18 +432,13 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     guard !finished else { return }
     let earliest = earliestSchedulableFrame()
     guard frame >= earliest else { throw .inputFrameInPast(frame, earliest: earliest) }
-    var i = scheduled.count
-    while i > 0 && scheduled[i - 1].frame > frame {
-      i -= 1
-    }
-    if i > 0 && scheduled[i - 1].frame == frame {
-      scheduled[i - 1].speed = newSpeed
-      return
-    }
     guard scheduled.count < Self.scheduledCapacity else {
       throw .tooManyScheduledChanges(capacity: Self.scheduledCapacity)
     }
-    scheduled.insert(ScheduledSpeed(frame: frame, speed: newSpeed), at: i)
+    scheduled.insert(frame: frame, speed: newSpeed)
+    // Room for the breakpoints the waiting changes will add, so that planning output allocates
+    // nothing.
+    map.reserve(scheduled.count + 2)
   }
 
   /// Schedules a speed change at a media time: ``setSpeed(_:atInputFrame:)`` at the input frame
@@ -455,26 +473,31 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// The exact number of output frames of the stream, known once ``finish()`` was called.
   public var totalOutputFrames: Int? { finished ? total : nil }
 
-  /// The speed changes so far, oldest first (at most 256 are kept).
+  /// The speed changes so far, oldest first: all of them since the start of the stream (or the
+  /// last ``reset()``), 32 bytes each.
   public var breakpoints: [SpeedBreakpoint] { map.points }
 
   /// The media (input) time, in seconds since the start of the stream, that an output frame
   /// plays, across every speed change so far.
   ///
-  /// Exact for every output frame from the oldest kept breakpoint (`breakpoints.first`) on,
-  /// which reaches back over the 255 most recent speed changes: ample for the frame a player
-  /// is playing now. Once more changes have been made, an output frame from before the oldest
-  /// kept one is mapped along its piece extended backwards, which is not where it played.
+  /// Exact for every output frame however many speed changes came before it (the map keeps every
+  /// breakpoint). Frames before 0 map along the first piece extended backwards (negative
+  /// times); frames after the output planned so far, along the newest piece, at the current
+  /// speed. Any `Int` is accepted.
   /// - Parameter frame: an output frame index since the start of the stream.
-  /// - Complexity: O(b) for b kept breakpoints (at most 256).
+  /// - Complexity: O(1) for a frame on one of the newest breakpoints' pieces; O(log b) for a
+  ///   frame b breakpoints back.
   public func mediaTime(forOutputFrame frame: Int) -> Double {
     map.inputFrame(forOutputFrame: Double(frame)) / Double(sampleRate)
   }
 
   /// The output frame (fractional, since the start of the stream) at which media time
   /// `seconds` plays: the inverse of ``mediaTime(forOutputFrame:)``, for example to schedule
-  /// something at a media time on the output clock. Exact on the same terms.
+  /// something at a media time on the output clock. Exact on the same terms. A time that is
+  /// not finite gives a result that is not finite (NaN for NaN); nothing traps.
   /// - Parameter seconds: media time in seconds since the start of the stream.
+  /// - Complexity: O(1) for a time on one of the newest pieces; O(log b) for one b breakpoints
+  ///   back.
   public func outputFrame(forMediaTime seconds: Double) -> Double {
     map.outputFrame(forInputFrame: seconds * Double(sampleRate))
   }
@@ -538,10 +561,17 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   public mutating func finish() {
     guard !finished else { return }
     applyPendingSpeed(force: true)
-    while let next = scheduled.first, next.frame < inputFrames {
+    while let frame = scheduled.firstFrame, frame < inputFrames,
+      let next = scheduled.removeFirst()
+    {
       applyScheduled(next)
     }
-    scheduled.removeAll(keepingCapacity: true)
+    scheduled.removeAll()
+    // Changes at or after the end that the map took in ahead of the input (output is planned up
+    // to a segment ahead) are dropped too: the last piece then plays the end of the stream.
+    if map.dropScheduled(atOrAfter: inputFrames) {
+      speed = map.last.speed
+    }
     finished = true
     let end = map.outputFrameOnLastPiece(forInputFrame: Double(inputFrames))
     total = max(0, Int(end.rounded()))
@@ -577,7 +607,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     segment = 0
     previous = Double(preroll - hop)
     map.reset(speed: speed)
-    scheduled.removeAll(keepingCapacity: true)
+    scheduled.removeAll()
     inputFrames = 0
     finished = false
     total = 0
@@ -637,14 +667,14 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// scheduled beyond the input pushed cannot apply to segments the input pushed can make.
   func segmentsSurelyReady(from k: Int, end: Int) -> Int {
     let last = map.last
-    var fastest = max(speed, last.speed)
-    var reachable = 0
-    var firstReachable = Int.max
-    for change in scheduled where change.frame < inputFrames {
-      fastest = max(fastest, change.speed)
-      reachable += 1
-      firstReachable = min(firstReachable, change.frame)
-    }
+    // The changes within the input pushed, looked at one by one up to a few dozen (a dense map
+    // has many); beyond that, all waiting changes count, at the fastest speed scheduled.
+    let within =
+      scheduled.before(inputFrames, limit: Self.reachableChangesExamined)
+      ?? (scheduled.count, scheduled.fastest, scheduled.firstFrame ?? Int.max)
+    let fastest = max(speed, last.speed, within.fastest)
+    let reachable = within.count
+    let firstReachable = within.first
     let margin = 0.5 * fastest * Double(reachable) + 1
     let limit = Double(end - max(lookahead(last), reach))
     var j = k
