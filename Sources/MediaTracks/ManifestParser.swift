@@ -39,9 +39,23 @@ public enum ManifestParser {
   }
 
   /// The tracks of an HLS master playlist (kinds set; labels and defaults not yet).
+  ///
+  /// - Complexity: O(*r* + *v*) in the numbers of renditions and variants.
   public static func info(path: String, hls playlist: HLSPlaylist) -> MediaInfo {
     var audio: [AudioTrack] = []
     var subtitles: [SubtitleTrack] = []
+    // The codecs of the first variant that uses each audio and subtitle group, found in one
+    // pass over the variants (a search per rendition cost renditions × variants).
+    var audioGroupCodecs: [String: [String]] = [:]
+    var subtitleGroupCodecs: [String: [String]] = [:]
+    for variant in playlist.variants {
+      if let group = variant.audioGroup, audioGroupCodecs[group] == nil {
+        audioGroupCodecs[group] = variant.codecs
+      }
+      if let group = variant.subtitleGroup, subtitleGroupCodecs[group] == nil {
+        subtitleGroupCodecs[group] = variant.codecs
+      }
+    }
     for (position, rendition) in playlist.renditions.enumerated() {
       var dispositions: [String] = []
       if rendition.isDefault { dispositions.append("default") }
@@ -56,11 +70,8 @@ public enum ManifestParser {
         dispositions.append("visual_impaired")
       }
       let codecs =
-        playlist.variants.first {
-          rendition.type == "AUDIO"
-            ? $0.audioGroup == rendition.groupID
-            : $0.subtitleGroup == rendition.groupID
-        }?.codecs ?? []
+        (rendition.type == "AUDIO"
+          ? audioGroupCodecs[rendition.groupID] : subtitleGroupCodecs[rendition.groupID]) ?? []
       let language = LanguageTag.bcp47(rendition.language)
       let title = rendition.name.isEmpty ? nil : rendition.name
       switch rendition.type {
