@@ -56,16 +56,25 @@ public struct AudioDecoder: ~Copyable {
   ///   - streamIndex: The container stream index of the audio track, or `nil` for the default
   ///     audio track (``TrackSelection/defaultAudio(in:preferences:)`` with no language
   ///     preference).
+  ///   - timeout: The longest one reading call may take, in seconds: opening the file, its
+  ///     stream-information pass, or reading one packet, here and in every later
+  ///     ``read(into:maxFrames:)`` (see ``MediaProbe/defaultTimeout``, which `nil` means;
+  ///     `.infinity` sets no limit). It bounds a pipe whose writer stalls, not the whole decode.
   /// - Throws: `MediaError` with kind `.notFound` when the file is missing or unreadable,
-  ///   `.malformed` when it is not decodable media, `.noSuchStream` when it has no audio track
-  ///   (or `streamIndex` is not an audio track), `.other` when FFmpeg is needed but cannot be
-  ///   loaded.
-  public init(path: String, streamIndex: Int? = nil) throws(MediaError) {
-    try self.init(path: path, streamIndex: streamIndex, waveFastPath: true)
+  ///   `.malformed` when it is not decodable media (or is a device), `.noSuchStream` when it
+  ///   has no audio track (or `streamIndex` is not an audio track), `.invalidArgument` for a
+  ///   timeout that is not a positive number, `.other` when FFmpeg is needed but cannot be
+  ///   loaded, and kind `.other` with ``MediaError/isTimeout`` when a call took longer than
+  ///   the timeout.
+  public init(path: String, streamIndex: Int? = nil, timeout: Double? = nil) throws(MediaError) {
+    try self.init(path: path, streamIndex: streamIndex, waveFastPath: true, timeout: timeout)
   }
 
   /// Opens `path`; with `waveFastPath` false, FFmpeg decodes every file (for comparisons).
-  init(path: String, streamIndex: Int?, waveFastPath: Bool) throws(MediaError) {
+  init(path: String, streamIndex: Int?, waveFastPath: Bool, timeout: Double? = nil)
+    throws(MediaError)
+  {
+    _ = try Deadline(timeout: timeout)
     if waveFastPath, streamIndex == nil || streamIndex == 0,
       let wave = try WaveReader(path: path)
     {
@@ -77,7 +86,8 @@ public struct AudioDecoder: ~Copyable {
       channelMask = wave.channelMask
       source = .wave(wave)
     } else {
-      let decoder = try FFmpegAudioSource(path: path, streamIndex: streamIndex)
+      let decoder = try FFmpegAudioSource(
+        path: path, streamIndex: streamIndex, timeout: timeout)
       sampleRate = decoder.sampleRate
       channels = decoder.channels
       self.streamIndex = decoder.streamIndex
@@ -100,7 +110,9 @@ public struct AudioDecoder: ~Copyable {
   ///     ``maxFramesPerRead`` are written per call, whatever larger value is asked for.
   /// - Returns: The frames written; `0` only at the end of the track.
   /// - Throws: `MediaError` with kind `.malformed` when the data cannot be demuxed or nothing in
-  ///   the track decodes, `.invalidArgument` when `maxFrames` is not positive.
+  ///   the track decodes, `.invalidArgument` when `maxFrames` is not positive, and kind
+  ///   `.other` with ``MediaError/isTimeout`` when reading a packet took longer than the
+  ///   timeout.
   public mutating func read(into buffer: inout [Float], maxFrames: Int) throws(MediaError) -> Int {
     guard maxFrames > 0 else {
       throw MediaError(

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Maps HLS master playlists and DASH manifests onto the track model.
 ///
 /// HLS (`#EXT-X-MEDIA`): `TYPE=AUDIO` renditions become audio tracks, `SUBTITLES` and
@@ -22,26 +28,96 @@
 ///
 /// Kinds then follow ``TrackKinds`` from these dispositions and titles.
 public enum ManifestParser {
-  /// Parses `path` as HLS when it ends in `.m3u8` and as DASH when it ends in `.mpd`
-  /// (case-insensitive); returns `nil` for any other path.
+  /// Parses `path` as an HLS master playlist or a DASH manifest when it is one; returns `nil`
+  /// for anything else (a media file, a URL).
   ///
+  /// A file is recognised by its content, whatever its name: text starting with `#EXTM3U` is
+  /// HLS, XML with an `MPD` element in its first 64 KiB is DASH (a byte-order mark and leading
+  /// whitespace allowed). Otherwise its name decides: a file ending in `.m3u8` or `.mpd`
+  /// (case-insensitive) is parsed as that kind, and fails as not being one.
+  ///
+  /// - Parameter timeout: For a named pipe, the longest one read may wait, in seconds (see
+  ///   ``MediaProbe/defaultTimeout``, which `nil` means).
   /// - Throws: `MediaError` with kind `.notFound` when the file cannot be read and `.malformed`
   ///   when it is not a manifest of its kind.
-  public static func parseIfManifest(path: String) throws(MediaError) -> MediaInfo? {
+  public static func parseIfManifest(path: String, timeout: Double? = nil) throws(MediaError)
+    -> MediaInfo?
+  {
+    if FormatContext.url(path) != nil { return nil }
+    let local = FormatContext.localPath(path)
     let lowered = path.lowercased()
-    if lowered.hasSuffix(".m3u8") {
-      return info(path: path, hls: try HLSPlaylist(bytes: try FileBytes.read(path)))
+    var kind: ManifestKind? =
+      lowered.hasSuffix(".m3u8") ? .hls : lowered.hasSuffix(".mpd") ? .dash : nil
+    var info = stat()
+    if stat(local, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+      if let found = sniff(FileBytes.head(local)) { kind = found }
     }
-    if lowered.hasSuffix(".mpd") {
-      return info(path: path, dash: try DASHManifest(bytes: try FileBytes.read(path)))
+    switch kind {
+    case .hls?:
+      let bytes = try FileBytes.read(local, deadline: try Deadline(timeout: timeout))
+      return self.info(path: path, hls: try HLSPlaylist(bytes: bytes))
+    case .dash?:
+      let bytes = try FileBytes.read(local, deadline: try Deadline(timeout: timeout))
+      return self.info(path: path, dash: try DASHManifest(bytes: bytes))
+    case nil:
+      return nil
+    }
+  }
+
+  /// The kinds of manifest this parser reads.
+  enum ManifestKind {
+    case hls, dash
+  }
+
+  /// The manifest kind `head` (a file's first bytes) starts, or `nil`.
+  static func sniff(_ head: ArraySlice<UInt8>) -> ManifestKind? {
+    var bytes = head
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+    while let first = bytes.first, first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D
+    {
+      bytes = bytes.dropFirst()
+    }
+    if bytes.starts(with: "#EXTM3U".utf8) { return .hls }
+    guard bytes.first == UInt8(ascii: "<") else { return nil }
+    // An element named MPD, with or without a namespace prefix: `<MPD` or `:MPD`, then a space,
+    // `>` or `/`.
+    let name = Array("MPD".utf8)
+    var index = bytes.startIndex
+    while let found = bytes[index...].firstIndex(of: UInt8(ascii: "M")) {
+      index = found + 1
+      guard found > bytes.startIndex, found + 3 < bytes.endIndex,
+        bytes[found..<(found + 3)].elementsEqual(name)
+      else { continue }
+      let before = bytes[found - 1]
+      let after = bytes[found + 3]
+      if before == UInt8(ascii: "<") || before == UInt8(ascii: ":"),
+        after == 0x20 || after == 0x09 || after == 0x0A || after == 0x0D
+          || after == UInt8(ascii: ">") || after == UInt8(ascii: "/")
+      {
+        return .dash
+      }
     }
     return nil
   }
 
   /// The tracks of an HLS master playlist (kinds set; labels and defaults not yet).
+  ///
+  /// - Complexity: O(*r* + *v*) in the numbers of renditions and variants.
   public static func info(path: String, hls playlist: HLSPlaylist) -> MediaInfo {
     var audio: [AudioTrack] = []
     var subtitles: [SubtitleTrack] = []
+    // The codecs of the first variant that uses each audio and subtitle group, found in one
+    // pass over the variants (a search per rendition cost renditions × variants).
+    var audioGroupCodecs: [String: [String]] = [:]
+    var subtitleGroupCodecs: [String: [String]] = [:]
+    for variant in playlist.variants {
+      if let group = variant.audioGroup, audioGroupCodecs[group] == nil {
+        audioGroupCodecs[group] = variant.codecs
+      }
+      if let group = variant.subtitleGroup, subtitleGroupCodecs[group] == nil {
+        subtitleGroupCodecs[group] = variant.codecs
+      }
+    }
     for (position, rendition) in playlist.renditions.enumerated() {
       var dispositions: [String] = []
       if rendition.isDefault { dispositions.append("default") }
@@ -56,11 +132,8 @@ public enum ManifestParser {
         dispositions.append("visual_impaired")
       }
       let codecs =
-        playlist.variants.first {
-          rendition.type == "AUDIO"
-            ? $0.audioGroup == rendition.groupID
-            : $0.subtitleGroup == rendition.groupID
-        }?.codecs ?? []
+        (rendition.type == "AUDIO"
+          ? audioGroupCodecs[rendition.groupID] : subtitleGroupCodecs[rendition.groupID]) ?? []
       let language = LanguageTag.bcp47(rendition.language)
       let title = rendition.name.isEmpty ? nil : rendition.name
       switch rendition.type {

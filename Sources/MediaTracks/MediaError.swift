@@ -23,7 +23,7 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
     case outputFailed
     /// A caller-supplied argument is invalid.
     case invalidArgument
-    /// Any other FFmpeg failure.
+    /// Any other FFmpeg failure, and a timeout (see ``MediaError/isTimeout``).
     case other
   }
 
@@ -44,9 +44,25 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
     self.detail = detail
   }
 
+  /// Whether one reading call (opening the input, its stream-information pass, or reading one
+  /// packet) took longer than the timeout given (``MediaProbe/defaultTimeout`` by default): a
+  /// pipe whose writer never writes, a server that stops answering, a demuxer that never
+  /// ends. Such an error has kind ``Kind/other`` and code `AVERROR(ETIMEDOUT)`; its operation
+  /// names the call.
+  public var isTimeout: Bool {
+    kind == .other && code == cff_averror(ETIMEDOUT)
+  }
+
+  /// A timeout of `operation` on `path` after `seconds`.
+  static func timeout(_ operation: String, path: String, seconds: String) -> MediaError {
+    MediaError(
+      kind: .other, code: cff_averror(ETIMEDOUT), operation: operation,
+      detail: "timed out: '\(path)' gave no answer within \(seconds) s (\(operation))")
+  }
+
   /// A one-line description: the detail and, for FFmpeg failures, FFmpeg's message.
   public var description: String {
-    if code == 0 { return detail }
+    if code == 0 || (isTimeout && detail.hasPrefix("timed out")) { return detail }
     return "\(detail): \(MediaError.message(for: code))"
   }
 

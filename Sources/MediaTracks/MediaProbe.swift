@@ -9,48 +9,73 @@ internal import CFFmpeg
 /// Reads the audio and subtitle tracks of media files (and of HLS and DASH manifests), labels
 /// them and makes the default choice.
 public enum MediaProbe {
+  /// The timeout, in seconds, that applies when none is given (`timeout: nil`): the longest
+  /// one reading call may take, that is opening an input (with FFmpeg's format probe), its
+  /// stream-information pass, or reading one packet. Generous: a local file needs a fraction of
+  /// a second for any of them; a pipe or a server that gives nothing for this long is taken
+  /// to be stuck.
+  public static let defaultTimeout: Double = 30
+
   /// Probes one file.
   ///
   /// Media files are opened in process with libavformat. Only the headers are read when they
   /// state every audio and subtitle stream's codec (and, for audio, sample rate and channels),
   /// as Matroska, WebM, MP4, Ogg and WAVE headers do; otherwise (MPEG-TS, raw AAC, …) packets
-  /// are read until the facts are known. Paths ending in `.m3u8` are parsed as HLS master
-  /// playlists and `.mpd` as DASH manifests, in Swift (see ``ManifestParser``).
+  /// are read until the facts are known (at most 5 MB and 5 s of media, FFmpeg's bounds).
+  ///
+  /// HLS master playlists and DASH manifests are parsed in Swift (see ``ManifestParser``),
+  /// recognised by their content (`#EXTM3U`, an `MPD` element) whatever the file's name, and by
+  /// the extensions `.m3u8` and `.mpd`: nothing they refer to is fetched, and a live manifest
+  /// lists what it declares.
+  ///
+  /// A local file is read by FFmpeg through this module's reader and may make FFmpeg open
+  /// nothing else: no other file and no network, whatever it holds (a playlist, an `ffconcat`
+  /// list). Named pipes are read as they come, within the timeout; devices (`/dev/zero`) are
+  /// refused. A path that is a URL (`https://…`) is opened by FFmpeg's own protocols.
   ///
   /// - Parameters:
   ///   - path: A file path (or any URL FFmpeg can open).
   ///   - preferences: The viewer's languages and options for the default choice.
   ///   - locale: The words labels are made of.
+  ///   - timeout: The longest one reading call may take, in seconds (see ``defaultTimeout``,
+  ///     which `nil` means; `.infinity` sets no limit).
   /// - Returns: The tracks with kinds, labels and the default choice filled in.
-  /// - Throws: `MediaError` with kind `.notFound` for a missing or unreadable file and
-  ///   `.malformed` for data that is not media (or not a manifest).
+  /// - Throws: `MediaError` with kind `.notFound` for a missing or unreadable file,
+  ///   `.malformed` for data that is not media (or not a manifest) and for a device,
+  ///   `.invalidArgument` for a timeout that is not a positive number, and kind `.other` with
+  ///   ``MediaError/isTimeout`` when a call took longer than the timeout.
   public static func probe(
     path: String, preferences: TrackPreferences = TrackPreferences(),
-    locale: LabelLocale = .english
+    locale: LabelLocale = .english, timeout: Double? = nil
   ) throws(MediaError) -> MediaInfo {
-    if let manifest = try ManifestParser.parseIfManifest(path: path) {
+    if let manifest = try ManifestParser.parseIfManifest(path: path, timeout: timeout) {
       var info = manifest
       info.finish(preferences: preferences, locale: locale, classifyKinds: false)
       return info
     }
-    let context = try FormatContext(path: path)
+    let context = try FormatContext(path: path, timeout: timeout)
     return try describe(context, path: path, preferences: preferences, locale: locale)
   }
 
   /// Probes media held in memory (a download in progress, a file inside an archive), read
-  /// through a custom reader: no temporary file. Manifests are not recognised here.
+  /// through a custom reader: no temporary file. Manifests are not recognised here, and the
+  /// bytes cannot make FFmpeg open any file or the network.
   ///
   /// - Parameters:
   ///   - bytes: The whole file; the caller keeps ownership (nothing is kept after the call).
   ///   - name: The name reported in ``MediaInfo/path`` and in errors.
   ///   - preferences: The viewer's languages and options for the default choice.
   ///   - locale: The words labels are made of.
-  /// - Throws: `MediaError` with kind `.malformed` for bytes that are not media.
+  ///   - timeout: The longest one FFmpeg call may take, in seconds (see ``defaultTimeout``,
+  ///     which `nil` means; `.infinity` sets no limit).
+  /// - Throws: `MediaError` with kind `.malformed` for bytes that are not media,
+  ///   `.invalidArgument` for a timeout that is not a positive number, and kind `.other` with
+  ///   ``MediaError/isTimeout`` when a call took longer than the timeout.
   public static func probe(
     bytes: [UInt8], name: String = "memory", preferences: TrackPreferences = TrackPreferences(),
-    locale: LabelLocale = .english
+    locale: LabelLocale = .english, timeout: Double? = nil
   ) throws(MediaError) -> MediaInfo {
-    let context = try FormatContext(bytes: bytes, name: name)
+    let context = try FormatContext(bytes: bytes, name: name, timeout: timeout)
     return try describe(context, path: name, preferences: preferences, locale: locale)
   }
 
@@ -79,20 +104,22 @@ public enum MediaProbe {
   ///   - jobs: The most files probed at once (at least 1).
   ///   - preferences: The viewer's languages and options for the default choice.
   ///   - locale: The words labels are made of.
+  ///   - timeout: The longest one reading call may take, per file, in seconds (see
+  ///     ``defaultTimeout``, which `nil` means).
   ///   - onResult: Called as each file completes (in completion order, one call at a time, from
   ///     a worker thread) with its position in `paths` and its result.
   /// - Returns: One result per path, in input order: the file's tracks or its error.
   public static func probe(
     paths: [String], jobs: Int, preferences: TrackPreferences = TrackPreferences(),
-    locale: LabelLocale = .english,
+    locale: LabelLocale = .english, timeout: Double? = nil,
     onResult: (@Sendable (Int, Result<MediaInfo, MediaError>) -> Void)? = nil
   ) -> [Result<MediaInfo, MediaError>] {
     probe(
-      paths: paths, jobs: jobs, preferences: preferences, locale: locale,
+      paths: paths, jobs: jobs, preferences: preferences, locale: locale, timeout: timeout,
       transform: { _, result in result }, onOutput: onResult)
   }
 
-  /// Probes many files like ``probe(paths:jobs:preferences:locale:onResult:)`` and turns each
+  /// Probes many files like ``probe(paths:jobs:preferences:locale:timeout:onResult:)`` and turns each
   /// file's result into an output on the worker that probed it, so work done per file (for
   /// example rendering it as text) runs concurrently too.
   ///
@@ -101,6 +128,8 @@ public enum MediaProbe {
   ///   - jobs: The most files probed at once (at least 1).
   ///   - preferences: The viewer's languages and options for the default choice.
   ///   - locale: The words labels are made of.
+  ///   - timeout: The longest one reading call may take, per file, in seconds (see
+  ///     ``defaultTimeout``, which `nil` means).
   ///   - transform: Called once per file, on a worker thread, possibly several at a time, with
   ///     the file's position in `paths` and its result; returns what is kept for it.
   ///   - onOutput: Called as each file completes (in completion order, one call at a time, from
@@ -108,13 +137,13 @@ public enum MediaProbe {
   /// - Returns: One output per path, in input order.
   public static func probe<Output: Sendable>(
     paths: [String], jobs: Int, preferences: TrackPreferences = TrackPreferences(),
-    locale: LabelLocale = .english,
+    locale: LabelLocale = .english, timeout: Double? = nil,
     transform: @escaping @Sendable (Int, Result<MediaInfo, MediaError>) -> Output,
     onOutput: (@Sendable (Int, Output) -> Void)? = nil
   ) -> [Output] {
     let work = ProbeBatch(
-      paths: paths, preferences: preferences, locale: locale, transform: transform,
-      onOutput: onOutput)
+      paths: paths, preferences: preferences, locale: locale, timeout: timeout,
+      transform: transform, onOutput: onOutput)
     let workers = max(1, min(jobs, paths.count))
     if workers == 1 {
       work.run()

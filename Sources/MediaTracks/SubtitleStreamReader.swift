@@ -39,14 +39,19 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   public var path: String
   /// The container stream index of the subtitle track (``SubtitleTrack/index``).
   public var streamIndex: Int
+  /// The longest one reading call may take, in seconds: opening the file or reading one
+  /// packet (`nil`: ``MediaProbe/defaultTimeout``; `.infinity`: no limit).
+  public var timeout: Double?
 
   /// Creates a reader; nothing is opened until ``read()``.
   /// - Parameters:
   ///   - path: the media file.
   ///   - streamIndex: the container stream index of a subtitle track.
-  public init(path: String, streamIndex: Int) {
+  ///   - timeout: the longest one reading call may take, in seconds (`nil`: the default).
+  public init(path: String, streamIndex: Int, timeout: Double? = nil) {
     self.path = path
     self.streamIndex = streamIndex
+    self.timeout = timeout
   }
 
   /// Reads all cues of the stream, sorted by start time (stable).
@@ -58,12 +63,16 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   /// - Returns: the cues, in seconds on the file's timeline.
   /// - Throws: `MediaError` with kind `.notFound` for a missing file, `.malformed` for data that
   ///   cannot be demuxed, `.noSuchStream` when `streamIndex` is not a subtitle stream or is a
-  ///   bitmap subtitle stream (PGS, DVD, DVB): those have no text to read.
+  ///   bitmap subtitle stream (PGS, DVD, DVB): those have no text to read; `.invalidArgument`
+  ///   for a timeout that is not a positive number, and kind `.other` with
+  ///   ``MediaError/isTimeout`` when a call took longer than the timeout.
   /// - Complexity: O(*n*) in the size of the file (the demuxer reads all of it).
   public func read() throws(MediaError) -> [TimedText] {
     let path = path
     let index = streamIndex
-    let (codec, packets) = try SubtitlePackets.read(path: path, streamIndex: index) {
+    let (codec, packets) = try SubtitlePackets.read(
+      path: path, streamIndex: index, timeout: timeout
+    ) {
       (codec) throws(MediaError) in
       guard Self.textCodecs.contains(codec) else {
         throw MediaError(

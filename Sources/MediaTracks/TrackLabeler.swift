@@ -25,7 +25,7 @@ public struct TrackLabeler: Sendable {
 
   /// Sets `label` on every audio track.
   ///
-  /// - Complexity: O(*n*²) in the number of tracks.
+  /// - Complexity: O(*n* log *n*) in the number of tracks (and linear in their titles' length).
   public func label(_ tracks: inout [AudioTrack]) {
     let titles = tracks.map { $0.title.map(MenuText.collapsingWhitespace) }
     let bases = tracks.indices.map { position -> (String, [String]) in
@@ -60,7 +60,7 @@ public struct TrackLabeler: Sendable {
 
   /// Sets `label` on every subtitle track.
   ///
-  /// - Complexity: O(*n*²) in the number of tracks.
+  /// - Complexity: O(*n* log *n*) in the number of tracks (and linear in their titles' length).
   public func label(_ tracks: inout [SubtitleTrack]) {
     let titles = tracks.map { $0.title.map(MenuText.collapsingWhitespace) }
     let bases = tracks.indices.map { position -> (String, [String]) in
@@ -132,14 +132,28 @@ public struct TrackLabeler: Sendable {
       }
     }
     // Stream indexes are unique, but a title can read like an earlier label with its index
-    // ("English (Track 1) [1]"): repeat until nothing collides (a few rounds at most).
+    // ("English (Track 1) [1]"): repeat until nothing collides. A label can only collide anew
+    // when it changed in the round before, so each round looks only at the labels it changed
+    // (a crafted chain of such titles took a round per link, each over every label).
+    var holders: [String: [Int]] = [:]
+    for (position, label) in labels.enumerated() { holders[label, default: []].append(position) }
+    var groups = collisions(labels)
     for _ in 0..<labels.count {
-      let groups = collisions(labels)
       if groups.isEmpty { break }
+      var changed: [Int] = []
       for group in groups {
+        // A group is every holder of its label.
+        holders[labels[group[0]]] = nil
         for position in group {
           labels[position] += " [\(indexes[position])]"
+          holders[labels[position], default: []].append(position)
+          changed.append(position)
         }
+      }
+      var seen: Set<String> = []
+      groups = []
+      for position in changed where seen.insert(labels[position]).inserted {
+        if let group = holders[labels[position]], group.count > 1 { groups.append(group) }
       }
     }
     return labels

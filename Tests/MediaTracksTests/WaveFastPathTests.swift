@@ -39,6 +39,9 @@ private struct WaveSpec: CustomTestStringConvertible {
   var frames = 3000
   var declaredExtra = 0
   var floats = false
+  /// The `data` size the header declares instead of the real one (a streaming writer's 0 or
+  /// 0xFFFFFFFF), and the RIFF size with it.
+  var streamingSize: Int? = nil
 
   var testDescription: String { name }
 
@@ -67,8 +70,8 @@ private struct WaveSpec: CustomTestStringConvertible {
       body += Array("LIST".utf8) + le32(5) + Array("INFOx".utf8) + [0]
       body += Array("fact".utf8) + le32(4) + le32(frames)
     }
-    body += Array("data".utf8) + le32(data.count + declaredExtra) + data
-    return Array("RIFF".utf8) + le32(body.count) + body
+    body += Array("data".utf8) + le32(streamingSize ?? (data.count + declaredExtra)) + data
+    return Array("RIFF".utf8) + le32(streamingSize ?? body.count) + body
   }
 }
 
@@ -252,4 +255,53 @@ func fastPathWritesWhatFFmpegWrites(channels: Int, rate: Int) throws {
     Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8)
   }
   #expect(samples == [0, 32_767, -32_768, 32_767, -32_768, 0, 2, -32_768])
+}
+
+private func write(_ bytes: [UInt8], to path: String) throws {
+  let file = try #require(fopen(path, "wb"))
+  #expect(fwrite(bytes, 1, bytes.count, file) == bytes.count)
+  fclose(file)
+}
+
+@Test(arguments: [true, false])
+func fileCutWhileBeingReadIsTruncated(fastPath: Bool) throws {
+  // Ten seconds declared and present when opened; cut to one second after the first read.
+  let spec = WaveSpec(name: "long", tag: 1, channels: 2, rate: 44_100, bits: 16, frames: 441_000)
+  let path = scratch("shrinking-\(fastPath).wav")
+  try write(spec.bytes(), to: path)
+  defer { unlink(path) }
+  var decoder = try AudioDecoder(path: path, streamIndex: nil, waveFastPath: fastPath)
+  var buffer: [Float] = []
+  #expect(try decoder.read(into: &buffer, maxFrames: 4096) == 4096)
+  #expect(truncate(path, 44 + 44_100 * 4) == 0)
+  var frames = 4096
+  var failure: MediaError? = nil
+  do {
+    while true {
+      let got = try decoder.read(into: &buffer, maxFrames: 4096)
+      if got == 0 { break }
+      frames += got
+    }
+  } catch {
+    failure = error
+  }
+  #expect(failure?.kind == .malformed)
+  #expect(failure?.description.contains("truncated") == true)
+  #expect(frames <= 44_100 + 8192)
+}
+
+@Test(arguments: [0xFFFF_FFFF, 0])
+func streamingHeaderReadsToTheEnd(size: Int) throws {
+  // What ffmpeg and sox write to a pipe: sizes unset, the audio runs to the end of the file.
+  let spec = WaveSpec(
+    name: "streaming", tag: 1, channels: 2, rate: 8000, bits: 16, frames: 20_000,
+    streamingSize: size)
+  let path = scratch("streaming-\(size).wav")
+  try write(spec.bytes(), to: path)
+  defer { unlink(path) }
+  for fastPath in [true, false] {
+    let decoded = decode(path, fastPath: fastPath)
+    #expect(decoded.error == nil)
+    #expect(decoded.samples.count == 20_000 * 2)
+  }
 }

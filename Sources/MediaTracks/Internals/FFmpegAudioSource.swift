@@ -44,11 +44,12 @@ final class FFmpegAudioSource {
   ///   - streamIndex: The container stream index of the audio track, or `nil` for the default
   ///     audio track (``TrackSelection/defaultAudio(in:preferences:)`` with no language
   ///     preference).
+  ///   - timeout: The longest one reading call may take, in seconds (`nil`: the default).
   /// - Throws: `MediaError` with kind `.notFound` when the file is missing or unreadable,
   ///   `.malformed` when it is not decodable media, `.noSuchStream` when it has no audio track
   ///   (or `streamIndex` is not an audio track).
-  init(path: String, streamIndex: Int?) throws(MediaError) {
-    let format = try FormatContext(path: path)
+  init(path: String, streamIndex: Int?, timeout: Double? = nil) throws(MediaError) {
+    let format = try FormatContext(path: path, timeout: timeout)
     // Stream facts first: the default track is chosen from them (MPEG-TS states no channel
     // counts in its headers, and the choice then differed from the probe's).
     // The durations the headers state, read before the stream-info pass, which fills in
@@ -206,7 +207,7 @@ final class FFmpegAudioSource {
         finished = true
         break
       }
-      let read = av_read_frame(format.raw, packet.raw)
+      let read = try format.readFrame(packet.raw, path: path)
       if read < 0 {
         if read != cff_averror_eof() && format.raw.pointee.pb?.pointee.eof_reached == 0 {
           throw MediaError(

@@ -9,42 +9,198 @@ internal import CFFmpeg
 /// Owns one demuxing `AVFormatContext`; closes it when it goes away.
 ///
 /// The raw pointer never leaves this module: callers copy the fields they need into values.
+///
+/// Every call that reads (the open, ``findStreamInfo(path:)``, ``readFrame(_:path:)``) runs
+/// under a ``Deadline``, through FFmpeg's interrupt callback and the custom reader. Local files
+/// and bytes in memory are read through a custom reader, and FFmpeg may open nothing else: its
+/// protocol whitelist names no protocol and its `io_open` refuses, so a playlist, a DASH
+/// manifest or an `ffconcat` list inside a local file cannot make FFmpeg open another file
+/// (`file:`, `concat:`, `subfile:`) or the network. Only a URL given as the path (`https://…`)
+/// is opened by FFmpeg's own protocols.
 struct FormatContext: ~Copyable {
   private(set) var raw: UnsafeMutablePointer<AVFormatContext>
-  /// The custom reader of a context opened on bytes in memory (freed after the context).
+  /// The custom reader of a context opened on a local file or bytes in memory (freed after the
+  /// context).
   private var customIO: UnsafeMutablePointer<AVIOContext>? = nil
   /// The bytes a memory context reads; kept alive as long as the context.
   private var memory: MemorySource? = nil
+  /// The local file a context reads; kept alive as long as the context.
+  private var file: FileSource? = nil
+  /// The limit of each reading call; FFmpeg's interrupt callback points at it.
+  let deadline: Deadline
+
+  /// The most bytes FFmpeg reads to recognise a format (its default, stated: 1 MiB).
+  static let formatProbeBytes: Int32 = 1 << 20
+  /// The most bytes the stream-information pass reads (FFmpeg's default, stated: 5 MB).
+  static let streamInfoBytes: Int64 = 5_000_000
+  /// The most media time the stream-information pass reads, in microseconds (FFmpeg's default
+  /// for most formats, stated: 5 s).
+  static let streamInfoDuration: Int64 = 5_000_000
 
   /// Opens `path` for reading. The corresponding C function is `avformat_open_input`.
   ///
   /// For extensions whose demuxer checks its own magic bytes (Matroska/WebM, MP4/MOV, Ogg, WAVE,
   /// FLAC) that demuxer is tried first, which skips FFmpeg's probe of every format; if it
   /// rejects the file, the file is opened again with the full probe.
-  init(path: String) throws(MediaError) {
+  ///
+  /// - Parameter timeout: The longest one reading call may take, in seconds (`nil`:
+  ///   ``MediaProbe/defaultTimeout``).
+  init(path: String, timeout: Double? = nil) throws(MediaError) {
     try FFmpegLibraries.require()
-    var context: UnsafeMutablePointer<AVFormatContext>? = nil
-    var code: Int32 = -1
-    if let hint = FormatContext.demuxerHint(for: path), let format = av_find_input_format(hint) {
-      code = avformat_open_input(&context, path, format, nil)
-      if code == cff_averror(ENOENT) || code == cff_averror(EACCES) || code == cff_averror(EISDIR) {
-        throw MediaError.opening(path, code: code)
+    let deadline = try Deadline(timeout: timeout)
+    if let url = FormatContext.url(path) {
+      // FFmpeg's own protocols, under the deadline.
+      let (code, opened) = FormatContext.openInput(
+        url: url, reader: nil, format: nil, deadline: deadline, confined: false)
+      guard code >= 0, let opened else {
+        throw FormatContext.openingError(path, code: code, deadline: deadline)
       }
+      raw = opened
+      self.deadline = deadline
+      return
     }
-    if code < 0 {
-      context = nil
-      code = avformat_open_input(&context, path, nil, nil)
-    }
-    guard code >= 0, let opened = context else { throw MediaError.opening(path, code: code) }
+    let localPath = FormatContext.localPath(path)
+    let file = try FileSource(path: localPath, deadline: deadline)
     // Raw-stream demuxers (FLAC, AC-3, DTS) open an empty file and report a track of 0 Hz and
     // no channels. (A named pipe's size is 0 too, and is not empty.)
-    var info = stat()
-    if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size == 0 {
-      avformat_close_input(&context)
+    if file.size == 0 {
       throw MediaError(
         kind: .malformed, operation: "avformat_open_input", detail: "'\(path)' is empty")
     }
+    var code: Int32 = -1
+    var opened: UnsafeMutablePointer<AVFormatContext>? = nil
+    var reader: UnsafeMutablePointer<AVIOContext>? = nil
+    // A pipe cannot be read twice: it gets the full probe at once.
+    if file.isRegular, let hint = FormatContext.demuxerHint(for: path),
+      let format = av_find_input_format(hint)
+    {
+      reader = file.makeReader()
+      if let io = reader {
+        (code, opened) = FormatContext.openInput(
+          url: localPath, reader: io, format: format, deadline: deadline, confined: true)
+      }
+      if code < 0, let io = reader {
+        FileSource.free(io)
+        reader = nil
+        if deadline.expired {
+          throw FormatContext.openingError(path, code: code, deadline: deadline)
+        }
+        guard file.rewind() else { throw MediaError.opening(path, code: code) }
+      }
+    }
+    if code < 0 {
+      reader = file.makeReader()
+      guard let io = reader else {
+        throw MediaError(
+          kind: .other, code: cff_averror(ENOMEM), operation: "avio_alloc_context",
+          detail: "cannot open '\(path)'")
+      }
+      (code, opened) = FormatContext.openInput(
+        url: localPath, reader: io, format: nil, deadline: deadline, confined: true)
+    }
+    guard code >= 0, let opened, let io = reader else {
+      if let io = reader { FileSource.free(io) }
+      throw FormatContext.openingError(path, code: code, deadline: deadline)
+    }
+    if let refusal = FormatContext.refuseReferences(opened, path: path) {
+      FileSource.free(io)
+      throw refusal
+    }
     raw = opened
+    customIO = io
+    self.file = file
+    self.deadline = deadline
+  }
+
+  /// The URL FFmpeg should open for `path` when it names no local file and starts with a
+  /// protocol other than `file:` (`https://…`); `nil` for a local path.
+  static func url(_ path: String) -> String? {
+    guard let colon = path.firstIndex(of: ":") else { return nil }
+    let scheme = path[..<colon]
+    guard scheme.count >= 2, scheme.lowercased() != "file",
+      scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) })
+    else { return nil }
+    var info = stat()
+    return stat(path, &info) == 0 ? nil : path
+  }
+
+  /// `path` without a `file:` prefix (`file:///a.mkv`, `file:a.mkv`), when it names no local
+  /// file as written.
+  static func localPath(_ path: String) -> String {
+    guard path.lowercased().hasPrefix("file:") else { return path }
+    var info = stat()
+    if stat(path, &info) == 0 { return path }
+    let rest = path.dropFirst(5)
+    return String(rest.hasPrefix("//") ? rest.dropFirst(2) : rest)
+  }
+
+  /// The error for a failed open: a timeout when the deadline passed, a refused nested input
+  /// (the `io_open` of a confined context says `EPERM`), else FFmpeg's code.
+  private static func openingError(_ path: String, code: Int32, deadline: Deadline) -> MediaError {
+    if deadline.expired { return deadline.error("avformat_open_input", path: path) }
+    if code == cff_averror(EPERM) { return referencesError(path) }
+    return MediaError.opening(path, code: code)
+  }
+
+  /// The demuxers whose input only names other inputs (playlists, manifests, concat lists).
+  private static let referringFormats: Set<String> = ["hls", "dash", "concat", "imf"]
+
+  /// Closes `context` and returns an error when a confined input opened as a format that only
+  /// names other inputs (which it may not open); `nil` otherwise.
+  private static func refuseReferences(
+    _ context: UnsafeMutablePointer<AVFormatContext>, path: String
+  ) -> MediaError? {
+    guard let iformat = context.pointee.iformat, let name = iformat.pointee.name,
+      referringFormats.contains(String(cString: name))
+    else { return nil }
+    var closing: UnsafeMutablePointer<AVFormatContext>? = context
+    avformat_close_input(&closing)
+    return referencesError(path)
+  }
+
+  /// The error for a local input that refers to other files or URLs.
+  private static func referencesError(_ path: String) -> MediaError {
+    MediaError(
+      kind: .malformed, operation: "avformat_open_input",
+      detail:
+        "'\(path)' is a playlist or list of other files or URLs, which are not opened: "
+        + "give one of its media files")
+  }
+
+  /// Allocates a context, sets its limits (and, when `confined`, its reader and the refusal of
+  /// every other input), and opens it under the deadline. On failure the context is freed (but
+  /// not `reader`) and the result is `nil`.
+  private static func openInput(
+    url: String?, reader: UnsafeMutablePointer<AVIOContext>?,
+    format: UnsafePointer<AVInputFormat>?, deadline: Deadline, confined: Bool
+  ) -> (Int32, UnsafeMutablePointer<AVFormatContext>?) {
+    guard let context = avformat_alloc_context() else { return (cff_averror(ENOMEM), nil) }
+    context.pointee.interrupt_callback = AVIOInterruptCB(
+      callback: Deadline.interruptCallback,
+      opaque: Unmanaged.passUnretained(deadline).toOpaque())
+    context.pointee.format_probesize = formatProbeBytes
+    context.pointee.probesize = streamInfoBytes
+    context.pointee.max_analyze_duration = streamInfoDuration
+    if confined {
+      if let reader {
+        context.pointee.pb = reader
+        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+      }
+      // No protocol is on the whitelist (FFmpeg copies it into the contexts a demuxer opens
+      // for nested inputs), and the callback every demuxer opens nested inputs with refuses.
+      if let whitelist = av_malloc(5)?.assumingMemoryBound(to: CChar.self) {
+        for (offset, byte) in "none".utf8.enumerated() { whitelist[offset] = CChar(byte) }
+        whitelist[4] = 0
+        context.pointee.protocol_whitelist = whitelist
+      }
+      context.pointee.io_open = { _, _, _, _, _ in cff_averror(EPERM) }
+    }
+    var opened: UnsafeMutablePointer<AVFormatContext>? = context
+    deadline.start()
+    // On failure avformat_open_input frees the context but not a custom reader.
+    let code = avformat_open_input(&opened, url, format, nil)
+    guard code >= 0, let opened else { return (code < 0 ? code : cff_averror(EINVAL), nil) }
+    return (code, opened)
   }
 
   /// The demuxer to try first for `path`'s extension, or `nil` to probe.
@@ -65,12 +221,30 @@ struct FormatContext: ~Copyable {
   /// Reads packets to fill in stream parameters the headers lack.
   /// The corresponding C function is `avformat_find_stream_info`.
   func findStreamInfo(path: String) throws(MediaError) {
+    deadline.start()
     let code = avformat_find_stream_info(raw, nil)
+    if deadline.expired { throw deadline.error("avformat_find_stream_info", path: path) }
     if code < 0 {
       throw MediaError(
         kind: .malformed, code: code, operation: "avformat_find_stream_info",
         detail: "cannot read stream information of '\(path)'")
     }
+  }
+
+  /// Reads the next packet into `packet` under the deadline. The corresponding C function is
+  /// `av_read_frame`.
+  ///
+  /// - Returns: FFmpeg's code: 0 for a packet, negative at the end or on an error.
+  /// - Throws: `.timedOut` when the read ran past the deadline.
+  func readFrame(_ packet: UnsafeMutablePointer<AVPacket>, path: String) throws(MediaError)
+    -> Int32
+  {
+    deadline.start()
+    let code = av_read_frame(raw, packet)
+    if code < 0 && deadline.expired {
+      throw deadline.error("av_read_frame", path: path)
+    }
+    return code
   }
 
   /// The number of streams in the container.
@@ -82,18 +256,17 @@ struct FormatContext: ~Copyable {
     return String(cString: name)
   }
 
-  /// Opens bytes held in memory, read through a custom `AVIOContext` (no temporary file).
-  /// `name` only labels errors. The corresponding C functions are `avio_alloc_context` and
-  /// `avformat_open_input`.
-  init(bytes: [UInt8], name: String) throws(MediaError) {
+  /// Opens bytes held in memory, read through a custom `AVIOContext` (no temporary file), and
+  /// confined as a local file is. `name` only labels errors. The corresponding C functions are
+  /// `avio_alloc_context` and `avformat_open_input`.
+  init(bytes: [UInt8], name: String, timeout: Double? = nil) throws(MediaError) {
     try FFmpegLibraries.require()
+    let deadline = try Deadline(timeout: timeout)
     let source = MemorySource(bytes)
     let bufferSize = 32_768
-    guard let context = avformat_alloc_context(),
-      let buffer = av_malloc(bufferSize)?.assumingMemoryBound(to: UInt8.self)
-    else {
+    guard let buffer = av_malloc(bufferSize)?.assumingMemoryBound(to: UInt8.self) else {
       throw MediaError(
-        kind: .other, code: cff_averror(ENOMEM), operation: "avformat_alloc_context",
+        kind: .other, code: cff_averror(ENOMEM), operation: "av_malloc",
         detail: "cannot open '\(name)'")
     }
     let opaque = Unmanaged.passUnretained(source).toOpaque()
@@ -102,37 +275,30 @@ struct FormatContext: ~Copyable {
         buffer, Int32(bufferSize), 0, opaque, memoryRead, nil, memorySeek)
     else {
       av_free(buffer)
-      avformat_free_context(context)
       throw MediaError(
         kind: .other, code: cff_averror(ENOMEM), operation: "avio_alloc_context",
         detail: "cannot open '\(name)'")
     }
-    context.pointee.pb = io
-    context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-    var opened: UnsafeMutablePointer<AVFormatContext>? = context
-    // On failure avformat_open_input frees the context but not the custom reader.
-    let code = avformat_open_input(&opened, nil, nil, nil)
+    let (code, opened) = FormatContext.openInput(
+      url: nil, reader: io, format: nil, deadline: deadline, confined: true)
     guard code >= 0, let opened else {
-      FormatContext.free(io)
-      throw MediaError.opening(name, code: code)
+      FileSource.free(io)
+      throw FormatContext.openingError(name, code: code, deadline: deadline)
+    }
+    if let refusal = FormatContext.refuseReferences(opened, path: name) {
+      FileSource.free(io)
+      throw refusal
     }
     raw = opened
     customIO = io
     memory = source
-  }
-
-  /// Frees a custom reader and its (possibly reallocated) buffer.
-  private static func free(_ io: UnsafeMutablePointer<AVIOContext>) {
-    av_free(io.pointee.buffer)
-    io.pointee.buffer = nil
-    var context: UnsafeMutablePointer<AVIOContext>? = io
-    avio_context_free(&context)
+    self.deadline = deadline
   }
 
   deinit {
     var context: UnsafeMutablePointer<AVFormatContext>? = raw
     avformat_close_input(&context)
-    if let io = customIO { FormatContext.free(io) }
+    if let io = customIO { FileSource.free(io) }
   }
 }
 

@@ -15,19 +15,22 @@ final class ProbeBatch<Output: Sendable>: Sendable {
   let paths: [String]
   let preferences: TrackPreferences
   let locale: LabelLocale
+  /// The per-call timeout in seconds, or `nil` for the default.
+  let timeout: Double?
   /// Turns a file's result into the output kept for it; runs on the worker, outside the lock.
   let transform: @Sendable (Int, Result<MediaInfo, MediaError>) -> Output
   let onOutput: (@Sendable (Int, Output) -> Void)?
   private let state: PthreadLocked<State>
 
   init(
-    paths: [String], preferences: TrackPreferences, locale: LabelLocale,
+    paths: [String], preferences: TrackPreferences, locale: LabelLocale, timeout: Double?,
     transform: @escaping @Sendable (Int, Result<MediaInfo, MediaError>) -> Output,
     onOutput: (@Sendable (Int, Output) -> Void)?
   ) {
     self.paths = paths
     self.preferences = preferences
     self.locale = locale
+    self.timeout = timeout
     self.transform = transform
     self.onOutput = onOutput
     state = PthreadLocked(State(outputs: Array(repeating: nil, count: paths.count)))
@@ -45,7 +48,8 @@ final class ProbeBatch<Output: Sendable>: Sendable {
       let result: Result<MediaInfo, MediaError>
       do throws(MediaError) {
         result = .success(
-          try MediaProbe.probe(path: paths[position], preferences: preferences, locale: locale))
+          try MediaProbe.probe(
+            path: paths[position], preferences: preferences, locale: locale, timeout: timeout))
       } catch {
         result = .failure(error)
       }

@@ -16,11 +16,13 @@ struct SubtitlePacket {
 enum SubtitlePackets {
   /// Opens `path`, checks that `streamIndex` is a subtitle stream, lets `accept` veto its codec
   /// (by FFmpeg's codec name) before any packet is read, then reads all of the stream's packets
-  /// in file order. Every FFmpeg object is freed before returning.
+  /// in file order, each read within `timeout` seconds (`nil`: the default). Every FFmpeg
+  /// object is freed before returning.
   static func read(
-    path: String, streamIndex: Int, accept: (String) throws(MediaError) -> Void
+    path: String, streamIndex: Int, timeout: Double? = nil,
+    accept: (String) throws(MediaError) -> Void
   ) throws(MediaError) -> (codec: String, packets: [SubtitlePacket]) {
-    let format = try FormatContext(path: path)
+    let format = try FormatContext(path: path, timeout: timeout)
     guard streamIndex >= 0, streamIndex < format.streamCount,
       let parameters = format.stream(at: streamIndex).pointee.codecpar,
       parameters.pointee.codec_type == AVMEDIA_TYPE_SUBTITLE
@@ -39,7 +41,7 @@ enum SubtitlePackets {
     let packet = try Packet()
     var packets: [SubtitlePacket] = []
     while true {
-      let code = av_read_frame(format.raw, packet.raw)
+      let code = try format.readFrame(packet.raw, path: path)
       if code < 0 {
         if code == cff_averror_eof() || format.raw.pointee.pb?.pointee.eof_reached != 0 { break }
         throw MediaError(

@@ -107,14 +107,14 @@ final class WaveReader {
       if count == 0 { break }
       filled += count
     }
-    let got = filled / bytesPerFrame
-    if got < frames {
-      // The file shrank while it was read.
+    if filled < byteCount {
+      // The file ends before the size its header declares: it shrank while it was read (a file
+      // already short when opened ends where it ends, and `end` reports it).
       framesLeft = 0
-    } else {
-      framesLeft -= got
+      throw truncatedError()
     }
-    if got == 0 { return try end() }
+    let got = frames
+    framesLeft -= got
     convert(samples: got * channels, into: &buffer)
     framesDecoded += got
     return got
@@ -127,12 +127,16 @@ final class WaveReader {
         kind: .malformed, operation: "avcodec_receive_frame",
         detail: "no decodable audio in '\(path)'")
     }
-    if truncated {
-      throw MediaError(
-        kind: .malformed, operation: "av_read_frame",
-        detail: "'\(path)' is truncated: its audio ends long before its stated duration")
-    }
+    if truncated { throw truncatedError() }
     return 0
+  }
+
+  /// The error for audio that ends before the size the header declares, as FFmpeg's path
+  /// reports it.
+  private func truncatedError() -> MediaError {
+    MediaError(
+      kind: .malformed, operation: "av_read_frame",
+      detail: "'\(path)' is truncated: its audio ends long before its stated duration")
   }
 
   /// Converts `count` little-endian samples from `bytes` to floats at the start of `buffer`,

@@ -29,9 +29,13 @@ struct XMLElement: Sendable {
     var stack = [XMLElement(name: "", attributes: [:], children: [], text: "")]
     var index = 0
     let count = bytes.count
+    // How many elements of each name are open: an end tag that matches none is ignored without
+    // a search of the open elements.
+    var openNames: [String: Int] = [:]
 
     func closeTop() {
       let element = stack.removeLast()
+      openNames[element.name, default: 1] -= 1
       stack[stack.count - 1].children.append(element)
     }
 
@@ -60,7 +64,9 @@ struct XMLElement: Sendable {
         let name = readName(bytes, &cursor)
         while cursor < count && bytes[cursor] != 0x3E { cursor += 1 }
         index = min(count, cursor + 1)
-        if let open = stack.lastIndex(where: { $0.name == name }), open > 0 {
+        if openNames[name, default: 0] > 0, let open = stack.lastIndex(where: { $0.name == name }),
+          open > 0
+        {
           while stack.count > open { closeTop() }
         }
       } else {
@@ -116,6 +122,7 @@ struct XMLElement: Sendable {
         index = cursor
         guard stack.count <= maximumDepth else { return nil }
         stack.append(XMLElement(name: name, attributes: attributes, children: [], text: ""))
+        openNames[name, default: 0] += 1
         if selfClosing { closeTop() }
       }
     }

@@ -1,0 +1,78 @@
+internal import CFFmpeg
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The time limit of one FFmpeg call (an open, a stream-information pass, a packet read): each
+/// call restarts it with ``start()``. FFmpeg's interrupt callback and the file reader of a
+/// ``FormatContext`` ask ``isPast``; once past, the call ends with an error and the
+/// caller reports ``error(_:path:)``.
+///
+/// Not `Sendable`: one context, on one thread, owns it.
+final class Deadline {
+  /// The longest one call may take, in seconds (`.infinity`: no limit).
+  let seconds: Double
+  /// When the current call must end, in seconds of the monotonic clock.
+  private var limit = Double.infinity
+  /// Whether a call ran past its limit since the last ``start()``.
+  private(set) var expired = false
+
+  /// A deadline of `timeout` seconds per call, or of ``MediaProbe/defaultTimeout`` for `nil`.
+  /// - Throws: `.invalidArgument` when `timeout` is not a positive number of seconds.
+  init(timeout: Double?) throws(MediaError) {
+    let seconds = timeout ?? MediaProbe.defaultTimeout
+    guard seconds > 0, !seconds.isNaN else {
+      throw MediaError(
+        kind: .invalidArgument, operation: "timeout",
+        detail: "the timeout must be a positive number of seconds, got \(seconds)")
+    }
+    self.seconds = seconds
+  }
+
+  /// Starts a call: it may run until `seconds` from now.
+  func start() {
+    expired = false
+    limit = seconds.isFinite ? Deadline.now() + seconds : .infinity
+  }
+
+  /// Whether the current call has run past its limit (remembered in ``expired``).
+  var isPast: Bool {
+    if expired { return true }
+    if limit.isFinite && Deadline.now() >= limit { expired = true }
+    return expired
+  }
+
+  /// Milliseconds left for the current call (at least 0, at most `Int32.max`).
+  var millisecondsLeft: Int32 {
+    guard limit.isFinite else { return Int32.max }
+    let left = (limit - Deadline.now()) * 1000
+    return left <= 0 ? 0 : Int32(min(left.rounded(.up), Double(Int32.max)))
+  }
+
+  /// The error for a call that ran past the limit.
+  func error(_ operation: String, path: String) -> MediaError {
+    MediaError.timeout(operation, path: path, seconds: Deadline.text(seconds))
+  }
+
+  /// Seconds as short text: `30`, `0.5`.
+  private static func text(_ seconds: Double) -> String {
+    seconds == seconds.rounded() && seconds < 1e15 ? String(Int(seconds)) : String(seconds)
+  }
+
+  /// The monotonic clock, in seconds.
+  private static func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+  }
+
+  /// FFmpeg's interrupt callback for a context whose `opaque` is a deadline (unretained: the
+  /// context's owner keeps it alive): 1 once the deadline is past.
+  static let interruptCallback: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
+    guard let opaque else { return 0 }
+    return Unmanaged<Deadline>.fromOpaque(opaque).takeUnretainedValue().isPast ? 1 : 0
+  }
+}

@@ -1,0 +1,166 @@
+internal import CFFmpeg
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A local file or named pipe opened for reading under a ``Deadline``: FFmpeg reads local media
+/// through it (a custom reader), never through its own `file` protocol, so it opens nothing but
+/// this one file.
+///
+/// A pipe is opened without blocking (opening one waits for a writer) and read only when
+/// `poll` says it has data, so a pipe whose writer never comes or stalls ends with a timeout.
+/// Devices (`/dev/zero`, `/dev/urandom`, a terminal) are refused: they never end.
+final class FileSource {
+  /// What one read gave.
+  enum ReadOutcome {
+    /// This many bytes (more than 0).
+    case bytes(Int)
+    /// The end of the file (or every writer of the pipe closed it).
+    case end
+    /// `read` failed with this `errno`.
+    case failed(Int32)
+    /// The deadline passed before any byte came.
+    case timedOut
+  }
+
+  let path: String
+  let descriptor: Int32
+  /// A regular file (seekable, with a size); otherwise a pipe.
+  let isRegular: Bool
+  let deadline: Deadline
+
+  /// Opens `path`.
+  /// - Throws: `.notFound` for a missing or unreadable file or a folder (as FFmpeg reports
+  ///   them), `.malformed` for a device or socket.
+  init(path: String, deadline: Deadline) throws(MediaError) {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard descriptor >= 0 else { throw MediaError.opening(path, code: -errno) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else {
+      let code = -errno
+      close(descriptor)
+      throw MediaError.opening(path, code: code)
+    }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG:
+      // Reads of a regular file do not wait for a writer: blocking mode, as usual.
+      _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+      isRegular = true
+    case S_IFIFO:
+      isRegular = false
+    case S_IFDIR:
+      close(descriptor)
+      throw MediaError.opening(path, code: -EISDIR)
+    default:
+      close(descriptor)
+      throw MediaError(
+        kind: .malformed, operation: "open",
+        detail: "'\(path)' is a device, not a media file or a pipe")
+    }
+    self.path = path
+    self.descriptor = descriptor
+    self.deadline = deadline
+  }
+
+  deinit { close(descriptor) }
+
+  /// The file's current size in bytes (a regular file), or `nil`.
+  var size: Int64? {
+    var info = stat()
+    guard isRegular, fstat(descriptor, &info) == 0 else { return nil }
+    return Int64(info.st_size)
+  }
+
+  /// Reads up to `count` bytes into `buffer`, waiting for a pipe's writer until the deadline.
+  func read(into buffer: UnsafeMutableRawPointer, count: Int) -> ReadOutcome {
+    while true {
+      if deadline.isPast { return .timedOut }
+      if !isRegular {
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&request, 1, min(deadline.millisecondsLeft, 1000))
+        if ready < 0 && errno != EINTR { return .failed(errno) }
+        // Nothing yet (or a signal): look at the deadline again.
+        if ready <= 0 { continue }
+      }
+      let got = systemRead(descriptor, buffer, count)
+      if got > 0 { return .bytes(got) }
+      if got == 0 { return .end }
+      if errno == EINTR || errno == EAGAIN { continue }
+      return .failed(errno)
+    }
+  }
+
+  /// A custom `AVIOContext` reading this file (seekable when it is a regular file). The source
+  /// must outlive it; free it with ``free(_:)``.
+  func makeReader() -> UnsafeMutablePointer<AVIOContext>? {
+    let bufferSize = 32_768
+    guard let buffer = av_malloc(bufferSize)?.assumingMemoryBound(to: UInt8.self) else {
+      return nil
+    }
+    let opaque = Unmanaged.passUnretained(self).toOpaque()
+    guard
+      let io = avio_alloc_context(
+        buffer, Int32(bufferSize), 0, opaque, fileRead, nil, isRegular ? fileSeek : nil)
+    else {
+      av_free(buffer)
+      return nil
+    }
+    return io
+  }
+
+  /// Frees a custom reader and its (possibly reallocated) buffer.
+  static func free(_ io: UnsafeMutablePointer<AVIOContext>) {
+    av_free(io.pointee.buffer)
+    io.pointee.buffer = nil
+    var context: UnsafeMutablePointer<AVIOContext>? = io
+    avio_context_free(&context)
+  }
+
+  /// Moves a regular file's offset back to the start (for a second open).
+  func rewind() -> Bool {
+    isRegular && lseek(descriptor, 0, SEEK_SET) == 0
+  }
+}
+
+/// `read(2)`, which ``FileSource/read(into:count:)`` hides.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int)
+  -> Int
+{
+  read(descriptor, buffer, count)
+}
+
+/// `read_packet` of a file reader: bytes, `AVERROR_EOF` at the end, `AVERROR(ETIMEDOUT)` past the
+/// deadline.
+private func fileRead(
+  _ opaque: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ size: Int32
+) -> Int32 {
+  guard let opaque, let buffer, size > 0 else { return cff_averror_eof() }
+  let source = Unmanaged<FileSource>.fromOpaque(opaque).takeUnretainedValue()
+  switch source.read(into: buffer, count: Int(size)) {
+  case .bytes(let count): return Int32(count)
+  case .end: return cff_averror_eof()
+  case .failed(let code): return cff_averror(code)
+  case .timedOut: return cff_averror(ETIMEDOUT)
+  }
+}
+
+/// `seek` of a file reader: `SEEK_SET`/`SEEK_CUR`/`SEEK_END` and `AVSEEK_SIZE`.
+private func fileSeek(_ opaque: UnsafeMutableRawPointer?, _ offset: Int64, _ whence: Int32)
+  -> Int64
+{
+  guard let opaque else { return Int64(cff_averror(EINVAL)) }
+  let source = Unmanaged<FileSource>.fromOpaque(opaque).takeUnretainedValue()
+  if whence & AVSEEK_SIZE != 0 { return source.size ?? Int64(cff_averror(ESPIPE)) }
+  let origin: Int32
+  switch whence & ~AVSEEK_FORCE {
+  case SEEK_SET: origin = SEEK_SET
+  case SEEK_CUR: origin = SEEK_CUR
+  case SEEK_END: origin = SEEK_END
+  default: return Int64(cff_averror(EINVAL))
+  }
+  let position = lseek(source.descriptor, off_t(offset), origin)
+  return position < 0 ? Int64(cff_averror(errno)) : Int64(position)
+}
