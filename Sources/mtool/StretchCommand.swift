@@ -23,6 +23,7 @@ let stretchCommand = Command(
     OptionSpec("track", short: "t", value: "N|LANG", help: "Audio stream index or language."),
     OptionSpec("bitrate", value: "BPS", help: "Bit rate for lossy outputs (bits per second)."),
     OptionSpec("json", help: "Print a JSON summary on stdout."),
+    timeoutOption,
   ],
   details: """
     arguments:
@@ -34,11 +35,19 @@ let stretchCommand = Command(
     \(TimeStretcher.supportedSpeeds.upperBound) (full quality from \
     \(TimeStretcher.fullQualitySpeeds.lowerBound) to \(TimeStretcher.fullQualitySpeeds.upperBound)).
     With --speed-map the speed changes at the given input times (seconds, ascending), each at
-    the nearest input sample; before the first entry the --speed value applies (default 1). The
-    audio is processed in a stream, so memory stays bounded whatever the input's length. The
-    output is written under a temporary name and renamed when complete: a failure or an
-    interrupt never leaves a partial file, and the input is never overwritten. A progress bar
-    is drawn on stderr when it is a terminal.
+    the nearest input sample, however many changes there are (up to \(TimeStretcher.scheduledCapacity))
+    and however close together; before the first entry the --speed value applies (default 1).
+    The audio is processed in a stream, so memory stays bounded whatever the input's length.
+
+    The output is written under a new hidden name beside it and renamed when complete (a link
+    is followed to its target, which is replaced, and stays a link; a replaced file keeps its
+    permissions): a failure or an interrupt never leaves a partial file, and the input is never
+    overwritten. A named pipe or a device is written in place (.wav with a streaming header).
+    \(timeoutHelp) A progress bar is drawn on stderr when it is a terminal.
+
+    exit codes: 0 done, 1 output or read failure (full disk, file-size limit, timeout),
+    64 bad option or output name, 65 not media, truncated, or no audio track, 66 missing
+    input, 128+N killed by signal N (SIGINT, SIGTERM, SIGHUP; the partial output is removed).
     """,
   run: runStretch
 )
@@ -67,6 +76,7 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
     try arguments.value("speed-map").map { (text) throws(CLIError) in
       try parseSpeedMap(text)
     } ?? []
+  let timeout = try parseTimeout(arguments, command: name)
   let bitRate = try arguments.int("bitrate", command: name)
   if let bitRate, bitRate <= 0 {
     throw CLIError.usage(name, "--bitrate must be positive, got \(bitRate)")
@@ -77,10 +87,10 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   // The libraries take the input by a path they can open (its own, unless not UTF-8).
   let source = try openableInput(input, command: name)
 
-  let streamIndex = try chooseTrack(arguments.value("track"), input: source)
+  let streamIndex = try chooseTrack(arguments.value("track"), input: source, timeout: timeout)
   var decoder: AudioDecoder
   do throws(MediaError) {
-    decoder = try AudioDecoder(path: source, streamIndex: streamIndex)
+    decoder = try AudioDecoder(path: source, streamIndex: streamIndex, timeout: timeout)
   } catch {
     throw mediaFailure(error, command: name, input: source)
   }
@@ -116,27 +126,19 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   var outBuffer = [Float](repeating: 0, count: blockFrames * channels)
   var framesIn = 0
   var framesOut = 0
-  var nextChange = 0
-  // Each --speed-map change is scheduled at its input frame, where the stretcher applies it
-  // exactly. It keeps `TimeStretcher.scheduledCapacity` changes waiting, so a longer map is
-  // topped up as output is pulled; a change already planned past (which cannot happen for an
-  // ascending map) would apply at once.
-  func schedule(_ stretcher: inout TimeStretcher) {
-    while nextChange < changes.count {
-      let change = changes[nextChange]
-      // A time past any input (up to 1e308 s) is a frame never reached.
-      let exact = (change.time * Double(sampleRate)).rounded()
-      let frame = exact < 0x1p62 ? Int(exact) : 1 << 62
-      do throws(StretchError) {
-        try stretcher.setSpeed(change.speed, atInputFrame: frame)
-      } catch {
-        if case .tooManyScheduledChanges = error { return }
-        try? stretcher.setSpeed(change.speed)
-      }
-      nextChange += 1
+  // Each --speed-map change is scheduled up front at its input frame, where the stretcher
+  // applies it exactly, however many there are and however close together.
+  for change in changes {
+    // A time past any input (up to 1e308 s) is a frame never reached.
+    let exact = (change.time * Double(sampleRate)).rounded()
+    let frame = exact < 0x1p62 ? Int(exact) : 1 << 62
+    do throws(StretchError) {
+      try stretcher.setSpeed(change.speed, atInputFrame: frame)
+    } catch {
+      file.discard()
+      throw CLIError.usage(name, "--speed-map: \(error)")
     }
   }
-  schedule(&stretcher)
 
   func drain(_ stretcher: inout TimeStretcher, _ encoder: inout AudioEncoder) throws(MediaError) {
     while true {
@@ -144,7 +146,6 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
       if n == 0 { return }
       try encoder.write(outBuffer, frames: n)
       framesOut += n
-      schedule(&stretcher)
     }
   }
 
@@ -248,12 +249,18 @@ func parseSpeedMap(_ text: String) throws(CLIError) -> [SpeedChange] {
           + formatNumber(last.time))
     }
     changes.append(SpeedChange(time: time, speed: speed))
+    if changes.count > TimeStretcher.scheduledCapacity {
+      throw CLIError.usage(
+        "stretch", "--speed-map has more than \(TimeStretcher.scheduledCapacity) changes")
+    }
   }
   return changes
 }
 
 /// Picks the stream index for `--track N|LANG`, or `nil` for the default audio track.
-private func chooseTrack(_ selector: String?, input: String) throws(CLIError) -> Int? {
+private func chooseTrack(
+  _ selector: String?, input: String, timeout: Double?
+) throws(CLIError) -> Int? {
   guard let selector else { return nil }
   if let index = Int(selector) {
     guard index >= 0 else { throw CLIError.usage("stretch", "--track must be >= 0") }
@@ -268,7 +275,7 @@ private func chooseTrack(_ selector: String?, input: String) throws(CLIError) ->
   let info: MediaInfo
   do throws(MediaError) {
     info = try MediaProbe.probe(
-      path: input, preferences: TrackPreferences(languages: [language]))
+      path: input, preferences: TrackPreferences(languages: [language]), timeout: timeout)
   } catch {
     throw mediaFailure(error, command: "stretch", input: input)
   }

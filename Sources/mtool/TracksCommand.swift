@@ -9,7 +9,7 @@ import MediaTracks
 let tracksCommand = Command(
   name: "tracks",
   summary: "List the audio and subtitle tracks of media files.",
-  usage: "mtool tracks FILE... [--json | --jsonl] [--prefer LANGS] [--jobs N]",
+  usage: "mtool tracks FILE... [--json | --jsonl] [--prefer LANGS] [--jobs N] [--timeout S]",
   options: [
     OptionSpec("json", help: "Print one JSON document for all files."),
     OptionSpec("jsonl", help: "Print one JSON object per file, as each completes."),
@@ -17,10 +17,11 @@ let tracksCommand = Command(
       "prefer", value: "LANGS", help: "Preferred languages, comma-separated (en-US,fr)."),
     OptionSpec(
       "jobs", short: "j", value: "N", help: "Files probed at once (default: one per processor)."),
+    timeoutOption,
   ],
   details: """
     arguments:
-      FILE   a media file, an HLS master playlist (.m3u8) or a DASH manifest (.mpd)
+      FILE   a media file, an HLS master playlist or a DASH manifest (recognised by content)
 
     Each track gets a readable label; '*' marks the audio and subtitle tracks a player
     would start with, chosen for the --prefer languages (exact language before base
@@ -31,7 +32,8 @@ let tracksCommand = Command(
     A file that cannot be read is reported on stderr ('mtool: tracks: FILE: reason') and,
     with --json or --jsonl, in the file's "error" field; the other files are still listed.
     The exit code is 66 if a file was missing, else 65 if one was not readable media, else
-    1 if one failed otherwise (a read error, or FFmpeg's libraries could not be loaded).
+    1 if one failed otherwise (a read error, a timeout, or FFmpeg's libraries could not be
+    loaded). \(timeoutHelp)
     """,
   run: runTracks
 )
@@ -58,6 +60,7 @@ func runTracks(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   let jobs = try arguments.int("jobs", command: "tracks") ?? processorCount()
   guard jobs >= 1 else { throw CLIError.usage("tracks", "--jobs must be at least 1, got \(jobs)") }
   let preferences = TrackPreferences(languages: languages)
+  let timeout = try parseTimeout(arguments, command: "tracks")
   let paths = arguments.positionals
   let mode: TracksMode =
     arguments.has("jsonl") ? .jsonLines : arguments.has("json") ? .json : .table
@@ -97,7 +100,7 @@ func runTracks(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
     }
     defer { releaseInputs() }
     let files = MediaProbe.probe(
-      paths: sources, jobs: jobs, preferences: preferences,
+      paths: sources, jobs: jobs, preferences: preferences, timeout: timeout,
       transform: render, onOutput: onOutput)
     var stderr = StandardError()
     for file in files {
