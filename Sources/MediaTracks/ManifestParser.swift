@@ -32,8 +32,8 @@ public enum ManifestParser {
   /// for anything else (a media file, a URL).
   ///
   /// A file is recognised by its content, whatever its name: text starting with `#EXTM3U` is
-  /// HLS, XML with an `MPD` element in its first 64 KiB is DASH (a byte-order mark and leading
-  /// whitespace allowed). Otherwise its name decides: a file ending in `.m3u8` or `.mpd`
+  /// HLS, XML with an `MPD` element in its first 64 KiB is DASH (a byte-order mark allowed, and
+  /// for XML leading whitespace). Otherwise its name decides: a file ending in `.m3u8` or `.mpd`
   /// (case-insensitive) is parsed as that kind, and fails as not being one.
   ///
   /// - Parameter timeout: For a named pipe, the longest one read may wait, in seconds (see
@@ -73,11 +73,12 @@ public enum ManifestParser {
   static func sniff(_ head: ArraySlice<UInt8>) -> ManifestKind? {
     var bytes = head
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+    // A playlist's first line is its signature (RFC 8216 section 4.3.1.1).
+    if bytes.starts(with: "#EXTM3U".utf8) { return .hls }
     while let first = bytes.first, first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D
     {
       bytes = bytes.dropFirst()
     }
-    if bytes.starts(with: "#EXTM3U".utf8) { return .hls }
     guard bytes.first == UInt8(ascii: "<") else { return nil }
     // An element named MPD, with or without a namespace prefix: `<MPD` or `:MPD`, then a space,
     // `>` or `/`.

@@ -221,3 +221,31 @@ func isoDurations(text: String, seconds: Double) throws {
     }
   }
 }
+
+@Test func millionLevelsOfNestingAreRefusedWithoutOverflow() {
+  // Open tags alone, then self-closed runs and end tags that match nothing: no recursion, no
+  // quadratic search.
+  for body in [
+    String(repeating: "<a>", count: 1_000_000),
+    String(repeating: "<a><b/>", count: 255) + String(repeating: "</zz>", count: 500_000),
+  ] {
+    let manifest = try? DASHManifest(bytes: bytes("<MPD><Period>" + body + "</Period></MPD>"))
+    if body.hasPrefix("<a><a>") { #expect(manifest == nil) }
+  }
+}
+
+@Test func declaredEntitiesAreNotExpanded() throws {
+  // The "billion laughs": each entity ten of the one before. Only the predefined and numeric
+  // references are decoded; declared entities stay as written.
+  var doctype = "<!DOCTYPE MPD [<!ENTITY lol0 \"lol\">"
+  for level in 1...9 {
+    doctype +=
+      "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level - 1);", count: 10) + "\">"
+  }
+  doctype += "]>"
+  let manifest = try DASHManifest(
+    bytes: bytes(
+      doctype
+        + "<MPD><Period><AdaptationSet contentType=\"audio\" label=\"&lol9;\"/></Period></MPD>"))
+  #expect(manifest.adaptationSets.first?.label == "&lol9;")
+}

@@ -200,6 +200,13 @@ struct FormatContext: ~Copyable {
     // On failure avformat_open_input frees the context but not a custom reader.
     let code = avformat_open_input(&opened, url, format, nil)
     guard code >= 0, let opened else { return (code < 0 ? code : cff_averror(EINVAL), nil) }
+    if deadline.expired {
+      // A demuxer may carry on with what it read before the reader gave up (the probe of a
+      // stalled pipe), and the reader then reports its end: the open failed.
+      var closing: UnsafeMutablePointer<AVFormatContext>? = opened
+      avformat_close_input(&closing)
+      return (cff_averror(ETIMEDOUT), nil)
+    }
     return (code, opened)
   }
 
@@ -241,7 +248,10 @@ struct FormatContext: ~Copyable {
   {
     deadline.start()
     let code = av_read_frame(raw, packet)
-    if code < 0 && deadline.expired {
+    // Past the deadline the reader has given up, and FFmpeg takes that for the end of the
+    // input (even when this read still returned a packet).
+    if deadline.expired {
+      av_packet_unref(packet)
       throw deadline.error("av_read_frame", path: path)
     }
     return code
