@@ -10,18 +10,15 @@ extension SubRip {
   /// - Complexity: O(*n*) in the length of the text.
   public static func parseCueText(_ bytes: ArraySlice<UInt8>) -> [CueNode] {
     var stack: [CueElement] = [CueElement(kind: .class)]
+    // Text since the last element boundary. Tags that change nothing (an end tag without an
+    // open element, a start tag past the depth cap) leave it pending, so adjacent text is one
+    // node without joining strings again and again.
     var pending: [UInt8] = []
 
     func flushText() {
       guard !pending.isEmpty else { return }
-      let text = String(decoding: pending, as: UTF8.self)
+      stack[stack.count - 1].children.append(.text(String(decoding: pending, as: UTF8.self)))
       pending.removeAll(keepingCapacity: true)
-      if case .text(let previous)? = stack[stack.count - 1].children.last {
-        stack[stack.count - 1].children[stack[stack.count - 1].children.count - 1] =
-          .text(previous + text)
-      } else {
-        stack[stack.count - 1].children.append(.text(text))
-      }
     }
 
     func close() {
@@ -44,12 +41,14 @@ extension SubRip {
         let end = nextClose
         let tag = String(decoding: bytes[(i + 1)..<end], as: UTF8.self)
         if let (kind, closing, attributes) = srtTag(tag) {
-          flushText()
           if closing {
+            // (At most `maximumCueTextDepth` elements to look through.)
             if let open = stack.indices.dropFirst().last(where: { stack[$0].kind == kind }) {
+              flushText()
               while stack.count > open { close() }
             }
           } else if stack.count <= WebVTT.maximumCueTextDepth {
+            flushText()
             stack.append(CueElement(kind: kind, attributes: attributes))
           }
           i = end + 1
