@@ -16,37 +16,18 @@ public enum SubtitleFile {
   ///   - bytes: The file content; the caller keeps ownership.
   ///   - format: The format to parse as, or `nil` to detect it.
   ///   - encoding: The source encoding, or `nil` to detect it.
-  /// - Returns: The document. Transcoding diagnostics come first; their `offset` is a byte
-  ///   offset in `bytes`.
+  /// - Returns: The document. Transcoding diagnostics come first (for WebVTT, also one for
+  ///   the invalid UTF-8 sequences and NUL bytes of each line the parser replaces with
+  ///   U+FFFD); their `offset` is a byte offset in `bytes`. The list is bounded as
+  ///   `Diagnostic` describes.
   /// - Throws: `SubtitleError.notSubtitles` when the input is neither format,
   ///   `SubtitleError.badSignature` for WebVTT without a valid signature.
   /// - Complexity: O(*n*).
   public static func parse(
     _ bytes: [UInt8], format: SubtitleFormat? = nil, encoding: TextEncoding? = nil
   ) throws(SubtitleError) -> SubtitleDocument {
-    var diagnostics: [Diagnostic] = []
-    var utf8 = bytes
-    var validated = false
-    if let encoding {
-      let result = encoding.transcode(bytes)
-      utf8 = result.utf8
-      diagnostics = result.diagnostics
-      validated = true
-    } else {
-      let (detected, bom) = TextEncoding.detect(bytes)
-      if detected != .utf8 {
-        let result = detected.transcode(bytes)
-        utf8 = result.utf8
-        if bom == 0 {
-          diagnostics.append(
-            Diagnostic(
-              line: 1, offset: 0,
-              reason: "no byte order mark; read as \(detected.rawValue) from its zero bytes"))
-        }
-        diagnostics += result.diagnostics
-        validated = true
-      }
-    }
+    var (utf8, diagnostics, used) = decode(bytes, encoding: encoding, reportingNUL: false)
+    let validated = used != nil
     let chosen: SubtitleFormat
     if let format {
       chosen = format
@@ -63,20 +44,58 @@ public enum SubtitleFile {
     var document: SubtitleDocument
     switch chosen {
     case .webVTT:
+      // The parser replaces NUL (and, in text not transcoded, invalid UTF-8) with U+FFFD
+      // without a word: the damaged files are decoded again for the diagnostics, which then
+      // give offsets in the file's bytes.
+      let hasNUL = utf8.withUnsafeBufferPointer { p in
+        p.baseAddress.map { ByteScanner.findMemchr(0, $0, 0, p.count) < p.count } ?? false
+      }
+      if validated, hasNUL {
+        (utf8, diagnostics, used) = decode(bytes, encoding: encoding, reportingNUL: true)
+      } else if !validated, hasNUL || TextEncoding.firstInvalidUTF8(in: utf8) != nil {
+        diagnostics.append(
+          contentsOf: TextEncoding.repairUTF8(bytes, reportingNUL: true).diagnostics)
+      }
       document = try WebVTT.parse(utf8)
     case .srt:
       if !validated, let bad = TextEncoding.firstInvalidUTF8(in: utf8) {
         let line = utf8.withUnsafeBufferPointer { TextEncoding.lineNumber(of: bad, in: $0) }
-        diagnostics.append(
-          Diagnostic(
-            line: line, offset: bad,
-            reason: "invalid UTF-8 (byte 0x\(hex(utf8[bad]))); the file is read as windows-1252"))
+        diagnostics.add(
+          line: line, offset: bad,
+          "invalid UTF-8 (byte 0x\(hex(utf8[bad]))); the file is read as windows-1252")
         utf8 = TextEncoding.windows1252.transcode(utf8).utf8
       }
       document = try SubRip.parse(utf8)
     }
-    if !diagnostics.isEmpty { document.diagnostics = diagnostics + document.diagnostics }
+    if !diagnostics.isEmpty {
+      diagnostics.append(contentsOf: document.diagnostics)
+      document.diagnostics = diagnostics.list
+    }
     return document
+  }
+
+  /// The text as UTF-8 when it needs transcoding (a forced encoding, or a detected one other
+  /// than UTF-8), with the transcoding diagnostics and the encoding used; `bytes` itself,
+  /// no diagnostics and `nil` otherwise.
+  static func decode(_ bytes: [UInt8], encoding: TextEncoding?, reportingNUL: Bool) -> (
+    [UInt8], DiagnosticLog, TextEncoding?
+  ) {
+    var diagnostics = DiagnosticLog()
+    if let encoding {
+      let result = encoding.transcode(bytes, reportingNUL: reportingNUL)
+      diagnostics.append(contentsOf: result.diagnostics)
+      return (result.utf8, diagnostics, encoding)
+    }
+    let (detected, bom) = TextEncoding.detect(bytes)
+    guard detected != .utf8 else { return (bytes, diagnostics, nil) }
+    let result = detected.transcode(bytes, reportingNUL: reportingNUL)
+    if bom == 0 {
+      diagnostics.add(
+        line: 1, offset: 0,
+        "no byte order mark; read as \(detected.rawValue) from its zero bytes")
+    }
+    diagnostics.append(contentsOf: result.diagnostics)
+    return (result.utf8, diagnostics, detected)
   }
 
   /// Parses `bytes` as the format named by a file's extension (`.vtt`, `.srt`), or detects the

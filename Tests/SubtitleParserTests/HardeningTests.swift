@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import SubtitleParser
@@ -50,5 +51,113 @@ import Testing
     let nested = SubRip.parseCueText(Array("<i>a</b>b</i>c</u>d".utf8)[...])
     #expect(
       nested == [.element(CueElement(kind: .italic, children: [.text("ab")])), .text("cd")])
+  }
+
+  // MARK: - Bounded diagnostics
+
+  /// UTF-16 text as bytes (little endian, with a byte order mark).
+  static func utf16LE(_ units: [UInt16]) -> [UInt8] {
+    var bytes: [UInt8] = [0xFF, 0xFE]
+    for unit in units { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+    return bytes
+  }
+
+  static let srtHead = Array("1\n00:00:01,000 --> 00:00:02,000\n".utf16)
+
+  /// Repeats of a repair on one line are one diagnostic with a count.
+  @Test func repairsOnOneLineFoldIntoOneDiagnostic() throws {
+    let units = Self.srtHead + [UInt16](repeating: 0xD800, count: 50_000) + [0x0A]
+    let document = try SubtitleFile.parse(Self.utf16LE(units))
+    #expect(document.diagnostics.count == 1)
+    #expect(document.diagnostics.first?.count == 50_000)
+    #expect(document.diagnostics.first?.line == 3)
+    #expect(document.diagnostics.first?.offset == 2 + 2 * Self.srtHead.count)
+    #expect(document.diagnosticCount == 50_000)
+    #expect(document.diagnostics.first?.description.hasSuffix("(50000 times)") == true)
+  }
+
+  /// Past `listLimit` entries, the rest is one final entry that counts them.
+  @Test func longListsEndInOneEntryForTheRest() throws {
+    let lines = 3000
+    var units = Self.srtHead
+    for _ in 0..<lines { units += [0x61, 0xDC00, 0x0A] }
+    let document = try SubtitleFile.parse(Self.utf16LE(units))
+    #expect(document.diagnostics.count == Diagnostic.listLimit + 1)
+    let last = try #require(document.diagnostics.last)
+    #expect(last.reason == Diagnostic.omittedReason)
+    #expect(last.count == lines - Diagnostic.listLimit)
+    #expect(last.line == 3 + Diagnostic.listLimit)
+    #expect(document.diagnosticCount == lines)
+    #expect(document.diagnostics.dropLast().map(\.line) == Array(3..<(3 + Diagnostic.listLimit)))
+  }
+
+  /// The same bounds for every kind of repair: invalid UTF-8 in WebVTT, NUL bytes, parser
+  /// skips in SRT and WebVTT, conversion notes.
+  @Test func everyKindOfDiagnosticIsBounded() throws {
+    let lines = 2500
+    var vtt = Array("WEBVTT\n\n00:00.000 --> 00:01.000\n".utf8)
+    for _ in 0..<lines { vtt += [0x61, 0xFF, 0xFE, 0x00, 0x00, 0x0A] }
+    let utf8 = try SubtitleFile.parse(vtt)
+    // Per line: one entry for two invalid bytes, one for two NULs.
+    #expect(utf8.diagnostics.count == Diagnostic.listLimit + 1)
+    #expect(utf8.diagnostics.prefix(2).map(\.count) == [2, 2])
+    #expect(utf8.diagnostics.prefix(2).map(\.line) == [4, 4])
+    #expect(utf8.diagnosticCount == 4 * lines)
+    // The parser itself stays silent about decoding, as the incremental parser does.
+    #expect(try WebVTT.parse(vtt).diagnostics.isEmpty)
+
+    var srt = ""
+    for i in 0..<lines { srt += "7\n00:00:0\(i % 10),000 --> 00:00:0\(i % 10),500\nx\n\n" }
+    let numbers = try SubtitleFile.parse(Array(srt.utf8))
+    #expect(numbers.diagnostics.count == Diagnostic.listLimit + 1)
+    #expect(numbers.diagnosticCount == lines)
+
+    var settings = "WEBVTT\n\n"
+    for _ in 0..<lines { settings += "00:00.000 --> 00:01.000 bogus:1\nx\n\n" }
+    let ignored = try WebVTT.parse(Array(settings.utf8))
+    #expect(ignored.diagnostics.count == Diagnostic.listLimit + 1)
+    #expect(ignored.diagnosticCount == lines)
+
+    var fonts = "1\n00:00:01,000 --> 00:00:02,000\n"
+    fonts += String(repeating: "<font face=x>a</font>", count: lines)
+    let converted = try SubRip.parse(Array(fonts.utf8)).converted(to: .webVTT)
+    #expect(converted.diagnostics.count == Diagnostic.listLimit + 1)
+    #expect(converted.diagnosticCount == lines)
+    let shifted = ignored.shifted(by: -5)
+    #expect(shifted.diagnostics.count == Diagnostic.listLimit + 1)
+    #expect(shifted.diagnosticCount == 2 * lines)
+  }
+
+  /// SRT override notes merge into the parser's list in file order, bounded.
+  @Test func mergedListsKeepFileOrderAndTheirBound() {
+    var a = DiagnosticLog()
+    var b = DiagnosticLog()
+    for line in stride(from: 1, through: 3000, by: 2) { a.add(line: line, offset: line, "a") }
+    for line in stride(from: 2, through: 3000, by: 2) { b.add(line: line, offset: line, "b") }
+    let merged = DiagnosticLog.merged(a, b).list
+    #expect(merged.count == Diagnostic.listLimit + 1)
+    #expect(merged.dropLast().map(\.line) == Array(1...Diagnostic.listLimit))
+    #expect(merged.last?.line == Diagnostic.listLimit + 1)
+    #expect(merged.reduce(0) { $0 + $1.count } == 3000)
+    // A short list after one that stopped listing: its entries past that point are omitted.
+    var c = DiagnosticLog()
+    c.add(line: 5000, offset: 0, "late")
+    c.add(line: 1, offset: 0, "early")
+    let withLate = DiagnosticLog.merged(a, c).list
+    #expect(withLate.first?.reason == "early")
+    #expect(withLate.last?.reason == Diagnostic.omittedReason)
+    #expect(withLate.last?.line == 1 + 2 * (Diagnostic.listLimit - 1))
+    #expect(withLate.reduce(0) { $0 + $1.count } == 1502)
+  }
+
+  /// Decoding a diagnostic without a count (as earlier versions wrote them) gives 1.
+  @Test func diagnosticsDecodeWithoutACount() throws {
+    let old = try JSONDecoder().decode(
+      Diagnostic.self, from: Data(#"{"line":3,"offset":9,"reason":"r"}"#.utf8))
+    #expect(old == Diagnostic(line: 3, offset: 9, reason: "r"))
+    let new = try JSONDecoder().decode(
+      Diagnostic.self,
+      from: Data(JSONEncoder().encode(Diagnostic(line: 3, offset: 9, reason: "r", count: 4))))
+    #expect(new.count == 4)
   }
 }

@@ -31,7 +31,7 @@ struct VTTCore {
   var storedCues = 0
   var regions: [Region] = []
   var styles: [String] = []
-  var diagnostics: [Diagnostic] = []
+  var diagnostics = DiagnosticLog()
   var header: String = ""
   var timestampMap: TimestampMap?
 
@@ -63,8 +63,10 @@ struct VTTCore {
   /// arriving in many chunks is scanned once, not once per chunk.
   var partialLine: (start: Int, scanned: Int, arrow: Bool) = (-1, 0, false)
 
-  private mutating func diagnose(_ reason: String, offset: Int, line: Int? = nil) {
-    diagnostics.append(Diagnostic(line: line ?? lineNumber, offset: offset, reason: reason))
+  private mutating func diagnose(
+    _ reason: @autoclosure () -> String, offset: Int, line: Int? = nil
+  ) {
+    diagnostics.add(line: line ?? lineNumber, offset: offset, reason())
   }
 
   // MARK: - Signature
@@ -195,7 +197,7 @@ struct VTTCore {
   func document(text: [UInt8]) -> SubtitleDocument {
     SubtitleDocument(
       format: .webVTT, text: text, header: header, regions: regions, styles: styles, cues: cues,
-      diagnostics: diagnostics, timestampMap: timestampMap)
+      diagnostics: diagnostics.list, timestampMap: timestampMap)
   }
 
   // MARK: - Lines
