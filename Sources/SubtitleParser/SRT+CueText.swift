@@ -21,8 +21,12 @@ extension SubRip {
       pending.removeAll(keepingCapacity: true)
     }
 
+    // How many elements of each kind are open: an end tag without one is ignored at once.
+    var open: [CueElement.Kind: Int] = [:]
+
     func close() {
       let done = stack.removeLast()
+      open[done.kind, default: 0] -= 1
       stack[stack.count - 1].children.append(.element(done))
     }
 
@@ -42,14 +46,17 @@ extension SubRip {
         let tag = String(decoding: bytes[(i + 1)..<end], as: UTF8.self)
         if let (kind, closing, attributes) = srtTag(tag) {
           if closing {
-            // (At most `maximumCueTextDepth` elements to look through.)
-            if let open = stack.indices.dropFirst().last(where: { stack[$0].kind == kind }) {
+            // The elements looked through on the way are closed too: each is passed once.
+            if open[kind, default: 0] > 0,
+              let index = stack.indices.dropFirst().last(where: { stack[$0].kind == kind })
+            {
               flushText()
-              while stack.count > open { close() }
+              while stack.count > index { close() }
             }
           } else if stack.count <= WebVTT.maximumCueTextDepth {
             flushText()
             stack.append(CueElement(kind: kind, attributes: attributes))
+            open[kind, default: 0] += 1
           }
           i = end + 1
           continue

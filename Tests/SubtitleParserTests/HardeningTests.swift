@@ -160,4 +160,40 @@ import Testing
       from: Data(JSONEncoder().encode(Diagnostic(line: 3, offset: 9, reason: "r", count: 4))))
     #expect(new.count == 4)
   }
+
+  // MARK: - Deep nesting
+
+  /// The depth of a tree, walked without recursion.
+  static func depth(_ nodes: [CueNode]) -> Int {
+    var deepest = 0
+    var stack: [(ArraySlice<CueNode>, Int)] = [(nodes[...], 1)]
+    while let (level, depth) = stack.popLast() {
+      for node in level {
+        guard case .element(let element) = node else { continue }
+        deepest = max(deepest, depth)
+        stack.append((element.children[...], depth + 1))
+      }
+    }
+    return deepest
+  }
+
+  /// A million nested tags (WebVTT; 200,000 for SRT) build a tree of at most `maximumCueTextDepth` levels, which can be
+  /// compared, hashed, rendered and freed without running out of stack.
+  @Test func aMillionNestedTagsAreCapped() {
+    let n = 1_000_000
+    let vtt = String(repeating: "<c>", count: n) + "deep" + String(repeating: "</c>", count: n)
+    // (SRT tags cost more to read in a debug build: fewer of them, still far past the cap.)
+    let m = 200_000
+    let srt = String(repeating: "<i>", count: m) + "deep" + String(repeating: "</i>", count: m)
+    for tree in [WebVTT.parseCueText(vtt), SubRip.parseCueText(Array(srt.utf8)[...])] {
+      #expect(Self.depth(tree) == WebVTT.maximumCueTextDepth)
+      #expect(CueNode.plainText(tree) == "deep")
+      #expect(tree == tree)
+      var hasher = Hasher()
+      hasher.combine(tree)
+      _ = hasher.finalize()
+      let markup = CueHTMLNode.markup(CueNode.html(tree))
+      #expect(markup.contains("deep"))
+    }
+  }
 }
