@@ -6,7 +6,8 @@ public enum SubtitleFile {
   /// Encoding: a forced `encoding` is used as given. Otherwise a UTF-16 byte order mark (or
   /// UTF-16 looking ASCII, reported with a diagnostic) selects UTF-16; everything else is read
   /// as UTF-8. For SRT, input that is not valid UTF-8 is read as windows-1252 instead, with a
-  /// diagnostic; WebVTT follows its specification (invalid sequences become U+FFFD).
+  /// diagnostic; WebVTT follows its specification (invalid sequences become U+FFFD). In both
+  /// formats NUL characters become U+FFFD, with a diagnostic per line.
   ///
   /// Format: a forced `format` is used as given. Otherwise a `WEBVTT` signature (after an
   /// optional byte order mark, followed by a space, tab, line end or the end) means WebVTT, and
@@ -47,9 +48,7 @@ public enum SubtitleFile {
       // The parser replaces NUL (and, in text not transcoded, invalid UTF-8) with U+FFFD
       // without a word: the damaged files are decoded again for the diagnostics, which then
       // give offsets in the file's bytes.
-      let hasNUL = utf8.withUnsafeBufferPointer { p in
-        p.baseAddress.map { ByteScanner.findMemchr(0, $0, 0, p.count) < p.count } ?? false
-      }
+      let hasNUL = containsNUL(utf8)
       if validated, hasNUL {
         (utf8, diagnostics, used) = decode(bytes, encoding: encoding, reportingNUL: true)
       } else if !validated, hasNUL || TextEncoding.firstInvalidUTF8(in: utf8) != nil {
@@ -58,6 +57,12 @@ public enum SubtitleFile {
       }
       document = try WebVTT.parse(utf8)
     case .srt:
+      // NUL characters become U+FFFD here, as the WebVTT parser makes them, each line's with
+      // a diagnostic (offsets in the file's bytes).
+      let hasNUL = containsNUL(utf8)
+      if validated, hasNUL {
+        (utf8, diagnostics, used) = decode(bytes, encoding: encoding, reportingNUL: true)
+      }
       if !validated, let bad = TextEncoding.firstInvalidUTF8(in: utf8) {
         let line = utf8.withUnsafeBufferPointer { TextEncoding.lineNumber(of: bad, in: $0) }
         diagnostics.add(
@@ -65,6 +70,10 @@ public enum SubtitleFile {
           "invalid UTF-8 (byte 0x\(hex(utf8[bad]))); the file is read as windows-1252")
         utf8 = TextEncoding.windows1252.transcode(utf8).utf8
       }
+      if !validated, hasNUL {
+        bytes.withUnsafeBufferPointer { TextEncoding.reportNUL($0, from: 0, into: &diagnostics) }
+      }
+      if hasNUL { utf8 = replacingNUL(utf8) }
       document = try SubRip.parse(utf8)
     }
     if !diagnostics.isEmpty {
@@ -72,6 +81,31 @@ public enum SubtitleFile {
       document.diagnostics = diagnostics.list
     }
     return document
+  }
+
+  /// Whether `bytes` holds a zero byte.
+  static func containsNUL(_ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBufferPointer { p in
+      p.baseAddress.map { ByteScanner.findMemchr(0, $0, 0, p.count) < p.count } ?? false
+    }
+  }
+
+  /// `bytes` with each zero byte replaced by U+FFFD.
+  static func replacingNUL(_ bytes: [UInt8]) -> [UInt8] {
+    var out: [UInt8] = []
+    bytes.withUnsafeBufferPointer { p in
+      guard let base = p.baseAddress else { return }
+      out.reserveCapacity(p.count + 16)
+      var start = 0
+      while start < p.count {
+        let zero = ByteScanner.findMemchr(0, base, start, p.count)
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: p[start..<zero]))
+        if zero == p.count { break }
+        out.append(contentsOf: [0xEF, 0xBF, 0xBD] as [UInt8])
+        start = zero + 1
+      }
+    }
+    return out
   }
 
   /// The text as UTF-8 when it needs transcoding (a forced encoding, or a detected one other

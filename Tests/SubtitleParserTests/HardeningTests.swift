@@ -196,4 +196,29 @@ import Testing
       #expect(markup.contains("deep"))
     }
   }
+
+  // MARK: - NUL
+
+  /// NUL becomes U+FFFD in SRT as in WebVTT, with one diagnostic per line, whatever the
+  /// encoding.
+  @Test func nulIsReplacedInSRTWithDiagnostics() throws {
+    let head = Array("1\n00:00:01,000 --> 00:00:02,000\n".utf8)
+    let plain = try SubtitleFile.parse(head + [0x61, 0x00, 0x00, 0x0A, 0x00, 0x0A])
+    #expect(plain.text(of: plain.cues[0]) == "a\u{FFFD}\u{FFFD}\n\u{FFFD}")
+    #expect(plain.diagnostics.map(\.line) == [3, 4])
+    #expect(plain.diagnostics.map(\.count) == [2, 1])
+    #expect(plain.diagnostics.map(\.offset) == [head.count + 1, head.count + 4])
+    // Read as windows-1252 (0xE9): the fallback note, then the NUL.
+    let fallback = try SubtitleFile.parse(head + [0xE9, 0x00, 0x0A])
+    #expect(fallback.text(of: fallback.cues[0]) == "\u{E9}\u{FFFD}")
+    #expect(fallback.diagnostics.map(\.line) == [3, 3])
+    #expect(fallback.diagnostics.last?.offset == head.count + 1)
+    // UTF-16: offsets in the file's bytes.
+    let utf16 = Self.utf16LE(Self.srtHead + [0x62, 0x00, 0x0A])
+    let decoded = try SubtitleFile.parse(utf16)
+    #expect(decoded.text(of: decoded.cues[0]) == "b\u{FFFD}")
+    #expect(decoded.diagnostics.map(\.offset) == [2 + 2 * Self.srtHead.count + 2])
+    // The SRT parser alone keeps the bytes it is given.
+    #expect(try SubRip.parse(head + [0x00]).text.last == 0x00)
+  }
 }
