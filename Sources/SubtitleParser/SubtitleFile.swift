@@ -27,8 +27,10 @@ public enum SubtitleFile {
   public static func parse(
     _ bytes: [UInt8], format: SubtitleFormat? = nil, encoding: TextEncoding? = nil
   ) throws(SubtitleError) -> SubtitleDocument {
-    var (utf8, diagnostics, used) = decode(bytes, encoding: encoding, reportingNUL: false)
-    let validated = used != nil
+    let decoded = decode(bytes, encoding: encoding, reportingNUL: false)
+    var utf8 = decoded.0
+    var diagnostics = decoded.1
+    let validated = decoded.2 != nil
     let chosen: SubtitleFormat
     if let format {
       chosen = format
@@ -48,20 +50,23 @@ public enum SubtitleFile {
       // The parser replaces NUL (and, in text not transcoded, invalid UTF-8) with U+FFFD
       // without a word: the damaged files are decoded again for the diagnostics, which then
       // give offsets in the file's bytes.
-      let hasNUL = containsNUL(utf8)
-      if validated, hasNUL {
-        (utf8, diagnostics, used) = decode(bytes, encoding: encoding, reportingNUL: true)
-      } else if !validated, hasNUL || TextEncoding.firstInvalidUTF8(in: utf8) != nil {
+      // (The parser tells whether there was anything to replace: clean files take no pass of
+      // their own for this.)
+      var repaired = false
+      document = try WebVTT.parse(utf8, storedCueLimit: Int.max, repaired: &repaired)
+      if repaired && validated {
+        // Transcoded text is valid UTF-8: what the parser replaced is NUL.
+        (_, diagnostics, _) = decode(bytes, encoding: encoding, reportingNUL: true)
+      } else if repaired {
         diagnostics.append(
           contentsOf: TextEncoding.repairUTF8(bytes, reportingNUL: true).diagnostics)
       }
-      document = try WebVTT.parse(utf8)
     case .srt:
       // NUL characters become U+FFFD here, as the WebVTT parser makes them, each line's with
       // a diagnostic (offsets in the file's bytes).
       let hasNUL = containsNUL(utf8)
       if validated, hasNUL {
-        (utf8, diagnostics, used) = decode(bytes, encoding: encoding, reportingNUL: true)
+        (utf8, diagnostics, _) = decode(bytes, encoding: encoding, reportingNUL: true)
       }
       if !validated, let bad = TextEncoding.firstInvalidUTF8(in: utf8) {
         let line = utf8.withUnsafeBufferPointer { TextEncoding.lineNumber(of: bad, in: $0) }

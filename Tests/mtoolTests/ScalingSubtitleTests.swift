@@ -195,7 +195,8 @@ func srtCue(_ payload: String) -> [UInt8] {
     expectLinear("NUL bytes", size: 2500) { n in
       vttCue("a") + Array(repeating: [0x00, 0x00, 0x0A], count: n).flatMap { $0 }
     } run: {
-      weight(parsed($0)) &+ ((try? SubtitleFile.parse($0, encoding: .windows1252)).map(weight) ?? 0)
+      weight(parsed($0)) &+ weight(parsed($0, format: .srt))
+        &+ ((try? SubtitleFile.parse($0, encoding: .windows1252)).map(weight) ?? 0)
     }
     expectLinear("unpaired UTF-16 halves", size: 2500) { n in
       var bytes: [UInt8] = [0xFF, 0xFE]
