@@ -22,18 +22,16 @@ extension SubtitleDocument {
     var out = SubtitleDocument(format: target, text: [], diagnostics: diagnostics)
     out.text.reserveCapacity(text.count + text.count / 8)
     out.cues.reserveCapacity(cues.count)
-    var notes: [Diagnostic] = []
+    var notes = DiagnosticLog()
     if target == .srt {
       if !header.isEmpty || timestampMap != nil {
-        notes.append(Diagnostic(line: 1, offset: 0, reason: "WebVTT header dropped (not in SRT)"))
+        notes.add(line: 1, offset: 0, "WebVTT header dropped (not in SRT)")
       }
       if !styles.isEmpty {
-        notes.append(
-          Diagnostic(line: 1, offset: 0, reason: "\(styles.count) STYLE block(s) dropped"))
+        notes.add(line: 1, offset: 0, "\(styles.count) STYLE block(s) dropped")
       }
       if !regions.isEmpty {
-        notes.append(
-          Diagnostic(line: 1, offset: 0, reason: "\(regions.count) REGION block(s) dropped"))
+        notes.add(line: 1, offset: 0, "\(regions.count) REGION block(s) dropped")
       }
     } else {
       out.regions = regions
@@ -61,21 +59,19 @@ extension SubtitleDocument {
         var comparable = cue.settings
         comparable.region = nil
         if comparable != expressible {
-          notes.append(
-            Diagnostic(
-              line: cue.line, offset: cue.textRange.lowerBound,
-              reason:
-                "cue settings\(webVTTSettings(cue.settings)) approximated as {\\an\(alignment)}"))
+          notes.add(
+            line: cue.line, offset: cue.textRange.lowerBound,
+            "cue settings\(webVTTSettings(cue.settings)) approximated as {\\an\(alignment)}")
         } else if cue.settings.region != nil {
-          notes.append(
-            Diagnostic(
-              line: cue.line, offset: cue.textRange.lowerBound, reason: "cue region dropped"))
+          notes.add(line: cue.line, offset: cue.textRange.lowerBound, "cue region dropped")
         }
         new.settings = expressible
       }
       out.cues.append(new)
     }
-    out.diagnostics += notes
+    var all = DiagnosticLog(diagnostics)
+    all.append(contentsOf: notes)
+    out.diagnostics = all.list
     return out
   }
 
@@ -90,13 +86,12 @@ extension SubtitleDocument {
     var out = self
     guard seconds.isFinite else { return out }
     let largest = Double(VTTSyntax.maxMilliseconds) / 1000
+    var log = DiagnosticLog(diagnostics)
     for i in out.cues.indices {
       var start = ((out.cues[i].startTime + seconds) * 1000).rounded() / 1000
       var end = ((out.cues[i].endTime + seconds) * 1000).rounded() / 1000
       func note(_ reason: String) {
-        out.diagnostics.append(
-          Diagnostic(
-            line: out.cues[i].line, offset: out.cues[i].textRange.lowerBound, reason: reason))
+        log.add(line: out.cues[i].line, offset: out.cues[i].textRange.lowerBound, reason)
       }
       if start < 0 {
         note(
@@ -118,6 +113,7 @@ extension SubtitleDocument {
       out.cues[i].startTime = start
       out.cues[i].endTime = end
     }
+    out.diagnostics = log.list
     return out
   }
 }
@@ -144,11 +140,11 @@ struct MarkupConverter {
     return nil
   }
 
-  func note(_ notes: inout [Diagnostic], _ reason: String) {
-    notes.append(Diagnostic(line: line, offset: offset, reason: reason))
+  func note(_ notes: inout DiagnosticLog, _ reason: @autoclosure () -> String) {
+    notes.add(line: line, offset: offset, reason())
   }
 
-  func srtToWebVTT(_ src: ArraySlice<UInt8>, into out: inout [UInt8], notes: inout [Diagnostic]) {
+  func srtToWebVTT(_ src: ArraySlice<UInt8>, into out: inout [UInt8], notes: inout DiagnosticLog) {
     // The open SRT elements, each with the WebVTT end tag that closes what it opened ("" for a
     // font without a colour class): tags are read and nested exactly as `SubRip.parseCueText`
     // reads them, so the WebVTT tree matches the SRT one.
@@ -194,7 +190,7 @@ struct MarkupConverter {
   /// The WebVTT start and end tags for an SRT element: `i`, `b`, `u` as they are, a font with a
   /// colour that has a WebVTT class as `c.colour`, any other font as nothing.
   private func webVTTTags(
-    _ kind: CueElement.Kind, _ attributes: [CueElement.Attribute], notes: inout [Diagnostic]
+    _ kind: CueElement.Kind, _ attributes: [CueElement.Attribute], notes: inout DiagnosticLog
   ) -> (String, String) {
     switch kind {
     case .italic: return ("<i>", "</i>")
@@ -215,7 +211,7 @@ struct MarkupConverter {
     }
   }
 
-  func webVTTToSRT(_ src: ArraySlice<UInt8>, into out: inout [UInt8], notes: inout [Diagnostic]) {
+  func webVTTToSRT(_ src: ArraySlice<UInt8>, into out: inout [UInt8], notes: inout DiagnosticLog) {
     var classes: [Bool] = []
     var dropped: [String] = []
     var i = src.startIndex

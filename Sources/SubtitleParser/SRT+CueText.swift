@@ -10,22 +10,23 @@ extension SubRip {
   /// - Complexity: O(*n*) in the length of the text.
   public static func parseCueText(_ bytes: ArraySlice<UInt8>) -> [CueNode] {
     var stack: [CueElement] = [CueElement(kind: .class)]
+    // Text since the last element boundary. Tags that change nothing (an end tag without an
+    // open element, a start tag past the depth cap) leave it pending, so adjacent text is one
+    // node without joining strings again and again.
     var pending: [UInt8] = []
 
     func flushText() {
       guard !pending.isEmpty else { return }
-      let text = String(decoding: pending, as: UTF8.self)
+      stack[stack.count - 1].children.append(.text(String(decoding: pending, as: UTF8.self)))
       pending.removeAll(keepingCapacity: true)
-      if case .text(let previous)? = stack[stack.count - 1].children.last {
-        stack[stack.count - 1].children[stack[stack.count - 1].children.count - 1] =
-          .text(previous + text)
-      } else {
-        stack[stack.count - 1].children.append(.text(text))
-      }
     }
+
+    // How many elements of each kind are open: an end tag without one is ignored at once.
+    var open: [CueElement.Kind: Int] = [:]
 
     func close() {
       let done = stack.removeLast()
+      open[done.kind, default: 0] -= 1
       stack[stack.count - 1].children.append(.element(done))
     }
 
@@ -44,13 +45,18 @@ extension SubRip {
         let end = nextClose
         let tag = String(decoding: bytes[(i + 1)..<end], as: UTF8.self)
         if let (kind, closing, attributes) = srtTag(tag) {
-          flushText()
           if closing {
-            if let open = stack.indices.dropFirst().last(where: { stack[$0].kind == kind }) {
-              while stack.count > open { close() }
+            // The elements looked through on the way are closed too: each is passed once.
+            if open[kind, default: 0] > 0,
+              let index = stack.indices.dropFirst().last(where: { stack[$0].kind == kind })
+            {
+              flushText()
+              while stack.count > index { close() }
             }
           } else if stack.count <= WebVTT.maximumCueTextDepth {
+            flushText()
             stack.append(CueElement(kind: kind, attributes: attributes))
+            open[kind, default: 0] += 1
           }
           i = end + 1
           continue

@@ -67,7 +67,7 @@ public enum SubRip {
       removeOverrideBlocks(in: &text, parser: &parser)
     }
     return SubtitleDocument(
-      format: .srt, text: text, cues: parser.cues, diagnostics: parser.diagnostics)
+      format: .srt, text: text, cues: parser.cues, diagnostics: parser.diagnostics.list)
   }
 
   /// Whether `utf8` looks like SRT: a timing line (`00:00:01,000 --> 00:00:02,000`) within its
@@ -162,7 +162,7 @@ public enum SubRip {
   /// Removes `{\…}` blocks from the cues `parser.rewrite` lists, in place, and turns `\anN`
   /// into settings.
   static func removeOverrideBlocks(in text: inout [UInt8], parser: inout SRTParser.Output) {
-    var added = false
+    var notes = DiagnosticLog()
     text.withUnsafeMutableBufferPointer { buffer in
       guard let p = buffer.baseAddress else { return }
       for index in parser.rewrite {
@@ -206,12 +206,11 @@ public enum SubRip {
                 k = name
               }
               if removed {
-                let tag = String(
-                  decoding: UnsafeBufferPointer(start: p + read, count: close + 1 - read),
-                  as: UTF8.self)
-                parser.diagnostics.append(
-                  Diagnostic(line: line, offset: read, reason: "ASS override \(tag) removed"))
-                added = true
+                let at = read
+                notes.add(
+                  line: line, offset: read,
+                  "ASS override \(String(decoding: UnsafeBufferPointer(start: p + at, count: close + 1 - at), as: UTF8.self)) removed"
+                )
               }
               read = close + 1
               continue
@@ -225,15 +224,9 @@ public enum SubRip {
         parser.cues[index] = cue
       }
     }
-    if added {
-      parser.diagnostics = stableSorted(parser.diagnostics)
+    if !notes.isEmpty {
+      parser.diagnostics = DiagnosticLog.merged(parser.diagnostics, notes)
     }
-  }
-
-  static func stableSorted(_ d: [Diagnostic]) -> [Diagnostic] {
-    d.enumerated().sorted { a, b in
-      (a.element.line, a.element.offset, a.offset) < (b.element.line, b.element.offset, b.offset)
-    }.map(\.element)
   }
 }
 
@@ -246,7 +239,7 @@ struct SRTParser {
   let cueCapacity: Int
   var cueCount = 0
   var overflow: [Cue] = []
-  var diagnostics: [Diagnostic] = []
+  var diagnostics = DiagnosticLog()
   /// Cue indices whose text contains `{` and may hold ASS override blocks.
   var rewrite: [Int] = []
   /// Whether any non-blank line was seen.
@@ -257,7 +250,7 @@ struct SRTParser {
   struct Output {
     var cues: [Cue] = []
     var overflow: [Cue] = []
-    var diagnostics: [Diagnostic] = []
+    var diagnostics = DiagnosticLog()
     var rewrite: [Int] = []
     var sawText = false
   }
@@ -679,8 +672,8 @@ struct SRTParser {
     cueCount &+= 1
   }
 
-  mutating func note(_ line: Int, _ offset: Int, _ reason: String) {
-    diagnostics.append(Diagnostic(line: line, offset: offset, reason: reason))
+  mutating func note(_ line: Int, _ offset: Int, _ reason: @autoclosure () -> String) {
+    diagnostics.add(line: line, offset: offset, reason())
   }
 
   @inline(__always)

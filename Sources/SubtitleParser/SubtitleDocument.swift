@@ -27,7 +27,9 @@ public struct SubtitleDocument: Hashable, Sendable {
   public var styles: [String]
   /// The cues in file order.
   public var cues: [Cue]
-  /// Everything that was repaired, skipped or ignored while parsing, in file order.
+  /// Everything that was repaired, skipped or ignored while parsing, in file order: at most
+  /// `Diagnostic.listLimit` entries plus one that stands for the rest, repeats of a repair on
+  /// one line folded into one entry (see `Diagnostic`).
   public var diagnostics: [Diagnostic]
   /// The HLS `X-TIMESTAMP-MAP` header, when the WebVTT header had one.
   public var timestampMap: TimestampMap?
@@ -231,24 +233,79 @@ public struct TimestampMap: Hashable, Sendable, Codable {
 }
 
 /// Something the parser repaired, skipped or ignored, with where it happened.
+///
+/// Diagnostics take a bounded amount of memory whatever the input:
+///
+/// - Repeats of one repair on one line are one diagnostic: an invalid UTF-8 sequence, a NUL
+///   byte or an unpaired UTF-16 half replaced with U+FFFD. The entry has the first one's line,
+///   offset and reason, and `count` says how many there were.
+/// - A list the library builds (`SubtitleDocument.diagnostics`, also after conversion or a
+///   shift, and `TextEncoding.Transcoded.diagnostics`) keeps its first `listLimit` entries in
+///   file order. Everything after them is folded into one final entry: its line and offset
+///   are those of the first one left out, its `reason` is `omittedReason`, and its `count` is
+///   the number of repairs and skips it stands for.
+///
+/// `SubtitleDocument.diagnosticCount` adds up the counts of a list.
 public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
   /// 1-based line number in the source.
   public var line: Int
   /// Byte offset in the document's `text`; for a diagnostic of decoding the file (invalid UTF-8,
-  /// an unpaired UTF-16 half, a skipped byte order mark), the offset in the file's bytes.
+  /// a NUL byte, an unpaired UTF-16 half, a skipped byte order mark), the offset in the file's
+  /// bytes.
   public var offset: Int
   /// What was found and what was done about it.
   public var reason: String
+  /// How many repairs or skips this entry stands for: 1, more for repeats on one line that
+  /// were folded into it, or for the final entry of a list that reached `listLimit`.
+  public var count: Int
+
+  /// How many entries a list the library builds keeps before it folds the rest into one
+  /// final entry: 1000.
+  public static let listLimit = 1000
+
+  /// The `reason` of the final entry that stands for the diagnostics past `listLimit`.
+  public static let omittedReason =
+    "more repairs and skips from here on, not listed (a list keeps the first \(listLimit))"
 
   /// Creates a diagnostic.
-  public init(line: Int, offset: Int, reason: String) {
+  ///
+  /// - Parameters:
+  ///   - line: 1-based line number.
+  ///   - offset: Byte offset.
+  ///   - reason: What was found and what was done.
+  ///   - count: How many occurrences the entry stands for (default 1).
+  public init(line: Int, offset: Int, reason: String, count: Int = 1) {
     self.line = line
     self.offset = offset
     self.reason = reason
+    self.count = count
   }
 
-  /// `line N: reason`.
-  public var description: String { "line \(line): \(reason)" }
+  private enum CodingKeys: String, CodingKey {
+    case line, offset, reason, count
+  }
+
+  /// Decodes a diagnostic; a missing `count` is 1.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    line = try container.decode(Int.self, forKey: .line)
+    offset = try container.decode(Int.self, forKey: .offset)
+    reason = try container.decode(String.self, forKey: .reason)
+    count = try container.decodeIfPresent(Int.self, forKey: .count) ?? 1
+  }
+
+  /// `line N: reason`, followed by ` (C times)` when `count` is more than 1.
+  public var description: String {
+    count > 1 ? "line \(line): \(reason) (\(count) times)" : "line \(line): \(reason)"
+  }
+}
+
+extension SubtitleDocument {
+  /// The number of repairs and skips `diagnostics` stands for: the sum of their `count`s
+  /// (the list itself holds at most `Diagnostic.listLimit` + 1 entries).
+  public var diagnosticCount: Int {
+    diagnostics.reduce(0) { $0 &+ $1.count }
+  }
 }
 
 /// A subtitle file that cannot be parsed at all.

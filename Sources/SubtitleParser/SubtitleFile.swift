@@ -6,7 +6,8 @@ public enum SubtitleFile {
   /// Encoding: a forced `encoding` is used as given. Otherwise a UTF-16 byte order mark (or
   /// UTF-16 looking ASCII, reported with a diagnostic) selects UTF-16; everything else is read
   /// as UTF-8. For SRT, input that is not valid UTF-8 is read as windows-1252 instead, with a
-  /// diagnostic; WebVTT follows its specification (invalid sequences become U+FFFD).
+  /// diagnostic; WebVTT follows its specification (invalid sequences become U+FFFD). In both
+  /// formats NUL characters become U+FFFD, with a diagnostic per line.
   ///
   /// Format: a forced `format` is used as given. Otherwise a `WEBVTT` signature (after an
   /// optional byte order mark, followed by a space, tab, line end or the end) means WebVTT, and
@@ -16,37 +17,20 @@ public enum SubtitleFile {
   ///   - bytes: The file content; the caller keeps ownership.
   ///   - format: The format to parse as, or `nil` to detect it.
   ///   - encoding: The source encoding, or `nil` to detect it.
-  /// - Returns: The document. Transcoding diagnostics come first; their `offset` is a byte
-  ///   offset in `bytes`.
+  /// - Returns: The document. Transcoding diagnostics come first (for WebVTT, also one for
+  ///   the invalid UTF-8 sequences and NUL bytes of each line the parser replaces with
+  ///   U+FFFD); their `offset` is a byte offset in `bytes`. The list is bounded as
+  ///   `Diagnostic` describes.
   /// - Throws: `SubtitleError.notSubtitles` when the input is neither format,
   ///   `SubtitleError.badSignature` for WebVTT without a valid signature.
   /// - Complexity: O(*n*).
   public static func parse(
     _ bytes: [UInt8], format: SubtitleFormat? = nil, encoding: TextEncoding? = nil
   ) throws(SubtitleError) -> SubtitleDocument {
-    var diagnostics: [Diagnostic] = []
-    var utf8 = bytes
-    var validated = false
-    if let encoding {
-      let result = encoding.transcode(bytes)
-      utf8 = result.utf8
-      diagnostics = result.diagnostics
-      validated = true
-    } else {
-      let (detected, bom) = TextEncoding.detect(bytes)
-      if detected != .utf8 {
-        let result = detected.transcode(bytes)
-        utf8 = result.utf8
-        if bom == 0 {
-          diagnostics.append(
-            Diagnostic(
-              line: 1, offset: 0,
-              reason: "no byte order mark; read as \(detected.rawValue) from its zero bytes"))
-        }
-        diagnostics += result.diagnostics
-        validated = true
-      }
-    }
+    let decoded = decode(bytes, encoding: encoding, reportingNUL: false)
+    var utf8 = decoded.0
+    var diagnostics = decoded.1
+    let validated = decoded.2 != nil
     let chosen: SubtitleFormat
     if let format {
       chosen = format
@@ -63,20 +47,94 @@ public enum SubtitleFile {
     var document: SubtitleDocument
     switch chosen {
     case .webVTT:
-      document = try WebVTT.parse(utf8)
+      // The parser replaces NUL (and, in text not transcoded, invalid UTF-8) with U+FFFD
+      // without a word: the damaged files are decoded again for the diagnostics, which then
+      // give offsets in the file's bytes.
+      // (The parser tells whether there was anything to replace: clean files take no pass of
+      // their own for this.)
+      var repaired = false
+      document = try WebVTT.parse(utf8, storedCueLimit: Int.max, repaired: &repaired)
+      if repaired && validated {
+        // Transcoded text is valid UTF-8: what the parser replaced is NUL.
+        (_, diagnostics, _) = decode(bytes, encoding: encoding, reportingNUL: true)
+      } else if repaired {
+        diagnostics.append(
+          contentsOf: TextEncoding.repairUTF8(bytes, reportingNUL: true).diagnostics)
+      }
     case .srt:
+      // NUL characters become U+FFFD here, as the WebVTT parser makes them, each line's with
+      // a diagnostic (offsets in the file's bytes).
+      let hasNUL = containsNUL(utf8)
+      if validated, hasNUL {
+        (utf8, diagnostics, _) = decode(bytes, encoding: encoding, reportingNUL: true)
+      }
       if !validated, let bad = TextEncoding.firstInvalidUTF8(in: utf8) {
         let line = utf8.withUnsafeBufferPointer { TextEncoding.lineNumber(of: bad, in: $0) }
-        diagnostics.append(
-          Diagnostic(
-            line: line, offset: bad,
-            reason: "invalid UTF-8 (byte 0x\(hex(utf8[bad]))); the file is read as windows-1252"))
+        diagnostics.add(
+          line: line, offset: bad,
+          "invalid UTF-8 (byte 0x\(hex(utf8[bad]))); the file is read as windows-1252")
         utf8 = TextEncoding.windows1252.transcode(utf8).utf8
       }
+      if !validated, hasNUL {
+        bytes.withUnsafeBufferPointer { TextEncoding.reportNUL($0, from: 0, into: &diagnostics) }
+      }
+      if hasNUL { utf8 = replacingNUL(utf8) }
       document = try SubRip.parse(utf8)
     }
-    if !diagnostics.isEmpty { document.diagnostics = diagnostics + document.diagnostics }
+    if !diagnostics.isEmpty {
+      diagnostics.append(contentsOf: document.diagnostics)
+      document.diagnostics = diagnostics.list
+    }
     return document
+  }
+
+  /// Whether `bytes` holds a zero byte.
+  static func containsNUL(_ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBufferPointer { p in
+      p.baseAddress.map { ByteScanner.findMemchr(0, $0, 0, p.count) < p.count } ?? false
+    }
+  }
+
+  /// `bytes` with each zero byte replaced by U+FFFD.
+  static func replacingNUL(_ bytes: [UInt8]) -> [UInt8] {
+    var out: [UInt8] = []
+    bytes.withUnsafeBufferPointer { p in
+      guard let base = p.baseAddress else { return }
+      out.reserveCapacity(p.count + 16)
+      var start = 0
+      while start < p.count {
+        let zero = ByteScanner.findMemchr(0, base, start, p.count)
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: p[start..<zero]))
+        if zero == p.count { break }
+        out.append(contentsOf: [0xEF, 0xBF, 0xBD] as [UInt8])
+        start = zero + 1
+      }
+    }
+    return out
+  }
+
+  /// The text as UTF-8 when it needs transcoding (a forced encoding, or a detected one other
+  /// than UTF-8), with the transcoding diagnostics and the encoding used; `bytes` itself,
+  /// no diagnostics and `nil` otherwise.
+  static func decode(_ bytes: [UInt8], encoding: TextEncoding?, reportingNUL: Bool) -> (
+    [UInt8], DiagnosticLog, TextEncoding?
+  ) {
+    var diagnostics = DiagnosticLog()
+    if let encoding {
+      let result = encoding.transcode(bytes, reportingNUL: reportingNUL)
+      diagnostics.append(contentsOf: result.diagnostics)
+      return (result.utf8, diagnostics, encoding)
+    }
+    let (detected, bom) = TextEncoding.detect(bytes)
+    guard detected != .utf8 else { return (bytes, diagnostics, nil) }
+    let result = detected.transcode(bytes, reportingNUL: reportingNUL)
+    if bom == 0 {
+      diagnostics.add(
+        line: 1, offset: 0,
+        "no byte order mark; read as \(detected.rawValue) from its zero bytes")
+    }
+    diagnostics.append(contentsOf: result.diagnostics)
+    return (result.utf8, diagnostics, detected)
   }
 
   /// Parses `bytes` as the format named by a file's extension (`.vtt`, `.srt`), or detects the

@@ -66,7 +66,9 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
   public struct Transcoded: Hashable, Sendable {
     /// The text as UTF-8 bytes, without any byte order mark.
     public var utf8: [UInt8]
-    /// One entry per run of undecodable input, replaced by U+FFFD.
+    /// What was replaced by U+FFFD, bounded as `Diagnostic` describes: repeats of one repair
+    /// on one line are one entry with a `count`, and past `Diagnostic.listLimit` entries the
+    /// rest is one final entry.
     public var diagnostics: [Diagnostic]
   }
 
@@ -79,23 +81,32 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
   ///   without a byte order mark) and diagnostics whose `offset` is the byte offset in `bytes`.
   /// - Complexity: O(*n*).
   public func transcode(_ bytes: [UInt8]) -> Transcoded {
+    transcode(bytes, reportingNUL: false)
+  }
+
+  /// `transcode(_:)`, with a diagnostic also for each NUL character (kept in the text: the
+  /// WebVTT parser replaces them, and says so through these).
+  func transcode(_ bytes: [UInt8], reportingNUL: Bool) -> Transcoded {
     switch self {
-    case .utf8: return TextEncoding.repairUTF8(bytes)
-    case .utf16LE: return TextEncoding.decodeUTF16(bytes, bigEndian: false)
-    case .utf16BE: return TextEncoding.decodeUTF16(bytes, bigEndian: true)
+    case .utf8: return TextEncoding.repairUTF8(bytes, reportingNUL: reportingNUL)
+    case .utf16LE:
+      return TextEncoding.decodeUTF16(bytes, bigEndian: false, reportingNUL: reportingNUL)
+    case .utf16BE:
+      return TextEncoding.decodeUTF16(bytes, bigEndian: true, reportingNUL: reportingNUL)
     case .windows1252, .isoLatin1, .isoLatin9:
       // A leading UTF-8 byte order mark is an editor's, not the text `ï»¿`: some save
       // single-byte text with one.
+      var log = DiagnosticLog()
+      var start = 0
       if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-        return Transcoded(
-          utf8: decodeSingleByte(Array(bytes.dropFirst(3))),
-          diagnostics: [
-            Diagnostic(
-              line: 1, offset: 0,
-              reason: "UTF-8 byte order mark before \(rawValue) text skipped")
-          ])
+        log.add(line: 1, offset: 0, "UTF-8 byte order mark before \(rawValue) text skipped")
+        start = 3
       }
-      return Transcoded(utf8: decodeSingleByte(bytes), diagnostics: [])
+      if reportingNUL {
+        bytes.withUnsafeBufferPointer { TextEncoding.reportNUL($0, from: start, into: &log) }
+      }
+      let text = start == 0 ? decodeSingleByte(bytes) : decodeSingleByte(Array(bytes[start...]))
+      return Transcoded(utf8: text, diagnostics: log.list)
     }
   }
 
@@ -180,44 +191,70 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
     return length
   }
 
-  /// UTF-8 in, UTF-8 out: drops a BOM and replaces each maximal invalid subpart with U+FFFD.
-  static func repairUTF8(_ bytes: [UInt8]) -> Transcoded {
+  /// UTF-8 in, UTF-8 out: drops a BOM and replaces each maximal invalid subpart with U+FFFD,
+  /// one diagnostic per line (its `count` the number of subparts replaced there).
+  static func repairUTF8(_ bytes: [UInt8], reportingNUL: Bool = false) -> Transcoded {
     let bom = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+    let start = bom ? 3 : 0
+    var log = DiagnosticLog()
     guard let firstBad = firstInvalidUTF8(in: bytes) else {
-      return Transcoded(utf8: bom ? Array(bytes[3...]) : bytes, diagnostics: [])
+      if reportingNUL {
+        bytes.withUnsafeBufferPointer { reportNUL($0, from: start, into: &log) }
+      }
+      return Transcoded(utf8: bom ? Array(bytes[3...]) : bytes, diagnostics: log.list)
     }
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count + 16)
-    var diagnostics: [Diagnostic] = []
     bytes.withUnsafeBufferPointer { buffer in
       guard let p = buffer.baseAddress else { return }
+      if reportingNUL { reportNUL(buffer, from: start, end: firstBad, into: &log) }
       let n = buffer.count
-      var i = bom ? 3 : 0
-      out.append(contentsOf: buffer[i..<firstBad])
-      i = firstBad
+      out.append(contentsOf: buffer[start..<firstBad])
+      var i = firstBad
       var line = TextEncoding.lineNumber(of: firstBad, in: buffer)
-      var lastReportedLine = 0
       while i < n {
         let b = p[i]
         if b == 0x0D || (b == 0x0A && (i == 0 || p[i - 1] != 0x0D)) { line += 1 }
         let length = utf8SequenceLength(p, i, n)
         if length > 0 {
+          if b == 0 && reportingNUL {
+            log.add(line: line, offset: i, fold: .nul, "NUL byte replaced with U+FFFD")
+          }
           out.append(contentsOf: buffer[i..<(i + length)])
           i += length
           continue
         }
         out.append(contentsOf: [0xEF, 0xBF, 0xBD] as [UInt8])
-        if line != lastReportedLine {
-          diagnostics.append(
-            Diagnostic(
-              line: line, offset: i,
-              reason: "invalid UTF-8 byte 0x\(hex(b)) replaced with U+FFFD"))
-          lastReportedLine = line
-        }
+        log.add(
+          line: line, offset: i, fold: .invalidUTF8,
+          "invalid UTF-8 byte 0x\(hex(b)) replaced with U+FFFD")
         i += invalidSubpartLength(p, i, n)
       }
     }
-    return Transcoded(utf8: out, diagnostics: diagnostics)
+    return Transcoded(utf8: out, diagnostics: log.list)
+  }
+
+  /// A diagnostic for each NUL byte of `bytes[from..<end]` (repeats on a line folded), lines
+  /// counted from the start of `bytes`.
+  static func reportNUL(
+    _ bytes: UnsafeBufferPointer<UInt8>, from: Int, end: Int? = nil, into log: inout DiagnosticLog
+  ) {
+    guard let p = bytes.baseAddress else { return }
+    let end = end ?? bytes.count
+    var i = ByteScanner.findMemchr(0, p, from, end)
+    guard i < end else { return }
+    var line = lineNumber(of: i, in: bytes)
+    var counted = i
+    while i < end {
+      // Lines between the last NUL and this one.
+      while counted < i {
+        let b = p[counted]
+        if b == 0x0D || (b == 0x0A && (counted == 0 || p[counted - 1] != 0x0D)) { line += 1 }
+        counted += 1
+      }
+      log.add(line: line, offset: i, fold: .nul, "NUL byte replaced with U+FFFD")
+      i = ByteScanner.findMemchr(0, p, i + 1, end)
+    }
   }
 
   /// The 1-based number of the line holding byte `index` of `bytes`, lines ending at LF, CR or
@@ -234,10 +271,12 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
     return line
   }
 
-  static func decodeUTF16(_ bytes: [UInt8], bigEndian: Bool) -> Transcoded {
+  static func decodeUTF16(
+    _ bytes: [UInt8], bigEndian: Bool, reportingNUL: Bool = false
+  ) -> Transcoded {
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count)
-    var diagnostics: [Diagnostic] = []
+    var log = DiagnosticLog()
     let n = bytes.count
     var i = 0
     if n >= 2 {
@@ -259,6 +298,9 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
       if u == 0x0D || (u == 0x0A && previous != 0x0D) { line += 1 }
       previous = u
       if u < 0xD800 || u > 0xDFFF {
+        if u == 0 && reportingNUL {
+          log.add(line: line, offset: i, fold: .nul, "NUL character replaced with U+FFFD")
+        }
         appendUTF8(UInt32(u), to: &out)
         i += 2
         continue
@@ -273,19 +315,16 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
         }
       }
       appendUTF8(0xFFFD, to: &out)
-      diagnostics.append(
-        Diagnostic(
-          line: line, offset: i,
-          reason: "unpaired UTF-16 surrogate 0x\(String(u, radix: 16)) replaced with U+FFFD"))
+      log.add(
+        line: line, offset: i, fold: .unpairedSurrogate,
+        "unpaired UTF-16 surrogate 0x\(String(u, radix: 16)) replaced with U+FFFD")
       i += 2
     }
     if i < n {
       appendUTF8(0xFFFD, to: &out)
-      diagnostics.append(
-        Diagnostic(
-          line: line, offset: i, reason: "odd trailing byte in UTF-16 replaced with U+FFFD"))
+      log.add(line: line, offset: i, "odd trailing byte in UTF-16 replaced with U+FFFD")
     }
-    return Transcoded(utf8: out, diagnostics: diagnostics)
+    return Transcoded(utf8: out, diagnostics: log.list)
   }
 
   func decodeSingleByte(_ bytes: [UInt8]) -> [UInt8] {

@@ -27,7 +27,17 @@ public enum WebVTT {
   static func parse(_ bytes: [UInt8], storedCueLimit: Int) throws(SubtitleError)
     -> SubtitleDocument
   {
+    var repaired = false
+    return try parse(bytes, storedCueLimit: storedCueLimit, repaired: &repaired)
+  }
+
+  /// `parse(_:storedCueLimit:)`, setting `repaired` when the input held invalid UTF-8 or NUL
+  /// (more than a byte order mark and line ends to change).
+  static func parse(_ bytes: [UInt8], storedCueLimit: Int, repaired: inout Bool)
+    throws(SubtitleError) -> SubtitleDocument
+  {
     let (text, counted) = normalizeCounting(bytes)
+    repaired = counted == nil
     var core = VTTCore()
     var failure: SubtitleError?
     // Every cue has a timing line with a `>`: their count bounds the cue count without the

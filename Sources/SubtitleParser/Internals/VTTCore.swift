@@ -31,7 +31,7 @@ struct VTTCore {
   var storedCues = 0
   var regions: [Region] = []
   var styles: [String] = []
-  var diagnostics: [Diagnostic] = []
+  var diagnostics = DiagnosticLog()
   var header: String = ""
   var timestampMap: TimestampMap?
 
@@ -40,8 +40,10 @@ struct VTTCore {
   var seenCue = false
   /// 1-based number of the line being processed.
   var lineNumber = 0
-  /// Last region index for each identifier ("the last region whose identifier is value").
-  var regionByID: [String: Int] = [:]
+  /// The last region index for each hash of an identifier's bytes: with `regionIndex(_:)`,
+  /// "the last region whose identifier is value" in O(1) per cue setting, however many
+  /// regions the file defines.
+  var regionByHash: [Int: Int] = [:]
 
   // Block state ("collect a WebVTT block").
   var inBlock = false
@@ -61,8 +63,10 @@ struct VTTCore {
   /// arriving in many chunks is scanned once, not once per chunk.
   var partialLine: (start: Int, scanned: Int, arrow: Bool) = (-1, 0, false)
 
-  private mutating func diagnose(_ reason: String, offset: Int, line: Int? = nil) {
-    diagnostics.append(Diagnostic(line: line ?? lineNumber, offset: offset, reason: reason))
+  private mutating func diagnose(
+    _ reason: @autoclosure () -> String, offset: Int, line: Int? = nil
+  ) {
+    diagnostics.add(line: line ?? lineNumber, offset: offset, reason())
   }
 
   // MARK: - Signature
@@ -193,7 +197,7 @@ struct VTTCore {
   func document(text: [UInt8]) -> SubtitleDocument {
     SubtitleDocument(
       format: .webVTT, text: text, header: header, regions: regions, styles: styles, cues: cues,
-      diagnostics: diagnostics, timestampMap: timestampMap)
+      diagnostics: diagnostics.list, timestampMap: timestampMap)
   }
 
   // MARK: - Lines
@@ -366,14 +370,16 @@ struct VTTCore {
     case .region:
       var region = Region()
       if !bufferEmpty { parseRegionSettings(p, start: bufferStart, end: bufferEnd, into: &region) }
-      if let previous = regionByID[region.id], !region.id.isEmpty {
+      var id = region.id
+      let previous = id.isEmpty ? nil : id.withUTF8 { regionIndex($0) }
+      if let previous {
         diagnose(
           "REGION id '\(region.id)' redefined; cues now refer to the later one"
             + " (the earlier is region \(previous))",
           offset: bufferStart, line: blockStartLine)
       }
       regions.append(region)
-      if !region.id.isEmpty { regionByID[region.id] = regions.count - 1 }
+      if !id.isEmpty { regionByHash[id.withUTF8 { Self.idHash($0) }] = regions.count - 1 }
     case .other:
       guard !blockReported, !bufferEmpty else { return }
       if VTTSyntax.hasPrefix(p, start: bufferStart, end: bufferEnd, "NOTE") {
@@ -577,7 +583,7 @@ struct VTTCore {
       if VTTSyntax.equals(p, start: start, end: colon, "region") {
         // "The last region whose identifier is value", compared as bytes (no allocation).
         let value = UnsafeBufferPointer(rebasing: p[valueStart..<end])
-        settings.region = regions.lastIndex { $0.id.utf8.elementsEqual(value) }
+        settings.region = regionIndex(value)
         if settings.region == nil { ignoreSetting(p, start: start, end: end, "no such region") }
         return
       }
@@ -727,6 +733,23 @@ struct VTTCore {
     let token = String(decoding: UnsafeBufferPointer(rebasing: p[start..<end]), as: UTF8.self)
     let line = blockStartLine + 1 + countLF(p, start: bufferStart, end: start)
     diagnose("region setting '\(token)' ignored: \(why)", offset: start, line: line)
+  }
+
+  /// The index of the last region whose identifier is `value`, compared as bytes, or nil.
+  ///
+  /// - Complexity: O(`value.count`): one hash lookup. Only when two identifiers share a hash
+  ///   (which input cannot aim for: the hash is seeded per process) is the list searched.
+  func regionIndex(_ value: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard let candidate = regionByHash[Self.idHash(value)] else { return nil }
+    if regions[candidate].id.utf8.elementsEqual(value) { return candidate }
+    return regions.lastIndex { $0.id.utf8.elementsEqual(value) }
+  }
+
+  /// The hash `regionByHash` files an identifier under: that of its UTF-8 bytes.
+  static func idHash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var hasher = Hasher()
+    hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+    return hasher.finalize()
   }
 
   private func countLF(_ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> Int {
