@@ -107,13 +107,13 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   var cueIndices = Array(document.cues.indices)
   if let at { cueIndices = CueTimeline(cues: document.cues).active(at: at) }
 
-  var diagnosticCount = document.diagnostics.count
+  var diagnosticCount = document.diagnosticCount
   switch mode {
   case .stats:
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     sink.write("format: \(document.format.rawValue)\n")
     sink.write("cues: \(document.cues.count)\n")
-    sink.write("diagnostics: \(document.diagnostics.count)\n")
+    sink.write("diagnostics: \(document.diagnosticCount)\n")
     sink.write("bytes: \(bytes.count)\n")
     sink.write("parse time: \(formatFixed(seconds * 1000, decimals: 3)) ms\n")
     if seconds > 0 {
@@ -123,7 +123,7 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   case .convert(let target):
     var converted = document.converted(to: target)
     if at != nil { converted.cues = cueIndices.map { converted.cues[$0] } }
-    diagnosticCount = converted.diagnostics.count
+    diagnosticCount = converted.diagnosticCount
     sink.write(bytes: target == .srt ? converted.srt() : converted.webVTT())
   case .json:
     CueJSON.writeDocument(document, cues: cueIndices, tree: tree, to: &sink)

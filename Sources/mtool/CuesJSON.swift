@@ -33,7 +33,7 @@ enum CueJSON {
       if i > 0 { out += "," }
       out += "{\"line\":\(diagnostic.line),\"offset\":\(diagnostic.offset),\"reason\":"
       JSON.appendQuoted(diagnostic.reason, to: &out)
-      out += "}"
+      out += ",\"count\":\(diagnostic.count)}"
       if out.utf8.count > 1 << 16 {
         sink.write(out)
         out = ""

@@ -68,7 +68,9 @@ enum TracksOutput {
     text += "\n"
     // One label column for the file, as wide as its longest label (at least 42 characters).
     let labels = info.audio.map(\.label) + info.subtitles.map(\.label)
-    let width = max(42, labels.map(\.count).max() ?? 0) + 2
+    // (A longer label is not padded to: the column stops at 80, so the table stays linear in
+    // the labels' length however long one of them is.)
+    let width = min(80, max(42, labels.map(\.count).max() ?? 0)) + 2
     if info.audio.isEmpty {
       text += "  audio: none\n"
     } else {

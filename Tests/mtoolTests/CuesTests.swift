@@ -193,8 +193,14 @@ func cuesExitCodes(index: Int) throws {
   #expect(stat("/dev/null", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
 }
 
-@Test func aHugeShiftIsClampedNotACrash() throws {
-  for shift in ["1e17", "1e306", "-1e306"] {
+@Test func aHugeShiftIsRefusedAndTheLargestExactOneWorks() throws {
+  // Past 9e12 s cue times are no longer exact to the millisecond: refused, not clamped.
+  for shift in ["1e17", "1e306", "-1e306", "9.1e12"] {
+    let result = try runMtool(["cues", fixtures + "/sample.srt", "--shift", shift, "--json"])
+    #expect(result.status == 64, "\(shift): \(result.stderr)")
+    #expect(result.stdout.isEmpty)
+  }
+  for shift in ["9e12", "-9e12"] {
     let result = try runMtool(["cues", fixtures + "/sample.srt", "--shift", shift, "--json"])
     #expect(result.status == 0, "\(shift): \(result.stderr)")
     #expect(!result.stdout.contains("null,\"endTime\""))

@@ -47,8 +47,6 @@ private func expectLinear<Input>(
     sourceLocation: sourceLocation)
 }
 
-private func utf8(_ text: String) -> [UInt8] { Array(text.utf8) }
-
 // MARK: HLS
 
 /// Renditions each in a group of their own and variants that use none of those groups: every
