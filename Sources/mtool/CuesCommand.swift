@@ -24,8 +24,16 @@ let cuesCommand = Command(
     --json prints {"format","header","regions","styles","cues","diagnostics","timestampMap"};
     cues use the VTTCue attribute names (startTime and endTime in seconds, line and position
     a number or "auto"). Diagnostics (repairs and skipped input) appear there; otherwise only
-    their count is printed on stderr. Encodings: UTF-8, UTF-16LE, UTF-16BE, windows-1252,
-    ISO-8859-1, ISO-8859-15.
+    their count is printed on stderr. Repeats of one repair on one line are one diagnostic
+    with a count; a list keeps its first 1000 and one last entry counts the rest. Encodings:
+    UTF-8, UTF-16LE, UTF-16BE, windows-1252, ISO-8859-1, ISO-8859-15. Inputs of more than
+    1 GiB are refused (exit 65). The listing shows control characters in cue text escaped
+    (\\x1B), so subtitles cannot drive the terminal.
+
+    -o OUT is written under a new hidden name beside it and renamed when complete (a link is
+    followed to its target, which is replaced, and stays a link; a replaced file keeps its
+    permissions); a failure or SIGINT, SIGTERM or SIGHUP (exit 128+N) leaves no partial file.
+    A named pipe or a device is written in place.
 
     examples:
       mtool cues movie.srt --to vtt -o movie.vtt
