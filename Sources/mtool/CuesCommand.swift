@@ -15,6 +15,9 @@ let cuesCommand = Command(
     OptionSpec("output", short: "o", value: "OUT", help: "Write to OUT instead of stdout."),
     OptionSpec("at", value: "SECONDS", help: "Only the cues active at this time."),
     OptionSpec("shift", value: "SECONDS", help: "Move every cue by this many seconds."),
+    OptionSpec(
+      "timeout", value: "S",
+      help: "Longest wait for data from a pipe, seconds (default 30; stdin: none)."),
   ],
   details: """
     arguments:
@@ -100,7 +103,8 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
 
   // The output is created first, so that a command that cannot write fails before reading.
   var sink = try OutputSink(path: arguments.value("output"), command: name)
-  let bytes = try readInput(path, command: name)
+  let bytes = try readInput(
+    path, command: name, timeout: try parseTimeout(arguments, command: name))
   let clock = ContinuousClock()
   let started = clock.now
   var document: SubtitleDocument

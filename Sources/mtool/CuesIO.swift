@@ -8,41 +8,64 @@
 /// of read, so `mtool cues - < /dev/zero` ends with one line instead of exhausting memory.
 let subtitleInputLimit = 1 << 30
 
+/// The seconds a wait for data from a pipe or device may take when no `--timeout` is given:
+/// the same as for media (`MediaProbe.defaultTimeout`).
+let defaultReadTimeout = 30.0
+
 /// Reads a whole file, or standard input for `-`, up to ``subtitleInputLimit`` bytes.
 ///
+/// A named pipe, a socket or a device is read under a deadline: each wait for data may last
+/// `timeout` seconds (default ``defaultReadTimeout``), so a pipe whose writer never comes or
+/// stalls ends the command instead of hanging it. Standard input waits as long as it takes
+/// unless `timeout` is given (a person may be typing).
+///
 /// - Throws: `CLIError` with exit code 66 when the file is missing or unreadable, 65 when it is
-///   larger than the limit.
-func readInput(_ path: String, command: String) throws(CLIError) -> [UInt8] {
+///   larger than the limit, 1 when a wait for data passed the deadline.
+func readInput(_ path: String, command: String, timeout: Double? = nil) throws(CLIError)
+  -> [UInt8]
+{
   let fd: Int32
   if path == "-" {
     fd = 0
   } else {
-    fd = open(fileSystemPath(path), O_RDONLY | O_CLOEXEC)
+    // Without blocking, so that opening a pipe does not wait for its writer.
+    fd = open(fileSystemPath(path), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else {
       let reason = String(cString: strerror(errno))
       throw CLIError.noInput(command, "cannot open '\(path)': \(reason)")
     }
   }
   defer { if fd != 0 { close(fd) } }
+  var info = stat()
+  let isRegular = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+  // The seconds each wait for data may take, or nil to wait as long as it takes.
+  let wait: Double? = isRegular ? nil : path == "-" ? timeout : timeout ?? defaultReadTimeout
+  if fd != 0 && wait == nil { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
   let shown = path == "-" ? "standard input" : "'\(path)'"
   let tooLarge = CLIError.data(
     command,
     "\(shown) is larger than \(subtitleInputLimit >> 30) GiB, the most mtool reads as subtitles")
   var bytes: [UInt8] = []
-  var st = stat()
-  if fstat(fd, &st) == 0 {
-    if st.st_mode & S_IFMT == S_IFDIR {
-      throw CLIError.noInput(command, "'\(path)' is a directory")
-    }
-    if st.st_mode & S_IFMT == S_IFREG && st.st_size > subtitleInputLimit { throw tooLarge }
-    if st.st_size > 0 { bytes.reserveCapacity(Int(st.st_size)) }
+  if info.st_mode & S_IFMT == S_IFDIR {
+    throw CLIError.noInput(command, "'\(path)' is a directory")
   }
+  if isRegular && info.st_size > subtitleInputLimit { throw tooLarge }
+  if isRegular && info.st_size > 0 { bytes.reserveCapacity(Int(info.st_size)) }
   var chunk = [UInt8](repeating: 0, count: 1 << 16)
   while true {
+    if let wait {
+      var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&request, 1, Int32(min(wait * 1000, 1e9).rounded(.up)))
+      if ready < 0 && errno == EINTR { continue }
+      if ready == 0 {
+        throw CLIError.failure(
+          command, "timed out: \(shown) gave no data within \(formatNumber(wait)) s")
+      }
+    }
     let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
     if count == 0 { break }
     if count < 0 {
-      if errno == EINTR { continue }
+      if errno == EINTR || errno == EAGAIN { continue }
       let reason = String(cString: strerror(errno))
       throw CLIError.noInput(command, "cannot read \(shown): \(reason)")
     }

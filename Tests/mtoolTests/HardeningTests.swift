@@ -117,8 +117,39 @@ private func oneLine(_ result: RunResult, _ status: Int32) -> Bool {
     #expect(result.stderr.contains("timed out"), "\(result.stderr)")
     #expect(seconds < 15, "\(command): \(seconds) s")
   }
-  let (bad, _) = try timedShell("$M tracks in.wav --timeout 0", in: folder)
-  #expect(oneLine(bad, 64))
+  // cues: a named pipe, and standard input when --timeout is given.
+  for command in ["cues quiet.srt --timeout 1", "cues - --timeout 1 < quiet.srt"] {
+    let (result, seconds) = try timedShell(
+      """
+      rm -f quiet.srt; mkfifo quiet.srt
+      sleep 30 > quiet.srt & writer=$!
+      $M \(command); status=$?
+      kill $writer; echo "status $status"
+      """, in: folder)
+    #expect(result.stdout == "status 1\n", "\(command): \(result.stdout) \(result.stderr)")
+    #expect(result.stderr.contains("timed out"), "\(result.stderr)")
+    #expect(seconds < 15, "\(command): \(seconds) s")
+  }
+  for command in [
+    "tracks in.wav --timeout 0", "cues - --timeout nan",
+    "stretch in.wav o.wav --speed 2 --timeout -1",
+  ] {
+    let (bad, _) = try timedShell("$M \(command)", in: folder)
+    #expect(oneLine(bad, 64), "\(command)")
+  }
+}
+
+@Test func aPipeThatSpeaksLateIsStillRead() throws {
+  let folder = try hardeningFolder()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  let (result, _) = try timedShell(
+    """
+    mkfifo late.srt
+    (sleep 0.5; printf '1\\n00:00:01,000 --> 00:00:02,000\\nlate\\n' > late.srt) &
+    $M cues late.srt --timeout 5
+    """, in: folder)
+  #expect(result.status == 0, "\(result.stderr)")
+  #expect(result.stdout.contains("late"))
 }
 
 @Test func devicesAreNotMedia() throws {

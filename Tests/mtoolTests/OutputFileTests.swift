@@ -228,7 +228,9 @@ func fileSizeLimit(_ writer: (String, String)) throws {
   #expect(try names(folder) == ["in.srt", "in.wav", "in2.srt"])
 }
 
-@Test("SIGINT, SIGTERM and SIGHUP during cues -o leave nothing", arguments: [2, 15, 1])
+@Test(
+  "SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1 and SIGXCPU during cues -o leave nothing",
+  arguments: [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGXCPU])
 func signalDuringCuesOutput(_ signal: Int32) throws {
   let folder = try attackFolder()
   defer { try? FileManager.default.removeItem(atPath: folder) }

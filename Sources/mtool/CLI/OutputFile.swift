@@ -19,8 +19,8 @@
 ///   `0666 & ~umask`), synced, and renamed over the final name by ``commit()``.
 /// - Anything else (a named pipe, a character device such as `/dev/null`) is written in place
 ///   and never removed.
-/// - ``discard()``, a failure, or SIGINT, SIGTERM or SIGHUP removes only the temporary file this
-///   object created.
+/// - ``discard()``, a failure, or a terminating signal (SIGINT, SIGTERM, SIGHUP and the others
+///   in `interruptSignals`) removes only the temporary file this object created.
 final class OutputFile {
   /// The output's name as the user gave it.
   let name: String
@@ -258,8 +258,13 @@ private func removeTemporaryOnSignal(_ signal: Int32) {
   _exit(128 + signal)
 }
 
-/// The signals that end a command: interrupt, terminate, hang up.
-private let interruptSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+/// The signals whose default action ends the process and that can be caught: interrupt,
+/// terminate and hang up, and also quit, the alarm and user signals, and the CPU-time limit
+/// (`ulimit -t`), any of which would otherwise leave the temporary file behind. (SIGKILL cannot
+/// be caught: after it, the hidden temporary file stays.)
+private let interruptSignals: [Int32] = [
+  SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF,
+]
 
 private func blockInterrupts() -> sigset_t {
   var set = sigset_t()
