@@ -44,8 +44,8 @@ export MTOOL_FUZZ=1
 #   in well under 1 s), so anything ten times slower is a hang or a quadratic path. libFuzzer
 #   checks every timeout/2 + 1 s, so an input is caught once it has run 10 to 16 s.
 # - rss_limit_mb: 2048 for the process. AddressSanitizer keeps up to 256 MB of freed blocks in
-#   quarantine and adds shadow memory to what the targets use, so the process grows to about
-#   200 MB on the largest legitimate inputs (Stretch at its bound: 180 MB), never near 2 GB.
+#   quarantine and adds shadow memory to what the targets use: one Stretch input at its bound
+#   takes 180 MB, and a whole short Stretch run peaks at 470 MB, far from 2 GB.
 # - malloc_limit_mb: 512 for one allocation: no target asks for more than a few MB at once for
 #   a 64 KiB input, so a single huge request (a size read from the input, an overflowed count)
 #   fails at once instead of when the process's memory is next sampled.
