@@ -14,7 +14,8 @@ shift || true
 
 # Runs per target in `short` mode: about 30 s each on one core of the CI machine, with the
 # coverage-instrumented build (measured: WebVTT 930 runs/s, SRT 2,500, CueText 8,300,
-# Incremental 470, RoundTrip 1,200, Manifest 500, Stretch 22, Probe 245).
+# Incremental 470, RoundTrip 1,200, Manifest 500, Probe 245; Stretch 10, with its speed-map
+# mode and scheduled changes: 700 runs took 67 s of CPU).
 short_runs() {
   case $1 in
     WebVTT) echo 28000 ;;
@@ -23,7 +24,7 @@ short_runs() {
     Incremental) echo 14000 ;;
     RoundTrip) echo 35000 ;;
     Manifest) echo 15000 ;;
-    Stretch) echo 700 ;;
+    Stretch) echo 350 ;;
     Probe) echo 7500 ;;
     *) echo 5000 ;;
   esac
@@ -37,14 +38,14 @@ export MTOOL_FUZZ=1
 
 # Per-input limits: an input that runs longer, or a process that holds or asks for more memory,
 # is a finding (libFuzzer writes it to crashes/ as timeout-* or oom-*, and the run fails).
-# - timeout: 10 s for one input. The slowest legitimate inputs take about 2 s on one core of
-#   the 2-core CI machine with the ASan+coverage build (Stretch bounds its work to 2^18 input
-#   frames: 8 channels at 0.1x; the subtitle targets parse 64 KiB in well under 1 s), so a
-#   fivefold margin covers a loaded machine, and anything slower is a hang or a quadratic path.
-# - rss_limit_mb: 2048 for the process. AddressSanitizer adds its shadow memory and a 256 MB
-#   quarantine of freed blocks to what the targets use (tens of MB for a 64 KiB input, about
-#   120 MB for an 8-channel Stretch input at its bound), so about 400 MB is the most a
-#   legitimate input reaches.
+# - timeout: 10 s for one input. The slowest legitimate inputs take about 1 s with the
+#   ASan+coverage build on the 2-core CI machine under load (Stretch bounds its input to 2^15
+#   samples, 1.3 s at 0.1x with 8 channels and a load of 4; the subtitle targets parse 64 KiB
+#   in well under 1 s), so anything ten times slower is a hang or a quadratic path. libFuzzer
+#   checks every timeout/2 + 1 s, so an input is caught once it has run 10 to 16 s.
+# - rss_limit_mb: 2048 for the process. AddressSanitizer keeps up to 256 MB of freed blocks in
+#   quarantine and adds shadow memory to what the targets use: one Stretch input at its bound
+#   takes 180 MB, and a whole short Stretch run peaks at 470 MB, far from 2 GB.
 # - malloc_limit_mb: 512 for one allocation: no target asks for more than a few MB at once for
 #   a 64 KiB input, so a single huge request (a size read from the input, an overflowed count)
 #   fails at once instead of when the process's memory is next sampled.

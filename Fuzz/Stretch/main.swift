@@ -1,9 +1,11 @@
 import TimeStretch
 
-/// The most input frames one fuzz input pushes: about 33 s at 8 kHz, 1.4 s at 192 kHz. With the
-/// most output per input frame (0.1x) and 8 channels this takes about 2 s in the instrumented
-/// build, well under the fuzz run's per-input timeout, so only a real slowdown trips it.
-let maxInputFrames = 1 << 18
+/// The most input samples (frames times channels) one fuzz input pushes: 4,096 frames of 8
+/// channels, 32,768 of mono (4 s at 8 kHz). At the slowest speed (0.1x, ten output frames per
+/// input frame) that takes about 1 s in the instrumented build on a loaded CI machine, a tenth
+/// of the fuzz run's per-input timeout, so only a real slowdown trips it. (Unbounded, a
+/// 200-byte input pushed 2^18 frames of 8 channels at 0.1x and ran for 106 s.)
+let maxInputSamples = 1 << 15
 
 // Drives the stretcher with fuzzed parameters, speed changes, block sizes and samples, and
 // checks the contract: no crash, finite output, and the exact total length once finished.
@@ -59,7 +61,7 @@ public func fuzzStretch(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       }
       continue
     }
-    let frames = min((Int(control) * 7) % 1500, maxInputFrames - pushed)
+    let frames = min((Int(control) * 7) % 1500, maxInputSamples / channels - pushed)
     guard frames > 0 else { continue }
     var block = [Float](repeating: 0, count: frames * channels)
     for i in block.indices {
