@@ -80,3 +80,41 @@ func runMtool(
     stdout: String(decoding: outData, as: UTF8.self),
     stderr: String(decoding: errData, as: UTF8.self))
 }
+
+/// Runs `script` with `/bin/sh` in `folder`, `$M` being the mtool binary, with no standard
+/// input; returns the result and the seconds it took. For attacks that need a shell: links
+/// planted before `exec`, `ulimit`, named pipes, signals, names that are not UTF-8.
+func runShell(_ script: String, in folder: String) throws -> (RunResult, Double) {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/bin/sh")
+  process.arguments = ["-c", script]
+  process.currentDirectoryURL = URL(fileURLWithPath: folder)
+  process.environment = ProcessInfo.processInfo.environment.merging(["M": mtoolBinary]) { $1 }
+  let out = Pipe()
+  let err = Pipe()
+  process.standardOutput = out
+  process.standardError = err
+  process.standardInput = FileHandle.nullDevice
+  let started = Date()
+  try process.run()
+  nonisolated(unsafe) var errData = Data()
+  let group = DispatchGroup()
+  group.enter()
+  DispatchQueue.global().async {
+    errData = err.fileHandleForReading.readDataToEndOfFile()
+    group.leave()
+  }
+  let outData = out.fileHandleForReading.readDataToEndOfFile()
+  group.wait()
+  process.waitUntilExit()
+  let result = RunResult(
+    status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+    stderr: String(decoding: errData, as: UTF8.self))
+  return (result, Date().timeIntervalSince(started))
+}
+
+/// Whether `result` failed with `status` and exactly one `mtool: ` line on stderr.
+func failedWithOneLine(_ result: RunResult, _ status: Int32) -> Bool {
+  result.status == status && result.stderr.hasPrefix("mtool: ")
+    && result.stderr.split(separator: "\n").count == 1
+}

@@ -12,47 +12,11 @@ private func hardeningFolder() throws -> String {
   return path
 }
 
-/// Runs `script` with `/bin/sh` in `folder`, `$M` being the mtool binary; also returns the
-/// seconds it took.
-private func timedShell(_ script: String, in folder: String) throws -> (RunResult, Double) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/bin/sh")
-  process.arguments = ["-c", script]
-  process.currentDirectoryURL = URL(fileURLWithPath: folder)
-  process.environment = ProcessInfo.processInfo.environment.merging(["M": mtoolBinary]) { $1 }
-  let out = Pipe()
-  let err = Pipe()
-  process.standardOutput = out
-  process.standardError = err
-  process.standardInput = FileHandle.nullDevice
-  let started = Date()
-  try process.run()
-  nonisolated(unsafe) var errData = Data()
-  let group = DispatchGroup()
-  group.enter()
-  DispatchQueue.global().async {
-    errData = err.fileHandleForReading.readDataToEndOfFile()
-    group.leave()
-  }
-  let outData = out.fileHandleForReading.readDataToEndOfFile()
-  group.wait()
-  process.waitUntilExit()
-  let result = RunResult(
-    status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-    stderr: String(decoding: errData, as: UTF8.self))
-  return (result, Date().timeIntervalSince(started))
-}
-
-private func oneLine(_ result: RunResult, _ status: Int32) -> Bool {
-  result.status == status && result.stderr.hasPrefix("mtool: ")
-    && result.stderr.split(separator: "\n").count == 1
-}
-
 @Test func aWaveCutWhileBeingStretchedIsMalformed() throws {
   let folder = try hardeningFolder()
   defer { try? FileManager.default.removeItem(atPath: folder) }
   // 120 s of noise; cut to 1 MB shortly after the command starts reading it.
-  let (result, _) = try timedShell(
+  let (result, _) = try runShell(
     """
     ffmpeg -v error -f lavfi -i anoisesrc=d=120:r=44100 -ac 2 long.wav
     $M stretch long.wav out.wav --speed 0.5 & pid=$!
@@ -67,9 +31,9 @@ private func oneLine(_ result: RunResult, _ status: Int32) -> Bool {
 @Test func aWaveShorterThanItsHeaderIsMalformed() throws {
   let folder = try hardeningFolder()
   defer { try? FileManager.default.removeItem(atPath: folder) }
-  let (result, _) = try timedShell(
+  let (result, _) = try runShell(
     "head -c 100000 in.wav > cut.wav; $M stretch cut.wav out.wav --speed 2", in: folder)
-  #expect(oneLine(result, 65), "\(result.status) \(result.stderr)")
+  #expect(failedWithOneLine(result, 65), "\(result.status) \(result.stderr)")
 }
 
 @Test func aLiveManifestWithoutItsExtensionListsAndReturns() throws {
@@ -92,7 +56,7 @@ private func oneLine(_ result: RunResult, _ status: Int32) -> Bool {
   try manifest.write(toFile: folder + "/live", atomically: true, encoding: .utf8)
   try manifest.write(toFile: folder + "/live.mp4", atomically: true, encoding: .utf8)
   for name in ["live", "live.mp4"] {
-    let (result, seconds) = try timedShell("$M tracks \(name) --json", in: folder)
+    let (result, seconds) = try runShell("$M tracks \(name) --json", in: folder)
     #expect(result.status == 0, "\(name): \(result.stderr)")
     #expect(result.stdout.contains("\"language\":\"fr\""), "\(result.stdout)")
     #expect(seconds < 20)
@@ -106,7 +70,7 @@ private func oneLine(_ result: RunResult, _ status: Int32) -> Bool {
   for command in [
     "tracks quiet.wav --timeout 1", "stretch quiet.wav out.wav --speed 2 --timeout 1",
   ] {
-    let (result, seconds) = try timedShell(
+    let (result, seconds) = try runShell(
       """
       rm -f quiet.wav; mkfifo quiet.wav
       sleep 30 > quiet.wav & writer=$!
@@ -119,7 +83,7 @@ private func oneLine(_ result: RunResult, _ status: Int32) -> Bool {
   }
   // cues: a named pipe, and standard input when --timeout is given.
   for command in ["cues quiet.srt --timeout 1", "cues - --timeout 1 < quiet.srt"] {
-    let (result, seconds) = try timedShell(
+    let (result, seconds) = try runShell(
       """
       rm -f quiet.srt; mkfifo quiet.srt
       sleep 30 > quiet.srt & writer=$!
@@ -134,15 +98,15 @@ private func oneLine(_ result: RunResult, _ status: Int32) -> Bool {
     "tracks in.wav --timeout 0", "cues - --timeout nan",
     "stretch in.wav o.wav --speed 2 --timeout -1",
   ] {
-    let (bad, _) = try timedShell("$M \(command)", in: folder)
-    #expect(oneLine(bad, 64), "\(command)")
+    let (bad, _) = try runShell("$M \(command)", in: folder)
+    #expect(failedWithOneLine(bad, 64), "\(command)")
   }
 }
 
 @Test func aPipeThatSpeaksLateIsStillRead() throws {
   let folder = try hardeningFolder()
   defer { try? FileManager.default.removeItem(atPath: folder) }
-  let (result, _) = try timedShell(
+  let (result, _) = try runShell(
     """
     mkfifo late.srt
     (sleep 0.5; printf '1\\n00:00:01,000 --> 00:00:02,000\\nlate\\n' > late.srt) &
@@ -156,8 +120,8 @@ private func oneLine(_ result: RunResult, _ status: Int32) -> Bool {
   let folder = try hardeningFolder()
   defer { try? FileManager.default.removeItem(atPath: folder) }
   for command in ["tracks /dev/zero", "stretch /dev/urandom out.wav --speed 2"] {
-    let (result, seconds) = try timedShell("$M \(command)", in: folder)
-    #expect(oneLine(result, 65), "\(command): \(result.status) \(result.stderr)")
+    let (result, seconds) = try runShell("$M \(command)", in: folder)
+    #expect(failedWithOneLine(result, 65), "\(command): \(result.status) \(result.stderr)")
     #expect(seconds < 15)
   }
 }
@@ -172,9 +136,9 @@ private func oneLine(_ result: RunResult, _ status: Int32) -> Bool {
   ]
   for script in scripts {
     let input = script.contains("ffconcat") ? "list.ffconcat" : "list.wav"
-    let (result, _) = try timedShell(
+    let (result, _) = try runShell(
       script + "; $M stretch \(input) out.wav --speed 2", in: folder)
-    #expect(oneLine(result, 65), "\(input): \(result.status) \(result.stderr)")
+    #expect(failedWithOneLine(result, 65), "\(input): \(result.status) \(result.stderr)")
     #expect(!FileManager.default.fileExists(atPath: folder + "/out.wav"))
   }
 }
@@ -198,7 +162,7 @@ private func oneLine(_ result: RunResult, _ status: Int32) -> Bool {
   expected += (2 * rate - (previous.time * rate).rounded()) / previous.speed
   let map = entries.joined(separator: ",")
   try map.write(toFile: folder + "/map", atomically: true, encoding: .utf8)
-  let (result, _) = try timedShell(
+  let (result, _) = try runShell(
     "$M stretch in.wav out.wav --speed-map \"$(cat map)\" --json", in: folder)
   #expect(result.status == 0, "\(result.stderr)")
   let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]

@@ -14,43 +14,14 @@ private func attackFolder() throws -> String {
   return path
 }
 
-/// Runs `script` with `/bin/sh` in `folder`, `$M` being the mtool binary.
+/// Runs `script` with `/bin/sh` in `folder` (see ``runShell(_:in:)``).
 private func shell(_ script: String, in folder: String) throws -> RunResult {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/bin/sh")
-  process.arguments = ["-c", script]
-  process.currentDirectoryURL = URL(fileURLWithPath: folder)
-  process.environment = ProcessInfo.processInfo.environment.merging(["M": mtoolBinary]) { $1 }
-  let out = Pipe()
-  let err = Pipe()
-  process.standardOutput = out
-  process.standardError = err
-  process.standardInput = FileHandle.nullDevice
-  try process.run()
-  nonisolated(unsafe) var errData = Data()
-  let group = DispatchGroup()
-  group.enter()
-  DispatchQueue.global().async {
-    errData = err.fileHandleForReading.readDataToEndOfFile()
-    group.leave()
-  }
-  let outData = out.fileHandleForReading.readDataToEndOfFile()
-  group.wait()
-  process.waitUntilExit()
-  return RunResult(
-    status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-    stderr: String(decoding: errData, as: UTF8.self))
+  try runShell(script, in: folder).0
 }
 
 /// The names in `folder`, sorted.
 private func names(_ folder: String) throws -> [String] {
   try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-}
-
-/// Whether `result` failed with `status` and exactly one line on stderr.
-private func failedWithOneLine(_ result: RunResult, _ status: Int32) -> Bool {
-  result.status == status && result.stderr.hasPrefix("mtool: ")
-    && result.stderr.split(separator: "\n").count == 1
 }
 
 private let writers: [(String, String)] = [

@@ -7,45 +7,8 @@ import Testing
   import Darwin
 #endif
 
-// Linear time, checked generally: each adversarial input is timed at 1x and at 10x its size in
-// the same run (best of five), and the 10x run may take at most 15 times as long. A quadratic
-// path takes about 100 times as long; noise and cache effects stay well under 15. The 1x inputs
-// take a few milliseconds in a debug build, so the suite stays quick under the sanitizers.
-
-/// Times `work` on `make(1)` and `make(10)`, alternating five times and keeping each size's
-/// best, so a busy machine slows both alike; fails when the larger input takes more than 15
-/// times as long. Inputs are made before timing starts.
-private func expectLinear<Input>(
-  _ name: String, make: (Int) -> Input, _ work: (Input) -> Void,
-  sourceLocation: SourceLocation = #_sourceLocation
-) {
-  let small = make(1)
-  let large = make(10)
-  // The thread's CPU time, not the wall clock: time the thread spends preempted by other
-  // work on a busy machine does not count.
-  func cpuSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
-  }
-  func seconds(_ input: Input) -> Double {
-    let start = cpuSeconds()
-    work(input)
-    return cpuSeconds() - start
-  }
-  var base = Double.infinity
-  var scaled = Double.infinity
-  for _ in 0..<5 {
-    base = min(base, seconds(small))
-    scaled = min(scaled, seconds(large))
-  }
-  // A floor of 0.5 ms keeps timer resolution out of the ratio.
-  let ratio = scaled / max(base, 0.000_5)
-  #expect(
-    ratio <= 15,
-    "\(name): 1x \(base * 1000) ms, 10x \(scaled * 1000) ms (ratio \(ratio))",
-    sourceLocation: sourceLocation)
-}
+// Linear time, checked generally: each adversarial input is timed at 1x and at 10x its size
+// (see `expectLinear` in ScalingSupport.swift). A quadratic path takes about 100 times as long.
 
 // MARK: HLS
 

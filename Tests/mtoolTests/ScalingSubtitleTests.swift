@@ -2,53 +2,7 @@ import SubtitleParser
 import Testing
 
 // Linear time, checked generally: every parser and writer of SubtitleParser gets adversarial
-// input at 1x and 10x size, and the time may grow by at most `scalingLimit` (a quadratic path
-// grows by about 100). The 1x input is run ten times in a row per timing, so that both
-// timings span about as long and a busy machine (other tests run in parallel) slows both
-// alike; each is the best of three, taken in turns. A ratio over the limit is measured again
-// (twice at most) before it counts.
-
-/// The largest accepted growth of time for a 10x larger input.
-let scalingLimit = 15.0
-
-/// The time `work` takes, run `times` times in a row, in seconds; its results are added to
-/// `sink`, which keeps them alive.
-func timed(_ times: Int, sink: inout Int, _ work: () -> Int) -> Double {
-  let clock = ContinuousClock()
-  let start = clock.now
-  for _ in 0..<times { sink &+= work() }
-  let elapsed = clock.now - start
-  return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-}
-
-/// Makes an input of `size` and of `10 * size` with `make` and expects `run` to take at most
-/// `scalingLimit` times as long on the larger one. `size` is the generator's unit count
-/// (cues, tags, bytes …); the inputs are made before the clock starts.
-func expectLinear<Input>(
-  _ name: String, size: Int, make: (Int) -> Input, run: (Input) -> Int,
-  sourceLocation: SourceLocation = #_sourceLocation
-) {
-  let small = make(size)
-  let large = make(size * 10)
-  var sink = 0
-  var ratios: [Double] = []
-  for _ in 0..<3 {
-    var base = Double.infinity
-    var grown = Double.infinity
-    for _ in 0..<3 {
-      base = min(base, timed(10, sink: &sink) { run(small) } / 10)
-      grown = min(grown, timed(1, sink: &sink) { run(large) })
-    }
-    ratios.append(grown / max(base, 1e-6))
-    if ratios[ratios.count - 1] <= scalingLimit { break }
-  }
-  let best = ratios.min() ?? .infinity
-  #expect(
-    best <= scalingLimit,
-    "\(name): 10x input took \(best)x the time (measured \(ratios))",
-    sourceLocation: sourceLocation)
-  #expect(sink != Int.min)
-}
+// input at 1x and 10x size (see `expectLinear` in ScalingSupport.swift).
 
 /// Bytes of `text`.
 func utf8(_ text: String) -> [UInt8] { Array(text.utf8) }
