@@ -186,6 +186,9 @@ func deviceOutputIsNeverRemoved(_ writer: (String, String)) throws {
 
 @Test("a file-size limit is one line and exit 1, and leaves nothing", arguments: writers)
 func fileSizeLimit(_ writer: (String, String)) throws {
+  // ThreadSanitizer's runtime cannot start under a file-size limit of a few KB (it dies of
+  // SIGBUS before main), so this runs in the plain and AddressSanitizer passes only.
+  if ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil { return }
   let folder = try attackFolder()
   defer { try? FileManager.default.removeItem(atPath: folder) }
   let out = writer.0 == "stretch" ? "big.wav" : "big.vtt"
