@@ -111,17 +111,10 @@ enum TracksOutput {
     return paddedHead + printable(paddedLabel) + shown.joined(separator: "  ") + "\n"
   }
 
-  /// `text` with each control character (a line break, an escape sequence's introducer) shown
-  /// as `?`, so a file name or tag cannot break the table or drive the terminal.
-  static func printable(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-    else { return text }
-    var scalars = String.UnicodeScalarView()
-    for scalar in text.unicodeScalars {
-      scalars.append(scalar.properties.generalCategory == .control ? "?" : scalar)
-    }
-    return String(scalars)
-  }
+  /// `text` with each control character (a line break, an escape sequence's introducer) and
+  /// bidirectional override shown escaped (see ``displayText(_:)``), so a file name or tag
+  /// cannot break the table, disguise itself or drive the terminal.
+  static func printable(_ text: String) -> String { displayText(text) }
 
   private static func seconds(_ value: Double) -> String {
     let tenths = Int((value * 10).rounded())

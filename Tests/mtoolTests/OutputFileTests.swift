@@ -300,3 +300,20 @@ func newOutputFollowsTheUmask(_ writer: (String, String)) throws {
   }
   #expect(try names(folder).filter { $0.hasSuffix(".tmp") }.isEmpty)
 }
+
+@Test func namesAndTitlesCannotDriveOrDisguiseTheTerminal() throws {
+  let folder = try attackFolder()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  // A file name with an escape sequence and a right-to-left override, and a track title with
+  // more of them: the table shows them escaped.
+  let (result, _) = try runShell(
+    """
+    name="$(printf 'evil\\033[2J\\342\\200\\256vkm.mkv')"
+    ffmpeg -v error -i in.wav -t 0.5 \\
+      -metadata:s:a:0 "title=$(printf '\\033]0;pwned\\007')" "$name"
+    $M tracks "$name"
+    """, in: folder)
+  #expect(result.status == 0, "\(result.stderr)")
+  #expect(!result.stdout.contains("\u{1B}") && !result.stdout.contains("\u{202E}"))
+  #expect(result.stdout.hasPrefix("evil\\x1B[2J\\u{202E}vkm.mkv: "), "\(result.stdout)")
+}
