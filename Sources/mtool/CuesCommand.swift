@@ -64,7 +64,10 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
       arguments.positionals.isEmpty
         ? "no input file; see 'mtool help cues'" : "expects exactly one input file")
   }
-  var format: SubtitleFormat? = nil
+  // The input's format: as forced; else as its name's extension says (as
+  // `SubtitleFile.parse(_:pathExtension:)` takes it); else, for standard input and other
+  // names, from the content.
+  var format: SubtitleFormat? = path == "-" ? nil : SubtitleFile.format(forPath: path)
   if let value = arguments.value("format"), value != "auto" {
     guard let parsed = SubtitleFormat(rawValue: value) else {
       throw CLIError.usage(name, "--format expects auto, vtt or srt, got '\(value)'")
@@ -92,13 +95,14 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
       )
     }
   }
+  // An output that is the input is refused first: of all usage errors the one that matters most.
+  if let output = arguments.value("output"), output != "-" {
+    try refuseOverwritingInput(output, input: path, command: name)
+  }
   let mode = try selectMode(arguments, command: name)
   let tree = arguments.has("tree")
   if case .stats = mode, at != nil || shift != nil {
     throw CLIError.usage(name, "--stats only parses; --at and --shift do not go with it")
-  }
-  if let output = arguments.value("output"), output != "-" {
-    try refuseOverwritingInput(output, input: path, command: name)
   }
 
   // The output is created first, so that a command that cannot write fails before reading.
@@ -161,7 +165,13 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   return .ok
 }
 
-/// The output mode from the flags, rejecting combinations that make no sense.
+/// The output mode from the flags and the output's name, rejecting combinations that make no
+/// sense.
+///
+/// An output name ending in `.vtt` or `.srt` (any case) means `--to` that format, `.json`
+/// means `--json` and `.jsonl` `--jsonl`; a flag that asks for something else is a usage
+/// error, so a listing or JSON never goes into a subtitle file, nor subtitles into a `.json`
+/// file. Other names (`.txt`, none, `-`) take what the flags ask for.
 private func selectMode(_ arguments: ParsedArguments, command: String) throws(CLIError)
   -> CuesMode
 {
@@ -171,19 +181,75 @@ private func selectMode(_ arguments: ParsedArguments, command: String) throws(CL
     throw CLIError.usage(
       command, "--\(chosen[0]) and --\(chosen[1]) cannot be used together")
   }
-  if arguments.has("tree") && (arguments.has("stats") || arguments.has("to")) {
-    throw CLIError.usage(command, "--tree only goes with the listing, --json or --jsonl")
-  }
+  var asked: CuesMode? = nil
   if let target = arguments.value("to") {
     guard let format = SubtitleFormat(rawValue: target) else {
       throw CLIError.usage(command, "--to expects vtt or srt, got '\(target)'")
     }
-    return .convert(format)
+    asked = .convert(format)
+  } else if arguments.has("json") {
+    asked = .json
+  } else if arguments.has("jsonl") {
+    asked = .jsonLines
+  } else if arguments.has("stats") {
+    asked = .stats
   }
-  if arguments.has("json") { return .json }
-  if arguments.has("jsonl") { return .jsonLines }
-  if arguments.has("stats") { return .stats }
-  return .listing
+  var mode = asked ?? .listing
+  if let output = arguments.value("output"), output != "-", let implied = outputMode(output) {
+    if let asked, asked != implied {
+      throw CLIError.usage(
+        command,
+        "-o '\(output)' is \(implied.name) by its extension, but \(asked.option) writes "
+          + "\(asked.name); leave one out or rename the output")
+    }
+    mode = implied
+  }
+  if arguments.has("tree") {
+    switch mode {
+    case .stats, .convert:
+      throw CLIError.usage(command, "--tree only goes with the listing, --json or --jsonl")
+    case .listing, .json, .jsonLines: break
+    }
+  }
+  return mode
+}
+
+/// The mode an output file's extension names: `.vtt`/`.srt` subtitles, `.json` one JSON
+/// document, `.jsonl` JSON Lines (any case); `nil` for any other name.
+private func outputMode(_ path: String) -> CuesMode? {
+  if let format = SubtitleFile.format(forPath: path) { return .convert(format) }
+  let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+  guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+  switch name[name.index(after: dot)...].lowercased() {
+  case "json": return .json
+  case "jsonl": return .jsonLines
+  default: return nil
+  }
+}
+
+extension CuesMode: Equatable {
+  /// What the mode writes, for messages.
+  var name: String {
+    switch self {
+    case .listing: "a listing"
+    case .json: "JSON"
+    case .jsonLines: "JSON Lines"
+    case .stats: "statistics"
+    case .convert(.webVTT): "WebVTT"
+    case .convert(.srt): "SRT"
+    }
+  }
+
+  /// The option that asks for the mode, for messages.
+  var option: String {
+    switch self {
+    case .listing: "the listing"
+    case .json: "--json"
+    case .jsonLines: "--jsonl"
+    case .stats: "--stats"
+    case .convert(let format): "--to \(format.rawValue)"
+    }
+  }
 }
 
 /// `value` with exactly `decimals` digits after the point.
