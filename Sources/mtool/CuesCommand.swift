@@ -5,14 +5,20 @@ let cuesCommand = Command(
   summary: "Parse, inspect and convert WebVTT and SRT subtitles.",
   usage: "mtool cues FILE|- [options]",
   options: [
-    OptionSpec("format", value: "auto|vtt|srt", help: "Input format (default: auto)."),
+    OptionSpec(
+      "format", value: "auto|vtt|srt",
+      help: "Input format (default auto: by .vtt/.srt name, else content)."),
     OptionSpec("encoding", value: "NAME", help: "Input encoding (default: detect)."),
     OptionSpec("json", help: "Print one JSON document."),
     OptionSpec("jsonl", help: "Print one JSON object per cue (JSON Lines)."),
     OptionSpec("tree", help: "Add each cue's cue-text tree."),
     OptionSpec("stats", help: "Parse only; print counts, size and parse time."),
-    OptionSpec("to", value: "vtt|srt", help: "Convert and write subtitles in this format."),
-    OptionSpec("output", short: "o", value: "OUT", help: "Write to OUT instead of stdout."),
+    OptionSpec(
+      "to", value: "vtt|srt",
+      help: "Convert and write subtitles in this format (implied by -o X.vtt|X.srt)."),
+    OptionSpec(
+      "output", short: "o", value: "OUT",
+      help: "Write to OUT instead of stdout; its extension picks the output."),
     OptionSpec("at", value: "SECONDS", help: "Only the cues active at this time."),
     OptionSpec("shift", value: "SECONDS", help: "Move every cue by this many seconds."),
     OptionSpec(
@@ -22,6 +28,24 @@ let cuesCommand = Command(
   details: """
     arguments:
       FILE   a .vtt or .srt file, or - for standard input
+
+    The input's format: a name ending in .vtt is WebVTT (a damaged WEBVTT signature is
+    exit 65, as in browsers), .srt is SRT (any case); for - and other names the content
+    decides (a WEBVTT signature, else an SRT timing line). --format vtt|srt overrides.
+
+    The output's format: -o X.vtt or X.srt writes those subtitles (as --to would), X.json
+    the --json document, X.jsonl the --jsonl lines; another option asking for something
+    else (--to srt -o X.vtt, --json -o X.srt, --stats -o X.vtt) is exit 64, so a listing
+    never lands in a subtitle file. Other names (X.txt, none, -) get what the options ask
+    for: the listing by default.
+
+    SRT is read as FFmpeg and Media3 read it: missing or wrong numbers, missing or extra
+    blank lines, any spacing around -->, '.' or ',' before the milliseconds, and fields of
+    any width read by value (00:00:013,567 is 13.567 s; 00:00:75,000 is 75 s, as both
+    readers add it; ,5 is 5 ms and ,1234 is 1.234 s). Hours or milliseconds may be left
+    out when nothing follows the end time. A field of more than 9 digits skips the cue;
+    signs, an arrow other than -->, or ':' before the milliseconds make a line text. Each
+    repair is a diagnostic; those that decide a time say what it was read as.
 
     The default output lists each cue: number, identifier, times, settings, then its text.
     --json prints {"format","header","regions","styles","cues","diagnostics","timestampMap"};
@@ -39,7 +63,7 @@ let cuesCommand = Command(
     A named pipe or a device is written in place.
 
     examples:
-      mtool cues movie.srt --to vtt -o movie.vtt
+      mtool cues movie.srt -o movie.vtt
       mtool cues talk.vtt --at 12.5 --json
       mtool cues - --stats < big.srt
     """,
@@ -115,6 +139,12 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   do throws(SubtitleError) {
     document = try SubtitleFile.parse(bytes, format: format, encoding: encoding)
   } catch {
+    // A `.vtt` name that holds SRT (a renamed file) says how to read it anyway.
+    if case .badSignature = error, format == .webVTT, arguments.value("format") == nil,
+      SubRip.looksLikeSRT(bytes)
+    {
+      throw CLIError.data(name, error.description + "; it reads as SRT with --format srt")
+    }
     throw CLIError.data(name, error.description)
   }
   let elapsed = clock.now - started

@@ -235,6 +235,10 @@ func wildSRTReadsAsFFmpegReadsIt(name: String) throws {
   let result = try runMtool(["cues", bad])
   #expect(result.status == 65)
   #expect(result.stderr.hasPrefix("mtool: cues: not a WebVTT file"))
+  // A renamed SRT file says how to read it.
+  let renamed = try runMtool(["cues", folder.appendingPathComponent("srt-x.vtt").path])
+  #expect(renamed.status == 65)
+  #expect(renamed.stderr.hasSuffix("it reads as SRT with --format srt\n"))
   // Standard input is sniffed: the same bytes read as SRT (they hold an SRT timing line).
   let piped = try runMtool(["cues", "-", "--json"], stdin: Data(contents[1].1))
   #expect(piped.status == 0)
