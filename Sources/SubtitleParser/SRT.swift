@@ -11,9 +11,11 @@
 /// - minutes or seconds of 60 or more are added as given (`00:00:75,000` is 75 s, 00:01:15);
 /// - one to two millisecond digits, and four to nine, are a count of milliseconds (`,5` is
 ///   5 ms, `,1234` is 1.234 s);
-/// - the hours may be left out (`01:02,500`, Media3) and so may the milliseconds
-///   (`00:01:02`, Media3), but then the line may hold nothing after the end time (as Media3
-///   requires: `10:30 --> 11:45 at the station` in cue text stays text);
+/// - the hours may be left out (`01:02,500`, Media3; also with text after the end time, as
+///   in a WebVTT timing line `01:02.500 --> 01:03.000 align:start` renamed to `.srt`);
+/// - the milliseconds may be left out (`00:01:02`, Media3), but then the line may hold
+///   nothing after the end time (Media3 reads no such line, FFmpeg no timestamp without
+///   milliseconds: `10:30 --> 11:45 at the station` in cue text stays text);
 /// - spaces after a `:` or the separator (`00: 00: 01, 000`, FFmpeg) in the full form;
 /// - a field of more than 9 digits makes the cue skipped (the line is still a timing line).
 ///
@@ -309,9 +311,6 @@ struct SRTParser {
   static let dotSeparator: UInt16 = 2048
   /// Other than one space on each side of the arrow (none, several, tabs).
   static let arrowSpacing: UInt16 = 4096
-  /// The forms only Media3 reads (no hours, no milliseconds): with text after the end time
-  /// (which Media3 refuses), the line is no timing line.
-  static let media3Only: UInt16 = noHours | noMillis
 
   /// A parser that reads `base`; its cues go to `cues` (room for `capacity`), then to
   /// `overflow`. Without storage (for `timingLine` alone) every cue goes to `overflow`.
@@ -797,10 +796,10 @@ struct SRTParser {
     }
     while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
     if k < end {
-      // FFmpeg ignores what follows a full timing line; Media3 reads no line with text after
-      // the end time, so a line in a form only Media3 reads is no timing line then
-      // (`10:30 --> 11:45 meeting` in cue text stays text).
-      guard t.flags & SRTParser.media3Only == 0 else { return nil }
+      // FFmpeg ignores what follows a timing line with milliseconds; Media3 reads no line with
+      // text after the end time, and FFmpeg no timestamp without milliseconds: such a line
+      // is no timing line then (`10:30 --> 11:45 meeting` in cue text stays text).
+      guard t.flags & SRTParser.noMillis == 0 else { return nil }
       let c = p[k] | 0x20
       if (c == 0x78 || c == 0x79) && k + 2 < end && p[k + 2] == 0x3A {
         t.flags |= SRTParser.coordinates

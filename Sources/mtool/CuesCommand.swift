@@ -42,8 +42,8 @@ let cuesCommand = Command(
     SRT is read as FFmpeg and Media3 read it: missing or wrong numbers, missing or extra
     blank lines, any spacing around -->, '.' or ',' before the milliseconds, and fields of
     any width read by value (00:00:013,567 is 13.567 s; 00:00:75,000 is 75 s, as both
-    readers add it; ,5 is 5 ms and ,1234 is 1.234 s). Hours or milliseconds may be left
-    out when nothing follows the end time. A field of more than 9 digits skips the cue;
+    readers add it; ,5 is 5 ms and ,1234 is 1.234 s). Hours may be left out, and
+    milliseconds when nothing follows the end time. A field of more than 9 digits skips the cue;
     signs, an arrow other than -->, or ':' before the milliseconds make a line text. Each
     repair is a diagnostic; those that decide a time say what it was read as.
 

@@ -85,6 +85,18 @@ func lookAlikesStayText(line: String) throws {
   #expect(throws: SubtitleError.self) { try SubRip.parse(Array("1\n\(line)\nText\n".utf8)) }
 }
 
+/// A WebVTT timing line without hours, settings and all, in a file renamed to `.srt`.
+@Test func webVTTTimingLinesWithoutHoursAreRead() throws {
+  let document = try SubRip.parse(
+    Array("1\n01:02.500 --> 01:03.000 align:start line:0\nA\n".utf8))
+  #expect(document.cues.map(\.startTime) == [62.5])
+  #expect(
+    reasons(document) == [
+      "2: timestamp without hours read as MM:SS", "2: '.' before the milliseconds read as ','",
+      "2: text after the end time ignored",
+    ])
+}
+
 /// A field of more than nine digits gives no time: the cue is skipped, the next one stays.
 @Test func absurdFieldsSkipTheCue() throws {
   let document = try SubRip.parse(
