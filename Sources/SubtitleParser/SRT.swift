@@ -1,12 +1,31 @@
 /// SubRip (`.srt`) subtitles, read as they are found in the wild.
 ///
-/// The parser accepts, and reports each repair as a `Diagnostic` with its line number:
-/// missing, wrong or out-of-sequence cue numbers; missing or extra blank lines (a timing line
-/// always starts a new cue); `,` or `.` before the milliseconds; one to three millisecond digits
-/// (read as a count of milliseconds, as common players do: `,5` is 5 ms); hours of any width
-/// (timestamps whose hours field has more than 9 digits are skipped); `X1:… X2:… Y1:… Y2:…`
-/// coordinates after the timing (ignored); CRLF, CR and LF line ends; a leading byte order mark.
-/// Text between cues that is not a cue is skipped with a diagnostic.
+/// The parser reads what FFmpeg's SRT demuxer or Media3's `SubripParser` read, and reports
+/// each repair as a `Diagnostic` with its line number: missing, wrong or out-of-sequence cue
+/// numbers; missing or extra blank lines (a timing line always starts a new cue); any number
+/// of spaces or tabs around the arrow (none too); `.` instead of `,` before the milliseconds.
+///
+/// A timestamp is `H:M:S,m` where each field is a run of digits read by its value, as both
+/// readers read it:
+/// - minutes or seconds of one or three and more digits (`00:00:013,567` is 13.567 s);
+/// - minutes or seconds of 60 or more are added as given (`00:00:75,000` is 75 s, 00:01:15);
+/// - one to two millisecond digits, and four to nine, are a count of milliseconds (`,5` is
+///   5 ms, `,1234` is 1.234 s);
+/// - the hours may be left out (`01:02,500`, Media3; also with text after the end time, as
+///   in a WebVTT timing line `01:02.500 --> 01:03.000 align:start` renamed to `.srt`);
+/// - the milliseconds may be left out (`00:01:02`, Media3), but then the line may hold
+///   nothing after the end time (Media3 reads no such line, FFmpeg no timestamp without
+///   milliseconds: `10:30 --> 11:45 at the station` in cue text stays text);
+/// - spaces after a `:` or the separator (`00: 00: 01, 000`, FFmpeg) in the full form;
+/// - a field of more than 9 digits makes the cue skipped (the line is still a timing line).
+///
+/// Each of these is a diagnostic; those that decide a time also say what it was read as
+/// (`read as 00:01:15,000 --> 00:01:16,000`), so no time is taken silently. Signs, a `:`
+/// before the milliseconds, an arrow other than `-->` and spaces before a `:` make the line
+/// no timing line, as in both readers. Also accepted: `X1:… X2:… Y1:… Y2:…` coordinates or
+/// other text after a full timing line (ignored, with a diagnostic); CRLF, CR and LF line
+/// ends; a leading byte order mark. Text between cues that is not a cue is skipped with a
+/// diagnostic.
 ///
 /// Styling markup (`<i>`, `<b>`, `<u>`, `<font color=…>`) stays in the cue text. ASS override
 /// blocks (`{\…}`) are removed from the stored text; `{\an1}` to `{\an9}` become positioning
@@ -280,6 +299,18 @@ struct SRTParser {
   static let outOfRange: UInt16 = 16
   static let coordinates: UInt16 = 32
   static let trailing: UInt16 = 64
+  /// Minutes, seconds or milliseconds of more than 9 digits: the cue is skipped.
+  static let absurdField: UInt16 = 128
+  /// Minutes or seconds not two digits wide (`0:0:1,000`, `00:00:013,567`).
+  static let fieldWidth: UInt16 = 256
+  /// More than three millisecond digits, read as a count of milliseconds.
+  static let longMillis: UInt16 = 512
+  /// Spaces after a `:` or the millisecond separator.
+  static let innerSpaces: UInt16 = 1024
+  /// `.` before the milliseconds.
+  static let dotSeparator: UInt16 = 2048
+  /// Other than one space on each side of the arrow (none, several, tabs).
+  static let arrowSpacing: UInt16 = 4096
 
   /// A parser that reads `base`; its cues go to `cues` (room for `capacity`), then to
   /// `overflow`. Without storage (for `timingLine` alone) every cue goes to `overflow`.
@@ -499,7 +530,7 @@ struct SRTParser {
   }
 
   /// `HH:MM:SS,mmm -->` at `a` and `HH:MM:SS,mmm` then LF at `b`, minutes and seconds below
-  /// 60, `,` or `.` before the milliseconds, tested in four word loads; the bytes between
+  /// 60, `,` before the milliseconds, tested in four word loads; the bytes between
   /// `a + 16` and `b` are the caller's to test. The times and the index of the LF.
   @inline(__always)
   static func canonicalStamps(_ p: UnsafePointer<UInt8>, _ a: Int, _ b: Int) -> (
@@ -510,8 +541,7 @@ struct SRTParser {
     let w1 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: a &+ 8, as: UInt64.self))
     let w2 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: b, as: UInt64.self))
     let w3 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: b &+ 5, as: UInt64.self))
-    // Per word: the bytes that must equal a value (`:`, the arrow, LF; `,` or `.` as `.` once
-    // bit 1 is set) and the high nibbles of digits (3); then the low nibbles of digits, which
+    // Per word: the bytes that must equal a value (`:`, `,`, the arrow, LF) and the high nibbles of digits (3); then the low nibbles of digits, which
     // carry into the high nibble when over 9 (over 5 for tens of minutes and seconds).
     // w0, w2: `HH:MM:SS`; w1: `,mmm -->`; w3: `:SS,mmm` LF.
     let clock: UInt64 = 0xF0F0_FFF0_F0FF_F0F0
@@ -519,19 +549,18 @@ struct SRTParser {
     let clockLow: UInt64 = 0x0F0F_000F_0F00_0F0F
     let clockAdd: UInt64 = 0x060A_0006_0A00_0606
     let millis: UInt64 = 0xFFFF_FFFF_F0F0_F0FF
-    let millisValue: UInt64 = 0x3E2D_2D20_3030_302E
+    let millisValue: UInt64 = 0x3E2D_2D20_3030_302C
     let millisLow: UInt64 = 0x0000_0000_0F0F_0F00
     let millisAdd: UInt64 = 0x0000_0000_0606_0600
     let tail: UInt64 = 0xFFF0_F0F0_FFF0_F0FF
-    let tailValue: UInt64 = 0x0A30_3030_2E30_303A
+    let tailValue: UInt64 = 0x0A30_3030_2C30_303A
     let tailLow: UInt64 = 0x000F_0F0F_000F_0F00
     let tailAdd: UInt64 = 0x0006_0606_0006_0A00
-    let separator: UInt64 = 0x02
     let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
     // (`^` and `|` share a precedence: each `^` is in parentheses.)
     let wrong =
-      ((w0 & clock) ^ clockValue) | (((w1 | separator) & millis) ^ millisValue)
-      | ((w2 & clock) ^ clockValue) | (((w3 | separator << 24) & tail) ^ tailValue)
+      ((w0 & clock) ^ clockValue) | ((w1 & millis) ^ millisValue)
+      | ((w2 & clock) ^ clockValue) | ((w3 & tail) ^ tailValue)
     let over =
       ((w0 & clockLow) &+ clockAdd) | ((w1 & millisLow) &+ millisAdd)
       | ((w2 & clockLow) &+ clockAdd) | ((w3 & tailLow) &+ tailAdd)
@@ -589,16 +618,45 @@ struct SRTParser {
       note(line, offset, "hours field too large; cue skipped")
       return
     }
+    if f & SRTParser.absurdField != 0 {
+      note(line, offset, "minutes, seconds or milliseconds of more than 9 digits; cue skipped")
+      return
+    }
+    // Repairs that decide what a time is also say what it was read as.
+    let reading = f & (SRTParser.fieldWidth | SRTParser.outOfRange | SRTParser.longMillis)
+    let readAs = reading == 0 ? "" : "; read as \(SRTParser.reading(t))"
     if f & SRTParser.noHours != 0 { note(line, offset, "timestamp without hours read as MM:SS") }
+    if f & SRTParser.fieldWidth != 0 {
+      note(line, offset, "minutes or seconds not two digits wide\(readAs)")
+    }
     if f & SRTParser.shortMillis != 0 {
       note(line, offset, "fewer than 3 millisecond digits, read as milliseconds")
     }
+    if f & SRTParser.longMillis != 0 {
+      note(line, offset, "more than 3 millisecond digits, read as milliseconds\(readAs)")
+    }
     if f & SRTParser.noMillis != 0 { note(line, offset, "timestamp without milliseconds") }
     if f & SRTParser.outOfRange != 0 {
-      note(line, offset, "minutes or seconds of 60 or more, added as given")
+      note(line, offset, "minutes or seconds of 60 or more, added as given\(readAs)")
     }
+    if f & SRTParser.dotSeparator != 0 {
+      note(line, offset, "'.' before the milliseconds read as ','")
+    }
+    if f & SRTParser.arrowSpacing != 0 {
+      note(line, offset, "spacing around '-->' other than one space on each side")
+    }
+    if f & SRTParser.innerSpaces != 0 { note(line, offset, "spaces inside a timestamp ignored") }
     if f & SRTParser.coordinates != 0 { note(line, offset, "X1/X2/Y1/Y2 coordinates ignored") }
     if f & SRTParser.trailing != 0 { note(line, offset, "text after the end time ignored") }
+  }
+
+  /// `HH:MM:SS,mmm --> HH:MM:SS,mmm` for the times of `t`: what a repaired line was read as.
+  static func reading(_ t: Timing) -> String {
+    var out: [UInt8] = []
+    appendTimestamp(Double(t.start) / 1000, separator: 0x2C, to: &out)
+    out.append(contentsOf: " --> ".utf8)
+    appendTimestamp(Double(t.end) / 1000, separator: 0x2C, to: &out)
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// The first `{` at or after a position, found with `memchr` and kept while later positions
@@ -622,7 +680,7 @@ struct SRTParser {
     _ t: Timing, _ id: Range<Int>, _ line: Int, _ timingEnd: Int, _ textStart: Int,
     _ textEnd: Int, _ n: Int, _ braces: inout BraceCache
   ) {
-    if t.flags & SRTParser.absurdHours != 0 { return }
+    if t.flags & (SRTParser.absurdHours | SRTParser.absurdField) != 0 { return }
     let p = self.p
     var lower = textStart < 0 ? timingEnd : textStart
     let upper = textStart < 0 ? timingEnd : textEnd
@@ -724,16 +782,24 @@ struct SRTParser {
       k += 29
     } else {
       guard let first = timestamp(p, &k, end, &t.flags) else { return nil }
+      let before = k
       while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
+      let spacedBefore = k == before + 1 && p[before] == 0x20
       guard k + 3 <= end, p[k] == 0x2D, p[k + 1] == 0x2D, p[k + 2] == 0x3E else { return nil }
       k += 3
+      let after = k
       while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
+      if !spacedBefore || k != after + 1 || p[after] != 0x20 { t.flags |= SRTParser.arrowSpacing }
       guard let second = timestamp(p, &k, end, &t.flags) else { return nil }
       start = first
       stop = second
     }
     while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
     if k < end {
+      // FFmpeg ignores what follows a timing line with milliseconds; Media3 reads no line with
+      // text after the end time, and FFmpeg no timestamp without milliseconds: such a line
+      // is no timing line then (`10:30 --> 11:45 meeting` in cue text stays text).
+      guard t.flags & SRTParser.noMillis == 0 else { return nil }
       let c = p[k] | 0x20
       if (c == 0x78 || c == 0x79) && k + 2 < end && p[k + 2] == 0x3A {
         t.flags |= SRTParser.coordinates
@@ -763,7 +829,7 @@ struct SRTParser {
     return (value, count)
   }
 
-  /// `HH:MM:SS,mmm` or `HH:MM:SS.mmm` at `k` (with `k + 12 <= end`) not followed by a digit,
+  /// `HH:MM:SS,mmm` at `k` (with `k + 12 <= end`) not followed by a digit,
   /// in milliseconds; nil leaves the case to the general rules.
   @inline(__always)
   static func canonicalTimestamp(_ p: UnsafePointer<UInt8>, _ k: Int, _ end: Int) -> Int64? {
@@ -788,14 +854,19 @@ struct SRTParser {
     let d10 = p[k + 10] &- 0x30
     let d11 = p[k + 11] &- 0x30
     guard
-      minutes < 60 && seconds < 60 && (separator == 0x2C || separator == 0x2E) && d9 < 10
+      minutes < 60 && seconds < 60 && separator == 0x2C && d9 < 10
         && d10 < 10 && d11 < 10 && (k + 12 == end || p[k + 12] &- 0x30 >= 10)
     else { return nil }
     let millis = Int64(d9) &* 100 &+ Int64(d10) &* 10 &+ Int64(d11)
     return ((hours &* 60 &+ minutes) &* 60 &+ seconds) &* 1000 &+ millis
   }
 
-  /// `H…:MM:SS[,.]mmm` (also `MM:SS,mmm`), in milliseconds.
+  /// `H…:M…:S…[,.]m…` (also `M…:S…[,.]m…`), in milliseconds: the union of what FFmpeg's SRT
+  /// demuxer and Media3's `SubripParser` read. Every field is a run of digits of any width,
+  /// read by its value (`013` seconds are 13 s, `75` seconds are 1 min 15 s, as both readers
+  /// take them; the flags make each a diagnostic). Hours are optional (Media3), and so are the
+  /// milliseconds (Media3); spaces may follow a `:` or the separator when both are present
+  /// (FFmpeg). A field of more than 9 digits sets `absurdHours` or `absurdField`.
   @inline(__always)
   static func timestamp(
     _ p: UnsafePointer<UInt8>, _ k: inout Int, _ end: Int, _ flags: inout UInt16
@@ -813,42 +884,68 @@ struct SRTParser {
       k += 13
       return hundreds &* 360_000_000 &+ millis
     }
+    var spaced = false
     let first = digits(p, &k, end)
     guard first.count > 0, k < end, p[k] == 0x3A else { return nil }
     k += 1
+    spaced = skipSpaces(p, &k, end) || spaced
     let second = digits(p, &k, end)
-    guard second.count > 0, second.count <= 2 else { return nil }
+    guard second.count > 0 else { return nil }
     var hours: Int64 = 0
-    var minutes: Int64
-    var seconds: Int64
+    var minutes = first
+    var seconds = second
     if k < end && p[k] == 0x3A {
       k += 1
+      spaced = skipSpaces(p, &k, end) || spaced
       let third = digits(p, &k, end)
-      guard third.count > 0, third.count <= 2 else { return nil }
+      guard third.count > 0 else { return nil }
       if first.count > 9 {
         flags |= SRTParser.absurdHours
       } else {
         hours = first.value
       }
-      minutes = second.value
-      seconds = third.value
+      minutes = second
+      seconds = third
     } else {
-      guard first.count <= 2 else { return nil }
       flags |= SRTParser.noHours
-      minutes = first.value
-      seconds = second.value
     }
-    if minutes >= 60 || seconds >= 60 { flags |= SRTParser.outOfRange }
+    if minutes.count > 9 || seconds.count > 9 {
+      flags |= SRTParser.absurdField
+    } else if minutes.count != 2 || seconds.count != 2 {
+      flags |= SRTParser.fieldWidth
+    }
+    if minutes.value >= 60 || seconds.value >= 60 { flags |= SRTParser.outOfRange }
     var millis: Int64 = 0
     if k < end && (p[k] == 0x2C || p[k] == 0x2E) {
+      if p[k] == 0x2E { flags |= SRTParser.dotSeparator }
       k += 1
+      spaced = skipSpaces(p, &k, end) || spaced
       let m = digits(p, &k, end)
-      guard m.count > 0, m.count <= 3 else { return nil }
-      if m.count < 3 { flags |= SRTParser.shortMillis }
+      guard m.count > 0 else { return nil }
+      if m.count < 3 {
+        flags |= SRTParser.shortMillis
+      } else if m.count > 9 {
+        flags |= SRTParser.absurdField
+      } else if m.count > 3 {
+        flags |= SRTParser.longMillis
+      }
       millis = m.value
     } else {
       flags |= SRTParser.noMillis
     }
-    return ((hours * 60 + minutes) * 60 + seconds) * 1000 + millis
+    if spaced {
+      // Only FFmpeg reads spaces inside a timestamp, and only in its full form.
+      guard flags & (SRTParser.noHours | SRTParser.noMillis) == 0 else { return nil }
+      flags |= SRTParser.innerSpaces
+    }
+    return ((hours &* 60 &+ minutes.value) &* 60 &+ seconds.value) &* 1000 &+ millis
+  }
+
+  /// Skips spaces and tabs at `k`; whether there were any.
+  @inline(__always)
+  static func skipSpaces(_ p: UnsafePointer<UInt8>, _ k: inout Int, _ end: Int) -> Bool {
+    let start = k
+    while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
+    return k != start
   }
 }

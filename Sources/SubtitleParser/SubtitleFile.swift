@@ -11,7 +11,9 @@ public enum SubtitleFile {
   ///
   /// Format: a forced `format` is used as given. Otherwise a `WEBVTT` signature (after an
   /// optional byte order mark, followed by a space, tab, line end or the end) means WebVTT, and
-  /// an SRT timing line among the first 64 lines means SRT.
+  /// an SRT timing line among the first 64 lines means SRT. For a named file, pass
+  /// `format(forPath:)` (as `mtool cues` does): a `.vtt` is then WebVTT whatever its start, and
+  /// the content decides only for other names and standard input.
   ///
   /// - Parameters:
   ///   - bytes: The file content; the caller keeps ownership.
@@ -21,7 +23,8 @@ public enum SubtitleFile {
   ///   the invalid UTF-8 sequences and NUL bytes of each line the parser replaces with
   ///   U+FFFD); their `offset` is a byte offset in `bytes`. The list is bounded as
   ///   `Diagnostic` describes.
-  /// - Throws: `SubtitleError.notSubtitles` when the input is neither format,
+  /// - Throws: `SubtitleError.notSubtitles` when the input is neither format, is empty (or
+  ///   only white space; also as forced SRT) or is SRT without a timing line,
   ///   `SubtitleError.badSignature` for WebVTT without a valid signature.
   /// - Complexity: O(*n*).
   public static func parse(
@@ -32,13 +35,18 @@ public enum SubtitleFile {
     var diagnostics = decoded.1
     let validated = decoded.2 != nil
     let chosen: SubtitleFormat
+    let blank = { utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D } }
     if let format {
+      // An empty `.srt` holds no subtitles (an empty `.vtt` has no signature).
+      if format == .srt && blank() {
+        throw SubtitleError.notSubtitles(reason: "the input is empty")
+      }
       chosen = format
     } else if hasWebVTTSignature(utf8) {
       chosen = .webVTT
     } else if SubRip.looksLikeSRT(utf8) {
       chosen = .srt
-    } else if utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+    } else if blank() {
       throw SubtitleError.notSubtitles(reason: "the input is empty")
     } else {
       throw SubtitleError.notSubtitles(
@@ -138,7 +146,8 @@ public enum SubtitleFile {
   }
 
   /// Parses `bytes` as the format named by a file's extension (`.vtt`, `.srt`), or detects the
-  /// format when the extension is neither.
+  /// format when the extension is neither: an explicit `vtt` is WebVTT however the content
+  /// starts (a damaged signature is an error, as in browsers), an explicit `srt` is SRT.
   ///
   /// - Parameters:
   ///   - bytes: The file content.
@@ -148,8 +157,20 @@ public enum SubtitleFile {
   public static func parse(
     _ bytes: [UInt8], pathExtension: String, encoding: TextEncoding? = nil
   ) throws(SubtitleError) -> SubtitleDocument {
-    let format = SubtitleFormat(rawValue: pathExtension.lowercased())
-    return try parse(bytes, format: format, encoding: encoding)
+    try parse(bytes, format: SubtitleFormat(pathExtension: pathExtension), encoding: encoding)
+  }
+
+  /// The format a file's name gives: WebVTT for a name ending in `.vtt`, SRT for `.srt` (in any
+  /// case), `nil` for any other name, for `-` (standard input) and for a name that is only an
+  /// extension (`.vtt`, a hidden file): the content decides then.
+  ///
+  /// - Parameter path: A file path or name; only its last component counts.
+  /// - Complexity: O(*n*) in the length of `path`.
+  public static func format(forPath path: String) -> SubtitleFormat? {
+    let name = path.utf8.split(separator: 0x2F, omittingEmptySubsequences: false).last ?? []
+    guard let dot = name.lastIndex(of: 0x2E), dot != name.startIndex else { return nil }
+    let ext = name[name.index(after: dot)...]
+    return SubtitleFormat(pathExtension: String(decoding: ext, as: UTF8.self))
   }
 
   /// Whether `utf8` starts (after an optional byte order mark) with `WEBVTT` followed by a
@@ -166,5 +187,15 @@ public enum SubtitleFile {
     if utf8.count == i + 6 { return true }
     let next = utf8[i + 6]
     return next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D
+  }
+}
+
+extension SubtitleFormat {
+  /// The format a file extension names: `vtt` (WebVTT) or `srt` (SRT), in any case; `nil` for
+  /// any other extension.
+  ///
+  /// - Parameter pathExtension: The extension without the dot.
+  public init?(pathExtension: String) {
+    self.init(rawValue: pathExtension.lowercased())
   }
 }

@@ -5,14 +5,20 @@ let cuesCommand = Command(
   summary: "Parse, inspect and convert WebVTT and SRT subtitles.",
   usage: "mtool cues FILE|- [options]",
   options: [
-    OptionSpec("format", value: "auto|vtt|srt", help: "Input format (default: auto)."),
+    OptionSpec(
+      "format", value: "auto|vtt|srt",
+      help: "Input format (default auto: by .vtt/.srt name, else content)."),
     OptionSpec("encoding", value: "NAME", help: "Input encoding (default: detect)."),
     OptionSpec("json", help: "Print one JSON document."),
     OptionSpec("jsonl", help: "Print one JSON object per cue (JSON Lines)."),
     OptionSpec("tree", help: "Add each cue's cue-text tree."),
     OptionSpec("stats", help: "Parse only; print counts, size and parse time."),
-    OptionSpec("to", value: "vtt|srt", help: "Convert and write subtitles in this format."),
-    OptionSpec("output", short: "o", value: "OUT", help: "Write to OUT instead of stdout."),
+    OptionSpec(
+      "to", value: "vtt|srt",
+      help: "Convert and write subtitles in this format (implied by -o X.vtt|X.srt)."),
+    OptionSpec(
+      "output", short: "o", value: "OUT",
+      help: "Write to OUT instead of stdout; its extension picks the output."),
     OptionSpec("at", value: "SECONDS", help: "Only the cues active at this time."),
     OptionSpec("shift", value: "SECONDS", help: "Move every cue by this many seconds."),
     OptionSpec(
@@ -22,6 +28,24 @@ let cuesCommand = Command(
   details: """
     arguments:
       FILE   a .vtt or .srt file, or - for standard input
+
+    The input's format: a name ending in .vtt is WebVTT (a damaged WEBVTT signature is
+    exit 65, as in browsers), .srt is SRT (any case); for - and other names the content
+    decides (a WEBVTT signature, else an SRT timing line). --format vtt|srt overrides.
+
+    The output's format: -o X.vtt or X.srt writes those subtitles (as --to would), X.json
+    the --json document, X.jsonl the --jsonl lines; another option asking for something
+    else (--to srt -o X.vtt, --json -o X.srt, --stats -o X.vtt) is exit 64, so a listing
+    never lands in a subtitle file. Other names (X.txt, none, -) get what the options ask
+    for: the listing by default.
+
+    SRT is read as FFmpeg and Media3 read it: missing or wrong numbers, missing or extra
+    blank lines, any spacing around -->, '.' or ',' before the milliseconds, and fields of
+    any width read by value (00:00:013,567 is 13.567 s; 00:00:75,000 is 75 s, as both
+    readers add it; ,5 is 5 ms and ,1234 is 1.234 s). Hours may be left out, and
+    milliseconds when nothing follows the end time. A field of more than 9 digits skips the cue;
+    signs, an arrow other than -->, or ':' before the milliseconds make a line text. Each
+    repair is a diagnostic; those that decide a time say what it was read as.
 
     The default output lists each cue: number, identifier, times, settings, then its text.
     --json prints {"format","header","regions","styles","cues","diagnostics","timestampMap"};
@@ -39,7 +63,7 @@ let cuesCommand = Command(
     A named pipe or a device is written in place.
 
     examples:
-      mtool cues movie.srt --to vtt -o movie.vtt
+      mtool cues movie.srt -o movie.vtt
       mtool cues talk.vtt --at 12.5 --json
       mtool cues - --stats < big.srt
     """,
@@ -64,7 +88,10 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
       arguments.positionals.isEmpty
         ? "no input file; see 'mtool help cues'" : "expects exactly one input file")
   }
-  var format: SubtitleFormat? = nil
+  // The input's format: as forced; else as its name's extension says (as
+  // `SubtitleFile.parse(_:pathExtension:)` takes it); else, for standard input and other
+  // names, from the content.
+  var format: SubtitleFormat? = path == "-" ? nil : SubtitleFile.format(forPath: path)
   if let value = arguments.value("format"), value != "auto" {
     guard let parsed = SubtitleFormat(rawValue: value) else {
       throw CLIError.usage(name, "--format expects auto, vtt or srt, got '\(value)'")
@@ -92,13 +119,14 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
       )
     }
   }
+  // An output that is the input is refused first: of all usage errors the one that matters most.
+  if let output = arguments.value("output"), output != "-" {
+    try refuseOverwritingInput(output, input: path, command: name)
+  }
   let mode = try selectMode(arguments, command: name)
   let tree = arguments.has("tree")
   if case .stats = mode, at != nil || shift != nil {
     throw CLIError.usage(name, "--stats only parses; --at and --shift do not go with it")
-  }
-  if let output = arguments.value("output"), output != "-" {
-    try refuseOverwritingInput(output, input: path, command: name)
   }
 
   // The output is created first, so that a command that cannot write fails before reading.
@@ -111,6 +139,12 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   do throws(SubtitleError) {
     document = try SubtitleFile.parse(bytes, format: format, encoding: encoding)
   } catch {
+    // A `.vtt` name that holds SRT (a renamed file) says how to read it anyway.
+    if case .badSignature = error, format == .webVTT, arguments.value("format") == nil,
+      SubRip.looksLikeSRT(bytes)
+    {
+      throw CLIError.data(name, error.description + "; it reads as SRT with --format srt")
+    }
     throw CLIError.data(name, error.description)
   }
   let elapsed = clock.now - started
@@ -161,7 +195,13 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   return .ok
 }
 
-/// The output mode from the flags, rejecting combinations that make no sense.
+/// The output mode from the flags and the output's name, rejecting combinations that make no
+/// sense.
+///
+/// An output name ending in `.vtt` or `.srt` (any case) means `--to` that format, `.json`
+/// means `--json` and `.jsonl` `--jsonl`; a flag that asks for something else is a usage
+/// error, so a listing or JSON never goes into a subtitle file, nor subtitles into a `.json`
+/// file. Other names (`.txt`, none, `-`) take what the flags ask for.
 private func selectMode(_ arguments: ParsedArguments, command: String) throws(CLIError)
   -> CuesMode
 {
@@ -171,19 +211,75 @@ private func selectMode(_ arguments: ParsedArguments, command: String) throws(CL
     throw CLIError.usage(
       command, "--\(chosen[0]) and --\(chosen[1]) cannot be used together")
   }
-  if arguments.has("tree") && (arguments.has("stats") || arguments.has("to")) {
-    throw CLIError.usage(command, "--tree only goes with the listing, --json or --jsonl")
-  }
+  var asked: CuesMode? = nil
   if let target = arguments.value("to") {
     guard let format = SubtitleFormat(rawValue: target) else {
       throw CLIError.usage(command, "--to expects vtt or srt, got '\(target)'")
     }
-    return .convert(format)
+    asked = .convert(format)
+  } else if arguments.has("json") {
+    asked = .json
+  } else if arguments.has("jsonl") {
+    asked = .jsonLines
+  } else if arguments.has("stats") {
+    asked = .stats
   }
-  if arguments.has("json") { return .json }
-  if arguments.has("jsonl") { return .jsonLines }
-  if arguments.has("stats") { return .stats }
-  return .listing
+  var mode = asked ?? .listing
+  if let output = arguments.value("output"), output != "-", let implied = outputMode(output) {
+    if let asked, asked != implied {
+      throw CLIError.usage(
+        command,
+        "-o '\(output)' is \(implied.name) by its extension, but \(asked.option) writes "
+          + "\(asked.name); leave one out or rename the output")
+    }
+    mode = implied
+  }
+  if arguments.has("tree") {
+    switch mode {
+    case .stats, .convert:
+      throw CLIError.usage(command, "--tree only goes with the listing, --json or --jsonl")
+    case .listing, .json, .jsonLines: break
+    }
+  }
+  return mode
+}
+
+/// The mode an output file's extension names: `.vtt`/`.srt` subtitles, `.json` one JSON
+/// document, `.jsonl` JSON Lines (any case); `nil` for any other name.
+private func outputMode(_ path: String) -> CuesMode? {
+  if let format = SubtitleFile.format(forPath: path) { return .convert(format) }
+  let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+  guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+  switch name[name.index(after: dot)...].lowercased() {
+  case "json": return .json
+  case "jsonl": return .jsonLines
+  default: return nil
+  }
+}
+
+extension CuesMode: Equatable {
+  /// What the mode writes, for messages.
+  var name: String {
+    switch self {
+    case .listing: "a listing"
+    case .json: "JSON"
+    case .jsonLines: "JSON Lines"
+    case .stats: "statistics"
+    case .convert(.webVTT): "WebVTT"
+    case .convert(.srt): "SRT"
+    }
+  }
+
+  /// The option that asks for the mode, for messages.
+  var option: String {
+    switch self {
+    case .listing: "the listing"
+    case .json: "--json"
+    case .jsonLines: "--jsonl"
+    case .stats: "--stats"
+    case .convert(let format): "--to \(format.rawValue)"
+    }
+  }
 }
 
 /// `value` with exactly `decimals` digits after the point.

@@ -93,9 +93,10 @@ let roundTripRegressions: [[UInt8]] = [
     0x20, 0x2D, 0x2D, 0x3E, 0x65, 0x73, 0x2E, 0x0A,
   ],
   // SRT whose cue text, once its override block is removed, has a line that reads as a timing
-  // line.
+  // line. (Its first timing line ends in the full form: a timestamp without milliseconds,
+  // `00:20`, may not have text after it.)
   Array(
-    "1\n00:00:01,000 --> 00:20 Y1:80\nText, 0 --> 00:00:06,000\n{\\an\n --> 00:00:06,000\n{\u{B0}\\an4}1:02:03,004 --> 1:03:0W4,005\n{\\an1}{\\b1"
+    "1\n00:00:01,000 --> 00:00:20,000 Y1:80\nText, 0 --> 00:00:06,000\n{\\an\n --> 00:00:06,000\n{\u{B0}\\an4}1:02:03,004 --> 1:03:0W4,005\n{\\an1}{\\b1"
       .utf8),
   // WebVTT text that holds ASS override blocks literally (an SRT reader removes them).
   Array(

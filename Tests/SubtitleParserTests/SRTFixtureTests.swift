@@ -24,7 +24,7 @@ func subtitleFixture(_ name: String) throws -> [UInt8] {
   #expect(document.cues[3].settings == SubRip.settings(forASSAlignment: 1))
   let lines = document.diagnostics.map(\.line)
   #expect(lines == lines.sorted())
-  #expect(document.diagnostics.count == 10)
+  #expect(document.diagnostics.count == 11)
   #expect(document.diagnostics.last?.reason == "hours field too large; cue skipped")
   // Writing and reading again keeps every cue and needs no more repairs.
   let again = try SubRip.parse(document.srt())
