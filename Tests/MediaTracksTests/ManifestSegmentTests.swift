@@ -201,3 +201,43 @@ func unreadableSegmentsAreMalformed(name: String, playlist: String, message: Str
   #expect(info.audio.count == 200)
   #expect(info.audio.allSatisfy { $0.channels == 0 })
 }
+
+@Test func aRenditionWithoutURIIsReadThroughItsVariant() throws {
+  // The audio rendition is muxed into the variants (no URI): its facts come from the first
+  // variant of its group.
+  let dir = folder("no-uri")
+  defer { remove(dir) }
+  copy("tone.aac", to: dir, as: "v/0.aac")
+  write(mediaPlaylist(["0.aac"]), to: dir + "/v/index.m3u8")
+  write(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",LANGUAGE="en",DEFAULT=YES
+    #EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS="mp4a.40.2",AUDIO="a"
+    v/index.m3u8
+    """, to: dir + "/master.m3u8")
+  let info = try MediaProbe.probe(path: dir + "/master.m3u8")
+  #expect(info.audio.map(\.channels) == [1])
+  #expect(info.audio.map(\.sampleRate) == [8000])
+  #expect(info.audio.map(\.label) == ["English"])
+}
+
+@Test func aLowLatencyPlaylistWithPartsOnlyReadsItsFirstPart() throws {
+  let dir = folder("parts")
+  defer { remove(dir) }
+  copy("stereo-surround.ts", to: dir, as: "part0.ts")
+  write(
+    """
+    #EXTM3U
+    #EXT-X-TARGETDURATION:4
+    #EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=1.0
+    #EXT-X-PART-INF:PART-TARGET=0.33334
+    #EXT-X-MEDIA-SEQUENCE:266
+    #EXT-X-PART:DURATION=0.33334,URI="part0.ts",INDEPENDENT=YES
+    #EXT-X-PRELOAD-HINT:TYPE=PART,URI="part1.ts"
+    """, to: dir + "/live.m3u8")
+  let info = try MediaProbe.probe(path: dir + "/live.m3u8")
+  #expect(info.audio.count == 2)
+  // Live: no duration.
+  #expect(info.duration == nil)
+}
