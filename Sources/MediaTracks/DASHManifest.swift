@@ -1,4 +1,4 @@
-/// A DASH media presentation description (ISO/IEC 23009-1): the adaptation sets of its first
+/// A DASH media presentation description (ISO/IEC 23009-1): the adaptation sets of every
 /// period, with the properties a track menu needs.
 public struct DASHManifest: Hashable, Sendable, Codable {
   /// A descriptor element: `Role`, `Accessibility` or `AudioChannelConfiguration`.
@@ -35,12 +35,37 @@ public struct DASHManifest: Hashable, Sendable, Codable {
     public var sampleRate: Int?
     /// The highest `bandwidth` among the representations, in bits per second, or `nil`.
     public var bandwidth: Int?
+    /// Every representation's `bandwidth`, in bits per second, ascending, without repeats.
+    public var bandwidths: [Int]
+    /// The position of the set's `Period` in ``DASHManifest/periods``, from 0.
+    public var period: Int
+    /// The `id`s of the sets of the same period a player may switch to seamlessly, from
+    /// `SupplementalProperty` or `EssentialProperty` descriptors with the scheme
+    /// `urn:mpeg:dash:adaptation-set-switching:2016` (their value is a comma-separated list).
+    public var switchableWith: [String]
+  }
+
+  /// One `Period`.
+  public struct Period: Hashable, Sendable, Codable {
+    /// `id`, or `nil`.
+    public var id: String?
+    /// `start` in seconds, or `nil`.
+    public var start: Double?
+    /// `duration` in seconds, or `nil`.
+    public var duration: Double?
+    /// How many adaptation sets the period has (its sets are in
+    /// ``DASHManifest/adaptationSets``, in order, with ``AdaptationSet/period`` naming it).
+    public var adaptationSetCount: Int
   }
 
   /// `mediaPresentationDuration` in seconds, or `nil`.
   public var duration: Double?
-  /// The adaptation sets of the first period, in document order.
+  /// Every period, in document order.
+  public var periods: [Period]
+  /// The adaptation sets of every period, in document order.
   public var adaptationSets: [AdaptationSet]
+  /// `type="dynamic"`: a live presentation whose manifest changes.
+  public var isDynamic: Bool
 
   /// Parses a manifest with a small, tolerant XML reader of this module.
   ///
@@ -59,8 +84,21 @@ public struct DASHManifest: Hashable, Sendable, Codable {
         kind: .malformed, operation: "DASHManifest", detail: "not a DASH manifest (no MPD element)")
     }
     duration = mpd.attributes["mediaPresentationDuration"].flatMap(DASHManifest.seconds)
-    let period = mpd.child("Period")
-    adaptationSets = (period?.children("AdaptationSet") ?? []).map(DASHManifest.adaptationSet)
+    isDynamic = mpd.attributes["type"]?.trimmingSpaces == "dynamic"
+    var periods: [Period] = []
+    var sets: [AdaptationSet] = []
+    for (position, period) in mpd.children("Period").enumerated() {
+      let found = period.children("AdaptationSet")
+      periods.append(
+        Period(
+          id: period.attributes["id"],
+          start: period.attributes["start"].flatMap(DASHManifest.seconds),
+          duration: period.attributes["duration"].flatMap(DASHManifest.seconds),
+          adaptationSetCount: found.count))
+      for element in found { sets.append(DASHManifest.adaptationSet(element, period: position)) }
+    }
+    self.periods = periods
+    adaptationSets = sets
   }
 
   private static func descriptors(_ name: String, in elements: [XMLElement]) -> [Descriptor] {
@@ -73,7 +111,7 @@ public struct DASHManifest: Hashable, Sendable, Codable {
     return []
   }
 
-  private static func adaptationSet(_ set: XMLElement) -> AdaptationSet {
+  private static func adaptationSet(_ set: XMLElement, period: Int) -> AdaptationSet {
     let representations = set.children("Representation")
     let scope = [set] + representations
     func attribute(_ name: String) -> String? {
@@ -102,8 +140,22 @@ public struct DASHManifest: Hashable, Sendable, Codable {
     }
     let labelText = set.child("Label").map { MenuText.collapsingWhitespace($0.text) }
     let label = (labelText?.isEmpty == false ? labelText : nil) ?? set.attributes["label"]
-    let bandwidth = representations.compactMap { $0.attributes["bandwidth"].flatMap { Int($0) } }
-      .max()
+    let bandwidths = Set(
+      representations.compactMap { $0.attributes["bandwidth"].flatMap { Int($0.trimmingSpaces) } }
+        .filter { $0 > 0 }
+    ).sorted()
+    var switchable: [String] = []
+    for name in ["SupplementalProperty", "EssentialProperty"] {
+      for property in set.children(name)
+      where property.attributes["schemeIdUri"]?.trimmingSpaces
+        == "urn:mpeg:dash:adaptation-set-switching:2016"
+      {
+        for id in (property.attributes["value"] ?? "").split(separator: ",") {
+          let id = String(id).trimmingSpaces
+          if !id.isEmpty { switchable.append(id) }
+        }
+      }
+    }
     return AdaptationSet(
       id: set.attributes["id"], mediaType: mediaType, mimeType: mimeType, codecs: codecs,
       language: set.attributes["lang"]
@@ -112,7 +164,11 @@ public struct DASHManifest: Hashable, Sendable, Codable {
       label: label, roles: descriptors("Role", in: scope),
       accessibility: descriptors("Accessibility", in: scope),
       audioChannelConfiguration: descriptors("AudioChannelConfiguration", in: scope),
-      sampleRate: attribute("audioSamplingRate").flatMap { Int($0) }, bandwidth: bandwidth)
+      sampleRate: attribute("audioSamplingRate").flatMap {
+        // One number, or a range "min max" (the first is kept).
+        Int($0.split(separator: " ").first.map(String.init) ?? "").flatMap { $0 > 0 ? $0 : nil }
+      }, bandwidth: bandwidths.last, bandwidths: bandwidths, period: period,
+      switchableWith: switchable)
   }
 
   /// An ISO 8601 duration such as `PT1H2M3.5S` (days allowed; years and months, which have no

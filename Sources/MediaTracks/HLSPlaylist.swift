@@ -1,5 +1,6 @@
-/// An HLS master playlist (RFC 8216): its `#EXT-X-MEDIA` renditions and `#EXT-X-STREAM-INF`
-/// variants, with every attribute.
+/// An HLS playlist (RFC 8216 and its revision, RFC 8216bis): a multivariant ("master")
+/// playlist's `#EXT-X-MEDIA` renditions and `#EXT-X-STREAM-INF` variants, or a media playlist's
+/// segments, with every attribute.
 public struct HLSPlaylist: Hashable, Sendable, Codable {
   /// One `#EXT-X-MEDIA` tag (RFC 8216 section 4.3.4.1).
   public struct Rendition: Hashable, Sendable, Codable {
@@ -21,12 +22,14 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
     public var forced: Bool
     /// `CHANNELS`, for example `"6"` or `"16/JOC"`, or `nil`.
     public var channels: String?
+    /// `SAMPLE-RATE` (RFC 8216bis) in Hz, or `nil`.
+    public var sampleRate: Int?
     /// `CHARACTERISTICS`: Uniform Type Identifiers such as
     /// `public.accessibility.describes-video`.
     public var characteristics: [String]
-    /// `URI` of the rendition's media playlist, or `nil`.
+    /// `URI` of the rendition's media playlist, or `nil` (the media is in the variants).
     public var uri: String?
-    /// `INSTREAM-ID` (closed captions), for example `"CC1"`, or `nil`.
+    /// `INSTREAM-ID` (closed captions), for example `"CC1"` or `"SERVICE1"`, or `nil`.
     public var instreamID: String?
     /// Every attribute exactly as written (quotes removed), by name.
     public var attributes: [String: String]
@@ -34,8 +37,10 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
 
   /// One `#EXT-X-STREAM-INF` tag: a variant stream.
   public struct Variant: Hashable, Sendable, Codable {
-    /// `BANDWIDTH` in bits per second, or `nil`.
+    /// `BANDWIDTH` (the peak) in bits per second, or `nil`.
     public var bandwidth: Int?
+    /// `AVERAGE-BANDWIDTH` in bits per second, or `nil`.
+    public var averageBandwidth: Int?
     /// `CODECS`, split at commas: `["avc1.64001f", "mp4a.40.2"]`.
     public var codecs: [String]
     /// `AUDIO` group, or `nil`.
@@ -48,19 +53,65 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
     public var attributes: [String: String]
   }
 
+  /// One media segment of a media playlist (RFC 8216 section 4.3.2).
+  public struct Segment: Hashable, Sendable, Codable {
+    /// The URI line (or, for a low-latency playlist without whole segments yet, the first
+    /// `#EXT-X-PART`'s `URI`).
+    public var uri: String
+    /// The `#EXTINF` duration in seconds, or `nil`.
+    public var duration: Double?
+    /// The `URI` of the `#EXT-X-MAP` (initialization section) that applies, or `nil`.
+    public var initialization: String?
+    /// The `METHOD` of the `#EXT-X-KEY` that applies (`AES-128`, `SAMPLE-AES`), or `nil` when
+    /// the segment is not encrypted.
+    public var encryption: String?
+  }
+
+  /// The tracks a menu shows: the renditions of one `TYPE`, `NAME` and `LANGUAGE` (and the same
+  /// `FORCED` and `CHARACTERISTICS`) are one track whatever their groups, since a group is only
+  /// the set of renditions that go with a variant (RFC 8216bis section 4.4.6.1.1: the same
+  /// content in another group is the same choice for the viewer).
+  public struct RenditionTrack: Hashable, Sendable, Codable {
+    /// The positions of its renditions in ``HLSPlaylist/renditions``, in order.
+    public var renditions: [Int]
+    /// The `GROUP-ID`s of those renditions, in order, without repeats.
+    public var groups: [String]
+  }
+
   /// The `#EXT-X-MEDIA` tags in order.
   public var renditions: [Rendition]
   /// The `#EXT-X-STREAM-INF` tags in order.
   public var variants: [Variant]
+  /// A media playlist's segments in order (empty for a multivariant playlist).
+  public var segments: [Segment]
+  /// Whether the playlist has tags only a media playlist has (`#EXTINF`,
+  /// `#EXT-X-TARGETDURATION`, `#EXT-X-MEDIA-SEQUENCE`, `#EXT-X-ENDLIST`, …) and neither
+  /// renditions nor variants.
+  public var isMediaPlaylist: Bool
+  /// `#EXT-X-ENDLIST`: no segment will be added (a finished or on-demand playlist).
+  public var hasEndList: Bool
 
-  /// Parses a master playlist.
+  /// The sum of the segments' `#EXTINF` durations in seconds, or `nil` when there is none.
+  public var segmentsDuration: Double? {
+    var total = 0.0
+    var any = false
+    for segment in segments {
+      if let duration = segment.duration {
+        total += duration
+        any = true
+      }
+    }
+    return any ? total : nil
+  }
+
+  /// Parses a multivariant or media playlist.
   ///
   /// Tolerant: unknown tags, blank lines, CRLF line ends and a byte-order mark are accepted;
   /// `#EXT-X-MEDIA` tags without `TYPE` are skipped.
   ///
   /// - Parameter bytes: The playlist's UTF-8 bytes.
-  /// - Throws: `MediaError` with kind `.malformed` when the text does not start with `#EXTM3U`
-  ///   or is a media playlist (segments) rather than a master playlist.
+  /// - Throws: `MediaError` with kind `.malformed` when the text does not start with `#EXTM3U`,
+  ///   or lists no rendition, variant or segment and has no tag of a media playlist either.
   /// - Complexity: O(*n*) in the number of bytes.
   public init(bytes: [UInt8]) throws(MediaError) {
     var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map {
@@ -78,46 +129,153 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
     }
     var renditions: [Rendition] = []
     var variants: [Variant] = []
+    var segments: [Segment] = []
     var pendingVariant: [String: String]? = nil
-    var segments = 0
+    var pendingDuration: Double?? = nil
+    var map: String? = nil
+    var key: String? = nil
+    var firstPart: Segment? = nil
+    var mediaTags = false
+    var endList = false
+    let mediaTagNames = [
+      "#EXT-X-TARGETDURATION", "#EXT-X-MEDIA-SEQUENCE", "#EXT-X-PLAYLIST-TYPE",
+      "#EXT-X-DISCONTINUITY-SEQUENCE", "#EXT-X-PART-INF", "#EXT-X-SERVER-CONTROL",
+    ].map { Array($0.utf8) }
     for line in lines.dropFirst() {
       if line.isEmpty { continue }
-      if line.starts(with: Array("#EXT-X-MEDIA:".utf8)) {
-        let attributes = HLSPlaylist.attributes(line.dropFirst(13))
-        guard let type = attributes["TYPE"] else { continue }
-        let yes = { (name: String) in attributes[name] == "YES" }
-        renditions.append(
-          Rendition(
-            type: type, groupID: attributes["GROUP-ID"] ?? "", name: attributes["NAME"] ?? "",
-            language: attributes["LANGUAGE"], associatedLanguage: attributes["ASSOC-LANGUAGE"],
-            isDefault: yes("DEFAULT"), autoselect: yes("AUTOSELECT") || yes("DEFAULT"),
-            forced: yes("FORCED"), channels: attributes["CHANNELS"],
-            characteristics: (attributes["CHARACTERISTICS"] ?? "").split(separator: ",").map {
-              String($0)
-            }, uri: attributes["URI"], instreamID: attributes["INSTREAM-ID"],
-            attributes: attributes))
-      } else if line.starts(with: Array("#EXT-X-STREAM-INF:".utf8)) {
-        pendingVariant = HLSPlaylist.attributes(line.dropFirst(18))
-      } else if line.starts(with: Array("#EXTINF".utf8)) {
-        segments += 1
-      } else if line.first != 0x23, let attributes = pendingVariant {
+      if line.first == 0x23 {
+        if line.starts(with: Array("#EXT-X-MEDIA:".utf8)) {
+          let attributes = HLSPlaylist.attributes(line.dropFirst(13))
+          guard let type = attributes["TYPE"] else { continue }
+          let yes = { (name: String) in attributes[name] == "YES" }
+          renditions.append(
+            Rendition(
+              type: type, groupID: attributes["GROUP-ID"] ?? "", name: attributes["NAME"] ?? "",
+              language: attributes["LANGUAGE"], associatedLanguage: attributes["ASSOC-LANGUAGE"],
+              isDefault: yes("DEFAULT"), autoselect: yes("AUTOSELECT") || yes("DEFAULT"),
+              forced: yes("FORCED"), channels: attributes["CHANNELS"],
+              sampleRate: attributes["SAMPLE-RATE"].flatMap { Int($0) }.flatMap {
+                $0 > 0 ? $0 : nil
+              },
+              characteristics: (attributes["CHARACTERISTICS"] ?? "").split(separator: ",").map {
+                String($0)
+              }, uri: attributes["URI"], instreamID: attributes["INSTREAM-ID"],
+              attributes: attributes))
+        } else if line.starts(with: Array("#EXT-X-STREAM-INF:".utf8)) {
+          pendingVariant = HLSPlaylist.attributes(line.dropFirst(18))
+          pendingDuration = nil
+        } else if line.starts(with: Array("#EXTINF".utf8)) {
+          mediaTags = true
+          // `#EXTINF:<duration>,[<title>]`
+          let value = line.dropFirst(7).drop { $0 == 0x3A }.prefix { $0 != 0x2C }
+          pendingVariant = nil
+          pendingDuration = .some(
+            Double(String(decoding: value, as: UTF8.self).trimmingSpaces).flatMap {
+              $0.isFinite && $0 >= 0 ? $0 : nil
+            })
+        } else if line.starts(with: Array("#EXT-X-MAP:".utf8)) {
+          mediaTags = true
+          map = HLSPlaylist.attributes(line.dropFirst(11))["URI"]
+        } else if line.starts(with: Array("#EXT-X-KEY:".utf8)) {
+          let method = HLSPlaylist.attributes(line.dropFirst(11))["METHOD"]
+          key = method == nil || method == "NONE" ? nil : method
+        } else if line.starts(with: Array("#EXT-X-PART:".utf8)) {
+          mediaTags = true
+          if firstPart == nil, let uri = HLSPlaylist.attributes(line.dropFirst(12))["URI"] {
+            firstPart = Segment(uri: uri, duration: nil, initialization: map, encryption: key)
+          }
+        } else if line.starts(with: Array("#EXT-X-ENDLIST".utf8)) {
+          mediaTags = true
+          endList = true
+        } else if !mediaTags, mediaTagNames.contains(where: { line.starts(with: $0) }) {
+          mediaTags = true
+        }
+        continue
+      }
+      // A URI line: the segment after `#EXTINF`, else the variant after `#EXT-X-STREAM-INF`.
+      let uri = String(decoding: line, as: UTF8.self)
+      if let duration = pendingDuration {
+        segments.append(
+          Segment(uri: uri, duration: duration, initialization: map, encryption: key))
+        pendingDuration = nil
+      } else if let attributes = pendingVariant {
+        let number = { (name: String) in attributes[name].flatMap { Int($0) } }
         variants.append(
           Variant(
-            bandwidth: attributes["BANDWIDTH"].flatMap { Int($0) },
+            bandwidth: number("BANDWIDTH"), averageBandwidth: number("AVERAGE-BANDWIDTH"),
             codecs: (attributes["CODECS"] ?? "").split(separator: ",").map {
               String($0).trimmingSpaces
-            }, audioGroup: attributes["AUDIO"], subtitleGroup: attributes["SUBTITLES"],
-            uri: String(decoding: line, as: UTF8.self), attributes: attributes))
+            }.filter { !$0.isEmpty }, audioGroup: attributes["AUDIO"],
+            subtitleGroup: attributes["SUBTITLES"], uri: uri, attributes: attributes))
         pendingVariant = nil
       }
     }
-    if renditions.isEmpty && variants.isEmpty && segments > 0 {
+    if segments.isEmpty, let firstPart { segments.append(firstPart) }
+    let master = !renditions.isEmpty || !variants.isEmpty
+    if !master && !mediaTags {
       throw MediaError(
         kind: .malformed, operation: "HLSPlaylist",
-        detail: "a media playlist, not a master playlist: it lists no renditions")
+        detail: "an HLS playlist that lists no variant, rendition or segment")
     }
     self.renditions = renditions
     self.variants = variants
+    self.segments = master ? [] : segments
+    self.isMediaPlaylist = !master
+    self.hasEndList = endList
+  }
+
+  /// The tracks a menu shows (see ``RenditionTrack``), in the order of their first rendition.
+  ///
+  /// - Complexity: O(*r*) in the number of renditions (and linear in their names' length).
+  public func renditionTracks() -> [RenditionTrack] {
+    struct Key: Hashable {
+      var type: String
+      var name: String
+      var language: String
+      var forced: Bool
+      var characteristics: [String]
+    }
+    var tracks: [RenditionTrack] = []
+    var groupSets: [Set<String>] = []
+    var byKey: [Key: Int] = [:]
+    for (position, rendition) in renditions.enumerated() {
+      // A rendition without a NAME (which the specification requires) is a track of its own.
+      guard !rendition.name.isEmpty else {
+        tracks.append(RenditionTrack(renditions: [position], groups: [rendition.groupID]))
+        groupSets.append([rendition.groupID])
+        continue
+      }
+      let key = Key(
+        type: rendition.type, name: rendition.name,
+        language: (rendition.language ?? "").lowercased(), forced: rendition.forced,
+        characteristics: rendition.characteristics.map { $0.trimmingSpaces }.sorted())
+      if let existing = byKey[key] {
+        tracks[existing].renditions.append(position)
+        if groupSets[existing].insert(rendition.groupID).inserted {
+          tracks[existing].groups.append(rendition.groupID)
+        }
+      } else {
+        byKey[key] = tracks.count
+        tracks.append(RenditionTrack(renditions: [position], groups: [rendition.groupID]))
+        groupSets.append([rendition.groupID])
+      }
+    }
+    return tracks
+  }
+
+  /// The distinct `BANDWIDTH`s (bits per second, ascending) of the variants that use each audio,
+  /// subtitle or closed-captions group, by `GROUP-ID`.
+  ///
+  /// - Complexity: O(*v* log *v*) in the number of variants.
+  public func groupBandwidths() -> [String: [Int]] {
+    var found: [String: Set<Int>] = [:]
+    for variant in variants {
+      guard let bandwidth = variant.bandwidth else { continue }
+      for name in ["AUDIO", "SUBTITLES", "CLOSED-CAPTIONS"] {
+        if let group = variant.attributes[name] { found[group, default: []].insert(bandwidth) }
+      }
+    }
+    return found.mapValues { $0.sorted() }
   }
 
   /// Parses an attribute list (RFC 8216 section 4.2): `NAME=value` pairs separated by commas,

@@ -4,42 +4,84 @@
   import Darwin
 #endif
 
-/// Maps HLS master playlists and DASH manifests onto the track model.
+/// Maps HLS playlists and DASH manifests onto the track model.
 ///
-/// HLS (`#EXT-X-MEDIA`): `TYPE=AUDIO` renditions become audio tracks, `SUBTITLES` and
-/// `CLOSED-CAPTIONS` renditions subtitle tracks; `index` is the rendition's position among the
-/// `#EXT-X-MEDIA` tags. `NAME` is the title, `LANGUAGE` the language, `CHANNELS` the channel
-/// count (`CHANNELS="16/JOC"`, Dolby Atmos objects, gives the layout name `Atmos`), and the codec comes from the `CODECS` of the first variant that uses the rendition's
-/// group. Dispositions: `DEFAULT=YES` → `default`, `FORCED=YES` → `forced`,
-/// `public.accessibility.describes-video` → `visual_impaired` (audio: ``AudioKind/mainDescriptions``,
-/// subtitles: ``SubtitleKind/descriptions``), `public.accessibility.transcribes-spoken-dialog` and
+/// HLS multivariant playlists (`#EXT-X-MEDIA`): `TYPE=AUDIO` renditions become audio tracks,
+/// `SUBTITLES` and `CLOSED-CAPTIONS` renditions subtitle tracks. Renditions of one `TYPE`,
+/// `NAME` and `LANGUAGE` (and the same `FORCED` and `CHARACTERISTICS`) are one track whatever
+/// their groups (see ``HLSPlaylist/renditionTracks()``); `index` is the position of its first
+/// rendition among the `#EXT-X-MEDIA` tags. `NAME` is the title (and, through
+/// ``TrackLabeler/authorTitlesFirst``, the label), `LANGUAGE` the language, `CHANNELS` the
+/// channel count (`CHANNELS="16/JOC"`, Dolby Atmos objects, gives the layout name `Atmos`),
+/// `SAMPLE-RATE` the sample rate, and the codec comes from the `CODECS` of the first variant
+/// that uses one of the track's groups. Dispositions: `DEFAULT=YES` → `default`, `FORCED=YES` →
+/// `forced`, `public.accessibility.describes-video` → `visual_impaired` (audio:
+/// ``AudioKind/mainDescriptions``, subtitles: ``SubtitleKind/descriptions``),
+/// `public.accessibility.transcribes-spoken-dialog` and
 /// `public.accessibility.describes-music-and-sound` → `hearing_impaired` and `captions`
-/// (``SubtitleKind/captions``), and closed captions → `captions`.
+/// (``SubtitleKind/captions``), and closed captions → `captions` (codec `eia_608` for
+/// `INSTREAM-ID="CC1"`…`"CC4"`, `eia_708` for `"SERVICE1"`…).
 ///
-/// DASH (`AdaptationSet` of the first `Period`): audio sets become audio tracks and text sets
-/// subtitle tracks; `index` is the set's position in the period. `lang` is the language, the
-/// `Label` the title, `AudioChannelConfiguration` the channel count (MPEG, CICP and Dolby
-/// schemes), `audioSamplingRate` the sample rate and the highest `bandwidth` the bit rate.
-/// `Role` values: `main` → `default` (DASH's closest thing to a default flag), `commentary` →
-/// `comment`, `dub` → `dub`, `description` → `visual_impaired`, `caption` → `captions` and
-/// `hearing_impaired`, `forced-subtitle` → `forced`, `karaoke` → `karaoke`, `alternate` → kind
-/// ``AudioKind/alternative``. `Accessibility` with the TV-Anytime audio-purpose scheme (1 = for
-/// the visually impaired, 2 = for the hard of hearing) or with DASH role values maps the same way.
+/// Audio muxed into the variants: when the playlist has no `TYPE=AUDIO` rendition and a
+/// variant's `CODECS` names an audio codec (`mp4a`, `ac-3`, `ec-3`, `opus`, `fLaC`, …), that
+/// audio is one track, whose `index` is the number of `#EXT-X-MEDIA` tags (it follows them); its
+/// bit rate is the highest `BANDWIDTH` when the variants hold audio only.
+///
+/// DASH (`AdaptationSet` of every `Period`): audio sets become audio tracks and text sets
+/// subtitle tracks; `index` is the set's position among the adaptation sets of all periods, in
+/// document order (video sets included). Sets of one period linked by an
+/// `adaptation-set-switching` property are one track, and a set in a later period that matches
+/// an earlier period's track (same content type, language, label, roles, accessibility and codec
+/// family) continues that track. `lang` is the language, the `Label` the title,
+/// `AudioChannelConfiguration` the channel count (MPEG, CICP and Dolby schemes),
+/// `audioSamplingRate` the sample rate and the highest `bandwidth` the bit rate. `Role` values:
+/// `main` → `default` (DASH's closest thing to a default flag), `commentary` → `comment`
+/// (``AudioKind/commentary``), `dub` → `dub` (``AudioKind/translation``), `description` →
+/// `visual_impaired` (audio: ``AudioKind/mainDescriptions``, or ``AudioKind/descriptions`` with
+/// `supplementary`; text: ``SubtitleKind/descriptions``), `caption` and
+/// `enhanced-audio-intelligibility` → `hearing_impaired` (text: ``SubtitleKind/captions``),
+/// `subtitle` and `easyreader` → ``SubtitleKind/subtitles``, `forced-subtitle` → `forced`,
+/// `karaoke` → `karaoke`, `metadata` → ``SubtitleKind/metadata``, and `alternate`,
+/// `supplementary`, `emergency` → audio kind ``AudioKind/alternative``. `Accessibility` with
+/// the TV-Anytime audio-purpose scheme (1 = for the visually impaired, 2 = for the hard of
+/// hearing) or with DASH role values maps the same way. `Accessibility` descriptors with the
+/// schemes `urn:scte:dash:cc:cea-608:2015` (`CC1=eng;CC3=spa`) and
+/// `urn:scte:dash:cc:cea-708:2015` (`1=lang:eng;2=lang:spa`) declare closed captions carried in
+/// the video: each channel or service is a subtitle track of kind ``SubtitleKind/captions``
+/// (codec `eia_608` or `eia_708`), whose `index` follows every adaptation set's.
 ///
 /// Kinds then follow ``TrackKinds`` from these dispositions and titles.
+///
+/// Local media a manifest names: ``parseIfManifest(path:timeout:)`` reads an HLS media
+/// playlist's first segment (its `#EXT-X-MAP` initialization section when it has one) to list
+/// the tracks it holds, and the first segment of a rendition or variant to fill in the codec,
+/// channels, sample rate and bit rate a multivariant playlist does not state. Only a relative
+/// reference to a file inside the folder of the manifest given (after links are resolved) is
+/// read, with this module's reader under the timeout, like any media input; a URL, an absolute
+/// path or a path leading out of that folder is never opened, and at most
+/// ``maximumSegmentReads`` files are read per manifest.
 public enum ManifestParser {
-  /// Parses `path` as an HLS master playlist or a DASH manifest when it is one; returns `nil`
-  /// for anything else (a media file, a URL).
+  /// The most media playlists and segments read to fill in one manifest's facts.
+  public static let maximumSegmentReads = 16
+
+  /// Parses `path` as an HLS playlist or a DASH manifest when it is one; returns `nil` for
+  /// anything else (a media file, a URL).
   ///
   /// A file is recognised by its content, whatever its name: text starting with `#EXTM3U` is
   /// HLS, XML with an `MPD` element in its first 64 KiB is DASH (a byte-order mark allowed, and
   /// for XML leading whitespace). Otherwise its name decides: a file ending in `.m3u8` or `.mpd`
   /// (case-insensitive) is parsed as that kind, and fails as not being one.
   ///
+  /// An HLS media playlist (segments only) lists the tracks of its first segment (see the type's
+  /// documentation for which files are read); its duration is the sum of its segments' when it
+  /// ends with `#EXT-X-ENDLIST`.
+  ///
   /// - Parameter timeout: For a named pipe, the longest one read may wait, in seconds (see
-  ///   ``MediaProbe/defaultTimeout``, which `nil` means).
+  ///   ``MediaProbe/defaultTimeout``, which `nil` means); for a segment read, the longest one
+  ///   reading call may take.
   /// - Throws: `MediaError` with kind `.notFound` when the file cannot be read and `.malformed`
-  ///   when it is not a manifest of its kind.
+  ///   when it is not a manifest of its kind, or is a media playlist whose first segment is not
+  ///   a local file in its folder, cannot be read, or is encrypted as a whole (`AES-128`).
   public static func parseIfManifest(path: String, timeout: Double? = nil) throws(MediaError)
     -> MediaInfo?
   {
@@ -55,7 +97,14 @@ public enum ManifestParser {
     switch kind {
     case .hls?:
       let bytes = try FileBytes.read(local, deadline: try Deadline(timeout: timeout))
-      return self.info(path: path, hls: try HLSPlaylist(bytes: bytes))
+      let playlist = try HLSPlaylist(bytes: bytes)
+      var reader = SegmentReader(manifest: local, timeout: timeout)
+      if playlist.isMediaPlaylist {
+        return try mediaPlaylistInfo(path: path, playlist: playlist, reader: &reader)
+      }
+      var result = self.info(path: path, hls: playlist)
+      fillFromSegments(&result, playlist: playlist, reader: &reader)
+      return result
     case .dash?:
       let bytes = try FileBytes.read(local, deadline: try Deadline(timeout: timeout))
       return self.info(path: path, dash: try DASHManifest(bytes: bytes))
@@ -101,7 +150,9 @@ public enum ManifestParser {
     return nil
   }
 
-  /// The tracks of an HLS master playlist (kinds set; labels and defaults not yet).
+  /// The tracks an HLS multivariant playlist declares (kinds set; labels and defaults not yet).
+  /// Reads no file: ``parseIfManifest(path:timeout:)`` adds what local segments say. A media
+  /// playlist gives no track here.
   ///
   /// - Complexity: O(*r* + *v*) in the numbers of renditions and variants.
   public static func info(path: String, hls playlist: HLSPlaylist) -> MediaInfo {
@@ -119,9 +170,13 @@ public enum ManifestParser {
         subtitleGroupCodecs[group] = variant.codecs
       }
     }
-    for (position, rendition) in playlist.renditions.enumerated() {
+    var hasAudioRenditions = false
+    for track in playlist.renditionTracks() {
+      let members = track.renditions.map { playlist.renditions[$0] }
+      let rendition = members[0]
+      let position = track.renditions[0]
       var dispositions: [String] = []
-      if rendition.isDefault { dispositions.append("default") }
+      if members.contains(where: \.isDefault) { dispositions.append("default") }
       if rendition.forced { dispositions.append("forced") }
       let characteristics = Set(rendition.characteristics.map { $0.trimmingSpaces })
       if characteristics.contains("public.accessibility.transcribes-spoken-dialog")
@@ -132,21 +187,23 @@ public enum ManifestParser {
       if characteristics.contains("public.accessibility.describes-video") {
         dispositions.append("visual_impaired")
       }
-      let codecs =
-        (rendition.type == "AUDIO"
-          ? audioGroupCodecs[rendition.groupID] : subtitleGroupCodecs[rendition.groupID]) ?? []
       let language = LanguageTag.bcp47(rendition.language)
       let title = rendition.name.isEmpty ? nil : rendition.name
       switch rendition.type {
       case "AUDIO":
-        let codec = codecs.lazy.compactMap(audioCodec).first
-        let channels = rendition.channels.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
+        hasAudioRenditions = true
+        let codec = members.lazy.compactMap { audioGroupCodecs[$0.groupID] }.joined().lazy
+          .compactMap(audioCodec).first
+        let stated = members.lazy.compactMap { member in
+          member.channels.flatMap { Int($0.prefix { $0.isNumber }) }.flatMap { $0 > 0 ? $0 : nil }
+        }.first
+        let channels = stated ?? 0
+        let atmos = members.contains { $0.channels?.contains("JOC") == true }
         audio.append(
           AudioTrack(
             index: position, codec: codec?.name ?? "", profile: codec?.profile,
-            channels: channels,
-            channelLayout: rendition.channels?.contains("JOC") == true
-              ? "Atmos" : ChannelLayout.defaultName(channels: channels),
+            sampleRate: members.lazy.compactMap(\.sampleRate).first ?? 0, channels: channels,
+            channelLayout: atmos ? "Atmos" : ChannelLayout.defaultName(channels: channels),
             language: language, languageTag: rendition.language, title: title,
             dispositions: dispositions))
       case "SUBTITLES", "CLOSED-CAPTIONS":
@@ -158,8 +215,16 @@ public enum ManifestParser {
         if dispositions.contains("visual_impaired") && !closed {
           dispositions.append("descriptions")
         }
-        var codec = closed ? "eia_608" : "webvtt"
-        if !closed, codecs.contains(where: { $0.hasPrefix("stpp") }) { codec = "ttml" }
+        var codec = "webvtt"
+        if closed {
+          codec =
+            rendition.instreamID?.uppercased().hasPrefix("SERVICE") == true ? "eia_708" : "eia_608"
+        } else if members.contains(where: { member in
+          subtitleGroupCodecs[member.groupID]?.contains { $0.lowercased().hasPrefix("stpp") }
+            == true
+        }) {
+          codec = "ttml"
+        }
         subtitles.append(
           SubtitleTrack(
             index: position, codec: codec, language: language, languageTag: rendition.language,
@@ -168,24 +233,179 @@ public enum ManifestParser {
         continue
       }
     }
+    if !hasAudioRenditions, let muxed = muxedAudio(playlist) { audio.append(muxed) }
     TrackKinds.classify(&audio)
     TrackKinds.classify(&subtitles)
     return MediaInfo(path: path, format: "hls", audio: audio, subtitles: subtitles)
   }
 
+  /// The audio muxed into the variants, as one track: from the `CODECS` of the first variant
+  /// that names an audio codec; `nil` when none does.
+  private static func muxedAudio(_ playlist: HLSPlaylist) -> AudioTrack? {
+    var codec: (name: String, profile: String?)? = nil
+    var audioOnly = true
+    var bandwidth: Int? = nil
+    for variant in playlist.variants {
+      let found = variant.codecs.compactMap(audioCodec)
+      guard !found.isEmpty else {
+        if !variant.codecs.isEmpty { audioOnly = false }
+        continue
+      }
+      if codec == nil { codec = found[0] }
+      if found.count < variant.codecs.count { audioOnly = false }
+      if let value = variant.bandwidth { bandwidth = max(bandwidth ?? 0, value) }
+    }
+    guard let codec else { return nil }
+    return AudioTrack(
+      index: playlist.renditions.count, codec: codec.name, profile: codec.profile,
+      bitRate: audioOnly ? bandwidth : nil)
+  }
+
+  /// The tracks of an HLS media playlist: those of its first segment.
+  private static func mediaPlaylistInfo(
+    path: String, playlist: HLSPlaylist, reader: inout SegmentReader
+  ) throws(MediaError) -> MediaInfo {
+    guard let segment = playlist.segments.first else {
+      throw MediaError(
+        kind: .malformed, operation: "HLSPlaylist",
+        detail: "'\(path)' is an HLS media playlist without segments")
+    }
+    var (audio, subtitles) = try reader.tracks(
+      of: segment, playlist: reader.manifest, name: path)
+    let duration = playlist.hasEndList ? playlist.segmentsDuration : nil
+    for position in audio.indices { audio[position].duration = duration }
+    TrackKinds.classify(&audio)
+    TrackKinds.classify(&subtitles)
+    return MediaInfo(
+      path: path, format: "hls", duration: duration, audio: audio, subtitles: subtitles)
+  }
+
+  /// Fills in the facts a multivariant playlist leaves out from the first segment of local
+  /// renditions and variants: the codec, channels, sample rate and bit rate of audio tracks
+  /// that lack one, and the audio tracks muxed into variants that name no codecs.
+  private static func fillFromSegments(
+    _ info: inout MediaInfo, playlist: HLSPlaylist, reader: inout SegmentReader
+  ) {
+    guard !playlist.renditions.isEmpty || !playlist.variants.isEmpty else { return }
+    // The first variant of each audio group (for renditions muxed into their variants).
+    var groupVariant: [String: String] = [:]
+    for variant in playlist.variants {
+      if let group = variant.audioGroup, groupVariant[group] == nil {
+        groupVariant[group] = variant.uri
+      }
+    }
+    let tracks = playlist.renditionTracks()
+    var members: [Int: [Int]] = [:]
+    for track in tracks { members[track.renditions[0]] = track.renditions }
+    for position in info.audio.indices {
+      let track = info.audio[position]
+      guard track.codec.isEmpty || track.channels == 0 || track.sampleRate == 0,
+        let renditions = members[track.index]
+      else { continue }
+      for rendition in renditions.map({ playlist.renditions[$0] }) {
+        guard let uri = rendition.uri ?? groupVariant[rendition.groupID],
+          let found = reader.firstSegmentTracks(ofPlaylist: uri)?.audio.first
+        else { continue }
+        info.audio[position].fill(from: found)
+        break
+      }
+    }
+    // Audio muxed into variants whose CODECS say nothing (or not everything): the first local
+    // variant's first segment lists it.
+    let hasAudioRenditions = playlist.renditions.contains { $0.type == "AUDIO" }
+    guard !hasAudioRenditions else { return }
+    for variant in playlist.variants.prefix(4) {
+      guard let found = reader.firstSegmentTracks(ofPlaylist: variant.uri) else { continue }
+      if !found.audio.isEmpty {
+        let declared = info.audio.last { $0.index >= playlist.renditions.count }
+        info.audio.removeAll { $0.index >= playlist.renditions.count }
+        for (offset, var track) in found.audio.enumerated() {
+          track.index = playlist.renditions.count + offset
+          track.duration = nil
+          track.startTime = nil
+          if track.bitRate == nil { track.bitRate = declared?.bitRate }
+          info.audio.append(track)
+        }
+        TrackKinds.classify(&info.audio)
+      }
+      break
+    }
+  }
+
   /// The tracks of a DASH manifest (kinds set; labels and defaults not yet).
+  ///
+  /// - Complexity: O(*s* log *s*) in the number of adaptation sets (and linear in their
+  ///   descriptors).
   public static func info(path: String, dash manifest: DASHManifest) -> MediaInfo {
     var audio: [AudioTrack] = []
     var subtitles: [SubtitleTrack] = []
     var alternates: Set<Int> = []
-    for (position, set) in manifest.adaptationSets.enumerated() {
+    let sets = manifest.adaptationSets
+    // Sets of one period a player switches between seamlessly are one track: each set's
+    // representative is the first set of its switching group (union by position).
+    var representative = Array(sets.indices)
+    func root(_ position: Int) -> Int {
+      var current = position
+      while representative[current] != current { current = representative[current] }
+      var walk = position
+      while representative[walk] != current {
+        let next = representative[walk]
+        representative[walk] = current
+        walk = next
+      }
+      return current
+    }
+    var periodStart = 0
+    for period in manifest.periods {
+      let range = periodStart..<min(sets.count, periodStart + period.adaptationSetCount)
+      periodStart = range.upperBound
+      var byID: [String: Int] = [:]
+      for position in range {
+        if let id = sets[position].id?.trimmingSpaces, byID[id] == nil { byID[id] = position }
+      }
+      for position in range {
+        for id in sets[position].switchableWith {
+          guard let other = byID[id], sets[other].mediaType == sets[position].mediaType else {
+            continue
+          }
+          let (a, b) = (root(position), root(other))
+          if a != b { representative[max(a, b)] = min(a, b) }
+        }
+      }
+    }
+    // A track continues across periods: a later period's set (or switching group) with the same
+    // key as an earlier period's track joins it, one set per track and period.
+    struct ContinuityKey: Hashable {
+      var mediaType: String
+      var language: String
+      var label: String
+      var roles: [String]
+      var accessibility: [String]
+      var codec: String
+    }
+    // Per key: the tracks made so far, in order; in each period the ones made in earlier
+    // periods are taken in turn.
+    struct Slot {
+      var tracks: [Int] = []
+      var period = -1
+      var earlier = 0
+      var used = 0
+    }
+    var slots: [ContinuityKey: Slot] = [:]
+    var audioPosition: [Int: Int] = [:]
+    var subtitlePosition: [Int: Int] = [:]
+    var captionKeys: Set<String> = []
+    var captions: [SubtitleTrack] = []
+    for (position, set) in sets.enumerated() {
       var dispositions: [String] = []
-      let roles = set.roles.map { $0.value }
+      let roles = set.roles.map { $0.value.trimmingSpaces.lowercased() }
+      var supplementary = false
       let accessibility = set.accessibility.map { descriptor -> String in
         if descriptor.scheme == "urn:tva:metadata:cs:AudioPurposeCS:2007" {
           return descriptor.value == "1" ? "description" : descriptor.value == "2" ? "caption" : ""
         }
-        return descriptor.value
+        if descriptor.scheme.lowercased().hasPrefix("urn:scte:dash:cc:") { return "" }
+        return descriptor.value.trimmingSpaces.lowercased()
       }
       for value in roles + accessibility {
         switch value {
@@ -200,42 +420,113 @@ public enum ManifestParser {
           if set.mediaType == "text" { dispositions.append("captions") }
         case "forced-subtitle", "forced_subtitle": dispositions.append("forced")
         case "karaoke": dispositions.append("karaoke")
-        case "alternate": alternates.insert(position)
+        case "metadata": if set.mediaType == "text" { dispositions.append("metadata") }
+        case "supplementary":
+          supplementary = true
+          alternates.insert(position)
+        case "alternate", "emergency": alternates.insert(position)
         default: break
         }
       }
+      if supplementary && dispositions.contains("visual_impaired") && set.mediaType == "audio" {
+        // A description track meant to be mixed with the main audio.
+        dispositions.append("descriptions")
+        dispositions.append("dependent")
+      }
       dispositions = ordered(dispositions)
       let language = LanguageTag.bcp47(set.language)
-      switch set.mediaType {
-      case "audio":
-        let codec = set.codecs.flatMap { codecs in
-          codecs.split(separator: ",").lazy.compactMap { audioCodec(String($0).trimmingSpaces) }
-            .first
+      // Captions carried in the video (or any set), declared by an Accessibility descriptor;
+      // each channel once, whatever the number of sets and periods that declare it.
+      for descriptor in set.accessibility {
+        for caption in closedCaptions(descriptor) {
+          guard
+            captionKeys.insert(
+              caption.codec + "\u{0}" + caption.channel + "\u{0}" + (caption.language ?? "")
+            ).inserted
+          else { continue }
+          captions.append(
+            SubtitleTrack(
+              index: 0, codec: caption.codec, language: LanguageTag.bcp47(caption.language),
+              languageTag: caption.language, dispositions: ["hearing_impaired", "captions"]))
         }
-        let channels = set.audioChannelConfiguration.lazy.compactMap(channelCount).first ?? 0
-        audio.append(
-          AudioTrack(
-            index: position, codec: codec?.name ?? set.codecs ?? "", profile: codec?.profile,
-            sampleRate: set.sampleRate ?? 0, channels: channels,
-            channelLayout: ChannelLayout.defaultName(channels: channels), bitRate: set.bandwidth,
-            duration: manifest.duration, language: language, languageTag: set.language,
-            title: set.label, dispositions: dispositions))
-      case "text":
+      }
+      let codecList = (set.codecs ?? "").split(separator: ",").map { String($0).trimmingSpaces }
+      let leader = root(position)
+      // A set that joins its switching group's track.
+      if leader != position {
+        if let existing = audioPosition[leader] {
+          audioPosition[position] = existing
+          audio[existing].merge(set)
+        } else if let existing = subtitlePosition[leader] {
+          subtitlePosition[position] = existing
+        }
+        continue
+      }
+      let codec: (name: String, profile: String?)? = codecList.lazy.compactMap(audioCodec).first
+      // A video set names an audio codec when the audio is muxed into it.
+      guard
+        set.mediaType == "audio" || set.mediaType == "text"
+          || (set.mediaType == "video" && codec != nil)
+      else {
+        continue
+      }
+      let key = ContinuityKey(
+        mediaType: set.mediaType, language: (set.language ?? "").lowercased(),
+        label: set.label ?? "", roles: roles.sorted(), accessibility: accessibility.sorted(),
+        codec: String((codecList.first ?? "").lowercased().prefix(4)))
+      var slot = slots[key] ?? Slot()
+      if slot.period != set.period {
+        slot.period = set.period
+        slot.earlier = slot.tracks.count
+        slot.used = 0
+      }
+      if slot.used < slot.earlier {
+        // The same track in a later period.
+        let first = slot.tracks[slot.used]
+        slot.used += 1
+        slots[key] = slot
+        if let existing = audioPosition[first] {
+          audioPosition[position] = existing
+          audio[existing].merge(set)
+        } else if let existing = subtitlePosition[first] {
+          subtitlePosition[position] = existing
+        }
+        continue
+      }
+      slot.tracks.append(position)
+      slots[key] = slot
+      if set.mediaType == "text" {
         var codec = set.codecs ?? ""
-        if codec.hasPrefix("wvtt") || set.mimeType == "text/vtt" {
+        let lowered = codec.lowercased()
+        if lowered.hasPrefix("wvtt") || set.mimeType == "text/vtt" {
           codec = "webvtt"
-        } else if codec.hasPrefix("stpp") || set.mimeType == "application/ttml+xml" {
+        } else if lowered.hasPrefix("stpp") || set.mimeType == "application/ttml+xml" {
           codec = "ttml"
         }
+        subtitlePosition[position] = subtitles.count
         subtitles.append(
           SubtitleTrack(
             index: position, codec: codec, language: language, languageTag: set.language,
             title: set.label, dispositions: dispositions))
-      default:
-        continue
+      } else {
+        let channels = set.audioChannelConfiguration.lazy.compactMap(channelCount).first ?? 0
+        audioPosition[position] = audio.count
+        audio.append(
+          AudioTrack(
+            index: position,
+            codec: codec?.name ?? (set.mediaType == "audio" ? set.codecs ?? "" : ""),
+            profile: codec?.profile, sampleRate: set.sampleRate ?? 0, channels: channels,
+            channelLayout: ChannelLayout.defaultName(channels: channels), bitRate: set.bandwidth,
+            duration: manifest.duration, language: language, languageTag: set.language,
+            title: set.label, dispositions: set.mediaType == "video" ? [] : dispositions))
       }
     }
-    // Sets with Role "alternate" never count as their language's main track.
+    for (offset, var track) in captions.enumerated() {
+      track.index = sets.count + offset
+      subtitles.append(track)
+    }
+    // Sets with Role "alternate" (or "supplementary", "emergency") never count as their
+    // language's main track.
     var others = audio.filter { !alternates.contains($0.index) }
     var alternateSets = audio.filter { alternates.contains($0.index) }
     TrackKinds.classify(&others)
@@ -248,6 +539,57 @@ public enum ManifestParser {
     return MediaInfo(
       path: path, format: "dash", duration: manifest.duration, audio: audio,
       subtitles: subtitles)
+  }
+
+  /// The caption channels an `Accessibility` descriptor declares: channel (or service), language
+  /// as written, and codec; empty for other schemes.
+  ///
+  /// CEA-608 (`urn:scte:dash:cc:cea-608:2015`): `CC1=eng;CC3=spa`, or languages alone
+  /// (`eng;spa`, channels CC1, CC3 in order). CEA-708 (`urn:scte:dash:cc:cea-708:2015`):
+  /// `1=lang:eng;2=lang:spa,war:1`, or languages alone (services 1, 2, … in order).
+  static func closedCaptions(_ descriptor: DASHManifest.Descriptor)
+    -> [(channel: String, language: String?, codec: String)]
+  {
+    let scheme = descriptor.scheme.trimmingSpaces.lowercased()
+    let codec: String
+    if scheme.hasPrefix("urn:scte:dash:cc:cea-608") {
+      codec = "eia_608"
+    } else if scheme.hasPrefix("urn:scte:dash:cc:cea-708") {
+      codec = "eia_708"
+    } else {
+      return []
+    }
+    var result: [(channel: String, language: String?, codec: String)] = []
+    let entries = descriptor.value.split(separator: ";").map { String($0).trimmingSpaces }
+      .filter { !$0.isEmpty }
+    for (position, entry) in entries.prefix(64).enumerated() {
+      var channel: String
+      var language: String?
+      if let equals = entry.firstIndex(of: "=") {
+        channel = String(entry[..<equals]).trimmingSpaces
+        let rest = entry[entry.index(after: equals)...]
+        if codec == "eia_708" {
+          // `lang:eng,war:1,er:1`: the `lang` field.
+          language = nil
+          for field in rest.split(separator: ",") {
+            let field = String(field).trimmingSpaces
+            if field.hasPrefix("lang:") { language = String(field.dropFirst(5)) }
+          }
+          if language == nil, !rest.contains(":") { language = String(rest) }
+        } else {
+          language = String(rest)
+        }
+        language = language?.trimmingSpaces
+      } else {
+        channel = codec == "eia_608" ? "CC\(2 * position + 1)" : "\(position + 1)"
+        language = entry
+      }
+      if language?.isEmpty == true { language = nil }
+      if channel.isEmpty { channel = "\(position + 1)" }
+      result.append((channel.uppercased(), language, codec))
+    }
+    if result.isEmpty { result.append((codec == "eia_608" ? "CC1" : "1", nil, codec)) }
+    return result
   }
 
   /// Dispositions in FFmpeg's order, without repeats.
@@ -313,5 +655,162 @@ public enum ManifestParser {
     default:
       return Int(descriptor.value).flatMap { (1...64).contains($0) ? $0 : nil }
     }
+  }
+}
+
+extension AudioTrack {
+  /// Takes the facts this track lacks (codec, channels, sample rate, bit rate) from `other`,
+  /// the same audio as found in a segment.
+  mutating func fill(from other: AudioTrack) {
+    if codec.isEmpty {
+      codec = other.codec
+      profile = other.profile
+    }
+    if channels == 0 && other.channels > 0 {
+      channels = other.channels
+      channelLayout = other.channelLayout
+    }
+    if sampleRate == 0 { sampleRate = other.sampleRate }
+    if bitRate == nil { bitRate = other.bitRate }
+  }
+
+  /// Takes what another adaptation set of the same track adds: the facts this one lacks, and
+  /// the higher bit rate.
+  mutating func merge(_ set: DASHManifest.AdaptationSet) {
+    if channels == 0,
+      let count = set.audioChannelConfiguration.lazy.compactMap(ManifestParser.channelCount).first
+    {
+      channels = count
+      channelLayout = ChannelLayout.defaultName(channels: count)
+    }
+    if sampleRate == 0, let rate = set.sampleRate { sampleRate = rate }
+    if let other = set.bandwidth, other > (bitRate ?? 0) { bitRate = other }
+  }
+}
+
+/// Reads the local files a manifest names, and only those it may: a relative reference (no
+/// scheme, not an absolute path) to a file inside the manifest's folder once links are resolved,
+/// through ``FormatContext`` (this module's reader, the timeout, no nested inputs), at most
+/// ``ManifestParser/maximumSegmentReads`` files in all.
+struct SegmentReader {
+  /// The manifest's local path.
+  let manifest: String
+  /// The longest one reading call may take, in seconds (`nil`: the default).
+  let timeout: Double?
+  /// The manifest's folder, links resolved; `nil` when it cannot be resolved (nothing is read).
+  private let root: String?
+  /// The files read so far.
+  private var reads = 0
+
+  init(manifest: String, timeout: Double?) {
+    self.manifest = manifest
+    self.timeout = timeout
+    root = SegmentReader.realPath(SegmentReader.folder(of: manifest))
+  }
+
+  /// The audio and subtitle tracks of the first segment of the media playlist `uri` names
+  /// (relative to the manifest); `nil` when it is not a local file the manifest may name, is
+  /// not a media playlist, cannot be read, or the reads are used up.
+  mutating func firstSegmentTracks(ofPlaylist uri: String) -> (
+    audio: [AudioTrack], subtitles: [SubtitleTrack]
+  )? {
+    guard reads < ManifestParser.maximumSegmentReads, let path = resolve(uri, relativeTo: manifest),
+      ManifestParser.sniff(FileBytes.head(path)) == .hls
+    else { return nil }
+    reads += 1
+    guard let deadline = try? Deadline(timeout: timeout),
+      let bytes = try? FileBytes.read(path, deadline: deadline),
+      let playlist = try? HLSPlaylist(bytes: bytes), playlist.isMediaPlaylist,
+      let segment = playlist.segments.first
+    else { return nil }
+    return try? tracks(of: segment, playlist: path, name: uri)
+  }
+
+  /// The tracks of `segment` (its initialization section when it has one) of the media
+  /// playlist at the local path `playlist`; `name` names the playlist in errors.
+  /// - Throws: `.malformed` when the segment is not a local file the playlist may name, is
+  ///   encrypted as a whole, or cannot be read as media; a timeout as ``FormatContext`` does.
+  mutating func tracks(of segment: HLSPlaylist.Segment, playlist: String, name: String)
+    throws(MediaError) -> (audio: [AudioTrack], subtitles: [SubtitleTrack])
+  {
+    let target = segment.initialization ?? segment.uri
+    if segment.encryption?.uppercased() == "AES-128" {
+      throw MediaError(
+        kind: .malformed, operation: "HLSPlaylist",
+        detail: "'\(name)': its segments are encrypted (AES-128) and cannot be read")
+    }
+    guard reads < ManifestParser.maximumSegmentReads,
+      let path = resolve(target, relativeTo: playlist)
+    else {
+      throw MediaError(
+        kind: .malformed, operation: "HLSPlaylist",
+        detail:
+          "'\(name)' is a media playlist whose first segment '\(target)' is not a file in its "
+          + "folder (URLs, absolute paths and paths out of the folder are not opened)")
+    }
+    reads += 1
+    do {
+      let context = try FormatContext(path: path, timeout: timeout)
+      if context.needsStreamInfo() { try context.findStreamInfo(path: path) }
+      return context.tracks()
+    } catch {
+      if error.isTimeout { throw error }
+      throw MediaError(
+        kind: .malformed, code: error.code, operation: error.operation,
+        detail: "'\(name)': first segment '\(target)': \(error.detail)")
+    }
+  }
+
+  /// The local file `uri` names relative to the file `base`, links resolved, when it is inside
+  /// the manifest's folder; `nil` for a URL, an absolute path, a path out of the folder or a
+  /// missing file.
+  func resolve(_ uri: String, relativeTo base: String) -> String? {
+    guard let root else { return nil }
+    var text = Substring(uri.trimmingSpaces)
+    if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = text[..<cut] }
+    guard !text.isEmpty, !text.hasPrefix("/") else { return nil }
+    // A scheme (`https:`, `file:`, `data:`) before any slash: not a relative path.
+    if let colon = text.firstIndex(of: ":"), !text[..<colon].contains("/") { return nil }
+    guard let decoded = SegmentReader.percentDecoded(text),
+      let resolved = SegmentReader.realPath(SegmentReader.folder(of: base) + "/" + decoded)
+    else { return nil }
+    guard resolved.hasPrefix(root == "/" ? "/" : root + "/") else { return nil }
+    return resolved
+  }
+
+  /// The folder part of `path` (`"."` when it has none).
+  static func folder(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+
+  /// `path` with links, `.` and `..` resolved, or `nil` when it does not exist.
+  static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  /// `text` with `%XX` escapes decoded; `nil` when that gives a NUL byte.
+  static func percentDecoded(_ text: Substring) -> String? {
+    let bytes = Array(text.utf8)
+    guard bytes.contains(0x25) else { return String(text) }
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var index = 0
+    while index < bytes.count {
+      if bytes[index] == 0x25, index + 2 < bytes.count,
+        let value = UInt8(
+          String(decoding: bytes[(index + 1)...(index + 2)], as: UTF8.self), radix: 16)
+      {
+        out.append(value)
+        index += 3
+      } else {
+        out.append(bytes[index])
+        index += 1
+      }
+    }
+    guard !out.contains(0) else { return nil }
+    return String(decoding: out, as: UTF8.self)
   }
 }

@@ -197,7 +197,9 @@ public struct MediaInfo: Hashable, Sendable, Codable {
       TrackKinds.classify(&audio)
       TrackKinds.classify(&subtitles)
     }
-    let labeler = TrackLabeler(locale: locale)
+    // A manifest's NAME or Label is written for the menu: it is the label's first choice.
+    let labeler = TrackLabeler(
+      locale: locale, authorTitlesFirst: format == "hls" || format == "dash")
     labeler.label(&audio)
     labeler.label(&subtitles)
     let chosen = TrackSelection.defaultAudio(in: audio, preferences: preferences)

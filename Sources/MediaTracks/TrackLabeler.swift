@@ -14,13 +14,26 @@
 /// 4. a number: "English (Track 2)"; as a last resort the stream index.
 ///
 /// Qualifiers are added to the colliding tracks only, and only when the value differs among them.
+///
+/// With ``authorTitlesFirst`` (manifests: an HLS `NAME`, a DASH `Label`), a track's title is
+/// the author's label for it and is kept as written ("Deutsch" stays "Deutsch"): the kind is
+/// added only when the title does not already say it ("Director's Commentary" stays as it is,
+/// "English" for a commentary track becomes "English – Commentary"), and the language name is
+/// the first qualifier when titles collide. Tracks without a title get the generated label.
 public struct TrackLabeler: Sendable {
   /// The words labels are made of.
   public var locale: LabelLocale
+  /// Whether a track's title is its author's label and comes before the language name (for
+  /// HLS playlists and DASH manifests, whose `NAME` or `Label` is written for the menu).
+  public var authorTitlesFirst: Bool
 
   /// Creates a labeler for `locale`.
-  public init(locale: LabelLocale = .english) {
+  ///
+  /// - Parameter authorTitlesFirst: Whether titles are the author's labels (see
+  ///   ``authorTitlesFirst``).
+  public init(locale: LabelLocale = .english, authorTitlesFirst: Bool = false) {
     self.locale = locale
+    self.authorTitlesFirst = authorTitlesFirst
   }
 
   /// Sets `label` on every audio track.
@@ -31,6 +44,9 @@ public struct TrackLabeler: Sendable {
     let bases = tracks.indices.map { position -> (String, [String]) in
       let track = tracks[position]
       let title = titles[position]
+      if authorTitlesFirst, let title, !title.isEmpty {
+        return (authorLabel(audio: track, title: title), [])
+      }
       var base = name(language: track.language, title: title)
       var fixed: [String] = []
       switch track.kind {
@@ -51,7 +67,7 @@ public struct TrackLabeler: Sendable {
     }
     let labels = disambiguate(
       bases: bases,
-      qualifiers: [
+      qualifiers: languageQualifier(tracks.map(\.language), titles) + [
         tracks.map { $0.channelLayout }, titles.map { $0 ?? "" }, tracks.map { $0.codec },
       ],
       indexes: tracks.map(\.index))
@@ -65,6 +81,9 @@ public struct TrackLabeler: Sendable {
     let titles = tracks.map { $0.title.map(MenuText.collapsingWhitespace) }
     let bases = tracks.indices.map { position -> (String, [String]) in
       let track = tracks[position]
+      if authorTitlesFirst, let title = titles[position], !title.isEmpty {
+        return (authorLabel(subtitle: track, title: title), [])
+      }
       var base = name(language: track.language, title: titles[position])
       switch track.kind {
       case .captions: base += locale.separator + locale.captions
@@ -76,9 +95,67 @@ public struct TrackLabeler: Sendable {
     }
     let labels = disambiguate(
       bases: bases,
-      qualifiers: [titles.map { $0 ?? "" }, tracks.map { $0.codec }],
+      qualifiers: languageQualifier(tracks.map(\.language), titles) + [
+        titles.map { $0 ?? "" }, tracks.map { $0.codec },
+      ],
       indexes: tracks.map(\.index))
     for position in tracks.indices { tracks[position].label = labels[position] }
+  }
+
+  /// The language names that tell apart tracks labelled by their titles (none without
+  /// ``authorTitlesFirst``; `""` for a track labelled by its language already).
+  private func languageQualifier(_ languages: [String?], _ titles: [String?]) -> [[String]] {
+    guard authorTitlesFirst else { return [] }
+    return [
+      languages.indices.map { position in
+        guard let title = titles[position], !title.isEmpty, let language = languages[position]
+        else { return "" }
+        return locale.languageName(for: language)
+      }
+    ]
+  }
+
+  /// The author's title, with the kind added when the title does not say it.
+  private func authorLabel(audio track: AudioTrack, title: String) -> String {
+    switch track.kind {
+    case .commentary:
+      return says(title, [locale.commentary, "commentary"])
+        ? title : title + locale.separator + locale.commentary
+    case .descriptions, .mainDescriptions:
+      return says(title, [locale.audioDescription, "description", "described"])
+        ? title : title + locale.separator + locale.audioDescription
+    case .main, .alternative, .translation:
+      return title
+    }
+  }
+
+  /// The author's title, with the kind and "forced" added when the title does not say them.
+  private func authorLabel(subtitle track: SubtitleTrack, title: String) -> String {
+    var label = title
+    switch track.kind {
+    case .captions:
+      let words = title.split { !$0.isLetter }.map { $0.uppercased() }
+      if !words.contains("SDH") && !words.contains("CC")
+        && !says(title, [locale.captions, "caption", "hard of hearing", "deaf"])
+      {
+        label += locale.separator + locale.captions
+      }
+    case .descriptions:
+      if !says(title, [locale.descriptions, "description"]) {
+        label += locale.separator + locale.descriptions
+      }
+    case .subtitles, .chapters, .metadata: break
+    }
+    if track.isForced && !says(title, [locale.forced, "forced"]) {
+      label += locale.separator + locale.forced
+    }
+    return label
+  }
+
+  /// Whether `title` contains one of `words`, ignoring case.
+  private func says(_ title: String, _ words: [String]) -> Bool {
+    let lowered = title.lowercased()
+    return words.contains { !$0.isEmpty && lowered.contains($0.lowercased()) }
   }
 
   private func name(language: String?, title: String?) -> String {

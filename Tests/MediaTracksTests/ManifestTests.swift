@@ -1,7 +1,28 @@
 import MediaTracks
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+private func fileBytes(_ path: String) throws -> [UInt8] {
+  guard let file = fopen(path, "rb") else {
+    throw MediaError(kind: .notFound, operation: "fopen", detail: path)
+  }
+  defer { fclose(file) }
+  var result: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 65536)
+  while true {
+    let count = fread(&chunk, 1, chunk.count, file)
+    if count <= 0 { break }
+    result += chunk[0..<count]
+  }
+  return result
+}
 
 @Test func hlsAttributesAreAllKept() throws {
   let playlist = try HLSPlaylist(
@@ -40,26 +61,36 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 @Test func hlsFixtureMapsOntoTheTrackModel() throws {
   let info = try MediaProbe.probe(path: fixtures + "/master.m3u8")
   #expect(info.format == "hls")
-  #expect(info.audio.map(\.index) == [0, 1, 2, 3, 4, 5])
-  #expect(
-    info.audio.map(\.kind) == [
-      .main, .main, .mainDescriptions, .commentary, .alternative, .alternative,
-    ])
-  #expect(info.audio.map(\.codec) == ["aac", "aac", "aac", "aac", "eac3", "eac3"])
+  // "English" and "Français" are in both the AAC and the E-AC-3 group: one track each.
+  #expect(info.audio.map(\.index) == [0, 1, 2, 3])
+  #expect(info.audio.map(\.kind) == [.main, .main, .mainDescriptions, .commentary])
+  #expect(info.audio.map(\.codec) == ["aac", "aac", "aac", "aac"])
   #expect(info.audio[1].language == "fr-CA")
   #expect(info.audio[1].title == "Fran\u{e7}ais")
   #expect(info.audio[2].dispositions == ["visual_impaired"])
-  #expect(Set(info.audio.map(\.label)).count == 6)
-  #expect(info.audio[2].label == "English \u{2013} Audio Description")
-  #expect(info.audio[4].label == "English (5.1)")
-  #expect(info.audio[5].channelLayout == "Atmos")
+  // The authors' names are the labels.
+  #expect(
+    info.audio.map(\.label) == [
+      "English", "Fran\u{e7}ais", "English (Audio Description)", "Director's Commentary",
+    ])
+  #expect(info.audio[0].channelLayout == "stereo")
   #expect(info.subtitles.map(\.index) == [6, 7, 8, 9, 10])
   #expect(info.subtitles.map(\.kind) == [.subtitles, .subtitles, .captions, .subtitles, .captions])
   #expect(info.subtitles[1].isForced)
   #expect(info.subtitles[4].codec == "eia_608")
-  #expect(Set(info.subtitles.map(\.label)).count == 5)
+  #expect(
+    info.subtitles.map(\.label) == [
+      "English", "English (forced)", "English SDH", "Deutsch", "English CC",
+    ])
   #expect(info.defaultAudio == 0)
   #expect(info.defaultSubtitle == 7)
+  let playlist = try HLSPlaylist(bytes: fileBytes(fixtures + "/master.m3u8"))
+  let tracks = playlist.renditionTracks()
+  #expect(tracks.count == 9)
+  #expect(tracks[0].renditions == [0, 4])
+  #expect(tracks[0].groups == ["aac", "ec3"])
+  #expect(tracks[1].renditions == [1, 5])
+  #expect(playlist.groupBandwidths()["ec3"] == [6_000_000])
 
   let french = try MediaProbe.probe(
     path: fixtures + "/master.m3u8", preferences: TrackPreferences(languages: ["fr-CA"]))
@@ -91,8 +122,7 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
   #expect(info.audio[3].title == "Cast & Crew Commentary")
   #expect(
     info.audio.map(\.label) == [
-      "English", "German", "English \u{2013} Audio Description",
-      "English \u{2013} Commentary (Cast & Crew Commentary)",
+      "English", "German", "English \u{2013} Audio Description", "Cast & Crew Commentary",
     ])
   #expect(info.subtitles.map(\.index) == [5, 6, 7])
   // `defaultAudio` is a stream index (1 here, the first audio set after the video one), and
@@ -160,13 +190,18 @@ func isoDurations(text: String, seconds: Double) throws {
   #expect(manifest.duration == seconds)
 }
 
-@Test func notManifestsAreMalformed() {
+@Test func notManifestsAreMalformed() throws {
   #expect {
     _ = try HLSPlaylist(bytes: bytes("WEBVTT\n"))
   } throws: { ($0 as? MediaError)?.kind == .malformed }
   #expect {
-    _ = try HLSPlaylist(bytes: bytes("#EXTM3U\n#EXTINF:4,\nseg1.ts\n"))
+    _ = try HLSPlaylist(bytes: bytes("#EXTM3U\n\n# nothing\n"))
   } throws: { ($0 as? MediaError)?.kind == .malformed }
+  // A media playlist parses: its tracks are its segments' (see ManifestSegmentTests).
+  let media = try HLSPlaylist(bytes: bytes("#EXTM3U\n#EXTINF:4,\nseg1.ts\n"))
+  #expect(media.isMediaPlaylist)
+  #expect(media.segments.map(\.uri) == ["seg1.ts"])
+  #expect(ManifestParser.info(path: "x.m3u8", hls: media).audio.isEmpty)
   #expect {
     _ = try DASHManifest(bytes: bytes("<html><body>no</body></html>"))
   } throws: { ($0 as? MediaError)?.kind == .malformed }

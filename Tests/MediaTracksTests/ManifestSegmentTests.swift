@@ -1,0 +1,243 @@
+import MediaTracks
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// Local HLS playlists whose facts live in their segments: each test builds a folder of
+// playlists around copies of the committed fixtures.
+
+/// A new empty folder for one test.
+private func folder(_ name: String) -> String {
+  let path = "/tmp/mediatracks-manifest-\(getpid())-\(name)"
+  _ = system("rm -rf '\(path)'")
+  mkdir(path, 0o755)
+  return path
+}
+
+private func write(_ text: String, to path: String) {
+  let file = fopen(path, "wb")
+  _ = text.utf8CString.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count - 1, file) }
+  fclose(file)
+}
+
+/// Copies a fixture into `folder` under `name` (subfolders made as needed).
+private func copy(_ fixture: String, to folder: String, as name: String) {
+  let target = folder + "/" + name
+  _ = system("mkdir -p \"$(dirname '\(target)')\" && cp '\(fixtures)/\(fixture)' '\(target)'")
+}
+
+private func remove(_ path: String) { _ = system("rm -rf '\(path)'") }
+
+private func mediaPlaylist(_ segments: [String], map: String? = nil, key: String? = nil) -> String {
+  var text = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+  if let key { text += "#EXT-X-KEY:METHOD=\(key),URI=\"key.bin\"\n" }
+  if let map { text += "#EXT-X-MAP:URI=\"\(map)\"\n" }
+  for segment in segments { text += "#EXTINF:4.000,\n\(segment)\n" }
+  return text + "#EXT-X-ENDLIST\n"
+}
+
+@Test func aMediaPlaylistListsItsFirstSegmentsTracks() throws {
+  let dir = folder("media")
+  defer { remove(dir) }
+  copy("stereo-surround.ts", to: dir, as: "seg0.ts")
+  write(mediaPlaylist(["seg0.ts", "seg1.ts", "seg2.ts"]), to: dir + "/index.m3u8")
+  // Named like anything: recognised by its content.
+  write(mediaPlaylist(["seg0.ts"]), to: dir + "/prog_index")
+  for name in ["index.m3u8", "prog_index"] {
+    let info = try MediaProbe.probe(path: dir + "/" + name)
+    #expect(info.format == "hls")
+    #expect(info.audio.map(\.codec) == ["mp2", "ac3"])
+    #expect(info.audio.map(\.channels) == [2, 6])
+    #expect(info.audio.map(\.sampleRate) == [48000, 48000])
+    #expect(info.audio.map(\.language) == ["en", "fr"])
+    // The same default as the segment's own: the surround track.
+    #expect(info.defaultAudio == 1)
+  }
+  let info = try MediaProbe.probe(path: dir + "/index.m3u8")
+  #expect(info.duration == 12)
+  #expect(info.audio.map(\.duration) == [12, 12])
+}
+
+@Test func anInitializationSectionIsReadForFragmentedSegments() throws {
+  let dir = folder("fmp4")
+  defer { remove(dir) }
+  copy("aac-movtext.mp4", to: dir, as: "v/init.mp4")
+  write(mediaPlaylist(["seg1.m4s"], map: "init.mp4"), to: dir + "/v/index.m3u8")
+  let info = try MediaProbe.probe(path: dir + "/v/index.m3u8")
+  #expect(info.audio.map(\.codec) == ["aac"])
+  #expect(info.audio.first?.sampleRate == 8000)
+  #expect(info.subtitles.map(\.codec) == ["mov_text"])
+}
+
+@Test func aSubtitleMediaPlaylistListsItsCues() throws {
+  let dir = folder("subs")
+  defer { remove(dir) }
+  copy("sample.vtt", to: dir, as: "subs/en/0.vtt")
+  // A query string on the URI, and a percent-escaped name.
+  copy("sample.vtt", to: dir, as: "subs/en/1 a.vtt")
+  write(mediaPlaylist(["0.vtt?token=abc"]), to: dir + "/subs/en/a.m3u8")
+  write(mediaPlaylist(["1%20a.vtt"]), to: dir + "/subs/en/b.m3u8")
+  for name in ["a", "b"] {
+    let info = try MediaProbe.probe(path: dir + "/subs/en/\(name).m3u8")
+    #expect(info.subtitles.map(\.codec) == ["webvtt"])
+    #expect(info.audio.isEmpty)
+  }
+}
+
+/// Media playlists whose first segment is not read: each fails as malformed (exit 65 from the
+/// command line), never an empty success.
+@Test(arguments: [
+  ("remote", mediaPlaylist(["https://example.com/seg0.ts"]), "not a file in its folder"),
+  ("absolute", mediaPlaylist(["/etc/passwd"]), "not a file in its folder"),
+  ("file-url", mediaPlaylist(["file:///etc/passwd"]), "not a file in its folder"),
+  ("outside", mediaPlaylist(["../../../../../../etc/passwd"]), "not a file in its folder"),
+  ("missing", mediaPlaylist(["nothing.ts"]), "not a file in its folder"),
+  ("encrypted", mediaPlaylist(["seg0.ts"], key: "AES-128"), "encrypted"),
+  ("empty", "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-ENDLIST\n", "without segments"),
+  ("itself", mediaPlaylist(["list.m3u8"]), "first segment"),
+  ("not-media", mediaPlaylist(["notes.txt"]), "first segment"),
+])
+func unreadableSegmentsAreMalformed(name: String, playlist: String, message: String) throws {
+  let dir = folder("bad-\(name)")
+  defer { remove(dir) }
+  copy("stereo-surround.ts", to: dir, as: "seg0.ts")
+  write("just some notes\n", to: dir + "/notes.txt")
+  write(playlist, to: dir + "/list.m3u8")
+  #expect {
+    _ = try MediaProbe.probe(path: dir + "/list.m3u8")
+  } throws: { error in
+    guard let error = error as? MediaError else { return false }
+    return error.kind == .malformed && error.description.contains(message)
+  }
+}
+
+@Test func aLinkOutOfTheFolderIsNotFollowed() throws {
+  let outside = folder("outside-target")
+  let dir = folder("link")
+  defer {
+    remove(dir)
+    remove(outside)
+  }
+  copy("stereo-surround.ts", to: outside, as: "secret.ts")
+  symlink(outside + "/secret.ts", dir + "/seg0.ts")
+  write(mediaPlaylist(["seg0.ts"]), to: dir + "/list.m3u8")
+  #expect(throws: MediaError.self) { _ = try MediaProbe.probe(path: dir + "/list.m3u8") }
+  // A link inside the folder is fine.
+  copy("stereo-surround.ts", to: dir, as: "real/seg.ts")
+  symlink(dir + "/real/seg.ts", dir + "/seg1.ts")
+  write(mediaPlaylist(["seg1.ts"]), to: dir + "/ok.m3u8")
+  #expect(try MediaProbe.probe(path: dir + "/ok.m3u8").audio.count == 2)
+}
+
+@Test func renditionFactsComeFromTheirFirstSegment() throws {
+  let dir = folder("renditions")
+  defer { remove(dir) }
+  copy("tone.aac", to: dir, as: "audio/en/0.aac")
+  write(mediaPlaylist(["0.aac"]), to: dir + "/audio/en/index.m3u8")
+  copy("stereo-surround.ts", to: dir, as: "audio/fr/0.ts")
+  write(mediaPlaylist(["0.ts"]), to: dir + "/audio/fr/index.m3u8")
+  write(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",LANGUAGE="en",DEFAULT=YES,URI="audio/en/index.m3u8"
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="Français",LANGUAGE="fr",CHANNELS="6",URI="audio/fr/index.m3u8"
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="Remote",LANGUAGE="es",URI="https://example.com/es.m3u8"
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="Elsewhere",LANGUAGE="it",URI="/etc/it.m3u8"
+    #EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS="avc1.4d401e,mp4a.40.2",AUDIO="a"
+    video/index.m3u8
+    """, to: dir + "/master.m3u8")
+  let info = try MediaProbe.probe(path: dir + "/master.m3u8")
+  #expect(info.audio.map(\.label) == ["English", "Fran\u{e7}ais", "Remote", "Elsewhere"])
+  // CHANNELS is missing for English: its segment says mono, 8 kHz.
+  #expect(info.audio.map(\.channels) == [1, 6, 0, 0])
+  #expect(info.audio.map(\.sampleRate) == [8000, 48000, 0, 0])
+  #expect(info.audio.map(\.channelLayout) == ["mono", "5.1", "", ""])
+  #expect(info.audio.map(\.codec) == ["aac", "aac", "aac", "aac"])
+}
+
+@Test func muxedAudioComesFromTheFirstVariantsSegment() throws {
+  let dir = folder("muxed")
+  defer { remove(dir) }
+  copy("stereo-surround.ts", to: dir, as: "v0/0.ts")
+  write(mediaPlaylist(["0.ts"]), to: dir + "/v0/index.m3u8")
+  // No CODECS at all: the segment alone tells what audio there is.
+  write(
+    """
+    #EXTM3U
+    #EXT-X-STREAM-INF:BANDWIDTH=800000
+    v0/index.m3u8
+    """, to: dir + "/master.m3u8")
+  let info = try MediaProbe.probe(path: dir + "/master.m3u8")
+  #expect(info.audio.map(\.codec) == ["mp2", "ac3"])
+  #expect(info.audio.map(\.language) == ["en", "fr"])
+  #expect(info.audio.map(\.index) == [0, 1])
+  #expect(info.audio.map(\.duration) == [nil, nil])
+  // CODECS naming audio, and no local media: one track from CODECS.
+  write(
+    """
+    #EXTM3U
+    #EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS="avc1.4d401e,mp4a.40.2"
+    https://example.com/v0.m3u8
+    """, to: dir + "/remote.m3u8")
+  #expect(try MediaProbe.probe(path: dir + "/remote.m3u8").audio.map(\.codec) == ["aac"])
+}
+
+@Test func manyRenditionsReadABoundedNumberOfFiles() throws {
+  // Renditions all without CHANNELS, each naming a local playlist that names itself as its
+  // segment: a bounded number of files is read, and the answer comes back.
+  let dir = folder("many")
+  defer { remove(dir) }
+  var master = "#EXTM3U\n"
+  for index in 0..<200 {
+    master += "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"A\(index)\",URI=\"loop.m3u8\"\n"
+  }
+  write(master, to: dir + "/master.m3u8")
+  write(mediaPlaylist(["loop.m3u8"]), to: dir + "/loop.m3u8")
+  let info = try MediaProbe.probe(path: dir + "/master.m3u8")
+  #expect(info.audio.count == 200)
+  #expect(info.audio.allSatisfy { $0.channels == 0 })
+}
+
+@Test func aRenditionWithoutURIIsReadThroughItsVariant() throws {
+  // The audio rendition is muxed into the variants (no URI): its facts come from the first
+  // variant of its group.
+  let dir = folder("no-uri")
+  defer { remove(dir) }
+  copy("tone.aac", to: dir, as: "v/0.aac")
+  write(mediaPlaylist(["0.aac"]), to: dir + "/v/index.m3u8")
+  write(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",LANGUAGE="en",DEFAULT=YES
+    #EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS="mp4a.40.2",AUDIO="a"
+    v/index.m3u8
+    """, to: dir + "/master.m3u8")
+  let info = try MediaProbe.probe(path: dir + "/master.m3u8")
+  #expect(info.audio.map(\.channels) == [1])
+  #expect(info.audio.map(\.sampleRate) == [8000])
+  #expect(info.audio.map(\.label) == ["English"])
+}
+
+@Test func aLowLatencyPlaylistWithPartsOnlyReadsItsFirstPart() throws {
+  let dir = folder("parts")
+  defer { remove(dir) }
+  copy("stereo-surround.ts", to: dir, as: "part0.ts")
+  write(
+    """
+    #EXTM3U
+    #EXT-X-TARGETDURATION:4
+    #EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=1.0
+    #EXT-X-PART-INF:PART-TARGET=0.33334
+    #EXT-X-MEDIA-SEQUENCE:266
+    #EXT-X-PART:DURATION=0.33334,URI="part0.ts",INDEPENDENT=YES
+    #EXT-X-PRELOAD-HINT:TYPE=PART,URI="part1.ts"
+    """, to: dir + "/live.m3u8")
+  let info = try MediaProbe.probe(path: dir + "/live.m3u8")
+  #expect(info.audio.count == 2)
+  // Live: no duration.
+  #expect(info.duration == nil)
+}

@@ -1,0 +1,388 @@
+import MediaTracks
+import Testing
+
+// Manifests in the shapes published examples and packagers write (Apple's HLS authoring
+// examples, DASH-IF test vectors, Media3's test manifests), written here by hand, and
+// adversarial variations of them. Parsed from bytes: no file is read.
+
+private func hls(_ text: String) throws -> MediaInfo {
+  var info = ManifestParser.info(path: "x.m3u8", hls: try HLSPlaylist(bytes: Array(text.utf8)))
+  info.finish(classifyKinds: false)
+  return info
+}
+
+private func dash(_ text: String, preferences: TrackPreferences = TrackPreferences()) throws
+  -> MediaInfo
+{
+  var info = ManifestParser.info(path: "x.mpd", dash: try DASHManifest(bytes: Array(text.utf8)))
+  info.finish(preferences: preferences, classifyKinds: false)
+  return info
+}
+
+// MARK: HLS: audio muxed into the variants
+
+@Test(arguments: [
+  ("mp4a.40.2", "aac", "LC"), ("mp4a.40.5", "aac", "HE-AAC"), ("ac-3", "ac3", nil),
+  ("ec-3", "eac3", nil), ("opus", "opus", nil), ("fLaC", "flac", nil), ("mp4a.40.34", "mp3", nil),
+])
+func muxedAudioIsListedFromCodecs(codec: String, name: String, profile: String?) throws {
+  let info = try hls(
+    """
+    #EXTM3U
+    #EXT-X-STREAM-INF:BANDWIDTH=1280000,RESOLUTION=640x360,CODECS="avc1.4d401e,\(codec)"
+    low/index.m3u8
+    #EXT-X-STREAM-INF:BANDWIDTH=2560000,RESOLUTION=1280x720,CODECS="avc1.4d401f,\(codec)"
+    mid/index.m3u8
+    """)
+  #expect(info.audio.count == 1)
+  #expect(info.audio.first?.codec == name)
+  #expect(info.audio.first?.profile == profile)
+  #expect(info.audio.first?.index == 0)
+  // Video and audio share the variant's bandwidth: no audio bit rate is stated.
+  #expect(info.audio.first?.bitRate == nil)
+  #expect(info.audio.first?.sampleRate == 0)
+  #expect(info.audio.first?.channels == 0)
+  #expect(info.defaultAudio == 0)
+}
+
+@Test func audioOnlyVariantsGiveTheBitRate() throws {
+  // An audio-only ladder (a radio stream): the variants' BANDWIDTH is the audio's.
+  let info = try hls(
+    """
+    #EXTM3U
+    #EXT-X-STREAM-INF:BANDWIDTH=64000,CODECS="mp4a.40.5"
+    64k.m3u8
+    #EXT-X-STREAM-INF:BANDWIDTH=128000,CODECS="mp4a.40.2"
+    128k.m3u8
+    """)
+  #expect(info.audio.map(\.codec) == ["aac"])
+  #expect(info.audio.first?.bitRate == 128_000)
+  #expect(info.audio.first?.profile == "HE-AAC")
+}
+
+@Test func noAudioCodecMeansNoMuxedTrack() throws {
+  let videoOnly = try hls(
+    """
+    #EXTM3U
+    #EXT-X-STREAM-INF:BANDWIDTH=1000000,CODECS="avc1.640028"
+    v.m3u8
+    #EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=100000,CODECS="avc1.640028",URI="iframes.m3u8"
+    """)
+  #expect(videoOnly.audio.isEmpty)
+  // Audio renditions present: the variants' mp4a is theirs, not another track.
+  let withRenditions = try hls(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",LANGUAGE="en",URI="en.m3u8"
+    #EXT-X-STREAM-INF:BANDWIDTH=1000000,CODECS="avc1.640028,mp4a.40.2",AUDIO="a"
+    v.m3u8
+    """)
+  #expect(withRenditions.audio.map(\.index) == [0])
+}
+
+@Test func muxedAudioFollowsTheRenditions() throws {
+  // Closed captions and subtitles declared, audio muxed: its index follows the renditions'.
+  let info = try hls(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="English",LANGUAGE="en",INSTREAM-ID="CC1"
+    #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="Español",LANGUAGE="es",INSTREAM-ID="SERVICE2"
+    #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="English",LANGUAGE="en",URI="s.m3u8"
+    #EXT-X-STREAM-INF:BANDWIDTH=1000000,CODECS="avc1.640028,mp4a.40.2",CLOSED-CAPTIONS="cc",SUBTITLES="s"
+    v.m3u8
+    """)
+  #expect(info.audio.map(\.index) == [3])
+  #expect(info.subtitles.map(\.codec) == ["eia_608", "eia_708", "webvtt"])
+  #expect(info.subtitles.map(\.kind) == [.captions, .captions, .subtitles])
+}
+
+// MARK: HLS: one track per NAME and LANGUAGE
+
+@Test func renditionsOfOneNameInSeveralGroupsAreOneTrack() throws {
+  // Apple's advanced example shape: the same languages in an AAC, an AC-3 and an E-AC-3 group.
+  var text = "#EXTM3U\n#EXT-X-INDEPENDENT-SEGMENTS\n"
+  for (group, channels) in [("aud1", "2"), ("aud2", "6"), ("aud3", "6")] {
+    text += "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"\(group)\",LANGUAGE=\"en\",NAME=\"English\","
+    text += "AUTOSELECT=YES,DEFAULT=YES,CHANNELS=\"\(channels)\",URI=\"a1/\(group).m3u8\"\n"
+    text += "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"\(group)\",LANGUAGE=\"fr\",NAME=\"Français\","
+    text += "AUTOSELECT=YES,CHANNELS=\"\(channels)\",URI=\"a2/\(group).m3u8\"\n"
+  }
+  text += """
+    #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="sub1",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,FORCED=NO,URI="s1/en/prog_index.m3u8"
+    #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc1",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,INSTREAM-ID="CC1"
+    #EXT-X-STREAM-INF:AVERAGE-BANDWIDTH=2168183,BANDWIDTH=2177116,CODECS="avc1.640020,mp4a.40.2",RESOLUTION=960x540,FRAME-RATE=60.000,CLOSED-CAPTIONS="cc1",AUDIO="aud1",SUBTITLES="sub1"
+    v5/prog_index.m3u8
+    #EXT-X-STREAM-INF:AVERAGE-BANDWIDTH=2390686,BANDWIDTH=2399619,CODECS="avc1.640020,ac-3",RESOLUTION=960x540,FRAME-RATE=60.000,CLOSED-CAPTIONS="cc1",AUDIO="aud2",SUBTITLES="sub1"
+    v5/prog_index.m3u8
+    #EXT-X-STREAM-INF:AVERAGE-BANDWIDTH=2198686,BANDWIDTH=2207619,CODECS="avc1.640020,ec-3",RESOLUTION=960x540,FRAME-RATE=60.000,CLOSED-CAPTIONS="cc1",AUDIO="aud3",SUBTITLES="sub1"
+    v5/prog_index.m3u8
+    """
+  let playlist = try HLSPlaylist(bytes: Array(text.utf8))
+  #expect(playlist.variants.map(\.averageBandwidth) == [2_168_183, 2_390_686, 2_198_686])
+  let tracks = playlist.renditionTracks()
+  #expect(tracks.count == 4)
+  #expect(tracks[0].groups == ["aud1", "aud2", "aud3"])
+  #expect(tracks[0].renditions == [0, 2, 4])
+  #expect(playlist.groupBandwidths()["aud2"] == [2_399_619])
+  #expect(playlist.groupBandwidths()["sub1"] == [2_177_116, 2_207_619, 2_399_619])
+  let info = try hls(text)
+  #expect(info.audio.map(\.label) == ["English", "Fran\u{e7}ais"])
+  #expect(info.audio.map(\.index) == [0, 1])
+  #expect(info.audio.map(\.codec) == ["aac", "aac"])
+  #expect(info.audio.map(\.channels) == [2, 2])
+  // The closed captions' NAME does not say what they are: the kind is added.
+  #expect(info.subtitles.map(\.label) == ["English", "English \u{2013} SDH"])
+  #expect(info.defaultAudio == 0)
+}
+
+@Test func differentNamesLanguagesOrPurposesStayApart() throws {
+  let info = try hls(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",LANGUAGE="en",DEFAULT=YES,URI="1.m3u8"
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="b",NAME="English",LANGUAGE="en-GB",URI="2.m3u8"
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="b",NAME="English",LANGUAGE="en",CHARACTERISTICS="public.accessibility.describes-video",URI="3.m3u8"
+    #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="English",LANGUAGE="en",URI="4.m3u8"
+    #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="t",NAME="English",LANGUAGE="en",FORCED=YES,URI="5.m3u8"
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="b",NAME="English",LANGUAGE="EN",URI="6.m3u8"
+    """)
+  // The last one is the first's NAME and LANGUAGE (tags compare without case) in another group.
+  #expect(info.audio.map(\.index) == [0, 1, 2])
+  #expect(info.subtitles.map(\.index) == [3, 4])
+  #expect(Set(info.audio.map(\.label)).count == 3)
+  #expect(info.audio[2].label == "English \u{2013} Audio Description")
+  #expect(info.subtitles.map(\.label) == ["English", "English \u{2013} Forced"])
+}
+
+// MARK: HLS: the author's NAME is the label
+
+@Test func authorsNamesAreLabels() throws {
+  let info = try hls(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="Deutsch",LANGUAGE="de",DEFAULT=YES,URI="de.m3u8"
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="Audio",LANGUAGE="en",URI="en.m3u8"
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="Audio",LANGUAGE="fr",URI="fr.m3u8"
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="",LANGUAGE="es",URI="es.m3u8"
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="Kommentar",LANGUAGE="de",CHARACTERISTICS="x",URI="c.m3u8"
+    #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="Deutsch (SDH)",LANGUAGE="de",CHARACTERISTICS="public.accessibility.transcribes-spoken-dialog",URI="s.m3u8"
+    #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="Deutsch",LANGUAGE="de",CHARACTERISTICS="public.accessibility.describes-music-and-sound",URI="t.m3u8"
+    """)
+  #expect(
+    info.audio.map(\.label) == [
+      "Deutsch", "Audio (English)", "Audio (French)", "Spanish", "Kommentar",
+    ])
+  #expect(info.subtitles.map(\.label) == ["Deutsch (SDH)", "Deutsch \u{2013} SDH"])
+}
+
+@Test func sampleRateComesFromTheRendition() throws {
+  let info = try hls(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",LANGUAGE="en",SAMPLE-RATE=48000,BIT-DEPTH=24,CHANNELS="2",URI="a.m3u8"
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="Bad",SAMPLE-RATE=-5,CHANNELS="0",URI="b.m3u8"
+    """)
+  #expect(info.audio.map(\.sampleRate) == [48000, 0])
+  #expect(info.audio.map(\.channels) == [2, 0])
+}
+
+// MARK: DASH
+
+private let streamKeysShape = """
+  <?xml version="1.0" encoding="UTF-8"?>
+  <MPD availabilityStartTime="2014-06-19T23:07:42" type="dynamic">
+    <Period start="PT0S" id="0">
+      <AdaptationSet id="0" mimeType="video/mp4">
+        <Representation id="1" bandwidth="1000000" codecs="avc1.42c01f"/>
+      </AdaptationSet>
+    </Period>
+    <Period start="PT60S" id="1">
+      <AdaptationSet id="101" mimeType="audio/mp4">
+        <SupplementalProperty schemeIdUri="urn:mpeg:dash:adaptation-set-switching:2016" value="102"/>
+        <Representation id="1011" bandwidth="48000" codecs="mp4a.40.2"/>
+        <Representation id="1012" bandwidth="96000" codecs="mp4a.40.2"/>
+      </AdaptationSet>
+      <AdaptationSet id="102" mimeType="audio/mp4">
+        <SupplementalProperty schemeIdUri="urn:mpeg:dash:adaptation-set-switching:2016" value="101"/>
+        <Representation id="1021" bandwidth="256000" codecs="mp4a.40.2"/>
+      </AdaptationSet>
+      <AdaptationSet id="105" lang="eng" mimeType="application/mp4" contentType="text" codecs="wvtt">
+        <Representation id="1051" bandwidth="100"/>
+      </AdaptationSet>
+      <AdaptationSet id="106" lang="ger" mimeType="application/mp4" contentType="text" codecs="stpp.ttml.im1t">
+        <Representation id="1061" bandwidth="100"/>
+      </AdaptationSet>
+    </Period>
+  </MPD>
+  """
+
+@Test func everyPeriodIsRead() throws {
+  let manifest = try DASHManifest(bytes: Array(streamKeysShape.utf8))
+  #expect(manifest.periods.map(\.id) == ["0", "1"])
+  #expect(manifest.periods.map(\.start) == [0, 60])
+  #expect(manifest.isDynamic)
+  #expect(manifest.adaptationSets.map(\.period) == [0, 1, 1, 1, 1])
+  #expect(manifest.adaptationSets[1].switchableWith == ["102"])
+  #expect(manifest.adaptationSets[1].bandwidths == [48000, 96000])
+  let info = try dash(streamKeysShape)
+  // Sets 101 and 102 switch seamlessly: one track, its bit rate the highest of both.
+  #expect(info.audio.map(\.index) == [1])
+  #expect(info.audio.first?.bitRate == 256_000)
+  #expect(info.subtitles.map(\.index) == [3, 4])
+  #expect(info.subtitles.map(\.codec) == ["webvtt", "ttml"])
+  #expect(info.subtitles.map(\.label) == ["English", "German"])
+}
+
+@Test func aTrackContinuesAcrossPeriods() throws {
+  // Three periods (a programme, an advert, the programme again), each with English and French.
+  var text = "<MPD type=\"static\" mediaPresentationDuration=\"PT3M\">"
+  for period in 0..<3 {
+    text += "<Period id=\"p\(period)\"><AdaptationSet contentType=\"video\" mimeType=\"video/mp4\">"
+    text += "<Representation id=\"v\" bandwidth=\"1\" codecs=\"avc1.64001f\"/></AdaptationSet>"
+    for (language, rate) in [("en", 128_000 + period), ("fr", 96000)] {
+      text += "<AdaptationSet contentType=\"audio\" mimeType=\"audio/mp4\" lang=\"\(language)\">"
+      text += "<Role schemeIdUri=\"urn:mpeg:dash:role:2011\" value=\"main\"/>"
+      text += "<Representation id=\"a\" bandwidth=\"\(rate)\" codecs=\"mp4a.40.2\""
+      text += period == 1 ? " audioSamplingRate=\"44100\"/>" : "/>"
+      text += "</AdaptationSet>"
+    }
+    text += "</Period>"
+  }
+  text += "</MPD>"
+  let info = try dash(text)
+  #expect(info.audio.map(\.language) == ["en", "fr"])
+  #expect(info.audio.map(\.index) == [1, 2])
+  #expect(info.audio.map(\.bitRate) == [128_002, 96000])
+  // A fact only a later period states fills in.
+  #expect(info.audio.map(\.sampleRate) == [44100, 44100])
+}
+
+@Test func accessibilityCaptionsAreSubtitleTracks() throws {
+  let text = """
+    <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT10S">
+      <Period id="1">
+        <AdaptationSet id="1" contentType="video" mimeType="video/mp4">
+          <Accessibility schemeIdUri="urn:scte:dash:cc:cea-608:2015" value="CC1=eng;CC3=spa"/>
+          <Accessibility schemeIdUri="urn:scte:dash:cc:cea-708:2015" value="1=lang:eng;2=lang:fra,war:1,er:1"/>
+          <Representation id="v" bandwidth="1" codecs="avc1.640028"/>
+        </AdaptationSet>
+        <AdaptationSet id="2" contentType="audio" mimeType="audio/mp4" lang="en" codecs="mp4a.40.2"/>
+      </Period>
+      <Period id="2">
+        <AdaptationSet id="1" contentType="video" mimeType="video/mp4">
+          <Accessibility schemeIdUri="urn:scte:dash:cc:cea-608:2015" value="CC1=eng;CC3=spa"/>
+          <Representation id="v" bandwidth="1" codecs="avc1.640028"/>
+        </AdaptationSet>
+      </Period>
+    </MPD>
+    """
+  let info = try dash(text)
+  #expect(info.subtitles.map(\.codec) == ["eia_608", "eia_608", "eia_708", "eia_708"])
+  #expect(info.subtitles.map(\.language) == ["en", "es", "en", "fr"])
+  #expect(info.subtitles.allSatisfy { $0.kind == .captions })
+  #expect(info.subtitles.map(\.index) == [3, 4, 5, 6])
+  #expect(Set(info.subtitles.map(\.label)).count == 4)
+  // Bare languages, and a descriptor without a value.
+  let bare = try dash(
+    """
+    <MPD><Period><AdaptationSet contentType="video">
+    <Accessibility schemeIdUri="urn:scte:dash:cc:cea-608:2015" value="eng;deu"/>
+    <Accessibility schemeIdUri="urn:scte:dash:cc:cea-708:2015"/>
+    </AdaptationSet></Period></MPD>
+    """)
+  #expect(bare.subtitles.map(\.language) == ["en", "de", nil])
+}
+
+@Test(arguments: [
+  ("main", AudioKind.main, true), ("alternate", .alternative, false),
+  ("supplementary", .alternative, false), ("commentary", .commentary, false),
+  ("dub", .translation, false), ("description", .mainDescriptions, false),
+  ("emergency", .alternative, false),
+])
+func audioRolesGiveKinds(role: String, kind: AudioKind, isDefault: Bool) throws {
+  let info = try dash(
+    """
+    <MPD><Period>
+    <AdaptationSet contentType="audio" lang="en" codecs="mp4a.40.2"><Role
+      schemeIdUri="urn:mpeg:dash:role:2011" value="\(role)"/></AdaptationSet>
+    </Period></MPD>
+    """)
+  #expect(info.audio.first?.kind == kind)
+  #expect(info.audio.first?.isDefault == isDefault)
+}
+
+@Test func aSupplementaryDescriptionIsDescriptionsOnly() throws {
+  let info = try dash(
+    """
+    <MPD><Period>
+    <AdaptationSet contentType="audio" lang="en" codecs="mp4a.40.2">
+      <Role schemeIdUri="urn:mpeg:dash:role:2011" value="main"/></AdaptationSet>
+    <AdaptationSet contentType="audio" lang="en" codecs="mp4a.40.2">
+      <Role schemeIdUri="urn:mpeg:dash:role:2011" value="supplementary"/>
+      <Role schemeIdUri="urn:mpeg:dash:role:2011" value="description"/></AdaptationSet>
+    </Period></MPD>
+    """)
+  #expect(info.audio.map(\.kind) == [.main, .descriptions])
+}
+
+@Test(arguments: [
+  ("subtitle", SubtitleKind.subtitles), ("caption", .captions), ("description", .descriptions),
+  ("metadata", .metadata), ("easyreader", .subtitles), ("forced-subtitle", .subtitles),
+])
+func textRolesGiveKinds(role: String, kind: SubtitleKind) throws {
+  let info = try dash(
+    """
+    <MPD><Period>
+    <AdaptationSet contentType="text" mimeType="text/vtt" lang="fr"><Role
+      schemeIdUri="urn:mpeg:dash:role:2011" value="\(role)"/></AdaptationSet>
+    </Period></MPD>
+    """)
+  #expect(info.subtitles.first?.kind == kind)
+  #expect(info.subtitles.first?.isForced == (role == "forced-subtitle"))
+}
+
+@Test func roleMainMakesTheDefault() throws {
+  // The second English set is "main": it is the default, whatever the order.
+  let info = try dash(
+    """
+    <MPD><Period>
+    <AdaptationSet contentType="audio" lang="en" codecs="ec-3"><Representation id="a"
+      bandwidth="1"><Role schemeIdUri="urn:mpeg:dash:role:2011" value="alternate"/></Representation>
+    </AdaptationSet>
+    <AdaptationSet contentType="audio" lang="en" codecs="mp4a.40.2"><Representation id="b"
+      bandwidth="1"><Role schemeIdUri="urn:mpeg:dash:role:2011" value="main"/></Representation>
+    </AdaptationSet>
+    <AdaptationSet contentType="text" lang="en" mimeType="text/vtt"><Role
+      schemeIdUri="urn:mpeg:dash:role:2011" value="main"/></AdaptationSet>
+    </Period></MPD>
+    """, preferences: TrackPreferences(languages: ["en"]))
+  #expect(info.defaultAudio == 1)
+  #expect(info.audio.map(\.kind) == [.alternative, .main])
+  #expect(info.subtitles.first?.isDefault == true)
+}
+
+@Test func audioMuxedIntoAVideoSetIsListed() throws {
+  let info = try dash(
+    """
+    <MPD><Period>
+    <AdaptationSet mimeType="video/mp4" codecs="avc1.4d401e,mp4a.40.2" lang="en">
+      <Representation id="1" bandwidth="500000"/></AdaptationSet>
+    </Period></MPD>
+    """)
+  #expect(info.audio.map(\.codec) == ["aac"])
+  #expect(info.audio.first?.language == "en")
+}
+
+@Test func dashLabelsAreTheAuthors() throws {
+  let info = try dash(
+    """
+    <MPD><Period>
+    <AdaptationSet contentType="audio" lang="de" codecs="mp4a.40.2"><Label>Deutsch</Label>
+    </AdaptationSet>
+    <AdaptationSet contentType="audio" lang="de" codecs="mp4a.40.2"><Label>Deutsch</Label>
+      <Role schemeIdUri="urn:mpeg:dash:role:2011" value="commentary"/></AdaptationSet>
+    <AdaptationSet contentType="audio" lang="en" codecs="mp4a.40.2"/>
+    </Period></MPD>
+    """)
+  #expect(info.audio.map(\.label) == ["Deutsch", "Deutsch \u{2013} Commentary", "English"])
+}
