@@ -261,7 +261,10 @@ func timeoutsMustBePositive(timeout: Double) {
     "\u{FEFF}#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"Main\",LANGUAGE=\"en\"\n",
     to: hls)
   defer { unlink(hls) }
-  #expect(try MediaProbe.probe(path: hls).audio.map(\.label) == ["English"])
+  // The author's NAME is the label (the language goes in `language`).
+  let audio = try MediaProbe.probe(path: hls).audio
+  #expect(audio.map(\.label) == ["Main"])
+  #expect(audio.map(\.language) == ["en"])
 
   // Named as a manifest but not one: refused as before, whatever it holds.
   for name in ["tone.mp3", "sample.srt"] {
