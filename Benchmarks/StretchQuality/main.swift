@@ -1,5 +1,7 @@
-// StretchQuality: our TimeStretcher against SoundTouch (soundstretch), FFmpeg (atempo) and
-// Rubber Band (R2 and R3), on deterministic synthetic signals, in one run.
+// StretchQuality: our TimeStretcher against SoundTouch (soundstretch), FFmpeg (atempo), Rubber
+// Band (R2 and R3) and Chrome's WSOLA (scaletempo2, through mpv), on deterministic synthetic
+// signals and on real-content ones (a music mix, speech-like material, white, pink and
+// applause-like noise, stereo sources with distinct levels; see RealContent.swift), in one run.
 //
 //   swift run -c release StretchQuality [--quick] [--ours-only] [--json-out PATH]
 //
@@ -10,8 +12,11 @@ import Foundation
 import TimeStretch
 
 let rate = 44_100
-let speeds: [Double] = [0.5, 0.75, 1.25, 1.5, 2, 3]
+let speeds: [Double] = [0.5, 0.75, 1.25, 1.5, 2, 2.5, 3]
 let goalSpeeds: Set<Double> = [0.5, 1.5, 2]
+/// The speeds of the real-content goals (fast speech: ``speechGoalSpeeds``).
+let realGoalSpeeds: Set<Double> = [0.5, 1.5, 2, 3]
+let speechGoalSpeeds: Set<Double> = [2, 2.5, 3]
 let quick = CommandLine.arguments.contains("--quick")
 let jsonOutPath: String? = CommandLine.arguments.firstIndex(of: "--json-out").flatMap {
   $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
@@ -193,6 +198,18 @@ if !oursOnly, let p = which("rubberband") {
   tools.append(
     Tool(name: "Rubber Band R3", isOurs: false) { i, o, s in [p, "-q", "--fine", "-T\(s)", i, o] })
 }
+// Chrome's WSOLA as mpv 0.35 carries it: the audio output writes a float WAV file, as fast as
+// the filters run, at the input's rate (no resampling).
+if !oursOnly, let p = which("mpv") {
+  tools.append(
+    Tool(name: "scaletempo2", isOurs: false) { i, o, s in
+      [
+        p, "--no-config", "--really-quiet", "--vo=null", "--no-video", "--ao=pcm",
+        "--ao-pcm-file=\(o)", "--ao-pcm-waveheader=yes", "--audio-format=float",
+        "--audio-samplerate=\(rate)", "--af=scaletempo2", "--speed=\(s)", i,
+      ]
+    })
+}
 
 let temp = FileManager.default.temporaryDirectory
   .appendingPathComponent("stretchquality-\(getpid())").path
@@ -267,6 +284,20 @@ struct Row {
   var timelineWorst: [Double?] = []
   var timelineP95: [Double?] = []
   var timelineCoverage: [Double?] = []
+  var scMusic: [Double?] = []
+  var lsdMusic: [Double?] = []
+  var scSpeech: [Double?] = []
+  var envSpeech: [Double?] = []
+  var periodicityWhite: [Double?] = []
+  var periodicityPink: [Double?] = []
+  var periodicityApplause: [Double?] = []
+  var levelWhite: [Double?] = []
+  var levelPink: [Double?] = []
+  var levelApplause: [Double?] = []
+  var bandWhite: [Double?] = []
+  var bandPink: [Double?] = []
+  var bandApplause: [Double?] = []
+  var ildError: [Double?] = []
 }
 
 let toneFFT = FFT(size: 32_768)
@@ -281,6 +312,31 @@ let chordInput = chord(frames: inputFrames)
 let clickInput = clicks(frames: inputFrames, at: clickPositions)
 let noiseChannel = noiseInput.channel(0)
 let timelineFFT = FFT(size: 4096)
+func mono(_ x: [Double]) -> Audio {
+  Audio(samples: x.map { Float($0) }, channels: 1, sampleRate: rate)
+}
+let musicInput = mono(musicMix(frames: inputFrames, scale: 1))
+let speechInput = mono(speech(frames: inputFrames, scale: 1))
+/// The noises: name, input, its samples, its Welch spectrum, and the rows' fields.
+let noises: [(String, Audio, [Double], [Double], [WritableKeyPath<Row, [Double?]>])] = [
+  ("white", whiteNoise(frames: inputFrames), \.periodicityWhite, \.levelWhite, \.bandWhite),
+  ("pink", pinkNoise(frames: inputFrames), \.periodicityPink, \.levelPink, \.bandPink),
+  (
+    "applause", applause(frames: inputFrames), \.periodicityApplause, \.levelApplause,
+    \.bandApplause
+  ),
+].map { name, x, p, l, b in
+  (name, mono(x), x, welch(x, fft: specFFT, window: specWindow), [p, l, b])
+}
+/// The ideals, rendered once per signal and speed.
+var ideals: [String: [Double]] = [:]
+@MainActor func ideal(_ name: String, _ speed: Double, _ make: () -> [Double]) -> [Double] {
+  let key = "\(name)@\(speed)"
+  if let x = ideals[key] { return x }
+  let x = make()
+  ideals[key] = x
+  return x
+}
 
 func cents(_ f: Double, _ ref: Double) -> Double { 1200 * log2(f / ref) }
 
@@ -383,6 +439,42 @@ for tool in tools {
       r.delayError.append(nil)
       r.correlation.append(nil)
     }
+    // Real content.
+    if let o = stretch(tool, "music", musicInput, speed: speed) {
+      let x = ideal("music", speed) { musicMix(frames: n, scale: speed) }
+      r.scMusic.append(
+        spectralConvergence(o.channel(0), x, shift: shift, fft: specFFT, window: specWindow))
+      r.lsdMusic.append(
+        logSpectralDistance(o.channel(0), x, shift: shift, fft: specFFT, window: specWindow))
+    } else {
+      r.scMusic.append(nil)
+      r.lsdMusic.append(nil)
+    }
+    if let o = stretch(tool, "speech", speechInput, speed: speed) {
+      let x = ideal("speech", speed) { speech(frames: n, scale: speed) }
+      r.scSpeech.append(
+        spectralConvergence(o.channel(0), x, shift: shift, fft: specFFT, window: specWindow))
+      r.envSpeech.append(envelopeCorrelation(o.channel(0), x, shift: shift))
+    } else {
+      r.scSpeech.append(nil)
+      r.envSpeech.append(nil)
+    }
+    for (name, audio, samples, spectrum, fields) in noises {
+      if let o = stretch(tool, name, audio, speed: speed) {
+        let x = o.channel(0)
+        r[keyPath: fields[0]].append(periodicity(x, reference: spectrum))
+        let l = levels(x, samples, fft: specFFT, window: specWindow)
+        r[keyPath: fields[1]].append(l.level)
+        r[keyPath: fields[2]].append(l.band)
+      } else {
+        for f in fields { r[keyPath: f].append(nil) }
+      }
+    }
+    if let o = stretch(tool, "stereolevels", stereoLevelsInput, speed: speed), o.channels == 2 {
+      r.ildError.append(ildError(o, stereoLevelsInput, fft: specFFT, window: specWindow))
+    } else {
+      r.ildError.append(nil)
+    }
   }
   rows.append(r)
 }
@@ -399,6 +491,10 @@ for speed in speeds {
   floorRow.snr1k.append(b.snr)
   floorRow.cents220.append(cents(a.frequency, 220))
   floorRow.cents1k.append(cents(b.frequency, 1000))
+  for (_, _, samples, spectrum, fields) in noises {
+    floorRow[keyPath: fields[0]].append(periodicity(samples, reference: spectrum))
+  }
+  floorRow.envSpeech.append(1)
 }
 
 // MARK: Tables
@@ -469,6 +565,73 @@ table(
   goal: { $0 <= 3 })
 table("Stereo inter-channel correlation at the delay (1 = perfect)", \.correlation, "%.4f")
 table("Output length error (ms; goal <= 1)", \.lengthError, "%.2f", goal: { $0 <= 1 })
+
+print("\n== Real content (see RealContent.swift; ideals rendered from the score at each speed)")
+table(
+  "Spectral convergence, music mix (below Rubber Band R3's and scaletempo2's)", \.scMusic, "%.3f")
+table("Log-spectral distance, music mix (dB)", \.lsdMusic, "%.2f")
+table("Spectral convergence, speech-like", \.scSpeech, "%.3f")
+table(
+  "Envelope correlation, speech-like (STOI-like; 1 = ideal; fast speech: >= scaletempo2's)",
+  \.envSpeech, "%.3f")
+for (name, _, _, _, fields) in noises {
+  table(
+    "Periodicity, \(name) noise (|autocorrelation| 0.5-100 ms, whitened; goal <= 0.03)",
+    fields[0], "%.3f", goal: { $0 <= 0.03 }, showFloor: true)
+  table(
+    "Level change, \(name) noise (dB; goal within +-0.3)", fields[1], "%+.2f",
+    goal: { abs($0) <= 0.3 })
+  table("Largest octave-band level change, \(name) noise (dB)", fields[2], "%+.2f")
+}
+table(
+  "Level difference between channels (ILD) error, worst of three sources (dB; goal <= 0.1)",
+  \.ildError, "%+.2f", goal: { abs($0) <= 0.1 })
+
+// The real-content goals, ours beside every peer: the figure and ours over the peer's.
+@MainActor func summary(
+  _ title: String, _ keyPath: KeyPath<Row, [Double?]>, at goalSpeeds: Set<Double>,
+  _ format: String, verdict: (Double, [String: Double]) -> Bool
+) {
+  print("\n-- \(title)")
+  for (i, speed) in speeds.enumerated() where goalSpeeds.contains(speed) {
+    guard let ours = rows[0][keyPath: keyPath][i] else {
+      print("  \(speed)x: ours failed")
+      continue
+    }
+    var peers: [String: Double] = [:]
+    var line = "  \(speed)x: ours " + String(format: format, ours)
+    for (tool, row) in zip(tools, rows) where !tool.isOurs {
+      guard let v = row[keyPath: keyPath][i] else {
+        line += " | \(tool.name) failed"
+        continue
+      }
+      peers[tool.name] = v
+      line += " | \(tool.name) " + String(format: format, v)
+      if abs(v) > 1e-12 { line += String(format: " (%.2f)", ours / v) }
+    }
+    print(line + (verdict(ours, peers) ? "  met" : "  MISSED"))
+  }
+}
+print("\n== Real-content goals (ours, then each peer with ours / peer in brackets)")
+summary(
+  "Music mix spectral convergence below Rubber Band R3's and scaletempo2's", \.scMusic,
+  at: realGoalSpeeds, "%.3f"
+) { ours, peers in
+  ours < (peers["Rubber Band R3"] ?? .infinity) && ours < (peers["scaletempo2"] ?? .infinity)
+}
+for (name, _, _, _, fields) in noises {
+  summary("Periodicity, \(name) noise <= 0.03", fields[0], at: realGoalSpeeds, "%.3f") { o, _ in
+    o <= 0.03
+  }
+  summary("Level change, \(name) noise within +-0.3 dB", fields[1], at: realGoalSpeeds, "%+.2f") {
+    o, _ in abs(o) <= 0.3
+  }
+}
+summary("ILD error <= 0.1 dB", \.ildError, at: realGoalSpeeds, "%+.2f") { o, _ in abs(o) <= 0.1 }
+summary(
+  "Fast speech envelope correlation at least scaletempo2's", \.envSpeech, at: speechGoalSpeeds,
+  "%.3f"
+) { ours, peers in ours >= (peers["scaletempo2"] ?? -.infinity) }
 
 // The timeline table: worst / 95th percentile per cell, `*` where under 90 % of the points
 // could be located in the input (the figures then cover only those that could).

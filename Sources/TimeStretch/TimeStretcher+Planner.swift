@@ -316,6 +316,7 @@ extension TimeStretcher {
     addSegment(at: p)
     let hopSamples = hop * channels
     if k >= 1 {
+      keepCrossfadeLevel()
       ready.update(from: acc, count: hopSamples)
       readyStart = 0
       readyCount = hop
@@ -323,23 +324,80 @@ extension TimeStretcher {
     acc.update(from: acc + hopSamples, count: (window - hop) * channels)
     (acc + (window - hop) * channels).update(repeating: 0, count: hopSamples)
     previous = p
+    previousIdeal = ideal
     segment += 1
     periodicLeft -= 1
     return true
   }
 
-  /// Adds the windowed segment read at internal position `p` (fractional) to the accumulator.
+  /// Adds the windowed segment read at internal position `p` (fractional) to the accumulator,
+  /// after keeping the previous segment's unwindowed second half (``previousTail``) and reading
+  /// this one's unwindowed into ``segmentRaw``.
   mutating func addSegment(at p: Double) {
     let j = Int(p.rounded(.down))
     let f = p - Double(j)
     let src = input + (j - base) * channels
     let n = window * channels
+    let hopSamples = hop * channels
+    previousTail.update(from: segmentRaw + hopSamples, count: hopSamples)
     if f == 0 {
-      addWindowed(acc, windowInterleaved, src, count: n)
+      segmentRaw.update(from: src, count: n)
     } else {
       addInterpolated(
-        acc, windowInterleaved, src, frameStride: channels, coefficients: lagrangeCoefficients(f),
+        segmentRaw, nil, src, frameStride: channels, coefficients: lagrangeCoefficients(f),
         count: n)
+    }
+    addWindowed(acc, windowInterleaved, segmentRaw, count: n)
+  }
+
+  /// Keeps the level of the finished hop (the crossfade of the previous segment's second half
+  /// into this one's first half), channel by channel. The Hann crossfade's gains add up to 1,
+  /// which keeps the level of two segments that agree (correlation r = 1) but loses up to 3 dB
+  /// in the middle of two unrelated ones (r = 0, as on noise: 1.25 dB on average). With each
+  /// segment's power over the overlap, P₁ and P₂, and their correlation r (all weighted by the
+  /// product of the two windows, where the crossfade mixes them), the crossfade of gains a and b
+  /// has power a²P₁ + b²P₂ + 2ab·r·√(P₁P₂); it is scaled to (a√P₁ + b√P₂)², what two segments
+  /// that agree would give: equal gain for correlated overlaps, equal power for uncorrelated
+  /// ones, and in between as measured. The powers and the correlation are those of all channels
+  /// together, and every channel gets the same gain: the segments are read at the same position
+  /// in every channel, so each source in the mix is crossfaded alike in all of them, and one
+  /// gain keeps the level differences between channels exactly (a gain per channel moved a
+  /// source's balance by the other sources sharing its channels). The correlation counts down
+  /// to −``lowestCrossfadeCorrelation`` (a gain of at most 2, in the middle).
+  mutating func keepCrossfadeLevel() {
+    let n = hop * channels
+    let w = windowInterleaved
+    let tail = previousTail
+    let head = segmentRaw
+    var p1 = 0.0
+    var p2 = 0.0
+    var p12 = 0.0
+    var i = channels
+    while i < n {
+      let u = Double(w[i] * w[i &+ n])
+      let x1 = Double(tail[i])
+      let x2 = Double(head[i])
+      p1 += u * x1 * x1
+      p2 += u * x2 * x2
+      p12 += u * x1 * x2
+      i &+= 1
+    }
+    guard p1 > 1e-20 && p2 > 1e-20 else { return }
+    let root = (p1 * p2).squareRoot()
+    let r = max(-Self.lowestCrossfadeCorrelation, min(1, p12 / root))
+    // Agreeing segments (a tone, an onset continued exactly) are left as they are.
+    guard r < 1 - 1e-4 else { return }
+    let a1 = p1.squareRoot()
+    let a2 = p2.squareRoot()
+    let channels = channels
+    for f in 0..<hop {
+      let a = Double(windowMono[f &+ hop])
+      let b = Double(windowMono[f])
+      let target = a * a1 + b * a2
+      let actual = a * a * p1 + b * b * p2 + 2 * a * b * r * root
+      guard actual > 1e-30 else { continue }
+      let g = Float(target / actual.squareRoot())
+      for c in 0..<channels { acc[f &* channels &+ c] *= g }
     }
   }
 
@@ -489,14 +547,39 @@ extension TimeStretcher {
     } else {
       match = bestMatch(lo: lo, hi: hi, ideal: ideal, refEnergy: refEnergy)
     }
+    // Slowing down, each stretch of input plays in two or more segments. Where the best match is
+    // poor (noise-like sound: applause, rain, breath, cymbals), taking the match nearest the
+    // ideal position repeated each stretch at nearly the same distance, a comb heard as a
+    // metallic, phasey texture (white noise at 0.5x correlated 0.19 with itself 2.5 ms later).
+    // There the segment is read at the best match near a random point within ``scatterSpread``
+    // of the drift budget instead, so the repeats fall at distances spread over a few
+    // milliseconds and no comb forms. The points fall on alternate sides of the ideal position, so that two neighbouring segments'
+    // offsets cancel on average and the timeline stays within the budget's half. The crossfade
+    // keeps such unrelated segments at their level (see ``keepCrossfadeLevel()``).
+    var scattered = false
+    if match.ncc < Self.scatterBelow && ideal - previousIdeal < Double(hop) * Self.scatterStride {
+      scatterSide = -scatterSide
+      let target = ideal + scatterSide * Double(budget) * Self.scatterSpread * nextScatter()
+      let sLo = max(lo, tightLo, target - Double(scatterReach))
+      let sHi = min(hi, tightHi, target + Double(scatterReach))
+      if Int(sLo.rounded(.up)) <= Int(sHi.rounded(.down)) {
+        match = bestMatch(lo: sLo, hi: sHi, ideal: target, refEnergy: refEnergy)
+        lo = sLo
+        hi = sHi
+        scattered = true
+      }
+    }
     let bestJ = match.j
     let bestNCC = match.ncc
     // Sub-frame refinement on the tapered correlation of a longer stretch (three hops centred on
     // the overlap; the taper keeps the edges from biasing the peak): a cosine through the three
     // values around the peak, exact for a sinusoid, or a parabola when the values do not fit a
     // cosine.
+    // Only a match that correlates well is refined: for a poor one (noise) a fraction of a frame
+    // makes no better join, and reading at a fraction interpolates, which takes up to 5 dB off
+    // the top octave (white noise lost 0.7 dB).
     var p = Double(bestJ)
-    if bestNCC < 1 - 1e-6 {
+    if bestNCC < 1 - 1e-6 && bestNCC >= Self.refineAbove && !scattered {
       let start = mix + (bestJ - refineHistory - base)
       let dots = threeDotsWindowed(refineReference, refineWindow, start, count: refineLength)
       let left = dots[0]
@@ -518,6 +601,14 @@ extension TimeStretcher {
       }
     }
     return max(min(p, hi), lo)
+  }
+
+  /// The next number of the segments' random sequence, uniform in 0..<1 (a 64-bit linear
+  /// congruential generator, reset with the stream, so the output does not depend on block
+  /// sizes).
+  mutating func nextScatter() -> Double {
+    scatterState = scatterState &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    return Double(scatterState >> 11) * 0x1p-53
   }
 
   /// Whether low frequencies dominate the similarity reference (``ref``): it crosses zero no

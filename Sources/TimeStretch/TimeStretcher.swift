@@ -32,7 +32,13 @@
 /// coarse-to-fine (4:1 decimated, then full resolution around the three best coarse lags and the
 /// ideal position) and refined to a fraction of a frame on a tapered 15 ms correlation, also
 /// centred on the crossfade, so that a gliding pitch joins without a phase step; every channel
-/// then uses the same offset, so the stereo image is kept. Onsets (a 0.5 ms block with ten times the energy of the 8 ms before
+/// then uses the same offset, so the stereo image is kept. Where the best match is poor (noise:
+/// applause, rain, breath) and the stretcher slows down, the segment is read at the best match
+/// near a random point within ±1.2 ms, on alternate sides of the ideal position, so repeated
+/// input falls at scattered distances instead of forming a comb. Each crossfade keeps the
+/// level: its gain follows the measured correlation of the two segments over the overlap
+/// (equal gain when they agree, equal power when they are unrelated), the same gain on every
+/// channel, so level differences between channels are kept exactly. Onsets (a 0.5 ms block with ten times the energy of the 8 ms before
 /// it) are played once, in one segment continued exactly by the next, at their scaled time where
 /// the look-ahead allows (late by up to a few milliseconds above 1.5x), and never repeated or
 /// skipped.
@@ -114,6 +120,16 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   let ready: UnsafeMutablePointer<Float>
   var readyStart = 0
   var readyCount = 0
+  /// The current segment as read (interpolated, unwindowed, interleaved), and the previous
+  /// segment's second half, for the crossfade's level (see `keepCrossfadeLevel`).
+  let segmentRaw: UnsafeMutablePointer<Float>
+  let previousTail: UnsafeMutablePointer<Float>
+  /// The ideal position of the previous segment (internal frames).
+  var previousIdeal: Double = 0
+  /// The state of the random sequence that scatters repeats of noise-like input.
+  var scatterState: UInt64 = Self.scatterSeed
+  /// The side of the ideal position the last scattered segment was read on (±1).
+  var scatterSide: Double = 1
 
   // Search scratch.
   let ref: UnsafeMutablePointer<Float>
@@ -262,6 +278,26 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// whose best match is near 0.7, peaks within about 0.15 of it are not told apart reliably and
   /// the nearest keeps the timeline; on a tone (r near 1) only the best counts.
   static let nearEqualSpread: Float = 0.3
+  /// Below this correlation, the best match counts as poor (noise-like sound) and, when
+  /// slowing down, repeats are scattered (see `search`).
+  static let scatterBelow: Float = 0.9
+  /// Scattering applies while the ideal position advances less than this many hops a segment
+  /// (input is repeated).
+  static let scatterStride = 0.95
+  /// How much of the drift budget scattered segments are spread over, on either side of the
+  /// ideal position (±1.2 ms): enough to spread the repeats' distances over 200 frames, and
+  /// little enough that the timeline, averaged over two segments, stays within 2 ms.
+  static let scatterSpread = 0.6
+  /// How far from its random point a scattered segment may move to the best local match.
+  static let scatterReachSeconds = 0.0005
+  /// The random sequence's start, after every ``reset()``.
+  static let scatterSeed: UInt64 = 0x243F_6A88_85A3_08D3
+  /// Matches below this correlation are not refined to a fraction of a frame.
+  static let refineAbove: Float = 0.9
+  /// The crossfade's gain counts correlations down to minus this.
+  static let lowestCrossfadeCorrelation = 0.5
+  /// ``scatterReachSeconds`` in frames.
+  let scatterReach: Int
 
   /// Creates a stretcher.
   /// - Parameters:
@@ -291,6 +327,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     radius = Int(rate * Self.radiusSeconds)
     innerRadius = Int(rate * Self.innerRadiusSeconds)
     budget = Int(rate * Self.budgetSeconds)
+    scatterReach = max(1, Int(rate * Self.scatterReachSeconds))
     behind = window + radius
     reach = radius + window + 4
     // Both comparisons are centred on the overlap's centre, where the crossfade weighs the two
@@ -315,6 +352,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     windowMono = .allocate(capacity: window)
     windowInterleaved = .allocate(capacity: window * channels)
     acc = .allocate(capacity: window * channels)
+    segmentRaw = .allocate(capacity: window * channels)
+    previousTail = .allocate(capacity: hop * channels)
     ready = .allocate(capacity: hop * channels)
     ref = .allocate(capacity: searchLength + 8)
     refDec = .allocate(capacity: searchLength / 4 + 8)
@@ -354,6 +393,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     windowMono.deallocate()
     windowInterleaved.deallocate()
     acc.deallocate()
+    segmentRaw.deallocate()
+    previousTail.deallocate()
     ready.deallocate()
     ref.deallocate()
     refDec.deallocate()
@@ -586,6 +627,10 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     readyStart = 0
     readyCount = 0
     acc.update(repeating: 0, count: window * channels)
+    segmentRaw.update(repeating: 0, count: window * channels)
+    previousTail.update(repeating: 0, count: hop * channels)
+    scatterState = Self.scatterSeed
+    scatterSide = 1
     history.update(repeating: 0, count: Self.historyLength)
     historyPos = 0
     recentPeak = 0
@@ -606,6 +651,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     lastEmitted = Int.min
     segment = 0
     previous = Double(preroll - hop)
+    previousIdeal = previous
     map.reset(speed: speed)
     scheduled.removeAll()
     inputFrames = 0
