@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 APT_DEV := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev pkg-config
-APT_PEERS := ffmpeg soundstretch rubberband-cli
+APT_PEERS := ffmpeg soundstretch rubberband-cli mpv
 FIXTURES := Tests/Fixtures
 MTOOL := .build/release/mtool
 # Release builds link the Swift runtime statically: the binary then runs without the Swift
@@ -27,7 +27,7 @@ deps:
 # The programs the benchmarks compare against.
 peer-deps: deps
 	@missing=""; \
-	for p in ffmpeg:ffmpeg soundstretch:soundstretch rubberband:rubberband-cli; do \
+	for p in ffmpeg:ffmpeg soundstretch:soundstretch rubberband:rubberband-cli mpv:mpv; do \
 	  command -v $${p%%:*} >/dev/null || missing="$$missing $${p#*:}"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -111,6 +111,7 @@ format:
 # Regenerates the committed fixtures (needs the ffmpeg CLI).
 fixtures: peer-deps
 	Scripts/make-fixtures.sh
+	python3 Scripts/make-wild-srt.py
 
 clean:
 	rm -rf .build
