@@ -110,6 +110,12 @@ if [ $update_fixtures -eq 1 ]; then
     audiodata/pluck-pcm32.wav audiodata/pluck-pcm8.aiff audiodata/pluck-pcm8.au \
     audiodata/pluck-pcm8.wav audiodata/pluck-ulaw.aifc audiodata/pluck-ulaw.au \
     sndhdrdata/sndhdr.aifc sndhdrdata/sndhdr.voc Sine-1000Hz-300ms.aif audiotest.au
+  # The test suite's doc folder is a link to the interpreter's: the same source package, whose
+  # copyright file the minimal library package carries.
+  if fetch libpython3.11-minimal "$work/unpacked/libpython3.11-minimal" "$work/debs"; then
+    cp "$work/unpacked/libpython3.11-minimal/usr/share/doc/libpython3.11-minimal/copyright" \
+      "$dest/libpython3.11-testsuite/copyright"
+  fi
   fixtures=Tests/Fixtures/realworld-debian
   for package in python3-scipy libpython3.11-testsuite; do
     [ -d "$dest/$package" ] || continue
