@@ -23,9 +23,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-apt_tools=${APT_CORPUS:-mkvtoolnix sox libsox-fmt-all flac lame opus-tools vorbis-tools wavpack \
+apt_tools=${APT_CORPUS:-mkvtoolnix sox libsox-fmt-base flac lame opus-tools vorbis-tools wavpack \
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good}
-version=1
+version=2
 
 update_fixtures=0
 out=.build/realworld-corpus
@@ -206,7 +206,7 @@ if have lame; then
   lame --quiet -V 5 --tt "Variable" --ta "Nobody" --add-id3v2 "$src/a48-2s.wav" \
     "$m/lame/vbr-xing.mp3"
   lame --quiet -b 64 -m m --resample 22.05 "$src/a44-1s.wav" "$m/lame/cbr-mono.mp3"
-  lame --quiet -b 96 "$src/a48-2s.wav" "$src/a48-2s.mp3"
+  lame --quiet -b 96 --resample 48 "$src/a48-2s.wav" "$src/a48-2s.mp3"
 fi
 if have opusenc; then
   mkdir -p "$m/opusenc"
