@@ -3,6 +3,9 @@ SHELL := /bin/bash
 SWIFT ?= swift
 APT_DEV := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev pkg-config
 APT_PEERS := ffmpeg soundstretch rubberband-cli mpv
+# Tools Scripts/make-realworld-corpus.sh makes files with (muxers other than FFmpeg's).
+APT_CORPUS := mkvtoolnix sox libsox-fmt-base flac lame opus-tools vorbis-tools wavpack \
+  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
 FIXTURES := Tests/Fixtures
 MTOOL := .build/release/mtool
 # Release builds link the Swift runtime statically: the binary then runs without the Swift
@@ -48,6 +51,7 @@ test: test-quick sanitize
 
 # The suite once, in debug.
 test-quick: deps
+	APT_CORPUS="$(APT_CORPUS)" Scripts/make-realworld-corpus.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
