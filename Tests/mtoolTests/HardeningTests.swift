@@ -169,3 +169,36 @@ private func hardeningFolder() throws -> String {
   let frames = json?["outputFrames"] as? Int ?? -1
   #expect(abs(Double(frames) - expected) <= 2, "\(frames) frames, map says \(expected)")
 }
+
+@Test func damagedTextCostsMemoryInProportionToItsSize() throws {
+  // Sanitizers multiply memory by their own shadow and quarantine: measured without them only.
+  let environment = ProcessInfo.processInfo.environment
+  if environment["ASAN_OPTIONS"] != nil || environment["TSAN_OPTIONS"] != nil { return }
+  let folder = try hardeningFolder()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  // 2 MB of UTF-16 SRT whose cue text is a million unpaired surrogate halves (each a repair): 4 MB
+  // of them once peaked at 353 MiB (about 150 bytes per diagnostic); now about 28 MiB.
+  var bytes: [UInt8] = [0xFF, 0xFE]
+  func add(_ units: [UInt16]) {
+    for unit in units { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+  }
+  add(Array("1\r\n00:00:01,000 --> 00:00:02,000\r\n".utf16))
+  for line in 0..<4_000 {
+    add(Array(repeating: line % 2 == 0 ? 0xD800 : 0xDC00, count: 250) + Array("\r\n".utf16))
+  }
+  try Data(bytes).write(to: URL(fileURLWithPath: folder + "/halves.srt"))
+  let (result, _) = try runShell(
+    "python3 -c 'import resource, subprocess, sys; "
+      + "code = subprocess.call([sys.argv[1], \"cues\", \"halves.srt\", \"--json\"], "
+      + "stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); "
+      + "print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' \"$M\"",
+    in: folder)
+  let fields = result.stdout.split(separator: " ").compactMap {
+    Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+  }
+  #expect(fields.count == 2, "\(result.stdout) \(result.stderr)")
+  guard fields.count == 2 else { return }
+  #expect(fields[0] == 0)
+  // Peak resident memory in KiB, well under what a diagnostic per repair would take.
+  #expect(fields[1] < 120_000, "peak \(fields[1]) KiB for \(bytes.count) bytes")
+}
