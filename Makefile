@@ -1,7 +1,9 @@
 # mtool: build, test, demo and benchmarks. Targets install what they need on Debian 12 (as root).
 SHELL := /bin/bash
 SWIFT ?= swift
-APT_DEV := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev pkg-config
+APT_DEV := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev pkg-config \
+  sox lame flac opus-tools mkvtoolnix gstreamer1.0-tools gstreamer1.0-plugins-base \
+  gstreamer1.0-plugins-good
 APT_PEERS := ffmpeg soundstretch rubberband-cli
 FIXTURES := Tests/Fixtures
 MTOOL := .build/release/mtool

@@ -257,6 +257,36 @@ struct FormatContext: ~Copyable {
     return code
   }
 
+  /// Random access to the input's bytes, for reading the container's own declarations: the
+  /// local regular file or the bytes in memory; `nil` for pipes and URLs.
+  var byteSource: ByteSource? {
+    if let memory {
+      let bytes = memory.bytes
+      return ByteSource(size: Int64(bytes.count)) { offset, count in
+        guard offset >= 0, offset < Int64(bytes.count), count > 0 else { return [] }
+        let start = Int(offset)
+        return Array(bytes[start..<min(bytes.count, start + count)])
+      }
+    }
+    guard let file, file.isRegular, let size = file.size else { return nil }
+    let descriptor = file.descriptor
+    return ByteSource(size: size) { offset, count in
+      guard offset >= 0, count > 0 else { return [] }
+      var result = [UInt8](repeating: 0, count: count)
+      var filled = 0
+      while filled < count {
+        let got = result.withUnsafeMutableBytes { buffer -> Int in
+          guard let base = buffer.baseAddress else { return -1 }
+          return pread(descriptor, base + filled, count - filled, off_t(offset) + off_t(filled))
+        }
+        if got <= 0 { break }
+        filled += got
+      }
+      result.removeLast(count - filled)
+      return result
+    }
+  }
+
   /// The number of streams in the container.
   var streamCount: Int { Int(raw.pointee.nb_streams) }
 
