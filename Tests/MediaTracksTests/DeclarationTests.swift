@@ -2,6 +2,10 @@ import Testing
 
 @testable import MediaTracks
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A byte source over an array.
 private func source(_ bytes: [UInt8]) -> ByteSource {
   ByteSource(size: Int64(bytes.count)) { offset, count in
@@ -137,4 +141,62 @@ private func eac3Frame(words: Int, dependent: Bool = false) -> [UInt8] {
   // An element whose size runs past the bytes, and a size of all ones: no crash.
   #expect(MatroskaDeclarations.read(source([0x18, 0x53, 0x80, 0x67, 0x88, 0, 0])).isEmpty)
   #expect(MatroskaDeclarations.read(source([0x18, 0x53, 0x80, 0x67, 0xFF, 0x16, 0x54])).isEmpty)
+}
+
+/// Random bytes and cut headers never crash the readers, and cost one bounded pass.
+@Test func declarationReadersSurviveNoise() {
+  var generator = SystemRandomNumberGenerator()
+  let movie = movie(id: 3, entry: audioEntry("ec-3"))
+  for length in [0, 1, 7, 8, 9, 15, 16, 100, 4096] {
+    let noise = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    for format in ["mov,mp4,m4a,3gp,3g2,mj2", "mpegts", "matroska,webm"] {
+      _ = ContainerDeclarations.read(format: format, from: source(noise))
+      // TS sync bytes with random payloads, and Matroska-looking starts.
+      var ts = noise
+      for at in stride(from: 0, to: ts.count, by: 188) { ts[at] = 0x47 }
+      _ = ContainerDeclarations.read(format: format, from: source(ts))
+      _ = ContainerDeclarations.read(
+        format: format,
+        from: source([0x1A, 0x45, 0xDF, 0xA3, 0x80, 0x18, 0x53, 0x80, 0x67] + noise))
+    }
+    // A valid movie cut anywhere.
+    for cut in stride(from: 0, to: movie.count, by: 3) {
+      _ = MP4Declarations.read(source(Array(movie.prefix(cut))))
+    }
+    // Each byte of a valid movie replaced by noise.
+    for at in movie.indices {
+      var damaged = movie
+      damaged[at] = UInt8.random(in: 0...255, using: &generator)
+      _ = MP4Declarations.read(source(damaged))
+    }
+  }
+}
+
+/// The committed fixtures' headers, damaged byte by byte, never crash the readers.
+@Test(arguments: [
+  ("stereo-surround.ts", "mpegts"), ("mp2-aac.ts", "mpegts"),
+  ("multitrack.mkv", "matroska,webm"), ("aac-movtext.mp4", "mov,mp4,m4a,3gp,3g2,mj2"),
+])
+func damagedFixtureHeadersAreSurvived(name: String, format: String) throws {
+  var path = #filePath
+  while let slash = path.lastIndex(of: "/"), !path.hasSuffix("/Tests") {
+    path = String(path[..<slash])
+  }
+  guard let file = fopen(path + "/Fixtures/" + name, "rb") else { return }
+  defer { fclose(file) }
+  var bytes = [UInt8](repeating: 0, count: 8192)
+  bytes.removeLast(8192 - fread(&bytes, 1, 8192, file))
+  #expect(!ContainerDeclarations.read(format: format, from: source(bytes)).isEmpty)
+  var generator = SystemRandomNumberGenerator()
+  for _ in 0..<400 {
+    var damaged = bytes
+    for _ in 0..<4 {
+      let at = Int.random(in: 0..<damaged.count, using: &generator)
+      damaged[at] = UInt8.random(in: 0...255, using: &generator)
+    }
+    _ = ContainerDeclarations.read(format: format, from: source(damaged))
+    _ = ContainerDeclarations.read(
+      format: format,
+      from: source(Array(damaged.prefix(Int.random(in: 0...damaged.count, using: &generator)))))
+  }
 }

@@ -15,6 +15,9 @@ struct DeclaredStream: Hashable {
   var profile: String? = nil
   /// The Matroska `TrackType` (1 video, 2 audio, 0x11 subtitles, 0x21 metadata), else `0`.
   var trackType = 0
+  /// The track's duration in seconds from its fragments (a fragmented MP4: the last
+  /// fragment's end less the first one's start), or `nil`.
+  var fragmentsDuration: Double? = nil
   /// The position of a Matroska `TrackEntry` in `Tracks`, from 0.
   var position = 0
   /// Whether the stream is encrypted (an `enca`/`encv` sample entry, a Matroska content
@@ -48,6 +51,12 @@ enum ContainerDeclarations {
 
   /// The codecs FFmpeg 5.1 has no decoder for, by the names used here.
   static let withoutDecoder: Set<String> = ["mpegh_3d_audio", "ac4", "iamf", "dts_uhd"]
+
+  /// The subtitle codecs of the declarations, by the names used here.
+  static let subtitleCodecs: Set<String> = [
+    "webvtt", "mov_text", "ttml", "eia_608", "dvb_subtitle", "dvb_teletext", "hdmv_pgs_subtitle",
+    "subrip", "ass", "ssa", "dvd_subtitle", "hdmv_text_subtitle", "kate", "arib_caption",
+  ]
 
   /// Readable names of codecs, for messages.
   static func displayName(_ codec: String) -> String {
@@ -114,6 +123,11 @@ enum ContainerDeclarations {
 
 /// Big-endian reads from a byte array, `0` past its end.
 extension Array where Element == UInt8 {
+  /// The byte at `at`, or `0` past either end.
+  func byte(_ at: Int) -> UInt8 {
+    at >= 0 && at < count ? self[at] : 0
+  }
+
   func be16(_ at: Int) -> Int {
     guard at >= 0, at + 2 <= count else { return 0 }
     return Int(self[at]) << 8 | Int(self[at + 1])
@@ -147,10 +161,15 @@ enum MP4Declarations {
   /// The largest `moov` read (bigger ones are not declarations this module reads).
   static let moovLimit = 64 << 20
 
+  /// The most movie fragments read for durations.
+  static let fragmentLimit = 100_000
+
   static func read(_ source: ByteSource) -> [Int: DeclaredStream] {
     var offset: Int64 = 0
     var boxes = 0
-    while offset + 8 <= source.size, boxes < 100_000 {
+    var movie: [UInt8]? = nil
+    var fragments: [(Int64, Int)] = []
+    while offset + 8 <= source.size, boxes < 1_000_000 {
       boxes += 1
       let header = source.read(offset, 16)
       guard header.count >= 8 else { break }
@@ -162,15 +181,100 @@ enum MP4Declarations {
       } else if size == 0 {
         size = source.size - offset
       }
-      guard size >= headerSize else { break }
-      if header.fourCC(4) == "moov" {
+      guard size >= headerSize, size <= source.size - offset else { break }
+      let type = header.fourCC(4)
+      if type == "moov" && movie == nil {
         guard size - headerSize <= moovLimit else { return [:] }
-        let moov = source.read(offset + headerSize, Int(size - headerSize))
-        return tracks(in: moov)
+        movie = source.read(offset + headerSize, Int(size - headerSize))
+      } else if type == "moof", fragments.count < fragmentLimit, size - headerSize <= 16 << 20,
+        offset + size <= source.size
+      {
+        fragments.append((offset + headerSize, Int(size - headerSize)))
       }
       offset += size
     }
-    return [:]
+    guard let movie else { return [:] }
+    var result = tracks(in: movie)
+    if !fragments.isEmpty {
+      for (trackID, seconds) in fragmentDurations(movie: movie, fragments: fragments, source) {
+        result[trackID]?.fragmentsDuration = seconds
+      }
+    }
+    return result
+  }
+
+  /// Each track's duration in seconds from its movie fragments: the end of its last run less
+  /// the start of its first, from `tfdt` decode times and `trun` sample durations (or the
+  /// `tfhd`/`trex` defaults).
+  static func fragmentDurations(
+    movie: [UInt8], fragments: [(Int64, Int)], _ source: ByteSource
+  ) -> [Int: Double] {
+    var timescales: [Int: Int] = [:]
+    var defaults: [Int: Int] = [:]
+    for (type, trak) in children(movie, 0..<movie.count) where type == "trak" {
+      guard let tkhd = child(movie, trak, "tkhd"), let mdia = child(movie, trak, "mdia"),
+        let mdhd = child(movie, mdia, "mdhd")
+      else { continue }
+      let trackID =
+        movie.byte(tkhd.lowerBound) == 1
+        ? movie.be32(tkhd.lowerBound + 20) : movie.be32(tkhd.lowerBound + 12)
+      let timescale =
+        movie.byte(mdhd.lowerBound) == 1
+        ? movie.be32(mdhd.lowerBound + 20) : movie.be32(mdhd.lowerBound + 12)
+      if timescale > 0 { timescales[trackID] = timescale }
+    }
+    if let mvex = child(movie, 0..<movie.count, "mvex") {
+      for (type, trex) in children(movie, mvex) where type == "trex" {
+        defaults[movie.be32(trex.lowerBound + 4)] = movie.be32(trex.lowerBound + 12)
+      }
+    }
+    // Times in the track's timescale, as doubles: any 64-bit values add up without overflow.
+    var first: [Int: Double] = [:]
+    var end: [Int: Double] = [:]
+    for (offset, size) in fragments {
+      let moof = source.read(offset, size)
+      for (type, traf) in children(moof, 0..<moof.count) where type == "traf" {
+        guard let tfhd = child(moof, traf, "tfhd") else { continue }
+        let flags = moof.be32(tfhd.lowerBound) & 0xFF_FFFF
+        let trackID = moof.be32(tfhd.lowerBound + 4)
+        var field = tfhd.lowerBound + 8
+        if flags & 0x01 != 0 { field += 8 }
+        if flags & 0x02 != 0 { field += 4 }
+        var defaultDuration = defaults[trackID] ?? 0
+        if flags & 0x08 != 0 { defaultDuration = moof.be32(field) }
+        var time = end[trackID] ?? 0
+        if let tfdt = child(moof, traf, "tfdt") {
+          time =
+            moof.byte(tfdt.lowerBound) == 1
+            ? Double(UInt64(bitPattern: moof.be64(tfdt.lowerBound + 4)))
+            : Double(moof.be32(tfdt.lowerBound + 4))
+        }
+        if first[trackID] == nil { first[trackID] = time }
+        for (runType, trun) in children(moof, traf) where runType == "trun" {
+          let runFlags = moof.be32(trun.lowerBound) & 0xFF_FFFF
+          let count = moof.be32(trun.lowerBound + 4)
+          var at = trun.lowerBound + 8
+          if runFlags & 0x01 != 0 { at += 4 }
+          if runFlags & 0x04 != 0 { at += 4 }
+          if runFlags & 0x100 == 0 {
+            time += Double(count) * Double(defaultDuration)
+            continue
+          }
+          let stride =
+            4 * [0x100, 0x200, 0x400, 0x800].filter { runFlags & $0 != 0 }.count
+          guard stride > 0, count <= (trun.upperBound - at) / stride else { continue }
+          for sample in 0..<count { time += Double(moof.be32(at + sample * stride)) }
+        }
+        end[trackID] = time
+      }
+    }
+    var result: [Int: Double] = [:]
+    for (trackID, last) in end {
+      guard let timescale = timescales[trackID], let start = first[trackID], last > start
+      else { continue }
+      result[trackID] = (last - start) / Double(timescale)
+    }
+    return result
   }
 
   /// The child boxes of `bytes[range]`: (type, payload range).
@@ -207,12 +311,12 @@ enum MP4Declarations {
         let stsd = child(moov, stbl, "stsd")
       else { continue }
       let trackID =
-        moov[tkhd.lowerBound] == 1
+        moov.byte(tkhd.lowerBound) == 1
         ? moov.be32(tkhd.lowerBound + 20)
         : moov.be32(tkhd.lowerBound + 12)
       let handler = child(moov, mdia, "hdlr").map { moov.fourCC($0.lowerBound + 8) } ?? ""
       // stsd: version and flags, entry count, then the entries (the first one is read).
-      let entries = (stsd.lowerBound + 8)..<stsd.upperBound
+      let entries = min(stsd.lowerBound + 8, stsd.upperBound)..<stsd.upperBound
       guard let (entryType, entry) = children(moov, entries).first else { continue }
       if handler == "soun" {
         result[trackID] = audio(moov, entryType, entry)
@@ -555,16 +659,31 @@ enum MatroskaDeclarations {
         let (size, sizeLength) = vint(bytes, at + idLength, keepMarker: false)
       else { break }
       let start = at + idLength + sizeLength
-      let end = size < 0 ? range.upperBound : start + Int(clamping: size)
-      result.append((id, start..<min(end, range.upperBound)))
-      if size < 0 || end > range.upperBound { break }
+      guard start <= range.upperBound else { break }
+      let end =
+        size < 0 || size > Int64(range.upperBound - start)
+        ? range.upperBound : start + Int(size)
+      result.append((id, start..<end))
+      if size < 0 || size > Int64(range.upperBound - start) { break }
       at = end
     }
     return result
   }
 
   static func read(_ source: ByteSource) -> [Int: DeclaredStream] {
-    let bytes = source.read(0, Int(min(source.size, Int64(scanBytes))))
+    // The tracks are nearly always within the first kilobytes: 256 KiB first, more only when
+    // they were not complete there.
+    let first = source.read(0, Int(min(source.size, 256 << 10)))
+    let whole = Int64(first.count) >= source.size
+    let found = tracks(in: first, whole: whole)
+    if !found.isEmpty || whole { return found }
+    let more = source.read(0, Int(min(source.size, Int64(scanBytes))))
+    return tracks(in: more, whole: true)
+  }
+
+  /// The declarations of the `Tracks` element in `bytes` (the start of the file, or all of it
+  /// when `whole`), or an empty table when it is not there whole.
+  static func tracks(in bytes: [UInt8], whole: Bool) -> [Int: DeclaredStream] {
     let top = elements(bytes, 0..<bytes.count)
     guard let segment = top.first(where: { $0.0 == 0x1853_8067 }) else { return [:] }
     // The segment's children up to the first cluster; a cluster of unknown size ends the
@@ -573,17 +692,17 @@ enum MatroskaDeclarations {
     for (id, tracks) in elements(bytes, segment.1) {
       if id == 0x1F43_B675 { break }
       guard id == 0x1654_AE6B else { continue }
+      // A `Tracks` element cut by the end of the bytes read: read more, or nothing.
+      if tracks.upperBound == bytes.count && !whole { return [:] }
       for (entryID, entry) in elements(bytes, tracks) where entryID == 0xAE {
         var number: Int? = nil
         var codecID = ""
         var trackType = 0
-        /// The position of a Matroska `TrackEntry` in `Tracks`, from 0.
-        var position = 0
         var encrypted = false
         for (field, value) in elements(bytes, entry) {
           switch field {
-          case 0xD7: number = Int(unsigned(bytes, value))
-          case 0x83: trackType = Int(unsigned(bytes, value))
+          case 0xD7: number = Int(truncatingIfNeeded: unsigned(bytes, value))
+          case 0x83: trackType = Int(truncatingIfNeeded: unsigned(bytes, value))
           case 0x86:
             codecID = String(decoding: bytes[value].prefix { $0 != 0 }, as: UTF8.self)
           case 0x6D80:

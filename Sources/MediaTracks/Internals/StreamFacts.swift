@@ -53,6 +53,16 @@ extension FormatContext {
         audio.append(audioTrack(at: index, declared: declared[index]))
       } else if type == AVMEDIA_TYPE_SUBTITLE {
         subtitles.append(subtitleTrack(at: index, declared: declared[index]))
+      } else if type != AVMEDIA_TYPE_VIDEO, let known = declared[index], let codec = known.codec {
+        // A stream FFmpeg keeps as data (AC-4 or DTS-UHD in MPEG-TS, which FFmpeg 5.1 does
+        // not know) that the container declares as audio or subtitles.
+        if ContainerDeclarations.subtitleCodecs.contains(codec) {
+          subtitles.append(subtitleTrack(at: index, declared: known))
+        } else {
+          var track = audioTrack(at: index, declared: known)
+          track.decodable = false
+          audio.append(track)
+        }
       }
     }
     return (audio, subtitles)
@@ -111,8 +121,9 @@ extension FormatContext {
       channels: max(0, channels),
       channelLayout: channels > 0
         ? ChannelLayoutName.clean(layout.described, channels: channels) : "",
-      bitRate: parameters.pointee.bit_rate > 0 ? Int(parameters.pointee.bit_rate) : nil,
-      duration: trackDuration(ofStream: index), startTime: start,
+      // (Below 1 kb/s the rate is FFmpeg's division by an impossible stated duration.)
+      bitRate: parameters.pointee.bit_rate >= 1000 ? Int(parameters.pointee.bit_rate) : nil,
+      duration: trackDuration(ofStream: index, declared: declared), startTime: start,
       language: LanguageTag.bcp47(raw), languageTag: raw, title: metadata(stream, "title"),
       dispositions: dispositionNames(stream.pointee.disposition))
     track.ffmpegCodec = track.codec.isEmpty ? nil : track.codec
@@ -142,7 +153,8 @@ extension FormatContext {
       guard (try? readFrame(packet, path: path)) == 0 else { break }
       defer { av_packet_unref(packet) }
       let index = Int(packet.pointee.stream_index)
-      guard let position = waiting[index], let data = packet.pointee.data else { continue }
+      guard let position = waiting[index], let data = packet.pointee.data, packet.pointee.size > 0
+      else { continue }
       let bytes = Array(UnsafeBufferPointer(start: data, count: Int(min(packet.pointee.size, 66))))
       if let layer = ContainerDeclarations.mpegAudioLayer(bytes) { audio[position].codec = layer }
       waiting[index] = nil
@@ -185,15 +197,18 @@ extension FormatContext {
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  /// A stream's own duration in seconds: the stream's, else the duration its tags state
+  /// A stream's own duration in seconds: its fragments' in a fragmented MP4 (what the file
+  /// holds, whatever the headers state), else the stream's, else the duration its tags state
   /// (Matroska's `DURATION`), else the container's when the stream is the container's only
   /// one; `nil` when unknown, and when the stated duration is impossible for the bytes the
   /// file holds (a fragmented MP4 stating days for a second of audio).
-  func trackDuration(ofStream index: Int) -> Double? {
+  func trackDuration(ofStream index: Int, declared: DeclaredStream? = nil) -> Double? {
     let stream = stream(at: index)
     let value = stream.pointee.duration
     var seconds: Double? = nil
-    if value != cff_nopts_value() && value > 0 {
+    if let fragments = declared?.fragmentsDuration {
+      seconds = fragments
+    } else if value != cff_nopts_value() && value > 0 {
       seconds = Double(value) * av_q2d(stream.pointee.time_base)
     } else if let tag = metadata(stream, "DURATION") ?? metadata(stream, "duration") {
       seconds = Self.clockSeconds(tag)
