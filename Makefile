@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 APT_DEV := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev pkg-config \
   sox lame flac opus-tools mkvtoolnix gstreamer1.0-tools gstreamer1.0-plugins-base \
-  gstreamer1.0-plugins-good
+  gstreamer1.0-plugins-good sound-theme-freedesktop
 APT_PEERS := ffmpeg soundstretch rubberband-cli
 FIXTURES := Tests/Fixtures
 MTOOL := .build/release/mtool

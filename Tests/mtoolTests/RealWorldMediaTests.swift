@@ -287,9 +287,38 @@ func otherMuxersMatchFFprobeAndTheDeclarations(name: String) throws {
     print("\(name): its generator tool is not installed here: skipped")
     return
   }
+  guard let file = try matchesFFprobe(path, name: name) else { return }
+  let audio = audioTracks(file)
+  if let declared = declaredFacts[name] {
+    #expect(subtitleTracks(file).map { $0["codec"] as? String } == declared.subtitles)
+    #expect(audio.map { $0["codecTag"] as? String } == declared.tags)
+  }
+  if name == "mkvmerge.mkv" {
+    #expect(audio.map { $0["language"] as? String } == ["fr", "en"])
+    #expect(subtitleTracks(file).map { $0["language"] as? String } == ["de", "en"])
+  }
+}
+
+/// Real media that Debian packages ship (the freedesktop sound theme: Ogg Vorbis made by
+/// other tools than FFmpeg), compared field by field with ffprobe, and stretched.
+@Test func debianSoundThemeMatchesFFprobe() throws {
+  let folder = "/usr/share/sounds/freedesktop/stereo"
+  guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder), !names.isEmpty
+  else {
+    print("sound-theme-freedesktop is not installed: skipped")
+    return
+  }
+  for name in names.sorted() where name.hasSuffix(".oga") {
+    _ = try matchesFFprobe(folder + "/" + name, name: name)
+  }
+}
+
+/// Compares `mtool tracks --json` with ffprobe field by field for every audio track, and
+/// stretches each; returns the file's object (`nil` when ffprobe is missing).
+private func matchesFFprobe(_ path: String, name: String) throws -> [String: Any]? {
   guard let streams = try ffprobeStreams(path) else {
     print("ffprobe is not installed: \(name) skipped")
-    return
+    return nil
   }
   let (result, file) = try tracksJSON(path)
   #expect(result.status == 0, "\(result.stderr)")
@@ -325,14 +354,7 @@ func otherMuxersMatchFFprobeAndTheDeclarations(name: String) throws {
       #expect(summary["channels"] as? Int == track["channels"] as? Int, "\(name)")
     }
   }
-  if let declared = declaredFacts[name] {
-    #expect(subtitleTracks(file).map { $0["codec"] as? String } == declared.subtitles)
-    #expect(audio.map { $0["codecTag"] as? String } == declared.tags)
-  }
-  if name == "mkvmerge.mkv" {
-    #expect(audio.map { $0["language"] as? String } == ["fr", "en"])
-    #expect(subtitleTracks(file).map { $0["language"] as? String } == ["de", "en"])
-  }
+  return file
 }
 
 /// Opus decodes at 48 kHz whatever its header states (opusenc keeps the input's 22050 Hz).

@@ -75,15 +75,17 @@ enum ContainerDeclarations {
     }
   }
 
-  /// Whether FFmpeg's codec name `ffmpeg` agrees with the declared `codec` (the same codec, or
-  /// a variant FFmpeg names more precisely: `pcm_s16le` for `pcm`, `aac_latm` for `aac`).
+  /// Whether FFmpeg's codec name `ffmpeg` agrees with the declared `codec`: the same codec, or
+  /// one of a family whose members only the bitstream tells apart (`pcm_s16le` for `pcm`, the
+  /// MPEG audio layers, AC-3 and E-AC-3, a TrueHD stream's AC-3 core).
   static func agrees(declared codec: String, ffmpeg: String) -> Bool {
     if codec == ffmpeg { return true }
-    if codec == "pcm" { return ffmpeg.hasPrefix("pcm_") }
-    if codec == "aac" { return ffmpeg == "aac_latm" }
-    if codec == "eac3" { return ffmpeg == "ac3" }
-    if codec == "mp2" || codec == "mp3" { return ["mp1", "mp2", "mp3"].contains(ffmpeg) }
-    return false
+    if codec == "pcm" || codec.hasPrefix("pcm_") { return ffmpeg.hasPrefix("pcm_") }
+    let families: [Set<String>] = [
+      ["aac", "aac_latm"], ["ac3", "eac3"], ["mp1", "mp2", "mp3"], ["truehd", "mlp", "ac3"],
+      ["amr_nb", "amr_wb"],
+    ]
+    return families.contains { $0.contains(codec) && $0.contains(ffmpeg) }
   }
 
   /// The layer of an MPEG audio frame header (`"mp1"`, `"mp2"`, `"mp3"`) at the start of

@@ -162,30 +162,38 @@ extension FormatContext {
   }
 
   /// Cross-checks FFmpeg's facts in `track` with the container's declaration.
+  /// Where both name the same codec or family (`pcm` and `pcm_s16le`, `ac3` and `eac3`,
+  /// MPEG audio layers), FFmpeg's name stays: it read the bitstream. Where they differ, the
+  /// declaration wins when FFmpeg's name is a guess from probing the bytes (it falls back to
+  /// MPEG audio) or FFmpeg could not read the stream's rate or channels: FFmpeg's decoder
+  /// would be the wrong one, and the facts it read are those of a misreading. Otherwise
+  /// FFmpeg parsed the stream as its codec, and its name stays.
   static func apply(_ declared: DeclaredStream, to track: inout AudioTrack) {
     if declared.encrypted {
       track.encrypted = true
       track.decodable = false
     }
     if declared.noDecoder { track.decodable = false }
-    if declared.profile != nil { track.profile = declared.profile }
-    guard let codec = declared.codec else { return }
-    let ffmpeg = track.ffmpegCodec ?? ""
-    if !ffmpeg.isEmpty && ContainerDeclarations.agrees(declared: codec, ffmpeg: ffmpeg) {
-      // FFmpeg's name is the more precise one for families (`pcm_s16le`, `aac_latm`).
-      if codec != "pcm" && codec != "aac" { track.codec = codec }
+    guard let codec = declared.codec else {
+      if track.profile == nil { track.profile = declared.profile }
       return
     }
+    let ffmpeg = track.ffmpegCodec ?? ""
+    if !ffmpeg.isEmpty && ContainerDeclarations.agrees(declared: codec, ffmpeg: ffmpeg) {
+      if track.profile == nil { track.profile = declared.profile }
+      return
+    }
+    let guessed = ffmpeg.isEmpty || ["mp1", "mp2", "mp3"].contains(ffmpeg)
+    let unread = track.sampleRate <= 0 || track.channels <= 0
+    guard guessed || unread || declared.noDecoder else { return }
     track.codec = codec
+    track.profile = declared.profile
     if !ffmpeg.isEmpty {
-      // FFmpeg took the stream for another codec: its decoder would be the wrong one, and
-      // the facts it read from the stream (rate, channels) are those of a misreading.
       track.decodable = false
       track.sampleRate = 0
       track.channels = 0
       track.channelLayout = ""
       track.bitRate = nil
-      track.profile = declared.profile
     }
   }
 
@@ -282,7 +290,8 @@ extension FormatContext {
       dispositions: dispositionNames(stream.pointee.disposition),
       ffmpegCodec: ffmpeg.isEmpty ? nil : ffmpeg,
       codecTag: declared?.tag ?? Self.tagText(stream.pointee.codecpar.pointee.codec_tag))
-    if let codec = declared?.codec { track.codec = codec }
+    // FFmpeg's name where it has one (it read the stream), else the declaration's.
+    if ffmpeg.isEmpty, let codec = declared?.codec { track.codec = codec }
     if let kind = declared?.subtitleKind { track.kind = kind }
     return track
   }
