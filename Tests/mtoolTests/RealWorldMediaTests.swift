@@ -99,7 +99,7 @@ struct RealWorldMediaTests {
     #expect(result.status == 65)
     #expect(result.stdout.isEmpty)
     #expect(result.stderr.contains("MPEG-H 3D Audio"), "\(result.stderr)")
-    #expect(result.stderr.contains("decoder"))
+    #expect(result.stderr.contains("no decoder"))
     #expect(!FileManager.default.fileExists(atPath: out))
     let (listing, file) = try tracksJSON(path)
     #expect(listing.status == 0)
@@ -210,6 +210,44 @@ func truncatedMP4IsStillRefused(name: String) throws {
   let (stretched, _) = try stretch(path)
   #expect(stretched.status == 65)
   #expect(stretched.stderr.contains("encrypted"), "\(stretched.stderr)")
+}
+
+// MARK: - Codecs this FFmpeg has no decoder for, declared by an MP4 sample entry.
+
+/// An AAC MP4 made by the ffmpeg CLI whose sample entry is renamed `entry` (the same size, so
+/// the file stays valid): FFmpeg 5.1 knows none of these codes' decoders.
+@Test(arguments: [
+  ("ac-4", "ac4", "AC-4"), ("iamf", "iamf", "IAMF"), ("dtsx", "dts_uhd", "DTS-UHD"),
+  ("mhm1", "mpegh_3d_audio", "MPEG-H"),
+])
+func undecodableSampleEntriesAreListedAndNamed(entry: String, codec: String, name: String) throws {
+  let folder = try scratch()
+  let path = folder + "/aac.mp4"
+  guard
+    try runTool(
+      "ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=1", "-c:a", "aac", path])
+  else {
+    print("the ffmpeg CLI is not installed: skipped")
+    return
+  }
+  var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+  let stsd = Array("stsd".utf8)
+  let at = try #require(
+    (0..<(bytes.count - 24)).first { bytes[$0..<$0 + 4].elementsEqual(stsd) })
+  // stsd: type, version and flags, count, then the entry's size and type.
+  bytes.replaceSubrange((at + 16)..<(at + 20), with: Array(entry.utf8))
+  let patched = folder + "/" + entry + ".mp4"
+  try Data(bytes).write(to: URL(fileURLWithPath: patched))
+  let (result, file) = try tracksJSON(patched)
+  #expect(result.status == 0, "\(result.stderr)")
+  let track = try #require(audioTracks(file).first)
+  #expect(track["codec"] as? String == codec)
+  #expect(track["codecTag"] as? String == entry)
+  #expect(track["decodable"] as? Bool == false)
+  let (stretched, _) = try stretch(patched)
+  #expect(stretched.status == 65)
+  #expect(stretched.stderr.contains(name), "\(stretched.stderr)")
+  #expect(stretched.stderr.contains("no decoder"), "\(stretched.stderr)")
 }
 
 // MARK: - Files made by other muxers than FFmpeg's, compared field by field with ffprobe.

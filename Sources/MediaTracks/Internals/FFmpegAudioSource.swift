@@ -11,7 +11,7 @@ final class FFmpegAudioSource {
   private(set) var channels: Int
   /// The container stream index of the decoded track.
   let streamIndex: Int
-  /// The track's duration in seconds as the container states it, or `nil` when unknown.
+  /// The track's own duration in seconds, or `nil` when unknown.
   let duration: Double?
   /// The clean name of the channel layout: `mono`, `stereo`, `5.1`, … (the decoder's, once the
   /// first frame is decoded, which `init` does).
@@ -157,7 +157,7 @@ final class FFmpegAudioSource {
     {
       reason = "is read by FFmpeg as \(ffmpeg), so no decoder here reads it correctly"
     } else {
-      reason = "needs a \(name) decoder, which this FFmpeg does not have"
+      reason = "this FFmpeg has no decoder for it"
     }
     return MediaError(
       kind: .malformed, operation: "avcodec_find_decoder",
