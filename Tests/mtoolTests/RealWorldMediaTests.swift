@@ -250,6 +250,37 @@ func undecodableSampleEntriesAreListedAndNamed(entry: String, codec: String, nam
   #expect(stretched.stderr.contains("no decoder"), "\(stretched.stderr)")
 }
 
+// MARK: - MPEG-TS private streams that FFmpeg keeps as data, declared as audio.
+
+/// AC-4 and DTS-UHD declared by DVB extension descriptors (`Scripts/make-declared-ts.py`):
+/// listed as audio tracks with their codec, not decodable, and refused by stretch.
+@Test(arguments: [("ac4-private.ts", "ac4", "AC-4"), ("dtsuhd-private.ts", "dts_uhd", "DTS-UHD")])
+func privateTransportStreamAudioIsListed(name: String, codec: String, shown: String) throws {
+  let folder = try scratch()
+  var script = #filePath
+  while let slash = script.lastIndex(of: "/"), !script.hasSuffix("/Tests") {
+    script = String(script[..<slash])
+  }
+  script = String(script.dropLast("/Tests".count)) + "/Scripts/make-declared-ts.py"
+  guard try runTool("python3", [script, folder]) else {
+    print("python3 is not installed: skipped")
+    return
+  }
+  let path = folder + "/" + name
+  let (result, file) = try tracksJSON(path)
+  #expect(result.status == 0)
+  let track = try #require(audioTracks(file).first)
+  #expect(track["codec"] as? String == codec)
+  #expect(track["codecTag"] as? String == "stream_type 0x06")
+  #expect(track["decodable"] as? Bool == false)
+  #expect(track["sampleRate"] is NSNull)
+  for chosen in [nil, track["index"] as? Int] {
+    let (stretched, _) = try stretch(path, track: chosen)
+    #expect(stretched.status == 65)
+    #expect(stretched.stderr.contains(shown), "\(stretched.stderr)")
+  }
+}
+
 // MARK: - Files made by other muxers than FFmpeg's, compared field by field with ffprobe.
 
 /// Runs a program found on `PATH`; whether it exited with 0 (`false` when it is missing).

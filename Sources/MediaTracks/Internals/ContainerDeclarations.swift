@@ -559,7 +559,8 @@ enum TSDeclarations {
 
   /// The declaration of one elementary stream, or `nil` for video and data streams.
   static func declaration(type: Int, descriptors: [UInt8]) -> DeclaredStream? {
-    let tag = "stream_type 0x" + String(type, radix: 16, uppercase: false)
+    let hex = String(type, radix: 16, uppercase: false)
+    let tag = "stream_type 0x" + (hex.count < 2 ? "0" : "") + hex
     func named(_ codec: String?, profile: String? = nil) -> DeclaredStream {
       var declared = DeclaredStream(codec: codec, tag: tag, profile: profile)
       if let codec, ContainerDeclarations.withoutDecoder.contains(codec) {

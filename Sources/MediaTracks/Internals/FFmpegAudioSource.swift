@@ -79,6 +79,14 @@ final class FFmpegAudioSource {
     let count = format.streamCount
     let index: Int
     if let streamIndex {
+      // A stream FFmpeg keeps as data that the container declares as audio (AC-4 in MPEG-TS)
+      // is listed as an audio track: asked for, it is refused as one this FFmpeg cannot decode.
+      if streamIndex >= 0, streamIndex < count,
+        format.stream(at: streamIndex).pointee.codecpar.pointee.codec_type != AVMEDIA_TYPE_AUDIO,
+        let listed = format.tracks().audio.first(where: { $0.index == streamIndex })
+      {
+        throw Self.undecodable(listed, path: path)
+      }
       guard streamIndex >= 0, streamIndex < count,
         format.stream(at: streamIndex).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO
       else {
