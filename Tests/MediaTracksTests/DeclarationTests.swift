@@ -200,3 +200,33 @@ func damagedFixtureHeadersAreSurvived(name: String, format: String) throws {
       from: source(Array(damaged.prefix(Int.random(in: 0...damaged.count, using: &generator)))))
   }
 }
+
+/// An EBML element: a one-to-four-byte ID as given, a one-byte size (payloads under 127 bytes).
+private func element(_ id: [UInt8], _ payload: [UInt8]) -> [UInt8] {
+  id + [0x80 | UInt8(payload.count)] + payload
+}
+
+@Test func matroskaTracksAreRead() {
+  func entry(_ number: UInt8, _ type: UInt8, _ codec: String, encrypted: Bool = false) -> [UInt8] {
+    var fields = element([0xD7], [number]) + element([0x83], [type])
+    fields += element([0x86], Array(codec.utf8))
+    if encrypted {
+      // ContentEncodings > ContentEncoding > ContentEncodingType 1 (encryption).
+      fields += element([0x6D, 0x80], element([0x62, 0x40], element([0x50, 0x33], [1])))
+    }
+    return element([0xAE], fields)
+  }
+  let tracks = element(
+    [0x16, 0x54, 0xAE, 0x6B],
+    entry(1, 2, "A_AC3", encrypted: true) + entry(2, 0x11, "D_WEBVTT/CAPTIONS")
+      + entry(3, 0x11, "S_TEXT/WEBVTT"))
+  let file = element([0x1A, 0x45, 0xDF, 0xA3], []) + element([0x18, 0x53, 0x80, 0x67], tracks)
+  let table = MatroskaDeclarations.read(source(file))
+  #expect(table[1]?.codec == "ac3")
+  #expect(table[1]?.encrypted == true)
+  #expect(table[2]?.codec == "webvtt")
+  #expect(table[2]?.subtitleKind == .captions)
+  #expect(table[3]?.codec == "webvtt")
+  #expect(table[3]?.subtitleKind == nil)
+  #expect(table.values.map(\.position).sorted() == [0, 1, 2])
+}

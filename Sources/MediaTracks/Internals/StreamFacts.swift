@@ -292,7 +292,13 @@ extension FormatContext {
       codecTag: declared?.tag ?? Self.tagText(stream.pointee.codecpar.pointee.codec_tag))
     // FFmpeg's name where it has one (it read the stream), else the declaration's.
     if ffmpeg.isEmpty, let codec = declared?.codec { track.codec = codec }
-    if let kind = declared?.subtitleKind { track.kind = kind }
+    // Matroska's D_WEBVTT/CAPTIONS (and DESCRIPTIONS, METADATA) state the kind, as FFmpeg's
+    // disposition of that name would (the kinds are classified from dispositions).
+    if let kind = declared?.subtitleKind, kind != .subtitles,
+      !track.dispositions.contains(kind.rawValue)
+    {
+      track.dispositions.append(kind.rawValue)
+    }
     return track
   }
 
