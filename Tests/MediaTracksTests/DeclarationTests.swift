@@ -230,3 +230,16 @@ private func element(_ id: [UInt8], _ payload: [UInt8]) -> [UInt8] {
   #expect(table[3]?.subtitleKind == nil)
   #expect(table.values.map(\.position).sorted() == [0, 1, 2])
 }
+
+/// A DASH manifest in memory is refused (it only names other inputs), never handed to
+/// FFmpeg's DASH demuxer.
+@Test func manifestBytesAreRefused() {
+  let manifest = Array(
+    "<?xml version=\"1.0\"?><MPD type=\"dynamic\"><Period><AdaptationSet/></Period></MPD>".utf8)
+  #expect(throws: MediaError.self) { try MediaProbe.probe(bytes: manifest, name: "live") }
+  do {
+    _ = try MediaProbe.probe(bytes: manifest, name: "live")
+  } catch {
+    #expect(error.kind == .malformed)
+  }
+}

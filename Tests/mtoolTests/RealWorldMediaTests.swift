@@ -169,6 +169,18 @@ struct RealWorldMediaTests {
   }
 }
 
+/// A live DASH manifest given to stretch (no extension) is refused as a list of other inputs
+/// (exit 65), before FFmpeg's DASH demuxer could spin on it until the timeout.
+@Test(.enabled(if: realWorld != nil, Comment(rawValue: absent)))
+func manifestAsStretchInputIsRefused() throws {
+  for name in ["mpd_sample_mpd_live", "m3u8_live_low_latency_multivariant_with_audio_renditions"] {
+    let (result, _) = try stretch(real(name))
+    #expect(result.status == 65, "\(name): \(result.stderr)")
+    #expect(result.stderr.contains("playlist"))
+    #expect(result.stderr.split(separator: "\n").count == 1)
+  }
+}
+
 // MARK: - Truncation is still reported where the bytes end early.
 
 @Test(arguments: ["truncated.mp4", "truncated-48k.m4a"])

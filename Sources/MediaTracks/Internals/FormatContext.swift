@@ -67,6 +67,12 @@ struct FormatContext: ~Copyable {
       throw MediaError(
         kind: .malformed, operation: "avformat_open_input", detail: "'\(path)' is empty")
     }
+    // An HLS playlist or DASH manifest (by content, whatever its name) names other inputs,
+    // which are never opened; FFmpeg's DASH demuxer would also spin on a live manifest until
+    // the deadline. Refused before FFmpeg sees it.
+    if file.isRegular, ManifestParser.sniff(FileBytes.head(localPath)) != nil {
+      throw FormatContext.referencesError(path)
+    }
     var code: Int32 = -1
     var opened: UnsafeMutablePointer<AVFormatContext>? = nil
     var reader: UnsafeMutablePointer<AVIOContext>? = nil
@@ -302,6 +308,9 @@ struct FormatContext: ~Copyable {
   init(bytes: [UInt8], name: String, timeout: Double? = nil) throws(MediaError) {
     try FFmpegLibraries.require()
     let deadline = try Deadline(timeout: timeout)
+    if ManifestParser.sniff(bytes.prefix(1 << 16)) != nil {
+      throw FormatContext.referencesError(name)
+    }
     let source = MemorySource(bytes)
     let bufferSize = 32_768
     guard let buffer = av_malloc(bufferSize)?.assumingMemoryBound(to: UInt8.self) else {
