@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes small MPEG-TS files whose program map declares audio that FFmpeg 5.1 does not know
 by its stream type (AC-4 and DTS-UHD as private PES data with DVB extension descriptors and
-registration descriptors). The payloads only start with each codec's sync word: the files
+registration descriptors), and AC-3 whose packets are scrambled. The payloads only start with each codec's sync word: the files
 test what a demuxer lists from the declaration, not decoding. Usage: make-declared-ts.py OUTDIR
 """
 import os
@@ -31,7 +31,7 @@ def psi(table_id, extension, content):
             + extension.to_bytes(2, "big") + bytes([0xC1, 0, 0]) + content)
 
 
-def pes_packets(pid, payload, count):
+def pes_packets(pid, payload, count, scrambled=False):
     packets = []
     for index in range(count):
         pts = 90000 + index * 3000
@@ -44,20 +44,22 @@ def pes_packets(pid, payload, count):
         stuffing = 184 - len(data)
         if stuffing > 0:
             adaptation = bytes([stuffing - 1]) + (bytes([0]) + b"\xff" * (stuffing - 2) if stuffing > 1 else b"")
-            header = bytes([0x47, 0x40 | (pid >> 8), pid & 0xFF, 0x30 | (index & 0xF)])
+            header = bytes([0x47, 0x40 | (pid >> 8), pid & 0xFF,
+                            (0x80 if scrambled else 0) | 0x30 | (index & 0xF)])
             packets.append(header + adaptation + data)
         else:
-            header = bytes([0x47, 0x40 | (pid >> 8), pid & 0xFF, 0x10 | (index & 0xF)])
+            header = bytes([0x47, 0x40 | (pid >> 8), pid & 0xFF,
+                            (0x80 if scrambled else 0) | 0x10 | (index & 0xF)])
             packets.append(header + data)
     return packets
 
 
-def transport(descriptors, sync):
+def transport(descriptors, sync, stream_type=0x06, scrambled=False):
     pat = psi(0x00, 1, bytes([0, 1, 0xE1, 0x00]))
-    es = bytes([0x06, 0xE1, 0x01, 0xF0, len(descriptors)]) + descriptors
+    es = bytes([stream_type, 0xE1, 0x01, 0xF0, len(descriptors)]) + descriptors
     pmt = psi(0x02, 1, bytes([0xE1, 0x01, 0xF0, 0x00]) + es)
     packets = [section_packet(0, pat), section_packet(0x100, pmt)]
-    packets += pes_packets(0x101, sync + bytes(range(256))[: 160 - len(sync)], 40)
+    packets += pes_packets(0x101, sync + bytes(range(256))[: 160 - len(sync)], 40, scrambled)
     return b"".join(packets)
 
 
@@ -73,6 +75,9 @@ def main():
     uhd = bytes([0x7F, 1, 0x21])
     with open(os.path.join(out, "dtsuhd-private.ts"), "wb") as file:
         file.write(transport(uhd, bytes([0x40, 0x41, 0x1B, 0xF2])))
+    # AC-3 (stream type 0x81) whose packets are scrambled (transport_scrambling_control 2).
+    with open(os.path.join(out, "scrambled-ac3.ts"), "wb") as file:
+        file.write(transport(b"", bytes([0x0B, 0x77]), stream_type=0x81, scrambled=True))
 
 
 if __name__ == "__main__":

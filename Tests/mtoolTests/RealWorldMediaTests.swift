@@ -293,6 +293,32 @@ func privateTransportStreamAudioIsListed(name: String, codec: String, shown: Str
   }
 }
 
+/// An MPEG-TS stream whose packets are scrambled is listed as encrypted, and not decoded.
+@Test func scrambledTransportStreamIsListedAsEncrypted() throws {
+  let folder = try scratch()
+  var script = #filePath
+  while let slash = script.lastIndex(of: "/"), !script.hasSuffix("/Tests") {
+    script = String(script[..<slash])
+  }
+  script = String(script.dropLast("/Tests".count)) + "/Scripts/make-declared-ts.py"
+  guard try runTool("python3", [script, folder]) else {
+    print("python3 is not installed: skipped")
+    return
+  }
+  let path = folder + "/scrambled-ac3.ts"
+  let (result, file) = try tracksJSON(path)
+  #expect(result.status == 0)
+  let track = try #require(audioTracks(file).first)
+  #expect(track["codec"] as? String == "ac3")
+  #expect(track["encrypted"] as? Bool == true)
+  #expect(track["decodable"] as? Bool == false)
+  // What FFmpeg read from scrambled bytes is not reported.
+  #expect(track["sampleRate"] is NSNull)
+  let (stretched, _) = try stretch(path)
+  #expect(stretched.status == 65)
+  #expect(stretched.stderr.contains("encrypted"), "\(stretched.stderr)")
+}
+
 // MARK: - Files made by other muxers than FFmpeg's, compared field by field with ffprobe.
 
 /// Runs a program found on `PATH`; whether it exited with 0 (`false` when it is missing).

@@ -23,6 +23,9 @@ struct DeclaredStream: Hashable {
   /// Whether the stream is encrypted (an `enca`/`encv` sample entry, a Matroska content
   /// encryption).
   var encrypted = false
+  /// Whether the stream's bytes are scrambled (MPEG-TS): what FFmpeg read from them (rate,
+  /// channels) is a misreading.
+  var scrambled = false
   /// Whether FFmpeg 5.1 has no decoder for the declared codec at all.
   var noDecoder = false
   /// A Matroska WebVTT track's kind from its `CodecID` (`D_WEBVTT/CAPTIONS`), or `nil`.
@@ -477,6 +480,7 @@ enum TSDeclarations {
     var programMaps: Set<Int> = []
     var streams: [Int: (type: Int, descriptors: [UInt8])] = [:]
     var payloads: [Int: [UInt8]] = [:]
+    var scrambled: Set<Int> = []
     var at = start
     while at + 188 <= bytes.count {
       defer { at += packetSize }
@@ -525,7 +529,9 @@ enum TSDeclarations {
         }
         continue
       }
-      // The first PES payload of a stream: after the PES header.
+      // Scrambled packets (transport_scrambling_control set): the stream is encrypted.
+      if streams[pid] != nil, bytes[at + 3] >> 6 != 0 { scrambled.insert(pid) }
+      // The first PES payloads of a stream, each after its PES header.
       if streams[pid] != nil, (payloads[pid]?.count ?? 0) < 4096 {
         // Payloads of consecutive PES packets are joined: a frame may span two of them.
         if unitStart, data.count >= 9, data[0] == 0, data[1] == 0, data[2] == 1 {
@@ -539,6 +545,8 @@ enum TSDeclarations {
     var result: [Int: DeclaredStream] = [:]
     for (pid, stream) in streams {
       if var declared = declaration(type: stream.type, descriptors: stream.descriptors) {
+        declared.encrypted = scrambled.contains(pid)
+        declared.scrambled = declared.encrypted
         let payload = payloads[pid] ?? []
         if declared.codec == "dts", let variant = ContainerDeclarations.dtsVariant(payload) {
           if variant == "dts_uhd" {

@@ -174,6 +174,12 @@ extension FormatContext {
       track.decodable = false
     }
     if declared.noDecoder { track.decodable = false }
+    if declared.scrambled {
+      track.sampleRate = 0
+      track.channels = 0
+      track.channelLayout = ""
+      track.bitRate = nil
+    }
     guard let codec = declared.codec else {
       if track.profile == nil { track.profile = declared.profile }
       return
