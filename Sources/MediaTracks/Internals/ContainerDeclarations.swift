@@ -481,6 +481,7 @@ enum TSDeclarations {
     var streams: [Int: (type: Int, descriptors: [UInt8])] = [:]
     var payloads: [Int: [UInt8]] = [:]
     var scrambled: Set<Int> = []
+    var tablesEnd: Int? = nil
     var at = start
     while at + 188 <= bytes.count {
       defer { at += packetSize }
@@ -492,6 +493,16 @@ enum TSDeclarations {
       var payload = at + 4
       if control & 2 != 0 { payload += 1 + Int(bytes[at + 4]) }
       guard payload < at + 188 else { continue }
+      guard pid == 0 || programMaps.contains(pid) || streams[pid] != nil else { continue }
+      // Enough: 512 KiB went by since the first program map, or 128 KiB and every stream's
+      // first payloads are in (the other programs' maps repeat well within that).
+      if let tables = tablesEnd,
+        at - tables > 512 << 10
+          || (at - tables > 128 << 10
+            && streams.keys.allSatisfy { payloads[$0]?.count ?? 0 >= 4096 })
+      {
+        break
+      }
       let data = Array(bytes[payload..<(at + 188)])
       if pid == 0 || programMaps.contains(pid) {
         if unitStart {
@@ -526,6 +537,7 @@ enum TSDeclarations {
             }
             entry += 5 + descriptorLength
           }
+          if tablesEnd == nil { tablesEnd = at }
         }
         continue
       }
