@@ -53,12 +53,23 @@ private func subtitleTracks(_ file: [String: Any]) -> [[String: Any]] {
 }
 
 /// `mtool stretch IN OUT --speed 1.5 --json` into a scratch folder (with `--track N` when a
-/// track is given).
-private func stretch(_ path: String, track: Int? = nil) throws -> (RunResult, String) {
+/// track is given). The scratch folder is removed after the run unless `keep` (the caller
+/// removes it then).
+private func stretch(_ path: String, track: Int? = nil, keep: Bool = false) throws -> (
+  RunResult, String
+) {
   let folder = try scratch()
   let out = folder + "/o.wav"
   let chosen = track.map { ["--track", "\($0)"] } ?? []
-  return (try runMtool(["stretch", path, out, "--speed", "1.5", "--json"] + chosen), out)
+  let result = try runMtool(["stretch", path, out, "--speed", "1.5", "--json"] + chosen)
+  if !keep { try? FileManager.default.removeItem(atPath: folder) }
+  return (result, out)
+}
+
+/// Removes the folder holding `file`.
+private func removeFolder(of file: String) {
+  let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
+  try? FileManager.default.removeItem(atPath: folder)
 }
 
 // MARK: - The shared real-world files, one test each, as their README expects.
@@ -82,7 +93,8 @@ struct RealWorldMediaTests {
   }
 
   @Test func eac3WithWrongSamplesPerFrameStretches() throws {
-    let (result, out) = try stretch(real("mp4_sample_eac3.mp4"))
+    let (result, out) = try stretch(real("mp4_sample_eac3.mp4"), keep: true)
+    defer { removeFolder(of: out) }
     #expect(result.status == 0, "\(result.stderr)")
     #expect(FileManager.default.fileExists(atPath: out))
     let summary = try object(result.stdout)
@@ -156,7 +168,8 @@ struct RealWorldMediaTests {
 
   @Test func fragmentedOpusIsWrittenAtTheDecodersRate() throws {
     let path = real("mp4_sample_opus_fragmented.mp4")
-    let (result, out) = try stretch(path)
+    let (result, out) = try stretch(path, keep: true)
+    defer { removeFolder(of: out) }
     #expect(result.status == 0, "\(result.stderr)")
     let summary = try object(result.stdout)
     #expect(summary["sampleRate"] as? Int == 48000)
@@ -199,6 +212,7 @@ func truncatedMP4IsStillRefused(name: String) throws {
 
 @Test func encryptedMP4IsListedNotRefused() throws {
   let folder = try scratch()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
   let path = folder + "/cenc.mp4"
   let made = try runTool(
     "ffmpeg",
@@ -234,6 +248,7 @@ func truncatedMP4IsStillRefused(name: String) throws {
 ])
 func undecodableSampleEntriesAreListedAndNamed(entry: String, codec: String, name: String) throws {
   let folder = try scratch()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
   let path = folder + "/aac.mp4"
   guard
     try runTool(
@@ -269,6 +284,7 @@ func undecodableSampleEntriesAreListedAndNamed(entry: String, codec: String, nam
 @Test(arguments: [("ac4-private.ts", "ac4", "AC-4"), ("dtsuhd-private.ts", "dts_uhd", "DTS-UHD")])
 func privateTransportStreamAudioIsListed(name: String, codec: String, shown: String) throws {
   let folder = try scratch()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
   var script = #filePath
   while let slash = script.lastIndex(of: "/"), !script.hasSuffix("/Tests") {
     script = String(script[..<slash])
@@ -296,6 +312,7 @@ func privateTransportStreamAudioIsListed(name: String, codec: String, shown: Str
 /// An MPEG-TS stream whose packets are scrambled is listed as encrypted, and not decoded.
 @Test func scrambledTransportStreamIsListedAsEncrypted() throws {
   let folder = try scratch()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
   var script = #filePath
   while let slash = script.lastIndex(of: "/"), !script.hasSuffix("/Tests") {
     script = String(script[..<slash])
