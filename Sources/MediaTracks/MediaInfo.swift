@@ -242,3 +242,34 @@ public struct MediaInfo: Hashable, Sendable, Codable {
       TrackSelection.defaultSubtitle(in: subtitles, audio: chosen, preferences: preferences)?.index
   }
 }
+
+extension AudioTrack {
+  /// Decodes a track; `ffmpegCodec`, `codecTag`, `decodable` and `encrypted`, which older
+  /// encodings lack, default to `nil`, `nil`, `true` and `false`.
+  ///
+  /// - Throws: `DecodingError` when a field present has the wrong type, or a field that every
+  ///   encoding has is missing.
+  public init(from decoder: any Decoder) throws {
+    let values = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      index: try values.decode(Int.self, forKey: .index),
+      codec: try values.decode(String.self, forKey: .codec),
+      profile: try values.decodeIfPresent(String.self, forKey: .profile),
+      sampleRate: try values.decode(Int.self, forKey: .sampleRate),
+      channels: try values.decode(Int.self, forKey: .channels),
+      channelLayout: try values.decode(String.self, forKey: .channelLayout),
+      bitRate: try values.decodeIfPresent(Int.self, forKey: .bitRate),
+      duration: try values.decodeIfPresent(Double.self, forKey: .duration),
+      startTime: try values.decodeIfPresent(Double.self, forKey: .startTime),
+      language: try values.decodeIfPresent(String.self, forKey: .language),
+      languageTag: try values.decodeIfPresent(String.self, forKey: .languageTag),
+      title: try values.decodeIfPresent(String.self, forKey: .title),
+      dispositions: try values.decode([String].self, forKey: .dispositions),
+      kind: try values.decode(AudioKind.self, forKey: .kind),
+      label: try values.decode(String.self, forKey: .label),
+      ffmpegCodec: try values.decodeIfPresent(String.self, forKey: .ffmpegCodec),
+      codecTag: try values.decodeIfPresent(String.self, forKey: .codecTag),
+      decodable: try values.decodeIfPresent(Bool.self, forKey: .decodable) ?? true,
+      encrypted: try values.decodeIfPresent(Bool.self, forKey: .encrypted) ?? false)
+  }
+}

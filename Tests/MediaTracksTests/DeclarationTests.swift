@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import MediaTracks
@@ -242,4 +243,19 @@ private func element(_ id: [UInt8], _ payload: [UInt8]) -> [UInt8] {
   } catch {
     #expect(error.kind == .malformed)
   }
+}
+
+/// An audio track encoded before `decodable` and `encrypted` existed still decodes.
+@Test func audioTrackDecodesWithoutTheNewFields() throws {
+  let old = """
+    {"index":1,"codec":"aac","sampleRate":48000,"channels":2,"channelLayout":"stereo",
+    "dispositions":["default"],"kind":"main","label":"English"}
+    """
+  let track = try JSONDecoder().decode(AudioTrack.self, from: Data(old.utf8))
+  #expect(track.decodable && !track.encrypted && track.ffmpegCodec == nil)
+  var new = track
+  new.encrypted = true
+  new.decodable = false
+  let again = try JSONDecoder().decode(AudioTrack.self, from: JSONEncoder().encode(new))
+  #expect(again == new)
 }
