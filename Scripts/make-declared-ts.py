@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes small MPEG-TS files whose program map declares audio that FFmpeg 5.1 does not know
 by its stream type (AC-4 and DTS-UHD as private PES data with DVB extension descriptors and
-registration descriptors), and AC-3 whose packets are scrambled. The payloads only start with each codec's sync word: the files
+registration descriptors), AC-3 whose packets are scrambled, and SCTE-35 splice information
+(stream type 0x86, which Blu-ray uses for DTS-HD). The payloads only start with each codec's sync word: the files
 test what a demuxer lists from the declaration, not decoding. Usage: make-declared-ts.py OUTDIR
 """
 import os
@@ -75,6 +76,9 @@ def main():
     uhd = bytes([0x7F, 1, 0x21])
     with open(os.path.join(out, "dtsuhd-private.ts"), "wb") as file:
         file.write(transport(uhd, bytes([0x40, 0x41, 0x1B, 0xF2])))
+    # Stream type 0x86 outside Blu-ray: SCTE-35 splice information, not audio.
+    with open(os.path.join(out, "scte35.ts"), "wb") as file:
+        file.write(transport(b"", bytes([0xFC, 0x30]), stream_type=0x86))
     # AC-3 (stream type 0x81) whose packets are scrambled (transport_scrambling_control 2).
     with open(os.path.join(out, "scrambled-ac3.ts"), "wb") as file:
         file.write(transport(b"", bytes([0x0B, 0x77]), stream_type=0x81, scrambled=True))

@@ -87,6 +87,13 @@ func mp4SampleEntriesAreNamed(entry: String, codec: String) {
   #expect(TSDeclarations.declaration(type: 0x87, descriptors: [])?.codec == "eac3")
   #expect(TSDeclarations.declaration(type: 0x0F, descriptors: [])?.codec == "aac")
   #expect(TSDeclarations.declaration(type: 0x1B, descriptors: []) == nil)
+  // SCTE-35 splice information (0x86 outside Blu-ray) is not audio; with an HDMV
+  // registration (or in M2TS) 0x86 is DTS-HD.
+  #expect(TSDeclarations.declaration(type: 0x86, descriptors: []) == nil)
+  #expect(TSDeclarations.declaration(type: 0x86, descriptors: [], blueRay: true)?.codec == "dts")
+  let hdmv: [UInt8] = [0x05, 4] + Array("HDMV".utf8)
+  #expect(TSDeclarations.declaration(type: 0x83, descriptors: hdmv)?.codec == "truehd")
+  #expect(TSDeclarations.declaration(type: 0x82, descriptors: [])?.codec == "dts")
   // Private PES: by descriptor (AC-4 and DTS-UHD in the DVB extension descriptor), or by
   // registration.
   #expect(TSDeclarations.declaration(type: 0x06, descriptors: [0x7F, 1, 0x15])?.codec == "ac4")

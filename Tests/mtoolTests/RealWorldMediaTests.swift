@@ -309,6 +309,24 @@ func privateTransportStreamAudioIsListed(name: String, codec: String, shown: Str
   }
 }
 
+/// Stream type 0x86 outside Blu-ray is SCTE-35 splice information: no audio track.
+@Test func scte35IsNotAudio() throws {
+  let folder = try scratch()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  var script = #filePath
+  while let slash = script.lastIndex(of: "/"), !script.hasSuffix("/Tests") {
+    script = String(script[..<slash])
+  }
+  script = String(script.dropLast("/Tests".count)) + "/Scripts/make-declared-ts.py"
+  guard try runTool("python3", [script, folder]) else {
+    print("python3 is not installed: skipped")
+    return
+  }
+  let (result, file) = try tracksJSON(folder + "/scte35.ts")
+  #expect(result.status == 0, "\(result.stderr)")
+  #expect(audioTracks(file).isEmpty)
+}
+
 /// An MPEG-TS stream whose packets are scrambled is listed as encrypted, and not decoded.
 @Test func scrambledTransportStreamIsListedAsEncrypted() throws {
   let folder = try scratch()

@@ -482,6 +482,8 @@ enum TSDeclarations {
     var payloads: [Int: [UInt8]] = [:]
     var scrambled: Set<Int> = []
     var tablesEnd: Int? = nil
+    // M2TS (192-byte packets) is Blu-ray's transport stream.
+    var blueRay = packetSize == 192
     var at = start
     while at + 188 <= bytes.count {
       defer { at += packetSize }
@@ -526,6 +528,12 @@ enum TSDeclarations {
           }
         } else if section[0] == 2 {
           let infoLength = section.be16(10) & 0x0FFF
+          // A program-level registration descriptor (tag 5) naming HDMV: a Blu-ray stream.
+          var info = 12
+          while info + 6 <= min(12 + infoLength, section.count) {
+            if section[info] == 0x05, section.fourCC(info + 2) == "HDMV" { blueRay = true }
+            info += 2 + Int(section[info + 1])
+          }
           var entry = 12 + infoLength
           while entry + 5 <= 3 + length - 4 {
             let type = Int(section[entry])
@@ -556,7 +564,9 @@ enum TSDeclarations {
     }
     var result: [Int: DeclaredStream] = [:]
     for (pid, stream) in streams {
-      if var declared = declaration(type: stream.type, descriptors: stream.descriptors) {
+      if var declared = declaration(
+        type: stream.type, descriptors: stream.descriptors, blueRay: blueRay)
+      {
         declared.encrypted = scrambled.contains(pid)
         declared.scrambled = declared.encrypted
         let payload = payloads[pid] ?? []
@@ -578,7 +588,13 @@ enum TSDeclarations {
   }
 
   /// The declaration of one elementary stream, or `nil` for video and data streams.
-  static func declaration(type: Int, descriptors: [UInt8]) -> DeclaredStream? {
+  ///
+  /// The Blu-ray (HDMV) stream types 0x80 and 0x83 to 0x86, 0x90, 0xA1 and 0xA2 count only with
+  /// an `HDMV` registration (the program's or the stream's) or in 192-byte packets (M2TS):
+  /// elsewhere 0x86 is SCTE-35 splice information, not audio. 0x82 is DTS in both.
+  static func declaration(type: Int, descriptors: [UInt8], blueRay: Bool = false)
+    -> DeclaredStream?
+  {
     let hex = String(type, radix: 16, uppercase: false)
     let tag = "stream_type 0x" + (hex.count < 2 ? "0" : "") + hex
     func named(_ codec: String?, profile: String? = nil) -> DeclaredStream {
@@ -621,18 +637,21 @@ enum TSDeclarations {
       }
       index = body + length
     }
+    let hdmv = blueRay || registration == "HDMV"
     switch type {
     case 0x03, 0x04: return DeclaredStream(codec: nil, tag: tag)
     case 0x0F, 0x1C: return named("aac")
     case 0x11: return named("aac_latm")
     case 0x2D, 0x2E: return named("mpegh_3d_audio")
-    case 0x80 where registration == "HDMV": return named("pcm_bluray")
+    case 0x80 where hdmv: return named("pcm_bluray")
     case 0x81: return named("ac3")
-    case 0x83: return named("truehd")
-    case 0x84, 0x87, 0xA1: return named("eac3")
-    case 0x82, 0x8A, 0xA2: return named("dts")
-    case 0x85, 0x86: return named("dts", profile: "DTS-HD")
-    case 0x90: return named("hdmv_pgs_subtitle")
+    case 0x83 where hdmv: return named("truehd")
+    case 0x84 where hdmv, 0xA1 where hdmv: return named("eac3")
+    case 0x87: return named("eac3")
+    case 0x82, 0x8A: return named("dts")
+    case 0xA2 where hdmv: return named("dts", profile: "DTS Express")
+    case 0x85 where hdmv, 0x86 where hdmv: return named("dts", profile: "DTS-HD")
+    case 0x90 where hdmv: return named("hdmv_pgs_subtitle")
     case 0x06:
       if let described { return named(described, profile: profile) }
       switch registration {
