@@ -238,6 +238,32 @@ func truncatedMP4IsStillRefused(name: String) throws {
   #expect(stretched.stderr.contains("encrypted"), "\(stretched.stderr)")
 }
 
+/// A QuickTime chapter track (a `text` handler FFmpeg keeps as data) is not a subtitle track.
+@Test func mp4ChapterTrackIsNotListed() throws {
+  let folder = try scratch()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  let chapters = folder + "/chapters.txt"
+  try Data(
+    ";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=500\ntitle=One\n".utf8
+  ).write(to: URL(fileURLWithPath: chapters))
+  let path = folder + "/chapters.m4a"
+  guard
+    try runTool(
+      "ffmpeg",
+      [
+        "-v", "error", "-f", "lavfi", "-i", "sine=duration=1", "-i", chapters, "-map_metadata",
+        "1", "-map_chapters", "1", "-c:a", "aac", path,
+      ])
+  else {
+    print("the ffmpeg CLI is not installed: skipped")
+    return
+  }
+  let (result, file) = try tracksJSON(path)
+  #expect(result.status == 0)
+  #expect(subtitleTracks(file).isEmpty)
+  #expect(audioTracks(file).count == 1)
+}
+
 // MARK: - Codecs this FFmpeg has no decoder for, declared by an MP4 sample entry.
 
 /// An AAC MP4 made by the ffmpeg CLI whose sample entry is renamed `entry` (the same size, so

@@ -53,9 +53,12 @@ extension FormatContext {
         audio.append(audioTrack(at: index, declared: declared[index]))
       } else if type == AVMEDIA_TYPE_SUBTITLE {
         subtitles.append(subtitleTrack(at: index, declared: declared[index]))
-      } else if type != AVMEDIA_TYPE_VIDEO, let known = declared[index], let codec = known.codec {
+      } else if type != AVMEDIA_TYPE_VIDEO, formatName == "mpegts", let known = declared[index],
+        let codec = known.codec
+      {
         // A stream FFmpeg keeps as data (AC-4 or DTS-UHD in MPEG-TS, which FFmpeg 5.1 does
-        // not know) that the container declares as audio or subtitles.
+        // not know) that the program map declares as audio or subtitles. (Not in MP4, where
+        // FFmpeg keeps a QuickTime chapter track, text by its handler, as data.)
         if ContainerDeclarations.subtitleCodecs.contains(codec) {
           subtitles.append(subtitleTrack(at: index, declared: known))
         } else {
