@@ -3,9 +3,10 @@ SHELL := /bin/bash
 SWIFT ?= swift
 APT_DEV := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev pkg-config
 APT_PEERS := ffmpeg soundstretch rubberband-cli mpv
-# Tools Scripts/make-realworld-corpus.sh makes files with (muxers other than FFmpeg's).
+# What the real-world tests make and read files with (muxers other than FFmpeg's, media that
+# Debian ships): Scripts/make-realworld-corpus.sh, Scripts/make-othermuxer-media.sh.
 APT_CORPUS := mkvtoolnix sox libsox-fmt-base flac lame opus-tools vorbis-tools wavpack \
-  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good sound-theme-freedesktop
 FIXTURES := Tests/Fixtures
 MTOOL := .build/release/mtool
 # Release builds link the Swift runtime statically: the binary then runs without the Swift
@@ -14,7 +15,7 @@ MTOOL := .build/release/mtool
 # another's products.
 RELEASE := -c release --static-swift-stdlib
 
-.PHONY: all deps peer-deps build release test test-quick sanitize asan tsan leaks fuzz fuzz-short \
+.PHONY: all deps peer-deps test-deps build release test test-quick sanitize asan tsan leaks fuzz fuzz-short \
   demo bench lint format fixtures clean
 
 all: build
@@ -50,7 +51,17 @@ release: deps
 test: test-quick sanitize
 
 # The suite once, in debug.
-test-quick: deps
+# The real-world tests' tools and media, each installed when missing.
+test-deps: deps
+	@missing=""; \
+	for p in $(APT_CORPUS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing$$missing"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+test-quick: test-deps
 	APT_CORPUS="$(APT_CORPUS)" Scripts/make-realworld-corpus.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test

@@ -3,14 +3,29 @@
 /// The decoder owns its demuxer, codec and sample-conversion contexts and frees them when it goes
 /// away. Samples come out at the track's native sample rate and channel count (see
 /// ``sampleRate`` and ``channels``), interleaved in FFmpeg's channel order for the layout, in the
-/// range -1...1 (decoders may overshoot slightly). Recoverable decoding errors (a damaged packet)
-/// are skipped as FFmpeg's own tools skip them; a file that yields nothing decodable, or whose
-/// demuxer fails mid-stream, throws `MediaError` with kind `.malformed`; so does a track that
-/// ends before half of the duration the headers state for it and more than a second short of it
-/// (a truncated file), and a WAVE file whose data is shorter than its header states (by any
-/// amount). A file cut where the headers state no track duration (Matroska between clusters,
-/// Ogg and MPEG-TS, whose durations come from their last timestamps) decodes up to the cut, as
-/// FFmpeg's own tools do.
+/// range -1...1 (decoders may overshoot slightly). The rate and channel count are the decoder's
+/// (from the first frame, decoded when the decoder opens), where a header states others (an
+/// MP4 Opus entry stating its input's 16 kHz gives 48 kHz).
+///
+/// Recoverable decoding errors (a damaged packet) are skipped as FFmpeg's own tools skip them;
+/// a file that yields nothing decodable, or whose demuxer fails mid-stream, throws `MediaError`
+/// with kind `.malformed`; so does:
+/// - a track this FFmpeg cannot decode (``AudioTrack/decodable`` is false: no decoder for the
+///   codec the container declares, such as MPEG-H, AC-4, IAMF or DTS-UHD; a stream FFmpeg
+///   takes for another codec than the container declares; an encrypted track), refused when
+///   the decoder opens, with a message naming the codec;
+/// - a decoder that gives less than half of the audio the track's packets hold (it does not
+///   really read the stream), at the end of the track, naming the codec;
+/// - a truncated file: an MP4 whose index names samples the file does not hold (the stated
+///   duration is not used: fragmented files state impossible ones), in other containers a
+///   track that ends before half of the duration the headers state for it and more than a
+///   second short of it, and a WAVE file whose data is shorter than its header states (by any
+///   amount). A file cut where the headers state no track duration (Matroska between
+///   clusters, Ogg and MPEG-TS, whose durations come from their last timestamps) decodes up to
+///   the cut, as FFmpeg's own tools do.
+///
+/// E-AC-3 sync frames packed several to an MP4 sample are decoded one access unit at a time
+/// (FFmpeg's decoder reads only the first of a packet).
 ///
 /// Plain PCM WAVE files (16, 24 and 32-bit integer or 32-bit float samples) are decoded in Swift,
 /// without loading FFmpeg, with the same results; every other file is decoded by FFmpeg, which
@@ -24,13 +39,14 @@
 /// }
 /// ```
 public struct AudioDecoder: ~Copyable {
-  /// Samples per second (Hz) of the decoded output: the track's native rate.
+  /// Samples per second (Hz) of the decoded output: the rate the decoder gives.
   public let sampleRate: Int
-  /// Channels per frame of the decoded output: the track's native channel count.
+  /// Channels per frame of the decoded output: the count the decoder gives.
   public let channels: Int
   /// The container stream index of the decoded track.
   public let streamIndex: Int
-  /// The track's duration in seconds as the container states it, or `nil` when unknown.
+  /// The track's own duration in seconds (a fragmented MP4's from its fragments; the
+  /// container's only when the track is its only stream), or `nil` when unknown.
   public let duration: Double?
   /// The clean name of the channel layout: `mono`, `stereo`, `5.1`, …
   public let channelLayoutName: String
@@ -61,7 +77,8 @@ public struct AudioDecoder: ~Copyable {
   ///     ``read(into:maxFrames:)`` (see ``MediaProbe/defaultTimeout``, which `nil` means;
   ///     `.infinity` sets no limit). It bounds a pipe whose writer stalls, not the whole decode.
   /// - Throws: `MediaError` with kind `.notFound` when the file is missing or unreadable,
-  ///   `.malformed` when it is not decodable media (or is a device), `.noSuchStream` when it
+  ///   `.malformed` when it is not decodable media (or is a device, or its track cannot be
+  ///   decoded here, as the type's notes say), `.noSuchStream` when it
   ///   has no audio track (or `streamIndex` is not an audio track), `.invalidArgument` for a
   ///   timeout that is not a positive number, `.other` when FFmpeg is needed but cannot be
   ///   loaded, and kind `.other` with ``MediaError/isTimeout`` when a call took longer than

@@ -34,11 +34,31 @@ public struct AudioTrack: Hashable, Sendable, Codable {
   /// `#EXT-X-MEDIA` tags, for a DASH manifest the adaptation set's position in the period (video
   /// sets included), from 0. Not a position in ``MediaInfo/audio``.
   public var index: Int
-  /// FFmpeg's codec name (`"aac"`, `"opus"`), or the manifest's codecs string; `""` if unknown.
+  /// The codec's name: the one the container declares (its MP4 sample entry, MPEG-TS stream
+  /// type and descriptors, Matroska `CodecID`) in FFmpeg's vocabulary (`"aac"`, `"eac3"`,
+  /// `"mp2"`, `"mpegh_3d_audio"`; `"ac4"`, `"iamf"`, `"dts_uhd"` where FFmpeg has no name),
+  /// FFmpeg's own name when the container declares none or FFmpeg's is more precise
+  /// (`"pcm_s16le"`), or the manifest's codecs string; `""` if unknown.
   public var codec: String
+  /// The codec FFmpeg takes the stream for (`"mp3"` for an MPEG-H stream FFmpeg 5.1 misreads),
+  /// or `nil` when FFmpeg names none (and for manifests).
+  public var ffmpegCodec: String?
+  /// The container's own declaration of the codec: the MP4 sample entry code (`"ec-3"`,
+  /// `"enca"`), the MPEG-TS stream type (`"stream_type 0x2d"`), the Matroska `CodecID`
+  /// (`"A_AC3"`), else FFmpeg's codec tag when printable; `nil` when none.
+  public var codecTag: String?
+  /// Whether this FFmpeg can decode the track: `false` when it has no decoder for the codec
+  /// (MPEG-H, AC-4, IAMF, DTS-UHD), when it takes the stream for another codec than the
+  /// container declares, and when the track is encrypted. ``AudioDecoder`` refuses such a
+  /// track with a message naming the codec.
+  public var decodable: Bool
+  /// Whether the track is encrypted (Common Encryption `enca` sample entries, Matroska content
+  /// encryption): it is listed, not decoded.
+  public var encrypted: Bool
   /// The codec profile (`"LC"`, `"HE-AAC"`), or `nil`.
   public var profile: String?
-  /// Samples per second in Hz, or `0` when unknown.
+  /// Samples per second in Hz, as the decoder gives them where the container's header is known
+  /// to differ (Opus always decodes at 48 kHz), or `0` when unknown.
   public var sampleRate: Int
   /// Channel count, or `0` when unknown.
   public var channels: Int
@@ -68,10 +88,16 @@ public struct AudioTrack: Hashable, Sendable, Codable {
     index: Int, codec: String = "", profile: String? = nil, sampleRate: Int = 0,
     channels: Int = 0, channelLayout: String = "", bitRate: Int? = nil, duration: Double? = nil,
     startTime: Double? = nil, language: String? = nil, languageTag: String? = nil,
-    title: String? = nil, dispositions: [String] = [], kind: AudioKind = .main, label: String = ""
+    title: String? = nil, dispositions: [String] = [], kind: AudioKind = .main, label: String = "",
+    ffmpegCodec: String? = nil, codecTag: String? = nil, decodable: Bool = true,
+    encrypted: Bool = false
   ) {
     self.index = index
     self.codec = codec
+    self.ffmpegCodec = ffmpegCodec
+    self.codecTag = codecTag
+    self.decodable = decodable
+    self.encrypted = encrypted
     self.profile = profile
     self.sampleRate = sampleRate
     self.channels = channels
@@ -97,8 +123,16 @@ public struct SubtitleTrack: Hashable, Sendable, Codable {
   /// `#EXT-X-MEDIA` tags, for a DASH manifest the adaptation set's position in the period (video
   /// sets included), from 0. Not a position in ``MediaInfo/subtitles``.
   public var index: Int
-  /// FFmpeg's codec name (`"subrip"`, `"mov_text"`), or the manifest's codecs string.
+  /// The codec's name: the one the container declares (`"webvtt"` for a Matroska
+  /// `D_WEBVTT/SUBTITLES` track), in FFmpeg's vocabulary, else FFmpeg's name, or the
+  /// manifest's codecs string; `""` if unknown.
   public var codec: String
+  /// The codec FFmpeg takes the stream for, or `nil` when FFmpeg names none (and for
+  /// manifests).
+  public var ffmpegCodec: String?
+  /// The container's own declaration of the codec (the MP4 sample entry code, the MPEG-TS
+  /// stream type, the Matroska `CodecID`), or `nil`.
+  public var codecTag: String?
   /// The BCP-47 language tag, or `nil` when undetermined.
   public var language: String?
   /// The language tag exactly as the file states it, or `nil`.
@@ -116,10 +150,12 @@ public struct SubtitleTrack: Hashable, Sendable, Codable {
   public init(
     index: Int, codec: String = "", language: String? = nil, languageTag: String? = nil,
     title: String? = nil, dispositions: [String] = [], kind: SubtitleKind = .subtitles,
-    label: String = ""
+    label: String = "", ffmpegCodec: String? = nil, codecTag: String? = nil
   ) {
     self.index = index
     self.codec = codec
+    self.ffmpegCodec = ffmpegCodec
+    self.codecTag = codecTag
     self.language = language
     self.languageTag = languageTag
     self.title = title
@@ -206,5 +242,36 @@ public struct MediaInfo: Hashable, Sendable, Codable {
     defaultAudio = chosen?.index
     defaultSubtitle =
       TrackSelection.defaultSubtitle(in: subtitles, audio: chosen, preferences: preferences)?.index
+  }
+}
+
+extension AudioTrack {
+  /// Decodes a track; `ffmpegCodec`, `codecTag`, `decodable` and `encrypted`, which older
+  /// encodings lack, default to `nil`, `nil`, `true` and `false`.
+  ///
+  /// - Throws: `DecodingError` when a field present has the wrong type, or a field that every
+  ///   encoding has is missing.
+  public init(from decoder: any Decoder) throws {
+    let values = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      index: try values.decode(Int.self, forKey: .index),
+      codec: try values.decode(String.self, forKey: .codec),
+      profile: try values.decodeIfPresent(String.self, forKey: .profile),
+      sampleRate: try values.decode(Int.self, forKey: .sampleRate),
+      channels: try values.decode(Int.self, forKey: .channels),
+      channelLayout: try values.decode(String.self, forKey: .channelLayout),
+      bitRate: try values.decodeIfPresent(Int.self, forKey: .bitRate),
+      duration: try values.decodeIfPresent(Double.self, forKey: .duration),
+      startTime: try values.decodeIfPresent(Double.self, forKey: .startTime),
+      language: try values.decodeIfPresent(String.self, forKey: .language),
+      languageTag: try values.decodeIfPresent(String.self, forKey: .languageTag),
+      title: try values.decodeIfPresent(String.self, forKey: .title),
+      dispositions: try values.decode([String].self, forKey: .dispositions),
+      kind: try values.decode(AudioKind.self, forKey: .kind),
+      label: try values.decode(String.self, forKey: .label),
+      ffmpegCodec: try values.decodeIfPresent(String.self, forKey: .ffmpegCodec),
+      codecTag: try values.decodeIfPresent(String.self, forKey: .codecTag),
+      decodable: try values.decodeIfPresent(Bool.self, forKey: .decodable) ?? true,
+      encrypted: try values.decodeIfPresent(Bool.self, forKey: .encrypted) ?? false)
   }
 }

@@ -84,11 +84,22 @@ public enum MediaProbe {
     _ context: borrowing FormatContext, path: String, preferences: TrackPreferences,
     locale: LabelLocale
   ) throws(MediaError) -> MediaInfo {
-    if context.needsStreamInfo() { try context.findStreamInfo(path: path) }
-    let (audio, subtitles) = context.tracks()
+    if context.needsStreamInfo() {
+      do throws(MediaError) {
+        try context.findStreamInfo(path: path)
+      } catch {
+        // The headers' facts are still worth listing (an encrypted track's packets do not
+        // decode); a timeout, or a file with no stream at all, is the error.
+        if error.isTimeout || context.streamCount == 0 { throw error }
+      }
+    }
+    var (audio, subtitles) = context.tracks()
+    context.refineMPEGAudioLayers(&audio, path: path)
     // Without the stream-info pass some demuxers (WAVE, Ogg) leave the container's duration
     // unset; it is then the longest audio track's.
-    let duration = context.containerDuration ?? audio.compactMap(\.duration).max()
+    var duration = context.containerDuration
+    if let stated = duration, context.isImplausible(stated) { duration = nil }
+    duration = duration ?? audio.compactMap(\.duration).max()
     var info = MediaInfo(
       path: path, format: context.formatName, duration: duration,
       bitRate: context.bitRate, audio: audio, subtitles: subtitles)

@@ -70,6 +70,9 @@ public enum TrackSelection {
   /// 4. more channels (the richer mix; a player can always downmix);
   /// 5. stream order.
   ///
+  /// Tracks this FFmpeg cannot decode (``AudioTrack/decodable`` false: MPEG-H, AC-4, encrypted
+  /// tracks) are considered only when no other track exists.
+  ///
   /// - Parameters:
   ///   - tracks: The file's audio tracks, with kinds set.
   ///   - preferences: The viewer's languages and options.
@@ -85,9 +88,11 @@ public enum TrackSelection {
       case .descriptions, .mainDescriptions: return preferences.audioDescription ? 0 : nil
       }
     }
-    let anyOrdinary = tracks.contains { kindRank($0.kind) != nil }
+    // A track that cannot be decoded here is chosen only when no track can.
+    let candidates = tracks.contains(where: \.decodable) ? tracks.filter(\.decodable) : tracks
+    let anyOrdinary = candidates.contains { kindRank($0.kind) != nil }
     var best: (key: [Int], track: AudioTrack)? = nil
-    for track in tracks {
+    for track in candidates {
       let kind: Int
       if let rank = kindRank(track.kind) {
         kind = rank

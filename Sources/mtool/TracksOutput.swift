@@ -38,28 +38,38 @@ enum TracksOutput {
     }
   }
 
+  /// One audio track: every field always present, `null` when unknown (never `0` or `""`).
   static func json(audio track: AudioTrack) -> JSONValue {
     .object([
-      ("index", .int(track.index)), ("codec", .string(track.codec)),
+      ("index", .int(track.index)), ("codec", string(nonEmpty(track.codec))),
+      ("ffmpegCodec", string(track.ffmpegCodec)), ("codecTag", string(track.codecTag)),
+      ("decodable", .bool(track.decodable)), ("encrypted", .bool(track.encrypted)),
       ("profile", string(track.profile)), ("language", string(track.language)),
       ("languageTag", string(track.languageTag)), ("title", string(track.title)),
-      ("channels", .int(track.channels)), ("channelLayout", .string(track.channelLayout)),
-      ("sampleRate", .int(track.sampleRate)), ("bitRate", int(track.bitRate)),
+      ("channels", int(positive(track.channels))),
+      ("channelLayout", string(nonEmpty(track.channelLayout))),
+      ("sampleRate", int(positive(track.sampleRate))), ("bitRate", int(track.bitRate)),
       ("duration", number(track.duration)),
       ("dispositions", .array(track.dispositions.map { .string($0) })),
       ("kind", .string(track.kind.rawValue)), ("label", .string(track.label)),
     ])
   }
 
+  /// One subtitle track: every field always present, `null` when unknown.
   static func json(subtitle track: SubtitleTrack) -> JSONValue {
     .object([
-      ("index", .int(track.index)), ("codec", .string(track.codec)),
+      ("index", .int(track.index)), ("codec", string(nonEmpty(track.codec))),
+      ("ffmpegCodec", string(track.ffmpegCodec)), ("codecTag", string(track.codecTag)),
       ("language", string(track.language)), ("languageTag", string(track.languageTag)),
       ("title", string(track.title)),
       ("dispositions", .array(track.dispositions.map { .string($0) })),
       ("kind", .string(track.kind.rawValue)), ("label", .string(track.label)),
     ])
   }
+
+  private static func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : text }
+
+  private static func positive(_ value: Int) -> Int? { value > 0 ? value : nil }
 
   /// The readable table of one file; `*` marks the default choice.
   static func table(_ info: MediaInfo, path: String) -> String {
@@ -76,7 +86,13 @@ enum TracksOutput {
     } else {
       text += "  audio:\n"
       for track in info.audio {
-        var details = [track.codec]
+        var details = [track.codec.isEmpty ? "unknown codec" : track.codec]
+        if track.encrypted { details.append("encrypted") }
+        if !track.decodable {
+          details.append(
+            track.ffmpegCodec.map { $0 == track.codec ? "no decoder" : "FFmpeg reads it as \($0)" }
+              ?? "no decoder")
+        }
         if !track.channelLayout.isEmpty { details.append(track.channelLayout) }
         if track.sampleRate > 0 { details.append("\(track.sampleRate) Hz") }
         if let bitRate = track.bitRate { details.append("\(bitRate / 1000) kb/s") }
@@ -91,7 +107,7 @@ enum TracksOutput {
     } else {
       text += "  subtitles:" + (info.defaultSubtitle == nil ? " (off by default)\n" : "\n")
       for track in info.subtitles {
-        var details = [track.codec]
+        var details = [track.codec.isEmpty ? "unknown codec" : track.codec]
         if !track.dispositions.isEmpty { details.append(track.dispositions.joined(separator: ",")) }
         text += row(
           marked: track.index == info.defaultSubtitle, index: track.index, label: track.label,

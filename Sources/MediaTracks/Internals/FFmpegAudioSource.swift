@@ -3,13 +3,15 @@ internal import CFFmpeg
 /// The FFmpeg side of ``AudioDecoder``: demuxer, decoder and sample conversion for any format
 /// FFmpeg reads.
 final class FFmpegAudioSource {
-  /// Samples per second (Hz) of the decoded output: the track's native rate.
-  let sampleRate: Int
-  /// Channels per frame of the decoded output: the track's native channel count.
-  let channels: Int
+  /// Samples per second (Hz) of the decoded output: the rate the decoder gives (set from the
+  /// first decoded frame, which `init` decodes, when the header states another).
+  private(set) var sampleRate: Int
+  /// Channels per frame of the decoded output: the count the decoder gives (from the first
+  /// decoded frame, as ``sampleRate``).
+  private(set) var channels: Int
   /// The container stream index of the decoded track.
   let streamIndex: Int
-  /// The track's duration in seconds as the container states it, or `nil` when unknown.
+  /// The track's own duration in seconds, or `nil` when unknown.
   let duration: Double?
   /// The clean name of the channel layout: `mono`, `stereo`, `5.1`, … (the decoder's, once the
   /// first frame is decoded, which `init` does).
@@ -36,6 +38,21 @@ final class FFmpegAudioSource {
   private let statedDuration: Double?
   /// The error of decoding the first frame in `init`, thrown by the first `read`.
   private var deferredError: MediaError?
+  /// The codec's name for messages (the container's declaration, cross-checked).
+  private let codecName: String
+  /// Whether packets are split into E-AC-3 access units before decoding: an MP4 sample may
+  /// hold several sync frames (six of one block each, say), and FFmpeg's decoder reads only
+  /// the first of a packet.
+  private let splitsFrames: Bool
+  /// Frames split out of a packet, not yet sent to the decoder.
+  private var parsedFrames: [[UInt8]] = []
+  private var parsedStart = 0
+  /// A packet without its own buffer, pointing at a parsed frame while it is sent.
+  private var framePacket: Packet
+  /// The track's packets read, and the media time their durations add up to (seconds).
+  private var packetsRead = 0
+  private var packetSeconds = 0.0
+  private let timeBase: Double
 
   /// Opens `path` and prepares to decode one audio track.
   ///
@@ -62,6 +79,14 @@ final class FFmpegAudioSource {
     let count = format.streamCount
     let index: Int
     if let streamIndex {
+      // A stream FFmpeg keeps as data that the container declares as audio (AC-4 in MPEG-TS)
+      // is listed as an audio track: asked for, it is refused as one this FFmpeg cannot decode.
+      if streamIndex >= 0, streamIndex < count,
+        format.stream(at: streamIndex).pointee.codecpar.pointee.codec_type != AVMEDIA_TYPE_AUDIO,
+        let listed = format.tracks().audio.first(where: { $0.index == streamIndex })
+      {
+        throw Self.undecodable(listed, path: path)
+      }
       guard streamIndex >= 0, streamIndex < count,
         format.stream(at: streamIndex).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO
       else {
@@ -74,6 +99,8 @@ final class FFmpegAudioSource {
       index = try format.defaultAudioStream(path: path)
     }
     let stream = format.stream(at: index)
+    let track = format.audioTrack(at: index, declared: format.declarations()[index])
+    if !track.decodable { throw Self.undecodable(track, path: path) }
     guard let parameters = stream.pointee.codecpar, parameters.pointee.sample_rate > 0,
       parameters.pointee.ch_layout.nb_channels > 0
     else {
@@ -83,6 +110,11 @@ final class FFmpegAudioSource {
     }
     let codec = try CodecContext(decoderFor: stream, path: path)
     let packet = try Packet()
+    framePacket = try Packet()
+    codecName = track.codec.isEmpty ? "unknown" : track.codec
+    timeBase = av_q2d(stream.pointee.time_base)
+    splitsFrames =
+      parameters.pointee.codec_id == AV_CODEC_ID_EAC3 && !format.formatName.hasPrefix("matroska")
     let frame = try Frame()
     let layout = withUnsafePointer(to: parameters.pointee.ch_layout) {
       ChannelLayout(copying: $0)
@@ -103,7 +135,7 @@ final class FFmpegAudioSource {
     channels = channelCount
     channelLayoutName = ChannelLayoutName.clean(layout.described, channels: channelCount)
     channelMask = layout.mask
-    duration = format.duration(ofStream: index)
+    duration = format.trackDuration(ofStream: index)
     statedDuration = index < stated.count ? stated[index] : nil
     self.format = format
     self.codec = codec
@@ -119,6 +151,25 @@ final class FFmpegAudioSource {
     } catch {
       deferredError = error
     }
+  }
+
+  /// The error for a track this FFmpeg cannot decode, naming its codec and why.
+  static func undecodable(_ track: AudioTrack, path: String) -> MediaError {
+    let name = ContainerDeclarations.displayName(track.codec.isEmpty ? "unknown" : track.codec)
+    let declared = track.codecTag.map { " (declared as \($0))" } ?? ""
+    let reason: String
+    if track.encrypted {
+      reason = "is encrypted, and cannot be decoded without its key"
+    } else if let ffmpeg = track.ffmpegCodec, ffmpeg != track.codec,
+      !ContainerDeclarations.withoutDecoder.contains(track.codec)
+    {
+      reason = "is read by FFmpeg as \(ffmpeg), so no decoder here reads it correctly"
+    } else {
+      reason = "this FFmpeg has no decoder for it"
+    }
+    return MediaError(
+      kind: .malformed, operation: "avcodec_find_decoder",
+      detail: "audio track #\(track.index) of '\(path)' is \(name)\(declared) and \(reason)")
   }
 
   /// Decodes up to `maxFrames` frames into the start of `buffer` as interleaved floats.
@@ -183,26 +234,23 @@ final class FFmpegAudioSource {
             kind: .malformed, operation: "avcodec_receive_frame",
             detail: "no decodable audio in '\(path)'")
         }
-        // Short of the header's duration by half and by more than a second: a very short file
-        // states its encoder delay and padding in its duration.
-        let shortOfHeader =
-          statedDuration.map {
-            let stated = $0 * Double(sampleRate)
-            return Double(framesDecoded) < stated * 0.5
-              && stated - Double(framesDecoded) > Double(sampleRate)
-          } ?? false
-        if shortOfHeader || (format.formatName == "wav" && WaveHeader.isTruncated(path: path)) {
-          throw MediaError(
-            kind: .malformed, operation: "av_read_frame",
-            detail: "'\(path)' is truncated: its audio ends long before its stated duration")
-        }
+        try checkCompleteness()
         break
       }
       if received != cff_averror_eagain() {
         try noteDecodeError(received)
         continue
       }
-      // The decoder wants more input.
+      // The decoder wants more input: a frame the parser split out, else the next packet.
+      if parsedStart < parsedFrames.count {
+        try send(parsedFrames[parsedStart])
+        parsedStart += 1
+        if parsedStart == parsedFrames.count {
+          parsedFrames.removeAll(keepingCapacity: true)
+          parsedStart = 0
+        }
+        continue
+      }
       if inputEnded {
         finished = true
         break
@@ -220,9 +268,75 @@ final class FFmpegAudioSource {
       }
       defer { av_packet_unref(packet.raw) }
       guard Int(packet.raw.pointee.stream_index) == streamIndex else { continue }
+      packetsRead += 1
+      // (A packet stating more than 10 s is a demuxer's guess, as Ogg's last packet's can be.)
+      let packetDuration = Double(packet.raw.pointee.duration) * timeBase
+      if packetDuration > 0 && packetDuration <= 10 { packetSeconds += packetDuration }
+      if splitsFrames, let data = packet.raw.pointee.data {
+        let bytes = Array(UnsafeBufferPointer(start: data, count: Int(packet.raw.pointee.size)))
+        let units = EAC3Frames.accessUnits(bytes)
+        if units.count > 1 {
+          parsedFrames.append(contentsOf: units.map { Array(bytes[$0]) })
+          continue
+        }
+      }
       let sent = avcodec_send_packet(codec.raw, packet.raw)
       if sent < 0 && sent != cff_averror_eagain() { try noteDecodeError(sent) }
     }
+  }
+
+  /// Sends one parsed frame to the decoder.
+  private func send(_ frameBytes: [UInt8]) throws(MediaError) {
+    var sent: Int32 = 0
+    var bytes = frameBytes
+    bytes.withUnsafeMutableBufferPointer { buffer in
+      framePacket.raw.pointee.data = buffer.baseAddress
+      framePacket.raw.pointee.size = Int32(buffer.count)
+      // Not reference-counted: the decoder copies the bytes.
+      sent = avcodec_send_packet(codec.raw, framePacket.raw)
+      framePacket.raw.pointee.data = nil
+      framePacket.raw.pointee.size = 0
+    }
+    if sent < 0 && sent != cff_averror_eagain() { try noteDecodeError(sent) }
+  }
+
+  /// At the end of the track: whether the bytes ended early (truncated), or the decoder gave
+  /// far less audio than the packets hold (it does not really read this stream).
+  ///
+  /// The bytes ended early when an MP4's index names samples that could not be read, or, in
+  /// other containers, when the audio ends before half of the duration the headers state for
+  /// the track and more than a second short of it (a very short file states its encoder delay
+  /// and padding in its duration). An MP4's stated duration is not used: fragmented files
+  /// state impossible ones, and the index is what the file holds.
+  private func checkCompleteness() throws(MediaError) {
+    let decoded = Double(framesDecoded) / Double(sampleRate)
+    var truncated = false
+    if format.formatName.hasPrefix("mov") {
+      let entries = Int(avformat_index_get_entries_count(format.stream(at: streamIndex)))
+      truncated = entries > packetsRead + 1
+    } else if let stated = statedDuration {
+      truncated = decoded < stated * 0.5 && stated - decoded > 1
+    }
+    if truncated || (format.formatName == "wav" && WaveHeader.isTruncated(path: path)) {
+      throw MediaError(
+        kind: .malformed, operation: "av_read_frame",
+        detail: "'\(path)' is truncated: its audio ends long before its stated duration")
+    }
+    if packetSeconds > 0.25 && decoded < packetSeconds * 0.5 {
+      throw MediaError(
+        kind: .malformed, operation: "avcodec_receive_frame",
+        detail:
+          "the \(codecName) decoder gave \(Self.seconds(decoded)) s of audio from the "
+          + "\(Self.seconds(packetSeconds)) s the packets of '\(path)' hold: it does not read "
+          + "this stream")
+    }
+  }
+
+  /// Seconds with three decimals.
+  private static func seconds(_ value: Double) -> String {
+    let millis = Int((value * 1000).rounded())
+    let fraction = String(millis % 1000)
+    return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
   }
 
   /// Skips a damaged packet or frame, as FFmpeg's tools do, unless the errors never stop.
@@ -231,7 +345,7 @@ final class FFmpegAudioSource {
     if decodeErrors > 64 {
       throw MediaError(
         kind: .malformed, code: code, operation: "avcodec_send_packet",
-        detail: "the audio of '\(path)' does not decode")
+        detail: "the audio of '\(path)' does not decode with the \(codecName) decoder")
     }
   }
 
@@ -247,14 +361,18 @@ final class FFmpegAudioSource {
         let inputLayout = withUnsafePointer(to: decoded.pointee.ch_layout) {
           ChannelLayout(copying: $0)
         }
-        if framesDecoded == Int(decoded.pointee.nb_samples),
-          inputLayout.raw.nb_channels == channels,
-          inputLayout.mask != outputLayout.mask
-        {
-          // The first frame: its layout is the track's (the container's may be a default).
-          outputLayout = ChannelLayout(mask: inputLayout.mask, channels: channels)
-          channelMask = outputLayout.mask
-          channelLayoutName = ChannelLayoutName.clean(outputLayout.described, channels: channels)
+        if framesDecoded == Int(decoded.pointee.nb_samples), resampler.raw == nil {
+          // The first frame: its rate, channel count and layout are the track's (a header
+          // may state another rate, as an MP4 Opus entry stating its input's 16 kHz does, and
+          // a container may give a default layout for the count).
+          sampleRate = Int(rate)
+          let count = Int(inputLayout.raw.nb_channels)
+          if count > 0 && (count != channels || inputLayout.mask != outputLayout.mask) {
+            channels = count
+            outputLayout = ChannelLayout(mask: inputLayout.mask, channels: count)
+            channelMask = outputLayout.mask
+            channelLayoutName = ChannelLayoutName.clean(outputLayout.described, channels: count)
+          }
         }
         try withUnsafePointer(to: inputLayout.raw) { (input) throws(MediaError) in
           try withUnsafePointer(to: outputLayout.raw) { (output) throws(MediaError) in

@@ -67,6 +67,12 @@ struct FormatContext: ~Copyable {
       throw MediaError(
         kind: .malformed, operation: "avformat_open_input", detail: "'\(path)' is empty")
     }
+    // An HLS playlist or DASH manifest (by content, whatever its name) names other inputs,
+    // which are never opened; FFmpeg's DASH demuxer would also spin on a live manifest until
+    // the deadline. Refused before FFmpeg sees it.
+    if file.isRegular, ManifestParser.sniff(FileBytes.head(localPath)) != nil {
+      throw FormatContext.referencesError(path)
+    }
     var code: Int32 = -1
     var opened: UnsafeMutablePointer<AVFormatContext>? = nil
     var reader: UnsafeMutablePointer<AVIOContext>? = nil
@@ -257,6 +263,36 @@ struct FormatContext: ~Copyable {
     return code
   }
 
+  /// Random access to the input's bytes, for reading the container's own declarations: the
+  /// local regular file or the bytes in memory; `nil` for pipes and URLs.
+  var byteSource: ByteSource? {
+    if let memory {
+      let bytes = memory.bytes
+      return ByteSource(size: Int64(bytes.count)) { offset, count in
+        guard offset >= 0, offset < Int64(bytes.count), count > 0 else { return [] }
+        let start = Int(offset)
+        return Array(bytes[start..<min(bytes.count, start + count)])
+      }
+    }
+    guard let file, file.isRegular, let size = file.size else { return nil }
+    let descriptor = file.descriptor
+    return ByteSource(size: size) { offset, count in
+      guard offset >= 0, count > 0 else { return [] }
+      var result = [UInt8](repeating: 0, count: count)
+      var filled = 0
+      while filled < count {
+        let got = result.withUnsafeMutableBytes { buffer -> Int in
+          guard let base = buffer.baseAddress else { return -1 }
+          return pread(descriptor, base + filled, count - filled, off_t(offset) + off_t(filled))
+        }
+        if got <= 0 { break }
+        filled += got
+      }
+      result.removeLast(count - filled)
+      return result
+    }
+  }
+
   /// The number of streams in the container.
   var streamCount: Int { Int(raw.pointee.nb_streams) }
 
@@ -272,6 +308,9 @@ struct FormatContext: ~Copyable {
   init(bytes: [UInt8], name: String, timeout: Double? = nil) throws(MediaError) {
     try FFmpegLibraries.require()
     let deadline = try Deadline(timeout: timeout)
+    if ManifestParser.sniff(bytes.prefix(1 << 16)) != nil {
+      throw FormatContext.referencesError(name)
+    }
     let source = MemorySource(bytes)
     let bufferSize = 32_768
     guard let buffer = av_malloc(bufferSize)?.assumingMemoryBound(to: UInt8.self) else {

@@ -41,23 +41,68 @@ extension FormatContext {
     raw.pointee.bit_rate > 0 ? Int(raw.pointee.bit_rate) : nil
   }
 
-  /// The raw facts of every audio and subtitle stream, in stream order.
+  /// The raw facts of every audio and subtitle stream, in stream order, with the codecs the
+  /// container declares (see ``ContainerDeclarations``) cross-checked against FFmpeg's.
   func tracks() -> (audio: [AudioTrack], subtitles: [SubtitleTrack]) {
+    let declared = declarations()
     var audio: [AudioTrack] = []
     var subtitles: [SubtitleTrack] = []
     for index in 0..<streamCount {
       guard let type = stream(at: index).pointee.codecpar?.pointee.codec_type else { continue }
       if type == AVMEDIA_TYPE_AUDIO {
-        audio.append(audioTrack(at: index))
+        audio.append(audioTrack(at: index, declared: declared[index]))
       } else if type == AVMEDIA_TYPE_SUBTITLE {
-        subtitles.append(subtitleTrack(at: index))
+        subtitles.append(subtitleTrack(at: index, declared: declared[index]))
+      } else if type != AVMEDIA_TYPE_VIDEO, formatName == "mpegts", let known = declared[index],
+        let codec = known.codec
+      {
+        // A stream FFmpeg keeps as data (AC-4 or DTS-UHD in MPEG-TS, which FFmpeg 5.1 does
+        // not know) that the program map declares as audio or subtitles. (Not in MP4, where
+        // FFmpeg keeps a QuickTime chapter track, text by its handler, as data.)
+        if ContainerDeclarations.subtitleCodecs.contains(codec) {
+          subtitles.append(subtitleTrack(at: index, declared: known))
+        } else {
+          var track = audioTrack(at: index, declared: known)
+          track.decodable = false
+          audio.append(track)
+        }
       }
     }
     return (audio, subtitles)
   }
 
-  /// The facts of audio stream `index` (kind and label not yet set).
-  func audioTrack(at index: Int) -> AudioTrack {
+  /// What the container's headers declare for each stream, by stream index.
+  func declarations() -> [Int: DeclaredStream] {
+    guard let source = byteSource else { return [:] }
+    let table = ContainerDeclarations.read(format: formatName, from: source)
+    guard !table.isEmpty else { return [:] }
+    var result: [Int: DeclaredStream] = [:]
+    let ids = (0..<streamCount).map { Int(stream(at: $0).pointee.id) }
+    if formatName.hasPrefix("matroska") && ids.allSatisfy({ $0 == 0 }) {
+      // FFmpeg's Matroska streams carry no track number: they are the tracks of the types it
+      // reads, in the order of the `Tracks` element.
+      let entries = table.values.sorted { $0.position < $1.position }
+        .filter { [1, 2, 0x11, 0x21].contains($0.trackType) }
+      guard entries.count == streamCount else { return [:] }
+      for (index, declared) in entries.enumerated() {
+        let type = stream(at: index).pointee.codecpar.pointee.codec_type
+        let expected: AVMediaType =
+          declared.trackType == 2
+          ? AVMEDIA_TYPE_AUDIO : declared.trackType == 0x11 ? AVMEDIA_TYPE_SUBTITLE : type
+        guard type == expected else { return [:] }
+        result[index] = declared
+      }
+      return result
+    }
+    for index in 0..<streamCount {
+      if let declared = table[ids[index]] { result[index] = declared }
+    }
+    return result
+  }
+
+  /// The facts of audio stream `index` (kind and label not yet set), with what the container
+  /// declares for it.
+  func audioTrack(at index: Int, declared: DeclaredStream? = nil) -> AudioTrack {
     let stream = stream(at: index)
     let parameters = stream.pointee.codecpar!
     let channels = Int(parameters.pointee.ch_layout.nb_channels)
@@ -72,16 +117,140 @@ extension FormatContext {
     if stream.pointee.start_time != cff_nopts_value() {
       start = Double(stream.pointee.start_time) * av_q2d(stream.pointee.time_base)
     }
-    return AudioTrack(
-      index: index, codec: codecName(parameters.pointee.codec_id),
-      profile: profileName(parameters), sampleRate: Int(parameters.pointee.sample_rate),
-      channels: channels,
+    let id = parameters.pointee.codec_id
+    var track = AudioTrack(
+      index: index, codec: codecName(id),
+      profile: profileName(parameters), sampleRate: max(0, Int(parameters.pointee.sample_rate)),
+      channels: max(0, channels),
       channelLayout: channels > 0
         ? ChannelLayoutName.clean(layout.described, channels: channels) : "",
-      bitRate: parameters.pointee.bit_rate > 0 ? Int(parameters.pointee.bit_rate) : nil,
-      duration: duration(ofStream: index), startTime: start, language: LanguageTag.bcp47(raw),
-      languageTag: raw, title: metadata(stream, "title"),
+      // (Below 1 kb/s the rate is FFmpeg's division by an impossible stated duration.)
+      bitRate: parameters.pointee.bit_rate >= 1000 ? Int(parameters.pointee.bit_rate) : nil,
+      duration: trackDuration(ofStream: index, declared: declared), startTime: start,
+      language: LanguageTag.bcp47(raw), languageTag: raw, title: metadata(stream, "title"),
       dispositions: dispositionNames(stream.pointee.disposition))
+    track.ffmpegCodec = track.codec.isEmpty ? nil : track.codec
+    track.codecTag = declared?.tag ?? Self.tagText(parameters.pointee.codec_tag)
+    track.decodable = id != AV_CODEC_ID_NONE && avcodec_find_decoder(id) != nil
+    // Opus decoders give 48 kHz whatever rate the header states (RFC 7845: the header's rate
+    // is the original input's, for information).
+    if id == AV_CODEC_ID_OPUS { track.sampleRate = 48000 }
+    if let declared { Self.apply(declared, to: &track) }
+    return track
+  }
+
+  /// Names the layer of MPEG audio in MP4, whose object type (`0x6B`, `0x69`) covers layers
+  /// I to III and which FFmpeg 5.1 lists as MP3 whatever the layer: the first packet's frame
+  /// header tells. Reads at most 64 packets.
+  func refineMPEGAudioLayers(_ audio: inout [AudioTrack], path: String) {
+    guard formatName.hasPrefix("mov") else { return }
+    var waiting: [Int: Int] = [:]
+    for (position, track) in audio.enumerated()
+    where track.codec == "mp3" && track.codecTag == "mp4a" {
+      waiting[track.index] = position
+    }
+    guard !waiting.isEmpty, let packet = av_packet_alloc() else { return }
+    var owned: UnsafeMutablePointer<AVPacket>? = packet
+    defer { av_packet_free(&owned) }
+    for _ in 0..<64 where !waiting.isEmpty {
+      guard (try? readFrame(packet, path: path)) == 0 else { break }
+      defer { av_packet_unref(packet) }
+      let index = Int(packet.pointee.stream_index)
+      guard let position = waiting[index], let data = packet.pointee.data, packet.pointee.size > 0
+      else { continue }
+      let bytes = Array(UnsafeBufferPointer(start: data, count: Int(min(packet.pointee.size, 66))))
+      if let layer = ContainerDeclarations.mpegAudioLayer(bytes) { audio[position].codec = layer }
+      waiting[index] = nil
+    }
+  }
+
+  /// Cross-checks FFmpeg's facts in `track` with the container's declaration.
+  /// Where both name the same codec or family (`pcm` and `pcm_s16le`, `ac3` and `eac3`,
+  /// MPEG audio layers), FFmpeg's name stays: it read the bitstream. Where they differ, the
+  /// declaration wins when FFmpeg's name is a guess from probing the bytes (it falls back to
+  /// MPEG audio) or FFmpeg could not read the stream's rate or channels: FFmpeg's decoder
+  /// would be the wrong one, and the facts it read are those of a misreading. Otherwise
+  /// FFmpeg parsed the stream as its codec, and its name stays.
+  static func apply(_ declared: DeclaredStream, to track: inout AudioTrack) {
+    if declared.encrypted {
+      track.encrypted = true
+      track.decodable = false
+    }
+    if declared.noDecoder { track.decodable = false }
+    if declared.scrambled {
+      track.sampleRate = 0
+      track.channels = 0
+      track.channelLayout = ""
+      track.bitRate = nil
+    }
+    guard let codec = declared.codec else {
+      if track.profile == nil { track.profile = declared.profile }
+      return
+    }
+    let ffmpeg = track.ffmpegCodec ?? ""
+    if !ffmpeg.isEmpty && ContainerDeclarations.agrees(declared: codec, ffmpeg: ffmpeg) {
+      if track.profile == nil { track.profile = declared.profile }
+      return
+    }
+    let guessed = ffmpeg.isEmpty || ["mp1", "mp2", "mp3"].contains(ffmpeg)
+    let unread = track.sampleRate <= 0 || track.channels <= 0
+    guard guessed || unread || declared.noDecoder else { return }
+    track.codec = codec
+    track.profile = declared.profile
+    if !ffmpeg.isEmpty {
+      track.decodable = false
+      track.sampleRate = 0
+      track.channels = 0
+      track.channelLayout = ""
+      track.bitRate = nil
+    }
+  }
+
+  /// A codec tag as four printable characters (`"mp4a"`), or `nil` when it is not one.
+  static func tagText(_ tag: UInt32) -> String? {
+    guard tag != 0 else { return nil }
+    let bytes = (0..<4).map { UInt8(truncatingIfNeeded: tag >> (8 * $0)) }
+    guard bytes.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// A stream's own duration in seconds: its fragments' in a fragmented MP4 (what the file
+  /// holds, whatever the headers state), else the stream's, else the duration its tags state
+  /// (Matroska's `DURATION`), else the container's when the stream is the container's only
+  /// one; `nil` when unknown, and when the stated duration is impossible for the bytes the
+  /// file holds (a fragmented MP4 stating days for a second of audio).
+  func trackDuration(ofStream index: Int, declared: DeclaredStream? = nil) -> Double? {
+    let stream = stream(at: index)
+    let value = stream.pointee.duration
+    var seconds: Double? = nil
+    if let fragments = declared?.fragmentsDuration {
+      seconds = fragments
+    } else if value != cff_nopts_value() && value > 0 {
+      seconds = Double(value) * av_q2d(stream.pointee.time_base)
+    } else if let tag = metadata(stream, "DURATION") ?? metadata(stream, "duration") {
+      seconds = Self.clockSeconds(tag)
+    } else if streamCount == 1 {
+      seconds = containerDuration
+    }
+    guard let seconds, seconds.isFinite, seconds > 0 else { return nil }
+    if isImplausible(seconds) { return nil }
+    return seconds
+  }
+
+  /// Whether `seconds` of media cannot fit in the file: less than 100 bits per second of it,
+  /// for a stated duration over a minute (no audio codec gets by on so little).
+  func isImplausible(_ seconds: Double) -> Bool {
+    guard seconds > 60, let size = byteSource?.size, size > 0 else { return false }
+    return Double(size) * 8 / seconds < 100
+  }
+
+  /// `HH:MM:SS.fraction` as seconds, or `nil`.
+  static func clockSeconds(_ text: String) -> Double? {
+    let parts = text.split(separator: ":")
+    guard parts.count == 3, let hours = Double(parts[0]), let minutes = Double(parts[1]),
+      let secondsPart = Double(parts[2])
+    else { return nil }
+    return hours * 3600 + minutes * 60 + secondsPart
   }
 
   /// The speakers a codec's own specification gives a channel count, for a container that
@@ -118,17 +287,31 @@ extension FormatContext {
     }
   }
 
-  /// The facts of subtitle stream `index` (kind and label not yet set).
-  func subtitleTrack(at index: Int) -> SubtitleTrack {
+  /// The facts of subtitle stream `index` (kind and label not yet set), with what the
+  /// container declares for it.
+  func subtitleTrack(at index: Int, declared: DeclaredStream? = nil) -> SubtitleTrack {
     let stream = stream(at: index)
     let raw = metadata(stream, "language")
-    return SubtitleTrack(
-      index: index, codec: codecName(stream.pointee.codecpar.pointee.codec_id),
+    let ffmpeg = codecName(stream.pointee.codecpar.pointee.codec_id)
+    var track = SubtitleTrack(
+      index: index, codec: ffmpeg,
       language: LanguageTag.bcp47(raw), languageTag: raw, title: metadata(stream, "title"),
-      dispositions: dispositionNames(stream.pointee.disposition))
+      dispositions: dispositionNames(stream.pointee.disposition),
+      ffmpegCodec: ffmpeg.isEmpty ? nil : ffmpeg,
+      codecTag: declared?.tag ?? Self.tagText(stream.pointee.codecpar.pointee.codec_tag))
+    // FFmpeg's name where it has one (it read the stream), else the declaration's.
+    if ffmpeg.isEmpty, let codec = declared?.codec { track.codec = codec }
+    // Matroska's D_WEBVTT/CAPTIONS (and DESCRIPTIONS, METADATA) state the kind, as FFmpeg's
+    // disposition of that name would (the kinds are classified from dispositions).
+    if let kind = declared?.subtitleKind, kind != .subtitles,
+      !track.dispositions.contains(kind.rawValue)
+    {
+      track.dispositions.append(kind.rawValue)
+    }
+    return track
   }
 
-  private func metadata(_ stream: UnsafeMutablePointer<AVStream>, _ key: String) -> String? {
+  func metadata(_ stream: UnsafeMutablePointer<AVStream>, _ key: String) -> String? {
     guard let entry = av_dict_get(stream.pointee.metadata, key, nil, 0),
       let value = entry.pointee.value
     else { return nil }

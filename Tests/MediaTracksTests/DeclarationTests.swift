@@ -1,0 +1,268 @@
+import Foundation
+import Testing
+
+@testable import MediaTracks
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A byte source over an array.
+private func source(_ bytes: [UInt8]) -> ByteSource {
+  ByteSource(size: Int64(bytes.count)) { offset, count in
+    let start = Int(offset)
+    guard start >= 0, start < bytes.count else { return [] }
+    return Array(bytes[start..<min(bytes.count, start + count)])
+  }
+}
+
+/// An ISO BMFF box.
+private func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+  let size = UInt32(8 + payload.count)
+  return [
+    UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF),
+  ] + Array(type.utf8) + payload
+}
+
+/// A `moov` with one audio track of ID `id` whose first sample entry is `entry`.
+private func movie(id: UInt8, entry: [UInt8]) -> [UInt8] {
+  let tkhd = box("tkhd", [0, 0, 0, 0] + [UInt8](repeating: 0, count: 8) + [0, 0, 0, id])
+  let hdlr = box("hdlr", [0, 0, 0, 0, 0, 0, 0, 0] + Array("soun".utf8) + [0, 0, 0, 0])
+  let stsd = box("stsd", [0, 0, 0, 0, 0, 0, 0, 1] + entry)
+  let stbl = box("stbl", stsd)
+  let minf = box("minf", stbl)
+  let mdia = box("mdia", hdlr + minf)
+  return box("ftyp", Array("isom".utf8) + [0, 0, 0, 0]) + box("moov", box("trak", tkhd + mdia))
+}
+
+/// An audio sample entry of `type` with the fixed fields and `children`.
+private func audioEntry(_ type: String, _ children: [UInt8] = []) -> [UInt8] {
+  box(type, [UInt8](repeating: 0, count: 28) + children)
+}
+
+@Test(arguments: [
+  ("ec-3", "eac3"), ("ac-4", "ac4"), ("mhm1", "mpegh_3d_audio"), ("iamf", "iamf"),
+  ("dtsx", "dts_uhd"), ("Opus", "opus"), ("fLaC", "flac"), ("dtsh", "dts"),
+])
+func mp4SampleEntriesAreNamed(entry: String, codec: String) {
+  let table = MP4Declarations.read(source(movie(id: 7, entry: audioEntry(entry))))
+  #expect(table[7]?.codec == codec)
+  #expect(table[7]?.tag == entry)
+  #expect(table[7]?.noDecoder == ContainerDeclarations.withoutDecoder.contains(codec))
+}
+
+@Test func encryptedMP4EntryNamesItsOriginalFormat() {
+  let sinf = box(
+    "sinf", box("frma", Array("ec-3".utf8)) + box("schm", [0, 0, 0, 0] + Array("cenc".utf8)))
+  let table = MP4Declarations.read(source(movie(id: 1, entry: audioEntry("enca", sinf))))
+  #expect(table[1]?.codec == "eac3")
+  #expect(table[1]?.encrypted == true)
+  #expect(table[1]?.tag == "enca")
+}
+
+@Test func mp4aObjectTypesAreNamed() {
+  // esds: version/flags, ES descriptor (tag 3) holding a decoder config (tag 4, object type).
+  func esds(_ objectType: UInt8) -> [UInt8] {
+    box("esds", [0, 0, 0, 0, 3, 8, 0, 1, 0, 4, 3, objectType, 0x15, 0])
+  }
+  let aac = MP4Declarations.read(source(movie(id: 2, entry: audioEntry("mp4a", esds(0x40)))))
+  #expect(aac[2]?.codec == "aac")
+  // MPEG-1 audio: the layer is left to the bitstream.
+  let mpeg = MP4Declarations.read(source(movie(id: 2, entry: audioEntry("mp4a", esds(0x6B)))))
+  #expect(mpeg[2] != nil && mpeg[2]?.codec == nil)
+}
+
+@Test func damagedMP4GivesNoDeclarations() {
+  var bytes = movie(id: 1, entry: audioEntry("ec-3"))
+  bytes.removeLast(20)
+  // The `moov` goes past the end: nothing read, no crash.
+  _ = MP4Declarations.read(source(bytes))
+  #expect(MP4Declarations.read(source([0, 0, 0, 1] + Array("moov".utf8) + [0xFF, 0xFF])).isEmpty)
+  #expect(MP4Declarations.read(source([])).isEmpty)
+}
+
+@Test func transportStreamTypesAndDescriptors() {
+  #expect(TSDeclarations.declaration(type: 0x2D, descriptors: [])?.codec == "mpegh_3d_audio")
+  #expect(TSDeclarations.declaration(type: 0x81, descriptors: [])?.codec == "ac3")
+  #expect(TSDeclarations.declaration(type: 0x87, descriptors: [])?.codec == "eac3")
+  #expect(TSDeclarations.declaration(type: 0x0F, descriptors: [])?.codec == "aac")
+  #expect(TSDeclarations.declaration(type: 0x1B, descriptors: []) == nil)
+  // SCTE-35 splice information (0x86 outside Blu-ray) is not audio; with an HDMV
+  // registration (or in M2TS) 0x86 is DTS-HD.
+  #expect(TSDeclarations.declaration(type: 0x86, descriptors: []) == nil)
+  #expect(TSDeclarations.declaration(type: 0x86, descriptors: [], blueRay: true)?.codec == "dts")
+  let hdmv: [UInt8] = [0x05, 4] + Array("HDMV".utf8)
+  #expect(TSDeclarations.declaration(type: 0x83, descriptors: hdmv)?.codec == "truehd")
+  #expect(TSDeclarations.declaration(type: 0x82, descriptors: [])?.codec == "dts")
+  // Private PES: by descriptor (AC-4 and DTS-UHD in the DVB extension descriptor), or by
+  // registration.
+  #expect(TSDeclarations.declaration(type: 0x06, descriptors: [0x7F, 1, 0x15])?.codec == "ac4")
+  #expect(TSDeclarations.declaration(type: 0x06, descriptors: [0x7F, 1, 0x21])?.codec == "dts_uhd")
+  #expect(TSDeclarations.declaration(type: 0x06, descriptors: [0x7A, 0])?.codec == "eac3")
+  let registration: [UInt8] = [0x05, 4] + Array("AC-4".utf8)
+  #expect(TSDeclarations.declaration(type: 0x06, descriptors: registration)?.codec == "ac4")
+  #expect(TSDeclarations.declaration(type: 0x06, descriptors: [0x59, 0])?.codec == "dvb_subtitle")
+  // Truncated descriptors are ignored.
+  #expect(TSDeclarations.declaration(type: 0x06, descriptors: [0x05, 9, 0x41]) == nil)
+}
+
+@Test func bitstreamVariants() {
+  #expect(ContainerDeclarations.mpegAudioLayer([0xFF, 0xFD, 0x90, 0]) == "mp2")
+  #expect(ContainerDeclarations.mpegAudioLayer([0xFF, 0xFB, 0x90, 0]) == "mp3")
+  #expect(ContainerDeclarations.mpegAudioLayer([0, 1, 2]) == nil)
+  #expect(
+    ContainerDeclarations.dtsVariant([0x7F, 0xFE, 0x80, 0x01, 0x64, 0x58, 0x20, 0x25]) == "DTS-HD")
+  #expect(ContainerDeclarations.dtsVariant([0x40, 0x41, 0x1B, 0xF2]) == "dts_uhd")
+  #expect(ContainerDeclarations.dtsVariant([0x7F, 0xFE, 0x80, 0x01]) == nil)
+}
+
+/// An E-AC-3 sync frame of `words` 16-bit words (independent, substream 0, or dependent).
+private func eac3Frame(words: Int, dependent: Bool = false) -> [UInt8] {
+  let size = words - 1
+  var frame = [UInt8](repeating: 0, count: words * 2)
+  frame[0] = 0x0B
+  frame[1] = 0x77
+  frame[2] = (dependent ? 0x40 : 0) | UInt8(size >> 8 & 7)
+  frame[3] = UInt8(size & 0xFF)
+  frame[5] = 16 << 3
+  return frame
+}
+
+@Test func eac3PacketsAreSplitIntoAccessUnits() {
+  let six = (0..<6).flatMap { _ in eac3Frame(words: 50) }
+  #expect(EAC3Frames.accessUnits(six).count == 6)
+  // A dependent frame stays with its independent frame.
+  let pair = eac3Frame(words: 50) + eac3Frame(words: 20, dependent: true) + eac3Frame(words: 50)
+  #expect(EAC3Frames.accessUnits(pair) == [0..<140, 140..<240])
+  // One frame, garbage, or a cut frame: the packet as it is.
+  #expect(EAC3Frames.accessUnits(eac3Frame(words: 50)) == [0..<100])
+  #expect(EAC3Frames.accessUnits([1, 2, 3, 4, 5, 6]) == [0..<6])
+  #expect(EAC3Frames.accessUnits(Array(six.dropLast(3))) == [0..<597])
+}
+
+@Test func matroskaCodecIDs() {
+  #expect(MatroskaDeclarations.codec("D_WEBVTT/SUBTITLES") == "webvtt")
+  #expect(MatroskaDeclarations.codec("A_AAC/MPEG4/LC") == "aac")
+  #expect(MatroskaDeclarations.codec("A_MPEG/L2") == "mp2")
+  #expect(MatroskaDeclarations.codec("S_TEXT/UTF8") == "subrip")
+  #expect(MatroskaDeclarations.codec("X_UNKNOWN") == nil)
+  // An element whose size runs past the bytes, and a size of all ones: no crash.
+  #expect(MatroskaDeclarations.read(source([0x18, 0x53, 0x80, 0x67, 0x88, 0, 0])).isEmpty)
+  #expect(MatroskaDeclarations.read(source([0x18, 0x53, 0x80, 0x67, 0xFF, 0x16, 0x54])).isEmpty)
+}
+
+/// Random bytes and cut headers never crash the readers, and cost one bounded pass.
+@Test func declarationReadersSurviveNoise() {
+  var generator = SystemRandomNumberGenerator()
+  let movie = movie(id: 3, entry: audioEntry("ec-3"))
+  for length in [0, 1, 7, 8, 9, 15, 16, 100, 4096] {
+    let noise = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    for format in ["mov,mp4,m4a,3gp,3g2,mj2", "mpegts", "matroska,webm"] {
+      _ = ContainerDeclarations.read(format: format, from: source(noise))
+      // TS sync bytes with random payloads, and Matroska-looking starts.
+      var ts = noise
+      for at in stride(from: 0, to: ts.count, by: 188) { ts[at] = 0x47 }
+      _ = ContainerDeclarations.read(format: format, from: source(ts))
+      _ = ContainerDeclarations.read(
+        format: format,
+        from: source([0x1A, 0x45, 0xDF, 0xA3, 0x80, 0x18, 0x53, 0x80, 0x67] + noise))
+    }
+    // A valid movie cut anywhere.
+    for cut in stride(from: 0, to: movie.count, by: 3) {
+      _ = MP4Declarations.read(source(Array(movie.prefix(cut))))
+    }
+    // Each byte of a valid movie replaced by noise.
+    for at in movie.indices {
+      var damaged = movie
+      damaged[at] = UInt8.random(in: 0...255, using: &generator)
+      _ = MP4Declarations.read(source(damaged))
+    }
+  }
+}
+
+/// The committed fixtures' headers, damaged byte by byte, never crash the readers.
+@Test(arguments: [
+  ("stereo-surround.ts", "mpegts"), ("mp2-aac.ts", "mpegts"),
+  ("multitrack.mkv", "matroska,webm"), ("aac-movtext.mp4", "mov,mp4,m4a,3gp,3g2,mj2"),
+])
+func damagedFixtureHeadersAreSurvived(name: String, format: String) throws {
+  var path = #filePath
+  while let slash = path.lastIndex(of: "/"), !path.hasSuffix("/Tests") {
+    path = String(path[..<slash])
+  }
+  guard let file = fopen(path + "/Fixtures/" + name, "rb") else { return }
+  defer { fclose(file) }
+  var bytes = [UInt8](repeating: 0, count: 8192)
+  bytes.removeLast(8192 - fread(&bytes, 1, 8192, file))
+  #expect(!ContainerDeclarations.read(format: format, from: source(bytes)).isEmpty)
+  var generator = SystemRandomNumberGenerator()
+  for _ in 0..<400 {
+    var damaged = bytes
+    for _ in 0..<4 {
+      let at = Int.random(in: 0..<damaged.count, using: &generator)
+      damaged[at] = UInt8.random(in: 0...255, using: &generator)
+    }
+    _ = ContainerDeclarations.read(format: format, from: source(damaged))
+    _ = ContainerDeclarations.read(
+      format: format,
+      from: source(Array(damaged.prefix(Int.random(in: 0...damaged.count, using: &generator)))))
+  }
+}
+
+/// An EBML element: a one-to-four-byte ID as given, a one-byte size (payloads under 127 bytes).
+private func element(_ id: [UInt8], _ payload: [UInt8]) -> [UInt8] {
+  id + [0x80 | UInt8(payload.count)] + payload
+}
+
+@Test func matroskaTracksAreRead() {
+  func entry(_ number: UInt8, _ type: UInt8, _ codec: String, encrypted: Bool = false) -> [UInt8] {
+    var fields = element([0xD7], [number]) + element([0x83], [type])
+    fields += element([0x86], Array(codec.utf8))
+    if encrypted {
+      // ContentEncodings > ContentEncoding > ContentEncodingType 1 (encryption).
+      fields += element([0x6D, 0x80], element([0x62, 0x40], element([0x50, 0x33], [1])))
+    }
+    return element([0xAE], fields)
+  }
+  let tracks = element(
+    [0x16, 0x54, 0xAE, 0x6B],
+    entry(1, 2, "A_AC3", encrypted: true) + entry(2, 0x11, "D_WEBVTT/CAPTIONS")
+      + entry(3, 0x11, "S_TEXT/WEBVTT"))
+  let file = element([0x1A, 0x45, 0xDF, 0xA3], []) + element([0x18, 0x53, 0x80, 0x67], tracks)
+  let table = MatroskaDeclarations.read(source(file))
+  #expect(table[1]?.codec == "ac3")
+  #expect(table[1]?.encrypted == true)
+  #expect(table[2]?.codec == "webvtt")
+  #expect(table[2]?.subtitleKind == .captions)
+  #expect(table[3]?.codec == "webvtt")
+  #expect(table[3]?.subtitleKind == nil)
+  #expect(table.values.map(\.position).sorted() == [0, 1, 2])
+}
+
+/// A DASH manifest in memory is refused (it only names other inputs), never handed to
+/// FFmpeg's DASH demuxer.
+@Test func manifestBytesAreRefused() {
+  let manifest = Array(
+    "<?xml version=\"1.0\"?><MPD type=\"dynamic\"><Period><AdaptationSet/></Period></MPD>".utf8)
+  #expect(throws: MediaError.self) { try MediaProbe.probe(bytes: manifest, name: "live") }
+  do {
+    _ = try MediaProbe.probe(bytes: manifest, name: "live")
+  } catch {
+    #expect(error.kind == .malformed)
+  }
+}
+
+/// An audio track encoded before `decodable` and `encrypted` existed still decodes.
+@Test func audioTrackDecodesWithoutTheNewFields() throws {
+  let old = """
+    {"index":1,"codec":"aac","sampleRate":48000,"channels":2,"channelLayout":"stereo",
+    "dispositions":["default"],"kind":"main","label":"English"}
+    """
+  let track = try JSONDecoder().decode(AudioTrack.self, from: Data(old.utf8))
+  #expect(track.decodable && !track.encrypted && track.ffmpegCodec == nil)
+  var new = track
+  new.encrypted = true
+  new.decodable = false
+  let again = try JSONDecoder().decode(AudioTrack.self, from: JSONEncoder().encode(new))
+  #expect(again == new)
+}
