@@ -397,7 +397,8 @@ extension TimeStretcher {
       let actual = a * a * p1 + b * b * p2 + 2 * a * b * r * root
       guard actual > 1e-30 else { continue }
       let g = Float(target / actual.squareRoot())
-      for c in 0..<channels { acc[f &* channels &+ c] *= g }
+      let frame = acc + f &* channels
+      for c in 0..<channels { frame[c] *= g }
     }
   }
 
