@@ -20,6 +20,7 @@ static inline int cff_averror(int e) { return AVERROR(e); }
 static inline int cff_averror_eof(void) { return AVERROR_EOF; }
 static inline int cff_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int cff_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+static inline int cff_averror_patchwelcome(void) { return AVERROR_PATCHWELCOME; }
 static inline int64_t cff_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline int cff_time_base(void) { return AV_TIME_BASE; }
 

@@ -84,11 +84,12 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
     if code == cff_averror(ENOENT) || code == cff_averror(EACCES) || code == cff_averror(EISDIR) {
       kind = .notFound
     } else if code == cff_averror_invaliddata() || code == cff_averror_eof()
-      || code == cff_averror(EINVAL)
+      || code == cff_averror(EINVAL) || code == cff_averror_patchwelcome()
     {
-      // What demuxers say of bytes they cannot read (the MP3 reader says EINVAL). EIO, which
-      // the FLAC reader also says of a file cut inside its header, stays `.other`: it is also
-      // what a failing disk says.
+      // What demuxers say of bytes they cannot read (the MP3 reader says EINVAL; the WAVE
+      // reader says "patches welcome" of a big-endian RIFX file, a form this FFmpeg cannot
+      // read). EIO, which the FLAC reader also says of a file cut inside its header, stays
+      // `.other`: it is also what a failing disk says.
       kind = .malformed
     } else {
       kind = .other

@@ -137,14 +137,6 @@ private let perTrackDuration =
 
 private let knownIssues: [KnownIssue] = [
   KnownIssue(
-    matches: named(
-      "python3-scipy/test-44100Hz-2ch-32bit-float-be.wav",
-      "python3-scipy/test-44100Hz-be-1ch-4bytes.wav"),
-    field: "exitCode",
-    reason:
-      "big-endian WAVE (RIFX), which FFmpeg 5.1 refuses with AVERROR_PATCHWELCOME: "
-      + "`mtool tracks` exits 1 (failure) instead of 65 (input it cannot read)"),
-  KnownIssue(
     matches: suffixed(".gsm", ".w64"), field: "duration",
     reason:
       "raw GSM and Sony Wave64: the file's duration (exact from the size: constant bit rate) "
