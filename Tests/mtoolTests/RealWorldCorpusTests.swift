@@ -152,16 +152,6 @@ private let knownIssues: [KnownIssue] = [
   KnownIssue(
     matches: named("mkvmerge/mp3-flac.mka"), field: "declared.track.duration", tracks: [0],
     reason: perTrackDuration),
-  KnownIssue(
-    matches: named("mkvmerge/two-languages-srt.mkv"), field: "declared.language", tracks: [1],
-    reason:
-      "Matroska's LanguageIETF element is not read (FFmpeg 5.1 gives the ISO 639-2 code): "
-      + "fr-CA is listed as fr"),
-  KnownIssue(
-    matches: named("mkvmerge/opus-webvtt.mkv"), field: "declared.language", tracks: [0],
-    reason:
-      "Matroska's LanguageIETF element is not read (FFmpeg 5.1 gives the ISO 639-2 code): "
-      + "pt-BR is listed as pt"),
 ]
 
 /// Checks `condition`; when a known issue covers the field (of that track) for this file, a

@@ -30,6 +30,9 @@ struct DeclaredStream: Hashable {
   var noDecoder = false
   /// A Matroska WebVTT track's kind from its `CodecID` (`D_WEBVTT/CAPTIONS`), or `nil`.
   var subtitleKind: SubtitleKind? = nil
+  /// The language the container states as a BCP 47 tag (Matroska's `LanguageBCP47`, which
+  /// FFmpeg 5.1 does not read: `fr-CA` where FFmpeg gives `fre`), or `nil`.
+  var language: String? = nil
 }
 
 /// Random access to the bytes of an input: `read(offset, count)` gives up to `count` bytes from
@@ -741,8 +744,12 @@ enum MatroskaDeclarations {
         var codecID = ""
         var trackType = 0
         var encrypted = false
+        var language: String? = nil
         for (field, value) in elements(bytes, entry) {
           switch field {
+          case 0x22_B59D:
+            // LanguageBCP47 (Matroska v4): when present, the ISO 639-2 `Language` is ignored.
+            language = String(decoding: bytes[value].prefix { $0 != 0 }, as: UTF8.self)
           case 0xD7: number = Int(truncatingIfNeeded: unsigned(bytes, value))
           case 0x83: trackType = Int(truncatingIfNeeded: unsigned(bytes, value))
           case 0x86:
@@ -762,6 +769,7 @@ enum MatroskaDeclarations {
         var declared = DeclaredStream(codec: codec(codecID), tag: codecID, encrypted: encrypted)
         declared.trackType = trackType
         declared.position = result.count
+        declared.language = language
         if codecID.hasPrefix("D_WEBVTT/") {
           switch codecID.dropFirst(9) {
           case "CAPTIONS": declared.subtitleKind = .captions

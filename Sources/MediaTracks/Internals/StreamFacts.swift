@@ -136,6 +136,7 @@ extension FormatContext {
     // is the original input's, for information).
     if id == AV_CODEC_ID_OPUS { track.sampleRate = 48000 }
     if let declared { Self.apply(declared, to: &track) }
+    if let stated = declared?.language.flatMap(LanguageTag.bcp47) { track.language = stated }
     return track
   }
 
@@ -301,6 +302,7 @@ extension FormatContext {
       codecTag: declared?.tag ?? Self.tagText(stream.pointee.codecpar.pointee.codec_tag))
     // FFmpeg's name where it has one (it read the stream), else the declaration's.
     if ffmpeg.isEmpty, let codec = declared?.codec { track.codec = codec }
+    if let stated = declared?.language.flatMap(LanguageTag.bcp47) { track.language = stated }
     // Matroska's D_WEBVTT/CAPTIONS (and DESCRIPTIONS, METADATA) state the kind, as FFmpeg's
     // disposition of that name would (the kinds are classified from dispositions).
     if let kind = declared?.subtitleKind, kind != .subtitles,
