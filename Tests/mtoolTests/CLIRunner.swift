@@ -64,7 +64,12 @@ func runMtool(
     try? input.fileHandleForWriting.write(contentsOf: stdin)
   }
   try? input.fileHandleForWriting.close()
-  // Read both pipes concurrently so neither fills up and blocks the child.
+  return finish(process, out: out, err: err)
+}
+
+/// Reads a started process's output and errors to their ends, concurrently so neither pipe
+/// fills up and blocks the child, and waits for it to exit.
+private func finish(_ process: Process, out: Pipe, err: Pipe) -> RunResult {
   nonisolated(unsafe) var errData = Data()
   let group = DispatchGroup()
   group.enter()
@@ -97,19 +102,7 @@ func runShell(_ script: String, in folder: String) throws -> (RunResult, Double)
   process.standardInput = FileHandle.nullDevice
   let started = Date()
   try process.run()
-  nonisolated(unsafe) var errData = Data()
-  let group = DispatchGroup()
-  group.enter()
-  DispatchQueue.global().async {
-    errData = err.fileHandleForReading.readDataToEndOfFile()
-    group.leave()
-  }
-  let outData = out.fileHandleForReading.readDataToEndOfFile()
-  group.wait()
-  process.waitUntilExit()
-  let result = RunResult(
-    status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-    stderr: String(decoding: errData, as: UTF8.self))
+  let result = finish(process, out: out, err: err)
   return (result, Date().timeIntervalSince(started))
 }
 

@@ -307,19 +307,22 @@ func undecodableSampleEntriesAreListedAndNamed(entry: String, codec: String, nam
 
 /// AC-4 and DTS-UHD declared by DVB extension descriptors (`Scripts/make-declared-ts.py`):
 /// listed as audio tracks with their codec, not decodable, and refused by stretch.
+/// Writes the transport streams of `Scripts/make-declared-ts.py` into `folder`; false (and a
+/// note) when python3 is missing.
+private func makeDeclaredTransportStreams(in folder: String) throws -> Bool {
+  let script = String(fixtures.dropLast("/Tests/Fixtures".count)) + "/Scripts/make-declared-ts.py"
+  guard try runTool("python3", [script, folder]) else {
+    print("python3 is not installed: skipped")
+    return false
+  }
+  return true
+}
+
 @Test(arguments: [("ac4-private.ts", "ac4", "AC-4"), ("dtsuhd-private.ts", "dts_uhd", "DTS-UHD")])
 func privateTransportStreamAudioIsListed(name: String, codec: String, shown: String) throws {
   let folder = try scratch()
   defer { try? FileManager.default.removeItem(atPath: folder) }
-  var script = #filePath
-  while let slash = script.lastIndex(of: "/"), !script.hasSuffix("/Tests") {
-    script = String(script[..<slash])
-  }
-  script = String(script.dropLast("/Tests".count)) + "/Scripts/make-declared-ts.py"
-  guard try runTool("python3", [script, folder]) else {
-    print("python3 is not installed: skipped")
-    return
-  }
+  guard try makeDeclaredTransportStreams(in: folder) else { return }
   let path = folder + "/" + name
   let (result, file) = try tracksJSON(path)
   #expect(result.status == 0)
@@ -339,15 +342,7 @@ func privateTransportStreamAudioIsListed(name: String, codec: String, shown: Str
 @Test func scte35IsNotAudio() throws {
   let folder = try scratch()
   defer { try? FileManager.default.removeItem(atPath: folder) }
-  var script = #filePath
-  while let slash = script.lastIndex(of: "/"), !script.hasSuffix("/Tests") {
-    script = String(script[..<slash])
-  }
-  script = String(script.dropLast("/Tests".count)) + "/Scripts/make-declared-ts.py"
-  guard try runTool("python3", [script, folder]) else {
-    print("python3 is not installed: skipped")
-    return
-  }
+  guard try makeDeclaredTransportStreams(in: folder) else { return }
   let (result, file) = try tracksJSON(folder + "/scte35.ts")
   #expect(result.status == 0, "\(result.stderr)")
   #expect(audioTracks(file).isEmpty)
@@ -357,15 +352,7 @@ func privateTransportStreamAudioIsListed(name: String, codec: String, shown: Str
 @Test func scrambledTransportStreamIsListedAsEncrypted() throws {
   let folder = try scratch()
   defer { try? FileManager.default.removeItem(atPath: folder) }
-  var script = #filePath
-  while let slash = script.lastIndex(of: "/"), !script.hasSuffix("/Tests") {
-    script = String(script[..<slash])
-  }
-  script = String(script.dropLast("/Tests".count)) + "/Scripts/make-declared-ts.py"
-  guard try runTool("python3", [script, folder]) else {
-    print("python3 is not installed: skipped")
-    return
-  }
+  guard try makeDeclaredTransportStreams(in: folder) else { return }
   let path = folder + "/scrambled-ac3.ts"
   let (result, file) = try tracksJSON(path)
   #expect(result.status == 0)

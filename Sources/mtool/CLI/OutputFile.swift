@@ -28,8 +28,6 @@ final class OutputFile {
   private(set) var descriptor: Int32
   /// Whether the output is written in place (not a regular file), without a temporary file.
   let inPlace: Bool
-  /// Whether the descriptor can seek (a regular file).
-  let seekable: Bool
   private let command: String
   /// The folder of the final file, open, when a temporary file is used.
   private var folder: Int32 = -1
@@ -62,7 +60,6 @@ final class OutputFile {
         throw failure("it changed while being opened")
       }
       inPlace = true
-      seekable = false
       temporaryName = []
       finalName = []
       return
@@ -90,13 +87,11 @@ final class OutputFile {
       descriptor = open(target.asCString, O_WRONLY | O_NOCTTY | O_CLOEXEC)
       guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
       inPlace = true
-      seekable = false
       temporaryName = []
       finalName = []
       return
     }
     inPlace = false
-    seekable = true
     let folderPath = folderBytes(of: target)
     folder = open(folderPath.asCString, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard folder >= 0 else {
