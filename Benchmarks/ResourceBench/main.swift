@@ -69,6 +69,15 @@ var figures: [String: Double] = [:]
 @MainActor func record(_ name: String, _ value: Double) {
   figures[String(name.map { $0 == "." || $0 == " " ? "_" : $0 })] = value
 }
+/// The rows' figures at each input size, for --json-out (Scripts/bench-report.py draws them):
+/// `x` the sizes (bytes, seconds of audio or files, as `xUnit` says), then one list per figure,
+/// null where a size was skipped.
+var scaling: [[String: Any]] = []
+/// A figure as JSON: nil and non-finite values become null.
+func jsonValue(_ x: Double?) -> Any {
+  guard let x, x.isFinite else { return NSNull() }
+  return x
+}
 
 print(
   "ResourceBench\(quick ? " --quick" : ""): loadavg \(loadAverage()), \(ProcessInfo.processInfo.activeProcessorCount) cores"
@@ -279,6 +288,14 @@ if wants("parse") {
       versus,
     ]
     print(row(cells, widths))
+    scaling.append([
+      "part": "parse",
+      "label": "\(result.shape.rawValue).\(result.srt ? "srt" : "vtt") \(result.parser)",
+      "xUnit": "bytes", "x": zip(sizes, result.runs).map { $1?.bytes ?? $0 },
+      "seconds": result.runs.map { jsonValue($0?.samples.min) },
+      "cpuSeconds": result.runs.map { jsonValue($0?.samples.cpuMin) },
+      "memchrCpuSeconds": result.reference.map { jsonValue($0?.cpuMin) },
+    ])
   }
 
   print(
@@ -431,6 +448,11 @@ if wants("stretch") {
             verdict,
           ], widths))
     }
+    scaling.append([
+      "part": "stretch", "label": "mtool stretch", "xUnit": "seconds of audio",
+      "x": rows.map(\.duration), "seconds": rows.map { jsonValue($0.samples.min) },
+      "peakMB": rows.map { Double($0.peakKB) / 1024 },
+    ])
     if rows.count == 2 {
       let ratio = Double(rows[1].peakKB) / Double(rows[0].peakKB)
       let flat = ratio <= 1.25
@@ -553,6 +575,11 @@ if wants("tracks") {
         missed.append("tracks \(r.files): wrong output")
       }
     }
+    scaling.append([
+      "part": "tracks", "label": "mtool tracks", "xUnit": "files", "x": rows.map(\.files),
+      "seconds": rows.map { jsonValue($0.samples.min) },
+      "peakMB": rows.map { Double($0.peakKB) / 1024 },
+    ])
     if rows.count == 2 {
       let ratio = Double(rows[1].peakKB) / Double(rows[0].peakKB)
       let flat = ratio <= 1.5
@@ -582,6 +609,7 @@ print(
 if let jsonOutPath {
   let document: [String: Any] = [
     "loadavg": loadAverage(), "quick": quick, "missed": missed, "figures": figures,
+    "scaling": scaling,
   ]
   if let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]) {
     _ = fileManager.createFile(atPath: jsonOutPath, contents: data)

@@ -809,4 +809,7 @@ if let jsonOutPath {
   }
 }
 
+// Audio for the benchmark report's spectrograms, with --audio-out DIR (see AudioDump.swift).
+if let audioOutPath { dumpAudio(to: audioOutPath, tools: tools) }
+
 try? FileManager.default.removeItem(atPath: temp)
