@@ -14,9 +14,13 @@ MTOOL := .build/release/mtool
 # libswiftCore at every start). Every release build uses the same flags, so none rebuilds
 # another's products.
 RELEASE := -c release --static-swift-stdlib
+# The benchmark report's Python: matplotlib and numpy from PyPI, in a virtualenv of its own.
+REPORT_VENV := .build/venv-report
+REPORT_PYTHON := $(REPORT_VENV)/bin/python
 
 .PHONY: all deps peer-deps test-deps build release test test-quick sanitize asan tsan leaks fuzz fuzz-short \
-  demo bench lint format fixtures clean
+  demo bench bench-report bench-sample report-deps report-test report-check browser-deps lint \
+  format fixtures clean
 
 all: build
 
@@ -65,6 +69,7 @@ test-quick: test-deps
 	APT_CORPUS="$(APT_CORPUS)" Scripts/make-realworld-corpus.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	$(MAKE) --no-print-directory report-test
 
 sanitize: asan tsan leaks
 
@@ -103,19 +108,68 @@ demo: release
 	@echo "== mtool stretch $(FIXTURES)/clip.wav /tmp/mtool-demo-1.5x.wav --speed 1.5"
 	@$(MTOOL) stretch $(FIXTURES)/clip.wav /tmp/mtool-demo-1.5x.wav --speed 1.5 || true
 
-bench: peer-deps
+bench: peer-deps report-deps
 	$(SWIFT) build $(RELEASE)
 	python3 Scripts/make-subtitle-corpus.py Benchmarks/corpus
 	mkdir -p .build/bench
 	.build/release/SubtitleBench --json-out .build/bench/SubtitleBench.json
 	Scripts/make-tracks-corpus.sh
 	.build/release/TracksBench --json-out .build/bench/TracksBench.json
-	.build/release/StretchQuality --json-out .build/bench/StretchQuality.json
+	.build/release/StretchQuality --json-out .build/bench/StretchQuality.json \
+	  --audio-out .build/bench/audio
 	.build/release/ResourceBench --json-out .build/bench/ResourceBench.json
 	@status=0; for name in SubtitleBench TracksBench StretchQuality ResourceBench; do \
 	  python3 Scripts/check-thresholds.py Benchmarks/Thresholds/$$name.json \
 	    .build/bench/$$name.json || status=1; \
-	done; exit $$status
+	done; \
+	$(REPORT_PYTHON) Scripts/bench-report.py --record || status=1; \
+	exit $$status
+
+# The page of plots from the JSON already in .build/bench (see README, "Benchmark report"):
+# .build/bench/report.html. `make bench` writes it too, and adds the run to the history.
+bench-report: report-deps
+	$(REPORT_PYTHON) Scripts/bench-report.py
+
+# A virtualenv with the report's pinned packages, made again when the list changes. Debian's
+# python3 needs python3-venv for it.
+report-deps: $(REPORT_VENV)/installed
+
+$(REPORT_VENV)/installed: Scripts/bench-report-requirements.txt
+	@rm -rf $(REPORT_VENV)
+	@python3 -m venv $(REPORT_VENV) 2>/dev/null || { \
+	  echo "installing python3-venv"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get update -qq && apt-get install -y -qq --no-install-recommends python3-venv >/dev/null; \
+	  rm -rf $(REPORT_VENV); python3 -m venv $(REPORT_VENV); }
+	$(REPORT_VENV)/bin/pip install -q --disable-pip-version-check \
+	  -r Scripts/bench-report-requirements.txt
+	touch $@
+
+# The report drawn from the committed sample (Tests/Fixtures/bench-sample): valid HTML with
+# every figure, and a note, not a crash, for what is missing.
+report-test: report-deps
+	$(REPORT_PYTHON) -m unittest discover -s Tests/BenchReportTests -t Tests/BenchReportTests
+
+# Regenerates the report test's sample (Tests/Fixtures/bench-sample) from a shortened run.
+bench-sample: peer-deps
+	$(SWIFT) build $(RELEASE)
+	python3 Scripts/make-subtitle-corpus.py Benchmarks/corpus
+	Scripts/make-tracks-corpus.sh
+	Scripts/make-bench-sample.sh
+
+browser-deps:
+	@command -v chromium >/dev/null || { \
+	  echo "installing chromium"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
+
+# The report in headless Chromium at 1280 px wide: every image decodes, and a screenshot of the
+# whole page goes to .build/bench/report-screenshot.png, a halved copy to docs/bench-report.png
+# (the README's). REPORT= checks another page.
+REPORT ?= .build/bench/report.html
+report-check: report-deps browser-deps
+	$(REPORT_PYTHON) Scripts/bench-report-check.py $(REPORT) \
+	  --screenshot .build/bench/report-screenshot.png --small docs/bench-report.png
 
 lint:
 	$(SWIFT) format lint --strict -r Package.swift Sources Tests Benchmarks Examples Fuzz
