@@ -148,7 +148,7 @@ $(REPORT_VENV)/installed: Scripts/bench-report-requirements.txt
 # The report drawn from the committed sample (Tests/Fixtures/bench-sample): valid HTML with
 # every figure, and a note, not a crash, for what is missing.
 report-test: report-deps
-	$(REPORT_PYTHON) -m unittest discover -s Tests/BenchReportTests -t Tests/BenchReportTests
+	$(REPORT_PYTHON) -B -m unittest discover -s Tests/BenchReportTests -t Tests/BenchReportTests
 
 # Regenerates the report test's sample (Tests/Fixtures/bench-sample) from a shortened run.
 bench-sample: peer-deps

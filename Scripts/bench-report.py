@@ -259,15 +259,10 @@ def label_bar(ax, bar, text):
                 fontsize=7.5, xytext=(0, 2), textcoords="offset points")
 
 
-def goal_line(ax, value, text, bar=0, below=True):
-    """The goal for the bar at index `bar` (ours): a dashed line across it, labelled on the bar
-    just below the line (above it with `below` false)."""
-    ax.hlines(value, bar - 0.45, bar + 0.45, colors=GOAL_COLOUR, linestyles="--", linewidth=1.6,
-              zorder=4)
-    ax.annotate(text, (bar, value), ha="center", va="top" if below else "bottom",
-                fontsize=6.5, color=GOAL_COLOUR, xytext=(0, -2 if below else 2),
-                textcoords="offset points", zorder=5,
-                bbox=dict(facecolor="white", alpha=0.85, edgecolor="none", pad=0.3))
+def goal_line(ax, value, text, bar=0, style="--"):
+    """The goal for the bar at index `bar` (ours): a red line across it, named in the legend."""
+    ax.hlines(value, bar - 0.45, bar + 0.45, colors=GOAL_COLOUR, linestyles=style,
+              linewidth=1.8, zorder=4, label=text)
 
 
 def subtitle_throughput(page, data):
@@ -293,8 +288,8 @@ def subtitle_throughput(page, data):
                 text += "\nours " + times(number(ours["cpu_MBps"]) / value)
             label_bar(ax, bar, text)
         goal = 1000 if name.endswith(".srt") else 800
-        goal_line(ax, goal, "goal %d" % goal, bar=rows.index(ours) if ours in rows else 0)
-        ax.set_title(name, fontsize=9)
+        goal_line(ax, goal, None, bar=rows.index(ours) if ours in rows else 0)
+        ax.set_title("%s (goal %d MB/s)" % (name, goal), fontsize=9)
         ax.set_ylabel("MB/s (CPU time)" if ax is axes[0][0] else "")
         ax.margins(y=0.25)
         top = max(v for v in values if v) if any(values) else goal
@@ -302,7 +297,8 @@ def subtitle_throughput(page, data):
     fig.suptitle("SubtitleBench: parsing throughput, MB/s of file per CPU second", fontsize=10)
     fig.tight_layout()
     page.figure(fig, "SubtitleBench, in process: each parser's CPU MB/s on the 100,000-cue files "
-                "(log scale); 'ours Nx' on a peer's bar is ours over that peer; dashed: the goal.")
+                "(log scale); 'ours Nx' on a peer's bar is ours over that peer; the red line on our bar is "
+                "the goal.")
 
 
 def tracks_throughput(page, data):
@@ -343,11 +339,11 @@ def tracks_throughput(page, data):
                      and v), None)
     ffprobe, full = find("ffprobe"), find("libavformat")
     if ffprobe:
-        goal_line(ax, ffprobe * 100, "goal: 100x ffprobe's",
-                  below=not (full and ffprobe * 100 < full * 3))
+        goal_line(ax, ffprobe * 100, "goal for mtool tracks: 100x ffprobe's files/s")
     if full:
-        goal_line(ax, full * 3, "goal: 3x the full probe's",
-                  below=not (ffprobe and full * 3 < ffprobe * 100))
+        goal_line(ax, full * 3, "goal for mtool tracks: 3x the full probe's files/s", style=":")
+    if ffprobe or full:
+        ax.legend(loc="upper right", fontsize=7.5)
     top = max(v for v in values if v)
     ax.set_ylim(top=max(top, (ffprobe or 0) * 100, (full or 0) * 3) * 5)
     ax.set_ylabel("files per second (wall)")
@@ -385,9 +381,11 @@ def stretch_throughput(page, data):
         label_bar(ax, bar, text)
     soundtouch = next((v for v, l in zip(values, labels) if l == "SoundTouch"), None)
     if soundtouch:
-        for index, (label, is_ours) in enumerate(zip(labels, ours_flags)):
-            if is_ours:
-                goal_line(ax, 2 * soundtouch, "goal: 2x SoundTouch's", bar=index)
+        mine = [index for index, is_ours in enumerate(ours_flags) if is_ours]
+        for index in mine:
+            goal_line(ax, 2 * soundtouch, "goal: 2x SoundTouch's" if index == mine[0] else None,
+                      bar=index)
+        ax.legend(loc="upper right", fontsize=7.5)
     top = max([v for v in values if v] + [2 * (soundtouch or 0)])
     ax.set_ylim(top=top * 5)
     ax.set_ylabel("x realtime (wall)")
@@ -650,6 +648,7 @@ def plain_log_ticks(ax):
     """Log axes labelled 1, 30, 0.01 rather than 10^0, 3x10^1."""
     formatter = matplotlib.ticker.FuncFormatter(lambda v, _: "%g" % v)
     for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1.0, 2.0, 5.0)))
         axis.set_major_formatter(formatter)
         axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.minorticks_off()
