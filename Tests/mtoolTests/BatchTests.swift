@@ -127,7 +127,7 @@ private func summary(_ result: RunResult) -> (errors: [Substring], summary: Subs
   (["--files-from", "/nonexistent/list"], 66),
   (["--files-from", "FIXTURES"], 66),
 ])
-func tracksFilesFromRefusesBadUse(arguments: [String], status: Int32) throws {
+func tracksFilesFromRefusesBadUse(arguments: [String], status: Int) throws {
   let folder = try scratchFolder()
   defer { try? FileManager.default.removeItem(atPath: folder) }
   try (fixtures + "/clip.wav\n").write(
@@ -141,7 +141,7 @@ func tracksFilesFromRefusesBadUse(arguments: [String], status: Int32) throws {
     }
   }
   let result = try runMtool(["tracks"] + replaced)
-  #expect(failedWithOneLine(result, status))
+  #expect(failedWithOneLine(result, Int32(status)))
   #expect(result.stdout.isEmpty)
 }
 
