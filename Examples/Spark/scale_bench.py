@@ -19,7 +19,6 @@ on a shared machine the wall times are noisy, the CPU times less so.
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import threading
@@ -76,17 +75,20 @@ class PeakRSS(threading.Thread):
 
 
 def direct(mtool, listing, count):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     load = loadavg()
     started = time.monotonic()
     with open(os.devnull, "w") as sink:
-        subprocess.run([mtool, "tracks", "--files-from", listing, "--jsonl", "--jobs", "1"],
-                       stdout=sink, stderr=sink)
+        process = subprocess.Popen(
+            [mtool, "tracks", "--files-from", listing, "--jsonl", "--jobs", "1"],
+            stdout=sink, stderr=sink)
+        # wait4 gives this child's own peak RSS (RUSAGE_CHILDREN would be the largest child so
+        # far, a Spark JVM included).
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
     wall = time.monotonic() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    cpu = usage.ru_utime + usage.ru_stime
     return {"files": count, "wall": wall, "cpu": cpu, "filesPerSecondPerCore": count / wall,
-            "peakRSSMB": after.ru_maxrss // 1024, "load": load}
+            "peakRSSMB": usage.ru_maxrss // 1024, "load": load}
 
 
 def spark(mtool, listing, count, work):
