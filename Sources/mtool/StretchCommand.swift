@@ -13,6 +13,8 @@ let stretchCommand = Command(
   usage: """
     mtool stretch IN OUT --speed S [--track N|LANG] [--bitrate BPS] [--json]
            mtool stretch IN OUT --speed-map "0:1.0,30:1.5,60:2.0" [options]
+           mtool stretch --files-from LIST|- [-0] --output-template T --speed S
+                         [--skip-existing] [--jsonl] [options]
     """,
   options: [
     OptionSpec(
@@ -24,6 +26,12 @@ let stretchCommand = Command(
     OptionSpec("bitrate", value: "BPS", help: "Bit rate for lossy outputs (bits per second)."),
     OptionSpec("json", help: "Print a JSON summary on stdout."),
     timeoutOption,
+  ] + filesFromOptions + [
+    OptionSpec(
+      "output-template", value: "T",
+      help: "With --files-from: each output's name, e.g. '{dir}/{stem}.1_5x.m4a'."),
+    OptionSpec("skip-existing", help: "With --files-from: leave inputs whose output exists."),
+    OptionSpec("jsonl", help: "With --files-from: one JSON object per file, as each is done."),
   ],
   details: """
     arguments:
@@ -45,9 +53,25 @@ let stretchCommand = Command(
     overwritten. A named pipe or a device is written in place (.wav with a streaming header).
     \(timeoutHelp) A progress bar is drawn on stderr when it is a terminal.
 
+    \(filesFromHelp)
+    Files are stretched one at a time, in list order (run one batch per processor to use
+    them all). --output-template names each output from its input's path: {dir} (the
+    folder, '.' for a bare name), {name} (the file name), {stem} (the name without its last
+    extension), {ext} (that extension, without the dot); '{{' and '}}' are braces. A
+    template without {name} or {stem}, or that maps an input onto itself, is refused (64);
+    an input whose output this batch already wrote, or whose output is the input itself,
+    fails alone (64). With --skip-existing an input whose output exists is skipped: outputs
+    are only ever complete, so a batch that was interrupted resumes where it stopped.
+    With --jsonl each line has "line" (the record number), "status" (written, skipped,
+    failed), "input", "output", "error" and "exitCode", and for a written file the --json
+    fields.
+
     exit codes: 0 done, 1 output or read failure (full disk, file-size limit, timeout),
     64 bad option or output name, 65 not media, truncated, or no audio track, 66 missing
     input, 128+N killed by signal N (SIGINT, SIGTERM, SIGHUP; the partial output is removed).
+    With --files-from: 0 when every file was written or skipped, else the first of 66, 65,
+    64, 1 that some file had; a bad option (64), an unreadable list (66) or standard output
+    closed (1) ends the batch at once.
     """,
   run: runStretch
 )
@@ -58,9 +82,97 @@ struct SpeedChange: Sendable {
   var speed: Double
 }
 
+/// What `mtool stretch` was asked to do to each file, parsed from its options.
+struct StretchSettings: Sendable {
+  /// The speed before the first `--speed-map` change (or throughout).
+  var baseSpeed: Double
+  /// The `--speed-map` changes, ascending in input time.
+  var changes: [SpeedChange]
+  /// `--timeout`, seconds.
+  var timeout: Double?
+  /// `--bitrate`, bits per second.
+  var bitRate: Int?
+  /// `--track N|LANG`.
+  var track: String?
+
+  init(_ arguments: ParsedArguments) throws(CLIError) {
+    baseSpeed = try parseSpeed(
+      arguments.value("speed") ?? (arguments.has("speed-map") ? "1" : ""))
+    changes =
+      try arguments.value("speed-map").map { (text) throws(CLIError) in
+        try parseSpeedMap(text)
+      } ?? []
+    timeout = try parseTimeout(arguments, command: "stretch")
+    bitRate = try arguments.int("bitrate", command: "stretch")
+    if let bitRate, bitRate <= 0 {
+      throw CLIError.usage("stretch", "--bitrate must be positive, got \(bitRate)")
+    }
+    track = arguments.value("track")
+  }
+}
+
+/// What stretching one file did, for the result line.
+struct StretchReport: Sendable {
+  var input: String
+  var output: String
+  var track: Int
+  var framesIn: Int
+  var framesOut: Int
+  var channels: Int
+  var sampleRate: Int
+  /// The stretcher's latency, seconds.
+  var latency: Double
+  /// Wall-clock seconds the file took.
+  var elapsed: Double
+
+  /// The `--json` members: input, output, track, durations (seconds), frames, speeds, channels,
+  /// sample rate, latency, elapsed seconds and realtime factor.
+  func jsonMembers(_ settings: StretchSettings) -> [(String, JSONValue)] {
+    let inputDuration = Double(framesIn) / Double(sampleRate)
+    var members: [(String, JSONValue)] = [
+      ("input", .string(jsonName(input))), ("output", .string(jsonName(output))),
+      ("track", .int(track)),
+      ("inputDuration", .number(inputDuration)),
+      ("outputDuration", .number(Double(framesOut) / Double(sampleRate))),
+      ("inputFrames", .int(framesIn)), ("outputFrames", .int(framesOut)),
+      ("speed", .number(settings.baseSpeed)),
+    ]
+    if !settings.changes.isEmpty {
+      let map = settings.changes.map {
+        JSONValue.object([("time", .number($0.time)), ("speed", .number($0.speed))])
+      }
+      members.append(("speedMap", .array(map)))
+    }
+    return members + [
+      ("channels", .int(channels)), ("sampleRate", .int(sampleRate)),
+      ("latency", .number(latency)),
+      ("elapsed", .number(elapsed)),
+      ("realtimeFactor", .number(elapsed > 0 ? inputDuration / elapsed : 0)),
+    ]
+  }
+
+  /// The human-readable result line, with its newline.
+  func text(_ settings: StretchSettings) -> String {
+    let inputDuration = Double(framesIn) / Double(sampleRate)
+    let outputDuration = Double(framesOut) / Double(sampleRate)
+    let realtime = elapsed > 0 ? inputDuration / elapsed : 0
+    let speedText =
+      settings.changes.isEmpty ? "\(formatNumber(settings.baseSpeed))x" : "a speed map"
+    return
+      "\(displayText(output)): \(formatNumber(inputDuration)) s -> \(formatNumber(outputDuration)) s at "
+      + "\(speedText), \(channels) ch, \(sampleRate) Hz (\(formatNumber(realtime))x realtime)\n"
+  }
+}
+
 @Sendable
 func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   let name = "stretch"
+  try checkListOptions(arguments, command: name)
+  let settings = try StretchSettings(arguments)
+  if arguments.has("files-from") { return try runStretchBatch(arguments, settings) }
+  for option in ["output-template", "skip-existing", "jsonl"] where arguments.has(option) {
+    throw CLIError.usage(name, "--\(option) only applies with --files-from")
+  }
   guard arguments.positionals.count == 2 else {
     throw CLIError.usage(
       name, "expects IN and OUT, got \(arguments.positionals.count) argument(s)")
@@ -70,97 +182,42 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   if input == "-" || output == "-" {
     throw CLIError.usage(name, "IN and OUT must be files ('-' is not supported here)")
   }
-  let baseSpeed = try parseSpeed(
-    arguments.value("speed") ?? (arguments.has("speed-map") ? "1" : ""))
-  let changes =
-    try arguments.value("speed-map").map { (text) throws(CLIError) in
-      try parseSpeedMap(text)
-    } ?? []
-  let timeout = try parseTimeout(arguments, command: name)
-  let bitRate = try arguments.int("bitrate", command: name)
-  if let bitRate, bitRate <= 0 {
-    throw CLIError.usage(name, "--bitrate must be positive, got \(bitRate)")
+  let report = try stretchFile(
+    input, to: output, settings, showProgress: stderrIsInteractiveTerminal)
+  var stdout = StandardOutput()
+  if arguments.has("json") {
+    stdout.write(JSONValue.object(report.jsonMembers(settings)).serialized + "\n")
+  } else {
+    stdout.write(report.text(settings))
   }
+  guard stdout.flush() else { throw .standardOutputFailed(name) }
+  return .ok
+}
 
+/// Stretches `input` into the file `output`: the output appears complete or not at all.
+///
+/// - Throws: `CLIError` with the command's exit codes (66 missing input, 65 not media, 64 bad
+///   output name or the input itself, 1 read or write failure).
+func stretchFile(
+  _ input: String, to output: String, _ settings: StretchSettings, showProgress: Bool
+) throws(CLIError) -> StretchReport {
+  let name = "stretch"
   try checkInputFile(input, command: name)
   try refuseOverwritingInput(output, input: input, command: name)
   // The libraries take the input by a path they can open (its own, unless not UTF-8).
   let source = try openableInput(input, command: name)
-
-  let streamIndex = try chooseTrack(arguments.value("track"), input: source, timeout: timeout)
-  var decoder: AudioDecoder
-  do throws(MediaError) {
-    decoder = try AudioDecoder(path: source, streamIndex: streamIndex, timeout: timeout)
-  } catch {
-    throw mediaFailure(error, command: name, input: source)
-  }
-  let channels = decoder.channels
-  let sampleRate = decoder.sampleRate
-  var stretcher: TimeStretcher
-  do throws(StretchError) {
-    stretcher = try TimeStretcher(sampleRate: sampleRate, channels: channels, speed: baseSpeed)
-  } catch {
-    throw CLIError.data(name, "cannot stretch this audio: \(error)")
-  }
-
+  var decoder = try openDecoder(source, settings)
+  var stretcher = try makeStretcher(for: decoder, settings)
   // Created securely beside the final file and renamed over it when complete; a pipe or a
   // device is written in place (see OutputFile). The format follows the name as typed.
   let file = try OutputFile(path: output, command: name)
-  var encoder: AudioEncoder
+  var encoder = try makeEncoder(file, output: output, for: decoder, bitRate: settings.bitRate)
+
+  let started = ContinuousClock.now
+  let progress = ProgressBar(total: decoder.duration, enabled: showProgress)
+  let frames: (in: Int, out: Int)
   do throws(MediaError) {
-    encoder = try AudioEncoder(
-      fileDescriptor: file.descriptor, name: output, sampleRate: sampleRate, channels: channels,
-      bitRate: bitRate, channelMask: decoder.channelMask)
-  } catch {
-    file.discard()
-    if error.kind == .invalidArgument { throw CLIError.usage(name, error.detail) }
-    if error.kind == .outputFailed { throw CLIError.failure(name, error.description) }
-    throw CLIError.failure(name, "cannot create '\(output)': \(error)")
-  }
-
-  let clock = ContinuousClock()
-  let started = clock.now
-  let progress = ProgressBar(total: decoder.duration, enabled: stderrIsInteractiveTerminal)
-  let blockFrames = 8192
-  var inBuffer = [Float](repeating: 0, count: blockFrames * channels)
-  var outBuffer = [Float](repeating: 0, count: blockFrames * channels)
-  var framesIn = 0
-  var framesOut = 0
-  // Each --speed-map change is scheduled up front at its input frame, where the stretcher
-  // applies it exactly, however many there are and however close together.
-  for change in changes {
-    // A time past any input (up to 1e308 s) is a frame never reached.
-    let exact = (change.time * Double(sampleRate)).rounded()
-    let frame = exact < 0x1p62 ? Int(exact) : 1 << 62
-    do throws(StretchError) {
-      try stretcher.setSpeed(change.speed, atInputFrame: frame)
-    } catch {
-      file.discard()
-      throw CLIError.usage(name, "--speed-map: \(error)")
-    }
-  }
-
-  func drain(_ stretcher: inout TimeStretcher, _ encoder: inout AudioEncoder) throws(MediaError) {
-    while true {
-      let n = stretcher.pull(into: &outBuffer, maxFrames: blockFrames)
-      if n == 0 { return }
-      try encoder.write(outBuffer, frames: n)
-      framesOut += n
-    }
-  }
-
-  do throws(MediaError) {
-    while true {
-      let n = try decoder.read(into: &inBuffer, maxFrames: blockFrames)
-      if n == 0 { break }
-      stretcher.push(inBuffer, frames: n)
-      framesIn += n
-      try drain(&stretcher, &encoder)
-      progress.update(seconds: Double(framesIn) / Double(sampleRate))
-    }
-    stretcher.finish()
-    try drain(&stretcher, &encoder)
-    try encoder.finish()
+    frames = try pumpAudio(&decoder, &stretcher, &encoder, progress: progress)
   } catch {
     encoder.abandon()
     file.discard()
@@ -170,44 +227,99 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   }
   progress.clear()
   try file.commit()
+  return StretchReport(
+    input: input, output: output, track: decoder.streamIndex, framesIn: frames.in,
+    framesOut: frames.out, channels: decoder.channels, sampleRate: decoder.sampleRate,
+    latency: stretcher.latencySeconds, elapsed: secondsSince(started))
+}
 
-  let elapsed = clock.now - started
-  let seconds =
-    Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-  let inputDuration = Double(framesIn) / Double(sampleRate)
-  let outputDuration = Double(framesOut) / Double(sampleRate)
-  let realtime = seconds > 0 ? inputDuration / seconds : 0
-  var stdout = StandardOutput()
-  if arguments.has("json") {
-    var members: [(String, JSONValue)] = [
-      ("input", .string(jsonName(input))), ("output", .string(jsonName(output))),
-      ("track", .int(decoder.streamIndex)),
-      ("inputDuration", .number(inputDuration)), ("outputDuration", .number(outputDuration)),
-      ("inputFrames", .int(framesIn)), ("outputFrames", .int(framesOut)),
-      ("speed", .number(baseSpeed)),
-    ]
-    if !changes.isEmpty {
-      members.append(
-        (
-          "speedMap",
-          .array(
-            changes.map { .object([("time", .number($0.time)), ("speed", .number($0.speed))]) })
-        ))
-    }
-    members += [
-      ("channels", .int(channels)), ("sampleRate", .int(sampleRate)),
-      ("latency", .number(stretcher.latencySeconds)),
-      ("elapsed", .number(seconds)), ("realtimeFactor", .number(realtime)),
-    ]
-    stdout.write(JSONValue.object(members).serialized + "\n")
-  } else {
-    let speedText = changes.isEmpty ? "\(formatNumber(baseSpeed))x" : "a speed map"
-    stdout.write(
-      "\(displayText(output)): \(formatNumber(inputDuration)) s -> \(formatNumber(outputDuration)) s at "
-        + "\(speedText), \(channels) ch, \(sampleRate) Hz (\(formatNumber(realtime))x realtime)\n")
+/// The decoder of the chosen audio track of `source`.
+private func openDecoder(
+  _ source: String, _ settings: StretchSettings
+) throws(CLIError) -> AudioDecoder {
+  let streamIndex = try chooseTrack(settings.track, input: source, timeout: settings.timeout)
+  do throws(MediaError) {
+    return try AudioDecoder(path: source, streamIndex: streamIndex, timeout: settings.timeout)
+  } catch {
+    throw mediaFailure(error, command: "stretch", input: source)
   }
-  guard stdout.flush() else { throw .standardOutputFailed(name) }
-  return .ok
+}
+
+/// A stretcher for the decoder's audio with every `--speed-map` change scheduled up front at
+/// its input frame, where the stretcher applies it exactly, however many there are and
+/// however close together.
+private func makeStretcher(
+  for decoder: borrowing AudioDecoder, _ settings: StretchSettings
+) throws(CLIError) -> TimeStretcher {
+  var stretcher: TimeStretcher
+  do throws(StretchError) {
+    stretcher = try TimeStretcher(
+      sampleRate: decoder.sampleRate, channels: decoder.channels, speed: settings.baseSpeed)
+  } catch {
+    throw CLIError.data("stretch", "cannot stretch this audio: \(error)")
+  }
+  for change in settings.changes {
+    // A time past any input (up to 1e308 s) is a frame never reached.
+    let exact = (change.time * Double(decoder.sampleRate)).rounded()
+    let frame = exact < 0x1p62 ? Int(exact) : 1 << 62
+    do throws(StretchError) {
+      try stretcher.setSpeed(change.speed, atInputFrame: frame)
+    } catch {
+      throw CLIError.usage("stretch", "--speed-map: \(error)")
+    }
+  }
+  return stretcher
+}
+
+/// The encoder writing `file` in the format `output`'s name asks for; discards `file` when the
+/// encoder cannot be made.
+private func makeEncoder(
+  _ file: OutputFile, output: String, for decoder: borrowing AudioDecoder, bitRate: Int?
+) throws(CLIError) -> AudioEncoder {
+  do throws(MediaError) {
+    return try AudioEncoder(
+      fileDescriptor: file.descriptor, name: output, sampleRate: decoder.sampleRate,
+      channels: decoder.channels, bitRate: bitRate, channelMask: decoder.channelMask)
+  } catch {
+    file.discard()
+    if error.kind == .invalidArgument { throw CLIError.usage("stretch", error.detail) }
+    if error.kind == .outputFailed { throw CLIError.failure("stretch", error.description) }
+    throw CLIError.failure("stretch", "cannot create '\(output)': \(error)")
+  }
+}
+
+/// Decodes, stretches and encodes until the input ends, a block at a time (memory stays
+/// bounded whatever the input's length); returns the frames read and written.
+private func pumpAudio(
+  _ decoder: inout AudioDecoder, _ stretcher: inout TimeStretcher,
+  _ encoder: inout AudioEncoder, progress: ProgressBar
+) throws(MediaError) -> (in: Int, out: Int) {
+  let blockFrames = 8192
+  let channels = decoder.channels
+  var inBuffer = [Float](repeating: 0, count: blockFrames * channels)
+  var outBuffer = [Float](repeating: 0, count: blockFrames * channels)
+  var framesIn = 0
+  var framesOut = 0
+  func drain(_ stretcher: inout TimeStretcher, _ encoder: inout AudioEncoder) throws(MediaError) {
+    while true {
+      let n = stretcher.pull(into: &outBuffer, maxFrames: blockFrames)
+      if n == 0 { return }
+      try encoder.write(outBuffer, frames: n)
+      framesOut += n
+    }
+  }
+  while true {
+    let n = try decoder.read(into: &inBuffer, maxFrames: blockFrames)
+    if n == 0 { break }
+    stretcher.push(inBuffer, frames: n)
+    framesIn += n
+    try drain(&stretcher, &encoder)
+    progress.update(seconds: Double(framesIn) / Double(decoder.sampleRate))
+  }
+  stretcher.finish()
+  try drain(&stretcher, &encoder)
+  try encoder.finish()
+  return (framesIn, framesOut)
 }
 
 /// Parses and range-checks one speed value.

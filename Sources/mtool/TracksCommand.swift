@@ -9,7 +9,10 @@ import MediaTracks
 let tracksCommand = Command(
   name: "tracks",
   summary: "List the audio and subtitle tracks of media files.",
-  usage: "mtool tracks FILE... [--json | --jsonl] [--prefer LANGS] [--jobs N] [--timeout S]",
+  usage: """
+    mtool tracks FILE... [--json | --jsonl] [--prefer LANGS] [--jobs N] [--timeout S]
+           mtool tracks --files-from LIST|- [-0] [--json | --jsonl] [options]
+    """,
   options: [
     OptionSpec("json", help: "Print one JSON document for all files."),
     OptionSpec("jsonl", help: "Print one JSON object per file, as each completes."),
@@ -18,10 +21,11 @@ let tracksCommand = Command(
     OptionSpec(
       "jobs", short: "j", value: "N", help: "Files probed at once (default: one per processor)."),
     timeoutOption,
-  ],
+  ] + filesFromOptions,
   details: """
     arguments:
       FILE   a media file, an HLS master playlist or a DASH manifest (recognised by content)
+      LIST   a file listing the inputs (see --files-from below)
 
     Each track gets a readable label; '*' marks the audio and subtitle tracks a player
     would start with, chosen for the --prefer languages (exact language before base
@@ -34,37 +38,61 @@ let tracksCommand = Command(
     The exit code is 66 if a file was missing, else 65 if one was not readable media, else
     1 if one failed otherwise (a read error, a timeout, or FFmpeg's libraries could not be
     loaded). \(timeoutHelp)
+
+    \(filesFromHelp)
+    With --jsonl, lines come in the order files complete (not list order); each carries the
+    path as listed (a name that is not UTF-8 in its \\xFF-escaped form), "line" (its record
+    number in the list, from 1) and "exitCode" (0, 65, 66 or 1). With --files-from the exit
+    code is 0 when every file was read, else 66, 65 or 1 as above; usage errors (64), a list
+    that cannot be read (66) or standard output closed (1) end the batch at once.
     """,
   run: runTracks
 )
 
+/// What `mtool tracks` was asked for, parsed from its options.
+struct TracksSettings: Sendable {
+  var preferences: TrackPreferences
+  var jobs: Int
+  var timeout: Double?
+  var mode: TracksMode
+
+  init(_ arguments: ParsedArguments) throws(CLIError) {
+    if arguments.has("json") && arguments.has("jsonl") {
+      throw CLIError.usage("tracks", "--json and --jsonl cannot be combined")
+    }
+    var languages: [String] = []
+    for value in arguments.options["prefer"] ?? [] {
+      for item in value.split(separator: ",") {
+        let text = String(item.trimmingSpaces)
+        guard let tag = LanguageTag.bcp47(text) else {
+          throw CLIError.usage(
+            "tracks", "--prefer expects language tags like 'en-US,fr', got '\(text)'")
+        }
+        languages.append(tag)
+      }
+    }
+    jobs = try arguments.int("jobs", command: "tracks") ?? processorCount()
+    guard jobs >= 1 else {
+      throw CLIError.usage("tracks", "--jobs must be at least 1, got \(jobs)")
+    }
+    preferences = TrackPreferences(languages: languages)
+    timeout = try parseTimeout(arguments, command: "tracks")
+    mode = arguments.has("jsonl") ? .jsonLines : arguments.has("json") ? .json : .table
+  }
+}
+
 @Sendable
 func runTracks(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
+  try checkListOptions(arguments, command: "tracks")
+  let settings = try TracksSettings(arguments)
+  if let list = arguments.value("files-from") {
+    return try runTracksBatch(list: list, nulSeparated: arguments.has("null"), settings)
+  }
   guard !arguments.positionals.isEmpty else {
     throw CLIError.usage("tracks", "no input file; see 'mtool help tracks'")
   }
-  if arguments.has("json") && arguments.has("jsonl") {
-    throw CLIError.usage("tracks", "--json and --jsonl cannot be combined")
-  }
-  var languages: [String] = []
-  for value in arguments.options["prefer"] ?? [] {
-    for item in value.split(separator: ",") {
-      let text = String(item.trimmingSpaces)
-      guard let tag = LanguageTag.bcp47(text) else {
-        throw CLIError.usage(
-          "tracks", "--prefer expects language tags like 'en-US,fr', got '\(text)'")
-      }
-      languages.append(tag)
-    }
-  }
-  let jobs = try arguments.int("jobs", command: "tracks") ?? processorCount()
-  guard jobs >= 1 else { throw CLIError.usage("tracks", "--jobs must be at least 1, got \(jobs)") }
-  let preferences = TrackPreferences(languages: languages)
-  let timeout = try parseTimeout(arguments, command: "tracks")
   let paths = arguments.positionals
-  let mode: TracksMode =
-    arguments.has("jsonl") ? .jsonLines : arguments.has("json") ? .json : .table
-
+  let mode = settings.mode
   var stdout = StandardOutput()
   // Whether a JSON line could not be written (set by the probing workers, one at a time).
   let linesFailed = SharedFlag()
@@ -82,37 +110,18 @@ func runTracks(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
       position, result in
       RenderedFile(path: paths[offset + position], result, mode: mode)
     }
-    var onOutput: (@Sendable (Int, RenderedFile) -> Void)? = nil
-    if mode == .jsonLines {
-      onOutput = { @Sendable _, file in
-        var out = StandardOutput()
-        out.write(file.text)
-        if !out.flush() { linesFailed.set() }
-        if let line = file.errorLine {
-          var err = StandardError()
-          err.write(line)
-        }
-      }
-    }
     // A name that is not UTF-8 is opened here and probed through its descriptor.
     let sources = paths[batchStart..<batchEnd].map {
       (try? openableInput($0, command: "tracks")) ?? $0
     }
     defer { releaseInputs() }
     let files = MediaProbe.probe(
-      paths: sources, jobs: jobs, preferences: preferences, timeout: timeout,
-      transform: render, onOutput: onOutput)
+      paths: sources, jobs: settings.jobs, preferences: settings.preferences,
+      timeout: settings.timeout, transform: render,
+      onOutput: mode == .jsonLines ? jsonLinePrinter(linesFailed) : nil)
     var stderr = StandardError()
     for file in files {
-      if let kind = file.errorKind {
-        switch kind {
-        case .notFound: code = .noInput
-        case .malformed, .noSuchStream, .invalidArgument:
-          if code != .noInput { code = .dataError }
-        case .outputFailed, .other:
-          if code == .ok { code = .failure }
-        }
-      }
+      if let kind = file.errorKind { code = worse(code, exitCode(for: kind)) }
       if mode == .jsonLines { continue }
       if let line = file.errorLine { stderr.write(line) }
       guard !file.text.isEmpty else { continue }
@@ -125,6 +134,43 @@ func runTracks(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   if mode == .json { stdout.write("]}\n") }
   guard stdout.flush(), !linesFailed.isSet else { throw .standardOutputFailed("tracks") }
   return code
+}
+
+/// Prints each file's JSON line (and its stderr line) as the file completes; sets `failed`
+/// when standard output does not take a line.
+func jsonLinePrinter(_ failed: SharedFlag) -> @Sendable (Int, RenderedFile) -> Void {
+  { @Sendable _, file in
+    var out = StandardOutput()
+    out.write(file.text)
+    if !out.flush() { failed.set() }
+    if let line = file.errorLine {
+      var err = StandardError()
+      err.write(line)
+    }
+  }
+}
+
+/// The exit code `mtool tracks` gives for one file that failed with an error of `kind`.
+func exitCode(for kind: MediaError.Kind) -> ExitCode {
+  switch kind {
+  case .notFound: .noInput
+  case .malformed, .noSuchStream, .invalidArgument: .dataError
+  case .outputFailed, .other: .failure
+  }
+}
+
+/// The exit code of several files: 66 over 65 over 1 over 0.
+func worse(_ a: ExitCode, _ b: ExitCode) -> ExitCode {
+  func rank(_ code: ExitCode) -> Int {
+    switch code {
+    case .noInput: 4
+    case .dataError: 3
+    case .usage: 2
+    case .failure: 1
+    case .ok: 0
+    }
+  }
+  return rank(a) >= rank(b) ? a : b
 }
 
 /// A flag that workers set one at a time (the probe calls `onOutput` under its lock), read
@@ -151,7 +197,16 @@ struct RenderedFile: Sendable {
   /// The stderr line for a failed file, with its newline.
   var errorLine: String?
 
-  init(path: String, _ result: Result<MediaInfo, MediaError>, mode: TracksMode) {
+  /// - Parameter line: With `--files-from`, the path's record number in the list: the JSON
+  ///   forms then also carry `line` and `exitCode`.
+  init(path: String, _ result: Result<MediaInfo, MediaError>, mode: TracksMode, line: Int? = nil) {
+    var json: JSONValue {
+      let object = TracksOutput.json(path: path, result)
+      guard let line, case .object(let members) = object else { return object }
+      var code = ExitCode.ok
+      if case .failure(let error) = result { code = exitCode(for: error.kind) }
+      return .object(members + [("line", .int(line)), ("exitCode", .int(Int(code.rawValue)))])
+    }
     switch mode {
     case .table:
       if case .success(let info) = result {
@@ -159,8 +214,8 @@ struct RenderedFile: Sendable {
       } else {
         text = ""
       }
-    case .json: text = TracksOutput.json(path: path, result).serialized
-    case .jsonLines: text = TracksOutput.json(path: path, result).serialized + "\n"
+    case .json: text = json.serialized
+    case .jsonLines: text = json.serialized + "\n"
     }
     if case .failure(let error) = result {
       errorKind = error.kind

@@ -10,6 +10,7 @@ enum TracksOutput {
   /// A short reason for a failed file.
   static func reason(_ error: MediaError) -> String {
     switch error.kind {
+    case .notFound where error.operation == "list": return error.detail
     case .notFound: return "no such file or not readable"
     case .malformed: return "not readable media (\(error.description))"
     default: return error.description

@@ -62,7 +62,11 @@ func parseArguments(
   while index < arguments.endIndex {
     let argument = arguments[index]
     index += 1
-    if optionsEnded || argument == "-" || !argument.hasPrefix("-") || isNegativeNumber(argument) {
+    // `-0` is a negative number unless the command has a `-0` option (`--null`).
+    let isShortOption = argument.count == 2 && options.contains { $0.short == argument.last }
+    if optionsEnded || argument == "-" || !argument.hasPrefix("-")
+      || (isNegativeNumber(argument) && !isShortOption)
+    {
       result.positionals.append(argument)
       continue
     }

@@ -13,8 +13,8 @@
 /// undecodable. ``fileSystemPath(_:)`` turns such a string back into the original bytes, and
 /// ``displayText(_:)`` shows those bytes as `\xFF`.
 enum CommandLineBytes {
-  /// The arguments that were not valid UTF-8, as decoded. Written once at start-up, before any
-  /// thread starts.
+  /// The arguments (and `--files-from` paths) that were not valid UTF-8, as decoded. Written at
+  /// start-up, and by a batch between blocks of its list, never while a worker thread runs.
   nonisolated(unsafe) static var undecodable: Set<String> = []
 
   /// The first scalar of the range that stands for raw bytes 0x80-0xFF (U+10FF80-U+10FFFF).
