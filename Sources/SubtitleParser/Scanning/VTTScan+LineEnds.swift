@@ -106,7 +106,7 @@ extension VTTScan {
     return valid ? (text, total) : nil
   }
 
-  /// Scalar reference for `validLineEndsReplaced`: validation through `classify`, then one
+  /// Scalar reference for `validLineEndsReplaced`: validation through `UTF8Sequence.classify`, then one
   /// byte at a time.
   static func validLineEndsReplacedScalar(
     _ source: UnsafeBufferPointer<UInt8>, from: Int
@@ -122,7 +122,8 @@ extension VTTScan {
         index += 1
         continue
       }
-      guard case .valid(let length) = classify(source, at: index, end: n, final: true) else {
+      guard case .valid(let length) = UTF8Sequence.classify(source, at: index, end: n, final: true)
+      else {
         return nil
       }
       index += length
@@ -184,7 +185,7 @@ extension VTTScan {
             writer.writeReplacement(to: &output)
             index += 1
           } else {
-            switch VTTScan.classify(input, at: index, end: end, final: final) {
+            switch UTF8Sequence.classify(input, at: index, end: end, final: final) {
             case .valid(let length):
               writer.write(input, index..<index + length, to: &output)
               index += length

@@ -1,60 +1,6 @@
-/// UTF-8 validation for the WebVTT input normalisation: the WHATWG decoder's classification
-/// of one sequence (the scalar reference) and the vector run checks built on it.
+/// UTF-8 validation for the WebVTT input normalisation: the vector run checks, built on the
+/// module's one scalar classifier (`UTF8Sequence.classify`), their reference.
 extension VTTScan {
-  // MARK: - UTF-8 decoding
-
-  /// The result of decoding one non-ASCII sequence at some position.
-  enum Sequence {
-    /// A valid scalar of `length` bytes: copy it.
-    case valid(length: Int)
-    /// An invalid or truncated sequence: emit U+FFFD and skip `length` bytes.
-    case invalid(length: Int)
-    /// The input ends inside a sequence that could still become valid.
-    case needMore
-  }
-
-  /// Classifies the UTF-8 sequence starting at `index` (whose byte is >= 0x80) per the
-  /// WHATWG UTF-8 decoder (one U+FFFD per maximal invalid subpart).
-  @inline(__always)
-  static func classify(
-    _ buffer: UnsafeBufferPointer<UInt8>, at index: Int, end: Int, final: Bool
-  ) -> Sequence {
-    let lead = buffer[index]
-    var needed = 0
-    var lower: UInt8 = 0x80
-    var upper: UInt8 = 0xBF
-    switch lead {
-    case 0xC2...0xDF: needed = 1
-    case 0xE0:
-      needed = 2
-      lower = 0xA0
-    case 0xE1...0xEC, 0xEE...0xEF: needed = 2
-    case 0xED:
-      needed = 2
-      upper = 0x9F
-    case 0xF0:
-      needed = 3
-      lower = 0x90
-    case 0xF1...0xF3: needed = 3
-    case 0xF4:
-      needed = 3
-      upper = 0x8F
-    default: return .invalid(length: 1)
-    }
-    var seen = 0
-    var position = index + 1
-    while seen < needed {
-      if position >= end { return final ? .invalid(length: position - index) : .needMore }
-      let byte = buffer[position]
-      if byte < lower || byte > upper { return .invalid(length: position - index) }
-      lower = 0x80
-      upper = 0xBF
-      seen += 1
-      position += 1
-    }
-    return .valid(length: needed + 1)
-  }
-
   static let replacement: (UInt8, UInt8, UInt8) = (0xEF, 0xBF, 0xBD)
 
   /// The length of the longest prefix of `buffer[from...]` that normalisation leaves
@@ -63,7 +9,8 @@ extension VTTScan {
     cleanRunEnd(buffer, from: from, end: buffer.count, final: true)
   }
 
-  /// Scalar reference for `cleanRunEnd`: one scalar at a time, through `classify` only.
+  /// Scalar reference for `cleanRunEnd`: one scalar at a time, through `UTF8Sequence.classify`
+  /// only.
   static func cleanRunEndScalar(
     _ buffer: UnsafeBufferPointer<UInt8>, from: Int, end: Int, final: Bool
   ) -> Int {
@@ -75,7 +22,9 @@ extension VTTScan {
         index += 1
         continue
       }
-      guard case .valid(let length) = classify(buffer, at: index, end: end, final: final) else {
+      guard
+        case .valid(let length) = UTF8Sequence.classify(buffer, at: index, end: end, final: final)
+      else {
         return index
       }
       index += length
@@ -355,7 +304,7 @@ extension VTTScan {
         index += 1
         continue
       }
-      // Two- and three-byte sequences inline; four-byte ones via `classify`.
+      // Two- and three-byte sequences inline; four-byte ones via `UTF8Sequence.classify`.
       if byte >= 0xC2 && byte <= 0xDF {
         if index + 1 < end && buffer[index + 1] & 0xC0 == 0x80 {
           index += 2
@@ -370,7 +319,9 @@ extension VTTScan {
           continue
         }
       }
-      guard case .valid(let length) = classify(buffer, at: index, end: end, final: final) else {
+      guard
+        case .valid(let length) = UTF8Sequence.classify(buffer, at: index, end: end, final: final)
+      else {
         return (index, true)
       }
       index += length

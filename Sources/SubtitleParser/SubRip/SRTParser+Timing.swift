@@ -55,6 +55,10 @@ extension SRTParser {
   /// `HH:MM:SS,mmm -->` at `a` and `HH:MM:SS,mmm` then LF at `b`, minutes and seconds below
   /// 60, `,` before the milliseconds, tested in four word loads; the bytes between
   /// `a + 16` and `b` are the caller's to test. The times and the index of the LF.
+  ///
+  /// A fused kernel, kept on purpose beside `TimestampWord.read` (which reads one timestamp):
+  /// the cue-number fast path tests the whole line, arrow and line feed included, in these
+  /// four loads. Tested against `timingLine`.
   @inline(__always)
   static func canonicalStamps(_ p: UnsafePointer<UInt8>, _ a: Int, _ b: Int) -> (
     start: Int64, end: Int64, eol: Int
@@ -183,32 +187,11 @@ extension SRTParser {
   /// in milliseconds; nil leaves the case to the general rules.
   @inline(__always)
   static func canonicalTimestamp(_ p: UnsafePointer<UInt8>, _ k: Int, _ end: Int) -> Int64? {
-    let w = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self).littleEndian
-    let digitsOnly: UInt64 = 0xFFFF_00FF_FF00_FFFF  // bytes 0 1 3 4 6 7
-    let d = w & digitsOnly
-    // Every digit byte is 0x30...0x39 (adding 6 keeps the high nibble 3 only for 0...9),
-    // bytes 2 and 5 are ':'.
-    let highNibbles: UInt64 = 0xF0F0_00F0_F000_F0F0
-    let threes: UInt64 = 0x3030_0030_3000_3030
-    guard d & highNibbles == threes, (d &+ 0x0606_0006_0600_0606) & highNibbles == threes,
-      w & ~digitsOnly == 0x0000_3A00_003A_0000
+    assert(k + 12 <= end, "canonicalTimestamp past the end")
+    guard let millis = TimestampWord.read(p, at: k, separator: 0x2C),
+      k + 12 == end || p[k + 12] &- 0x30 >= 10
     else { return nil }
-    let v = d &- threes
-    // Byte pairs to values: byte i becomes 10 x digit(i) + digit(i + 1).
-    let pairs = (v &* 10) &+ (v >> 8)
-    let hours = Int64(pairs & 0xFF)
-    let minutes = Int64((pairs >> 24) & 0xFF)
-    let seconds = Int64((pairs >> 48) & 0xFF)
-    let separator = p[k + 8]
-    let d9 = p[k + 9] &- 0x30
-    let d10 = p[k + 10] &- 0x30
-    let d11 = p[k + 11] &- 0x30
-    guard
-      minutes < 60 && seconds < 60 && separator == 0x2C && d9 < 10
-        && d10 < 10 && d11 < 10 && (k + 12 == end || p[k + 12] &- 0x30 >= 10)
-    else { return nil }
-    let millis = Int64(d9) &* 100 &+ Int64(d10) &* 10 &+ Int64(d11)
-    return ((hours &* 60 &+ minutes) &* 60 &+ seconds) &* 1000 &+ millis
+    return millis
   }
 
   /// `H…:M…:S…[,.]m…` (also `M…:S…[,.]m…`), in milliseconds: the union of what FFmpeg's SRT
