@@ -476,26 +476,3 @@ func timestampWordMatchesScalar(seed: Int) {
     #expect(TimestampWord.read($0.baseAddress!, at: 0, separator: 0x2C) == 5_025_678)
   }
 }
-
-@Test(arguments: [1, 2, 3])
-func canonicalSRTTimingLineMatchesTheGeneralReader(seed: Int) {
-  var rng = SplitMix(seed: UInt64(seed))
-  let canonical = Array("00:01:02,003 --> 01:59:59,999\nxx".utf8)
-  let alphabet = Array("0123456789:,.-> \n".utf8)
-  var fastOnes = 0
-  for _ in 0..<20_000 {
-    var bytes = canonical
-    for _ in 0..<Int(rng.next() % 3) {
-      bytes[Int(rng.next() % 30)] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
-    }
-    bytes.withUnsafeBufferPointer { buffer in
-      let p = buffer.baseAddress!
-      guard let fast = SRTParser.canonicalTimingLine(p, 0, buffer.count) else { return }
-      fastOnes += 1
-      let general = SRTParser.timingLine(p, 0, fast.eol)
-      #expect(general?.start == fast.start && general?.end == fast.end, "\(bytes)")
-      #expect(general?.flags == 0, "\(bytes)")
-    }
-  }
-  #expect(fastOnes > 1000)
-}

@@ -62,7 +62,7 @@ extension SubtitleDocument {
     var timingLines: [Int] = []
     out.withUnsafeBufferPointer { buffer in
       guard let p = buffer.baseAddress else { return }
-      let parser = SRTParser(p)
+      let parser = SRTParser(ByteView(p, count: buffer.count))
       var lineStart = start
       while lineStart < buffer.count {
         let lineEnd = buffer[lineStart...].firstIndex(of: 0x0A) ?? buffer.count

@@ -90,6 +90,7 @@ struct LineCursor: ~Copyable {
   /// classified with vector compares; the first block of the input and the last, partial,
   /// one byte by byte.
   mutating func fill(at: Int) {
+    assert(at >= 0 && at < end, "chunk outside the input")
     chunk = at
     let blocks = min(capacity, (end &- at &+ 63) &>> 6)
     covered = blocks &* 64
@@ -103,6 +104,7 @@ struct LineCursor: ~Copyable {
     // Blocks wholly before `end`, up to and including the one after the chunk.
     let vectorEnd = min(blocks &+ 1, j &+ max(0, (end &- b) &>> 6))
     while j < vectorEnd {
+      assert(b >= 2 && b &+ 64 <= end, "vector block outside the input")
       masks[j] = Self.vectorEvents(base, at: b)
       j &+= 1
       b &+= 64

@@ -91,6 +91,7 @@ struct LineEndBlockWriter {
     source: UnsafeRawPointer, destination: UnsafeMutableRawPointer, from: Int,
     counting counted: UInt8, positions: UnsafeMutablePointer<Int>
   ) {
+    assert(counted != 0x0A && counted != 0x0D, "the counted byte is a line end")
     self.positions = positions
     self.source = source
     self.destination = destination

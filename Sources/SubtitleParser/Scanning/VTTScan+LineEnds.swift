@@ -22,6 +22,9 @@ extension VTTScan {
       let sourceRaw = UnsafeRawPointer(s)
       let destinationRaw = UnsafeMutableRawPointer(d)
       HugePages.advise(destinationRaw, count: destination.count)
+      // The set-up of `ByteScanner.replacingLineEnds` (destination, CR positions, block
+      // writer), repeated on purpose: that loop only rewrites, this one also validates each
+      // block between two loads, and one shared loop would carry the check's branch in both.
       let positions = UnsafeMutablePointer<Int>.allocate(
         capacity: LineEndBlockWriter.positionCapacity)
       defer { positions.deallocate() }

@@ -5,9 +5,9 @@ extension SRTParser {
   /// `i + 8 > n` or the line is anything else; the general loop reads it then). The value is
   /// that of the digits.
   @inline(__always)
-  static func numberLine(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> (end: Int, value: Int)? {
+  static func numberLine(_ p: ByteView, _ i: Int, _ n: Int) -> (end: Int, value: Int)? {
     guard i &+ 8 <= n else { return nil }
-    let w = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+    let w = p.load(at: i)
     let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
     let low = w & 0x0F0F_0F0F_0F0F_0F0F
     // A byte is nonzero where the byte of `w` is not a digit: its high nibble is not 3, or
@@ -31,7 +31,7 @@ extension SRTParser {
   /// a line is one `timingLine` reads with no flag, to the same times (each timestamp is one
   /// `canonicalTimestamp` accepts). Nil for anything else.
   @inline(__always)
-  static func canonicalTimingLine(_ p: UnsafePointer<UInt8>, _ j: Int, _ n: Int) -> (
+  static func canonicalTimingLine(_ p: ByteView, _ j: Int, _ n: Int) -> (
     start: Int64, end: Int64, eol: Int
   )? {
     if j &+ 29 < n && p[j &+ 16] == 0x20 {
@@ -60,14 +60,13 @@ extension SRTParser {
   /// the cue-number fast path tests the whole line, arrow and line feed included, in these
   /// four loads. Tested against `timingLine`.
   @inline(__always)
-  static func canonicalStamps(_ p: UnsafePointer<UInt8>, _ a: Int, _ b: Int) -> (
+  static func canonicalStamps(_ p: ByteView, _ a: Int, _ b: Int) -> (
     start: Int64, end: Int64, eol: Int
   )? {
-    let raw = UnsafeRawPointer(p)
-    let w0 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: a, as: UInt64.self))
-    let w1 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: a &+ 8, as: UInt64.self))
-    let w2 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: b, as: UInt64.self))
-    let w3 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: b &+ 5, as: UInt64.self))
+    let w0 = p.load(at: a)
+    let w1 = p.load(at: a &+ 8)
+    let w2 = p.load(at: b)
+    let w3 = p.load(at: b &+ 5)
     // Per word: the bytes that must equal a value (`:`, `,`, the arrow, LF) and the high nibbles of digits (3); then the low nibbles of digits, which
     // carry into the high nibble when over 9 (over 5 for tens of minutes and seconds).
     // w0, w2: `HH:MM:SS`; w1: `,mmm -->`; w3: `:SS,mmm` LF.
@@ -117,7 +116,7 @@ extension SRTParser {
   }
 
   /// `timingLine(_:_:)` over `p`.
-  static func timingLine(_ p: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> Timing? {
+  static func timingLine(_ p: ByteView, _ from: Int, _ end: Int) -> Timing? {
     var k = from
     while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
     guard k < end, p[k] &- 0x30 < 10 else { return nil }
@@ -127,7 +126,7 @@ extension SRTParser {
     // The common `HH:MM:SS,mmm --> HH:MM:SS,mmm` with single spaces in word loads; anything
     // else through `timestamp`, which reads this form the same way.
     if k + 29 <= end,
-      UInt64(littleEndian: UnsafeRawPointer(p + k + 12).loadUnaligned(as: UInt64.self))
+      p.load(at: k + 12)
         & 0xFF_FFFF_FFFF == 0x20_3E2D_2D20,
       let first = canonicalTimestamp(p, k, end), let second = canonicalTimestamp(p, k + 17, end)
     {
@@ -168,7 +167,7 @@ extension SRTParser {
 
   /// Reads one digit run; returns its value (saturated past 12 digits) and digit count.
   @inline(__always)
-  static func digits(_ p: UnsafePointer<UInt8>, _ k: inout Int, _ end: Int) -> (
+  static func digits(_ p: ByteView, _ k: inout Int, _ end: Int) -> (
     value: Int64, count: Int
   ) {
     var value: Int64 = 0
@@ -186,9 +185,9 @@ extension SRTParser {
   /// `HH:MM:SS,mmm` at `k` (with `k + 12 <= end`) not followed by a digit,
   /// in milliseconds; nil leaves the case to the general rules.
   @inline(__always)
-  static func canonicalTimestamp(_ p: UnsafePointer<UInt8>, _ k: Int, _ end: Int) -> Int64? {
+  static func canonicalTimestamp(_ p: ByteView, _ k: Int, _ end: Int) -> Int64? {
     assert(k + 12 <= end, "canonicalTimestamp past the end")
-    guard let millis = TimestampWord.read(p, at: k, separator: 0x2C),
+    guard let millis = TimestampWord.read(p.pointer(at: k, reading: 12), at: 0, separator: 0x2C),
       k + 12 == end || p[k + 12] &- 0x30 >= 10
     else { return nil }
     return millis
@@ -202,7 +201,7 @@ extension SRTParser {
   /// (FFmpeg). A field of more than 9 digits sets `absurdHours` or `absurdField`.
   @inline(__always)
   static func timestamp(
-    _ p: UnsafePointer<UInt8>, _ k: inout Int, _ end: Int, _ flags: inout UInt16
+    _ p: ByteView, _ k: inout Int, _ end: Int, _ flags: inout UInt16
   ) -> Int64? {
     // The canonical `HH:MM:SS,mmm` first, eight bytes at a time in one 64-bit word; then
     // `HHH:MM:SS,mmm` (hours from 100 on) as the hundreds digit and the canonical form.
@@ -276,7 +275,7 @@ extension SRTParser {
 
   /// Skips spaces and tabs at `k`; whether there were any.
   @inline(__always)
-  static func skipSpaces(_ p: UnsafePointer<UInt8>, _ k: inout Int, _ end: Int) -> Bool {
+  static func skipSpaces(_ p: ByteView, _ k: inout Int, _ end: Int) -> Bool {
     let start = k
     while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
     return k != start

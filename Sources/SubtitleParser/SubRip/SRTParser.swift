@@ -1,6 +1,7 @@
 /// The one-pass SRT state machine over `\n`-separated bytes.
 struct SRTParser {
-  let p: UnsafePointer<UInt8>
+  /// The input, read through a view that asserts its bounds in debug builds.
+  let p: ByteView
   /// Where cues go while they fit: uninitialized storage for `cueCapacity` cues, of which the
   /// first `min(cueCount, cueCapacity)` are written. Cues past the capacity go to `overflow`.
   let cueStorage: UnsafeMutablePointer<Cue>?
@@ -63,8 +64,8 @@ struct SRTParser {
 
   /// A parser that reads `base`; its cues go to `cues` (room for `capacity`), then to
   /// `overflow`. Without storage (for `timingLine` alone) every cue goes to `overflow`.
-  init(_ base: UnsafePointer<UInt8>, cues: UnsafeMutablePointer<Cue>? = nil, capacity: Int = 0) {
-    p = base
+  init(_ input: ByteView, cues: UnsafeMutablePointer<Cue>? = nil, capacity: Int = 0) {
+    p = input
     cueStorage = cues
     cueCapacity = cues == nil ? 0 : capacity
   }
@@ -112,7 +113,8 @@ struct SRTParser {
   /// without the line search; anything else goes through the general state machine
   /// (`generalLine`), which reads it the same way. A cue's text lines are read by `cueTexts`.
   mutating func run(_ start: Int, _ n: Int) {
-    var lines = ByteScanner.Cursor(0x0A, p, n, dense: true)
+    assert(n <= p.count, "parsing past the input")
+    var lines = ByteScanner.Cursor(0x0A, p.base, n, dense: true)
     var braces = BraceCache()
     var at = Position(i: start)
     while at.i < n {
@@ -318,6 +320,8 @@ struct SRTParser {
     if t.flags != 0 { timingNotes(t, line, offset) }
   }
 
+  /// One diagnostic per flag of `t` (these lines look alike: one per repair, in the order the
+  /// type documentation lists them).
   mutating func timingNotes(_ t: Timing, _ line: Int, _ offset: Int) {
     let f = t.flags
     if f & SRTParser.absurdHours != 0 {
@@ -373,9 +377,9 @@ struct SRTParser {
 
     /// The first index `>= at` in `p[..<n]` holding `{`, or `n`.
     @inline(__always)
-    mutating func next(_ at: Int, _ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
+    mutating func next(_ at: Int, _ p: ByteView, _ n: Int) -> Int {
       if at >= from && at <= hit { return hit }
-      hit = ByteScanner.findMemchr(0x7B, p, at, n)
+      hit = ByteScanner.findMemchr(0x7B, p.base, at, n)
       from = at
       return hit
     }
@@ -441,7 +445,7 @@ struct SRTParser {
   }
 
   @inline(__always)
-  static func isBlank(_ p: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> Bool {
+  static func isBlank(_ p: ByteView, _ from: Int, _ end: Int) -> Bool {
     var k = from
     while k < end {
       let c = p[k]
@@ -453,7 +457,7 @@ struct SRTParser {
 
   /// Digits only, with optional spaces around them.
   @inline(__always)
-  static func isNumber(_ p: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> Bool {
+  static func isNumber(_ p: ByteView, _ from: Int, _ end: Int) -> Bool {
     var k = from
     while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
     let first = k

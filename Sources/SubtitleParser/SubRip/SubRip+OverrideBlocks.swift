@@ -4,7 +4,10 @@ extension SubRip {
   static func removeOverrideBlocks(in text: inout [UInt8], parser: inout SRTParser.Output) {
     var notes = DiagnosticLog()
     text.withUnsafeMutableBufferPointer { buffer in
-      guard let p = buffer.baseAddress else { return }
+      // Reads and writes through the buffer (bounds-checked in debug builds); the searches
+      // get its base address.
+      guard let base = UnsafePointer(buffer.baseAddress) else { return }
+      let p = buffer
       for index in parser.rewrite {
         var cue = parser.cues[index]
         var read = cue.textRange.lowerBound
@@ -21,10 +24,10 @@ extension SubRip {
           if c == 0x0A { line += 1 }
           if c == 0x7B, read + 1 < end, p[read + 1] == 0x5C {
             if nextBrace <= read {
-              nextBrace = ByteScanner.findScalar(0x7D, UnsafePointer(p), read + 2, end)
+              nextBrace = ByteScanner.findScalar(0x7D, base, read + 2, end)
             }
             if nextFeed <= read {
-              nextFeed = ByteScanner.findScalar(0x0A, UnsafePointer(p), read + 2, end)
+              nextFeed = ByteScanner.findScalar(0x0A, base, read + 2, end)
             }
             let close = nextBrace
             if close < end && close < nextFeed {
@@ -49,7 +52,7 @@ extension SubRip {
                 let at = read
                 notes.add(
                   line: line, offset: read,
-                  "ASS override \(String(decoding: UnsafeBufferPointer(start: p + at, count: close + 1 - at), as: UTF8.self)) removed"
+                  "ASS override \(String(decoding: UnsafeBufferPointer(rebasing: p[at...close]), as: UTF8.self)) removed"
                 )
               }
               read = close + 1

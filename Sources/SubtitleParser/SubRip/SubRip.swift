@@ -69,7 +69,8 @@ public enum SubRip {
       HugePages.advise(storage)
       text.withUnsafeBufferPointer { buffer in
         guard let base = buffer.baseAddress, let cueBase = storage.baseAddress else { return }
-        var parser = SRTParser(base, cues: cueBase, capacity: storage.count)
+        var parser = SRTParser(
+          ByteView(base, count: buffer.count), cues: cueBase, capacity: storage.count)
         parser.run(start, buffer.count)
         initialized = min(parser.cueCount, storage.count)
         result = parser.output
@@ -103,7 +104,7 @@ public enum SubRip {
       while i < n && lines < 64 {
         var eol = ByteScanner.findEitherScalar(0x0A, 0x0D, p, i, min(n, i + 256))
         if eol == min(n, i + 256) && eol < n { eol = ByteScanner.findMemchr(0x0A, p, i, n) }
-        if SRTParser.timingLine(p, i, eol) != nil { return true }
+        if SRTParser.timingLine(ByteView(p, count: n), i, eol) != nil { return true }
         i = eol + 1
         lines += 1
       }

@@ -142,6 +142,8 @@ extension VTTCore {
     ignoreSetting(p, start: start, end: end, "unknown setting")
   }
 
+  /// `align:` and its value. One test per keyword the specification lists; `applyPosition`
+  /// and `applyLine` read their alignment keywords the same way, each from its own list.
   mutating func applyAlign(
     _ p: UnsafeBufferPointer<UInt8>, start: Int, valueStart: Int, end: Int,
     to settings: inout CueSettings

@@ -83,6 +83,7 @@ struct VTTCore {
 
   /// Handles the signature line `p[0..<end]` (the signature must already be valid).
   mutating func signatureLine(_ p: UnsafeBufferPointer<UInt8>, end: Int) {
+    assert(Self.signatureIsValid(p, count: p.count, final: true) == true, "invalid signature")
     lineNumber = 1
     if end > 7 {
       header = String(decoding: UnsafeBufferPointer(rebasing: p[7..<end]), as: UTF8.self)
