@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SubtitleParser
+@_spi(Benchmarks) @testable import SubtitleParser
 
 func srt(_ text: String) throws -> SubtitleDocument {
   try SubRip.parse(Array(text.utf8))

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SubtitleParser
+@_spi(Benchmarks) @testable import SubtitleParser
 
 /// A small deterministic generator (SplitMix64), so failures reproduce.
 struct SplitMix: RandomNumberGenerator {

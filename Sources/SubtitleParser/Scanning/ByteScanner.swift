@@ -11,6 +11,10 @@
 /// one byte at a time), `vector` (32 bytes per step with `SIMD32<UInt8>` compares) and `memchr`
 /// (the platform C library). The parsers use the flavour `ByteScanner.Kernel.fastest` names,
 /// chosen by measurement (see the subtitle benchmark).
+///
+/// Not part of the module's API: it is public only to the benchmarks and fuzz targets, which
+/// measure and compare the kernels (`@_spi(Benchmarks) import SubtitleParser`).
+@_spi(Benchmarks)
 public enum ByteScanner {
   /// Which implementation a search uses.
   public enum Kernel: String, Hashable, Sendable, CaseIterable {
@@ -249,7 +253,8 @@ public enum ByteScanner {
     return (n, found)
   }
 
-  /// Vector version of `countAndSeekScalar`, 32 bytes per step.
+  /// Vector version of `countAndSeekScalar`, 32 bytes per step: `countVector`'s loop with the
+  /// second compare added, kept apart so that a count alone does not pay for that compare.
   static func countAndSeekVector(
     _ counted: UInt8, _ seen: UInt8, _ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int
   ) -> (count: Int, seen: Bool) {
