@@ -10,7 +10,7 @@ extension SubtitleDocument {
   /// - Returns: UTF-8 bytes.
   /// - Complexity: O(*n*) in the size of the text.
   public func srt() -> [UInt8] {
-    (format == .srt ? self : converted(to: .srt)).serializedSRT()
+    written(as: .srt)
   }
 
   /// `srt()` as a `String`.
@@ -22,13 +22,18 @@ extension SubtitleDocument {
   /// - Returns: UTF-8 bytes.
   /// - Complexity: O(*n*) in the size of the text.
   public func webVTT() -> [UInt8] {
-    (format == .webVTT ? self : converted(to: .webVTT)).serializedWebVTT()
+    written(as: .webVTT)
   }
 
   /// `webVTT()` as a `String`.
   public func webVTTString() -> String { String(decoding: webVTT(), as: UTF8.self) }
 
   // MARK: - Internals
+
+  /// The document written as `target`, converted first when it is in another format.
+  func written(as target: SubtitleFormat) -> [UInt8] {
+    target.syntax.serialize(format == target ? self : converted(to: target))
+  }
 
   func serializedSRT() -> [UInt8] {
     var out: [UInt8] = []

@@ -45,10 +45,7 @@ extension SubtitleDocument {
   /// - Complexity: O(n) in the length of the cue text.
   public func cueTree(of cue: Cue) -> [CueNode] {
     let range = cue.textRange.clamped(to: text.indices)
-    switch format {
-    case .webVTT: return WebVTT.parseCueText(text[range])
-    case .srt: return SubRip.parseCueText(text[range])
-    }
+    return format.syntax.cueTree(text[range])
   }
 
   /// The cue text of `cue` without markup (ruby text left out), in the document's own markup
