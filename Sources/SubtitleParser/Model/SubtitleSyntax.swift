@@ -72,7 +72,8 @@ enum WebVTTSyntax: SubtitleSyntax {
   }
 }
 
-/// SubRip as a `SubtitleSyntax`.
+/// SubRip as a `SubtitleSyntax`. (Its members look like `WebVTTSyntax`'s: both answer the same
+/// requirements, each for its own format.)
 enum SubRipSyntax: SubtitleSyntax {
   static var format: SubtitleFormat { .srt }
 
