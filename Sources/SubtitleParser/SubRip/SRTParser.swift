@@ -219,20 +219,9 @@ struct SRTParser {
   /// lines and stores it.
   @inline(__always)
   mutating func cueTexts(
-    _ head: CueHead, _ position: inout Position, _ cursor: inout ByteScanner.Cursor,
-    _ braceCache: inout BraceCache, _ n: Int
+    _ head: CueHead, _ at: inout Position, _ lines: inout ByteScanner.Cursor,
+    _ braces: inout BraceCache, _ n: Int
   ) {
-    // The state in locals for the loops (stored back on the way out): the compiler keeps
-    // locals in registers, but reads and writes an `inout` argument in memory when this
-    // function is not inlined into `run`.
-    var at = position
-    var lines = cursor
-    var braces = braceCache
-    defer {
-      position = at
-      cursor = lines
-      braceCache = braces
-    }
     var head = head
     while true {
       var body = cueText(&at, &lines, n)
