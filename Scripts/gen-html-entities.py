@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates Sources/SubtitleParser/HTMLEntities.swift from Python's html.entities.html5.
+"""Generates Sources/SubtitleParser/WebVTT/HTMLEntities.swift from Python's html.entities.html5.
 
 The table is the HTML named character reference list (2,231 names, with and without the
 trailing ';'). It is emitted as one string literal, sorted by name bytes, one entry per
@@ -16,7 +16,7 @@ import sys
 
 def main() -> None:
     here = os.path.dirname(os.path.abspath(__file__))
-    default = os.path.join(here, "..", "Sources", "SubtitleParser", "HTMLEntities.swift")
+    default = os.path.join(here, "..", "Sources", "SubtitleParser", "WebVTT", "HTMLEntities.swift")
     out_path = sys.argv[1] if len(sys.argv) > 1 else default
     entries = sorted(html.entities.html5.items(), key=lambda item: item[0].encode("ascii"))
     lines = []

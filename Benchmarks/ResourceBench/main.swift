@@ -11,7 +11,7 @@
 // at the end. Parts 2 and 3 run the release mtool (default .build/release/mtool) and need the
 // ffmpeg CLI for the audio input.
 import Foundation
-import SubtitleParser
+@_spi(Benchmarks) import SubtitleParser
 
 // MARK: - Child mode: parse one file, for the peak memory measured by the parent
 

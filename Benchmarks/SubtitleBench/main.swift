@@ -18,7 +18,7 @@
 // time to be watched over, and the rounds spread those windows over the whole run.
 
 import CFFmpeg
-import SubtitleParser
+@_spi(Benchmarks) import SubtitleParser
 
 #if canImport(Glibc)
   import Glibc

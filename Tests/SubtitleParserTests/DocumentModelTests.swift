@@ -54,3 +54,23 @@ import Testing
   #expect(again.cues.map(\.endTime) == document.cues.map(\.endTime))
   #expect(again.cues[1].endTime == 9_007_199_254_740.992)
 }
+
+@Test func timedTextsBecomeADocumentInOneCall() {
+  let document = SubtitleDocument(
+    timedTexts: [
+      (startTime: 1, endTime: 2.5, text: "<i>one</i>"),
+      (startTime: 0.5, endTime: 4, text: "two\nlines"),
+    ])
+  #expect(document.format == .srt)
+  #expect(document.cues.map(\.startTime) == [1, 0.5])
+  #expect(document.cues.map(\.endTime) == [2.5, 4])
+  #expect(document.text(of: document.cues[1]) == "two\nlines")
+  #expect(document.plainText(of: document.cues[0]) == "one")
+  #expect(document.diagnostics.isEmpty)
+  let timeline = CueTimeline(cues: document.cues)
+  #expect(timeline.active(at: 1.5) == [1, 0])
+  // The texts read as the markup they are written in.
+  let webVTT = SubtitleDocument(format: .webVTT, timedTexts: [(0, 1, "a &amp; b")])
+  #expect(webVTT.plainText(of: webVTT.cues[0]) == "a & b")
+  #expect(webVTT.srtString() == "1\n00:00:00,000 --> 00:00:01,000\na & b\n")
+}

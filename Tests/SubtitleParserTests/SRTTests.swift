@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SubtitleParser
+@_spi(Benchmarks) @testable import SubtitleParser
 
 func srt(_ text: String) throws -> SubtitleDocument {
   try SubRip.parse(Array(text.utf8))
@@ -310,11 +310,12 @@ func lineEndingsAndBOM(separator: String) throws {
     // Room after the line: the readers need a word beyond short lines.
     let bytes = cueNumber + timing + Array("text line\n\n".utf8)
     bytes.withUnsafeBufferPointer { buffer in
-      guard let p = buffer.baseAddress else { return }
+      guard let base = buffer.baseAddress else { return }
       let n = buffer.count
+      let p = ByteView(base, count: n)
       if let line = SRTParser.numberLine(p, 0, n) {
         #expect(p[line.end] == 0x0A)
-        #expect(ByteScanner.findScalar(0x0A, p, 0, n) == line.end)
+        #expect(ByteScanner.findScalar(0x0A, base, 0, n) == line.end)
         #expect(SRTParser.isNumber(p, 0, line.end))
         #expect(Int(String(decoding: buffer[0..<line.end], as: UTF8.self)) == line.value)
       } else {
@@ -322,7 +323,7 @@ func lineEndingsAndBOM(separator: String) throws {
       }
       let j = cueNumber.count
       if let fast = SRTParser.canonicalTimingLine(p, j, n) {
-        #expect(ByteScanner.findScalar(0x0A, p, j, n) == fast.eol)
+        #expect(ByteScanner.findScalar(0x0A, base, j, n) == fast.eol)
         let general = SRTParser.timingLine(p, j, fast.eol)
         #expect(general?.flags == 0)
         #expect(general?.start == fast.start && general?.end == fast.end)

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SubtitleParser
+@_spi(Benchmarks) @testable import SubtitleParser
 
 /// A small deterministic generator (SplitMix64), so failures reproduce.
 struct SplitMix: RandomNumberGenerator {
@@ -418,4 +418,61 @@ func validLineEndsReplacedMatchesScalar(seed: Int) {
     }
   }
   #expect(rounds == sequences.count * 60)
+}
+
+@Test func utf8ClassifierAgreesWithTheStandardLibrary() {
+  // Every lead byte from 0x80 with every second byte, then continuation bytes or not: a valid
+  // sequence decodes to one scalar of its length, an invalid one (its maximal subpart) to one
+  // U+FFFD, and a truncated one asks for more unless the input ends.
+  for lead in UInt8(0x80)...0xFF {
+    for second in UInt8(0)...0xFF {
+      for rest: UInt8 in [0x80, 0xBF, 0x41] {
+        let bytes: [UInt8] = [lead, second, rest, rest]
+        bytes.withUnsafeBufferPointer { buffer in
+          switch UTF8Sequence.classify(buffer, at: 0, end: 4, final: true) {
+          case .valid(let length):
+            let scalars = String(decoding: bytes[0..<length], as: UTF8.self).unicodeScalars
+            #expect(scalars.count == 1 && scalars.first != "\u{FFFD}", "\(bytes)")
+          case .invalid(let length):
+            #expect(String(decoding: bytes[0..<length], as: UTF8.self) == "\u{FFFD}", "\(bytes)")
+          case .needMore:
+            Issue.record("needMore with final input: \(bytes)")
+          }
+          if case .needMore = UTF8Sequence.classify(buffer, at: 0, end: 1, final: false) {
+            #expect((0xC2...0xF4).contains(lead))
+          }
+        }
+        var length = 0
+        bytes.withUnsafeBufferPointer {
+          length = TextEncoding.utf8SequenceLength($0.baseAddress!, 0, 4)
+        }
+        #expect(
+          (length != 0) == (String(validating: bytes[0..<max(1, length)], as: UTF8.self) != nil))
+      }
+    }
+  }
+}
+
+@Test(arguments: [1, 2, 3])
+func timestampWordMatchesScalar(seed: Int) {
+  var rng = SplitMix(seed: UInt64(seed))
+  let canonical = Array("01:23:45,678x".utf8)
+  let alphabet = Array("0123456789:,.5 ".utf8) + [0x2F, 0x3A, 0x3B, 0x60, 0xB0]
+  for _ in 0..<20_000 {
+    // Mostly canonical timestamps with one to three bytes changed, so that both answers occur.
+    var bytes = canonical
+    for _ in 0..<Int(rng.next() % 4) {
+      bytes[Int(rng.next() % 12)] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
+    }
+    bytes.withUnsafeBufferPointer { buffer in
+      for separator: UInt8 in [0x2C, 0x2E] {
+        let fast = TimestampWord.read(buffer.baseAddress!, at: 0, separator: separator)
+        let reference = TimestampWord.readScalar(buffer.baseAddress!, at: 0, separator: separator)
+        #expect(fast == reference, "\(bytes)")
+      }
+    }
+  }
+  canonical.withUnsafeBufferPointer {
+    #expect(TimestampWord.read($0.baseAddress!, at: 0, separator: 0x2C) == 5_025_678)
+  }
 }

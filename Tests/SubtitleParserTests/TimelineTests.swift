@@ -145,7 +145,7 @@ func timelineMatchesBruteForce(seed: Int) {
 @Test func boundariesAreTheSumsTheActiveSetUses() {
   // 0.1 + 0.7 rounds to 0.7999999999999999, while 0.8 - 0.7 rounds below 0.1: the rule
   // `start + offset <= t` must be applied to the sum as written.
-  var timeline = CueTimeline(times: [(start: 0.1, end: 1.1)], offset: 0.7)
+  var timeline = CueTimeline(times: [(startTime: 0.1, endTime: 1.1)], offset: 0.7)
   #expect(timeline.active(at: 0.1 + 0.7) == [0])
   let boundary = timeline.nextBoundary(after: 0)
   #expect(boundary == 0.1 + 0.7)

@@ -167,22 +167,6 @@ enum HTMLEntities {
 
   /// Appends the UTF-8 encoding of `scalar` (U+FFFD if it is not a scalar value).
   static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
-    let value = Unicode.Scalar(scalar)?.value ?? 0xFFFD
-    switch value {
-    case 0..<0x80:
-      output.append(UInt8(value))
-    case 0x80..<0x800:
-      output.append(UInt8(0xC0 | (value >> 6)))
-      output.append(UInt8(0x80 | (value & 0x3F)))
-    case 0x800..<0x1_0000:
-      output.append(UInt8(0xE0 | (value >> 12)))
-      output.append(UInt8(0x80 | ((value >> 6) & 0x3F)))
-      output.append(UInt8(0x80 | (value & 0x3F)))
-    default:
-      output.append(UInt8(0xF0 | (value >> 18)))
-      output.append(UInt8(0x80 | ((value >> 12) & 0x3F)))
-      output.append(UInt8(0x80 | ((value >> 6) & 0x3F)))
-      output.append(UInt8(0x80 | (value & 0x3F)))
-    }
+    SubtitleParser.appendUTF8(Unicode.Scalar(scalar)?.value ?? 0xFFFD, to: &output)
   }
 }

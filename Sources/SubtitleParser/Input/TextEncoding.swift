@@ -134,61 +134,25 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
   // MARK: - Internals
 
   /// The length of the valid UTF-8 sequence starting at `i`, or 0 when it is not valid
-  /// (overlong forms, surrogates and values above U+10FFFF are invalid, as in Unicode 3.9).
+  /// (`UTF8Sequence.classify` with the input ending at `n`).
   @inline(__always)
   static func utf8SequenceLength(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
-    let b0 = p[i]
-    if b0 < 0x80 { return 1 }
-    let isTrail = { (b: UInt8) in b & 0xC0 == 0x80 }
-    if b0 >= 0xC2 && b0 <= 0xDF {
-      return i + 1 < n && isTrail(p[i + 1]) ? 2 : 0
-    }
-    if b0 >= 0xE0 && b0 <= 0xEF {
-      guard i + 2 < n else { return 0 }
-      let b1 = p[i + 1]
-      let low: UInt8 = b0 == 0xE0 ? 0xA0 : 0x80
-      let high: UInt8 = b0 == 0xED ? 0x9F : 0xBF
-      return b1 >= low && b1 <= high && isTrail(p[i + 2]) ? 3 : 0
-    }
-    if b0 >= 0xF0 && b0 <= 0xF4 {
-      guard i + 3 < n else { return 0 }
-      let b1 = p[i + 1]
-      let low: UInt8 = b0 == 0xF0 ? 0x90 : 0x80
-      let high: UInt8 = b0 == 0xF4 ? 0x8F : 0xBF
-      return b1 >= low && b1 <= high && isTrail(p[i + 2]) && isTrail(p[i + 3]) ? 4 : 0
-    }
-    return 0
+    if p[i] < 0x80 { return 1 }
+    let buffer = UnsafeBufferPointer(start: p, count: n)
+    guard case .valid(let length) = UTF8Sequence.classify(buffer, at: i, end: n, final: true)
+    else { return 0 }
+    return length
   }
 
   /// The length of the maximal subpart of an ill-formed sequence at `i` (Unicode 3.9, the
   /// "substitution of maximal subparts" practice WHATWG also follows): a valid lead byte plus the
   /// continuation bytes that were still acceptable, or a single byte.
   static func invalidSubpartLength(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
-    let b0 = p[i]
-    var needed = 0
-    var low: UInt8 = 0x80
-    var high: UInt8 = 0xBF
-    switch b0 {
-    case 0xC2...0xDF: needed = 1
-    case 0xE0...0xEF:
-      needed = 2
-      if b0 == 0xE0 { low = 0xA0 }
-      if b0 == 0xED { high = 0x9F }
-    case 0xF0...0xF4:
-      needed = 3
-      if b0 == 0xF0 { low = 0x90 }
-      if b0 == 0xF4 { high = 0x8F }
-    default: return 1
+    let buffer = UnsafeBufferPointer(start: p, count: n)
+    switch UTF8Sequence.classify(buffer, at: i, end: n, final: true) {
+    case .invalid(let length), .valid(let length): return length
+    case .needMore: return 1  // (not with `final`)
     }
-    var length = 1
-    while length <= needed && i + length < n {
-      let b = p[i + length]
-      if b < low || b > high { break }
-      low = 0x80
-      high = 0xBF
-      length += 1
-    }
-    return length
   }
 
   /// UTF-8 in, UTF-8 out: drops a BOM and replaces each maximal invalid subpart with U+FFFD,

@@ -1,4 +1,8 @@
 /// The subtitle formats this module reads and writes.
+///
+/// Throughout this module "format" means a subtitle syntax and nothing else (not a container,
+/// not a demuxer). Cue times are `startTime` and `endTime`, in seconds; `start` and `end` name
+/// byte offsets.
 public enum SubtitleFormat: String, Hashable, Sendable, Codable, CaseIterable {
   /// W3C WebVTT.
   case webVTT = "vtt"

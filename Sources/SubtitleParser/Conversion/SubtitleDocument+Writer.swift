@@ -10,7 +10,7 @@ extension SubtitleDocument {
   /// - Returns: UTF-8 bytes.
   /// - Complexity: O(*n*) in the size of the text.
   public func srt() -> [UInt8] {
-    (format == .srt ? self : converted(to: .srt)).serializedSRT()
+    written(as: .srt)
   }
 
   /// `srt()` as a `String`.
@@ -22,13 +22,18 @@ extension SubtitleDocument {
   /// - Returns: UTF-8 bytes.
   /// - Complexity: O(*n*) in the size of the text.
   public func webVTT() -> [UInt8] {
-    (format == .webVTT ? self : converted(to: .webVTT)).serializedWebVTT()
+    written(as: .webVTT)
   }
 
   /// `webVTT()` as a `String`.
   public func webVTTString() -> String { String(decoding: webVTT(), as: UTF8.self) }
 
   // MARK: - Internals
+
+  /// The document written as `target`, converted first when it is in another format.
+  func written(as target: SubtitleFormat) -> [UInt8] {
+    target.syntax.serialize(format == target ? self : converted(to: target))
+  }
 
   func serializedSRT() -> [UInt8] {
     var out: [UInt8] = []
@@ -62,7 +67,7 @@ extension SubtitleDocument {
     var timingLines: [Int] = []
     out.withUnsafeBufferPointer { buffer in
       guard let p = buffer.baseAddress else { return }
-      let parser = SRTParser(p)
+      let parser = SRTParser(ByteView(p, count: buffer.count))
       var lineStart = start
       while lineStart < buffer.count {
         let lineEnd = buffer[lineStart...].firstIndex(of: 0x0A) ?? buffer.count

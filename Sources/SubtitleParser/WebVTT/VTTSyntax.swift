@@ -100,41 +100,27 @@ enum VTTSyntax {
   }
 
   /// `hh:mm:ss.ttt` at `start` (at least 13 bytes readable) followed by the end of the input
-  /// to parse (`endsLine`) or by a byte that cannot continue a timestamp, checked eight bytes at a
-  /// time: `hh:mm:ss` then `ss.ttt` + 1 byte.
+  /// to parse (`endsLine`) or by a byte that cannot continue a timestamp, read by
+  /// `TimestampWord.read`.
   @inline(__always)
   static func wordTimestamp(
     _ p: UnsafeBufferPointer<UInt8>, _ start: Int, endsLine: Bool
   ) -> Int64? {
-    guard let base = p.baseAddress else { return nil }
-    let raw = UnsafeRawPointer(base + start)
-    let head = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
-    let tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 5, as: UInt64.self))
-    // Digits minus '0' are 0...9; separators must match exactly.
-    let headDigits = head &- 0x3030_0030_3000_3030
-    let headOK =
-      (head & 0x0000_FF00_00FF_0000) == 0x0000_3A00_003A_0000
-      && ((headDigits | (headDigits &+ 0x7676_0076_7600_7676)) & 0x8080_0080_8000_8080) == 0
-    let tailDigits = tail &- 0x0030_3030_0030_3000
-    let tailOK =
-      (tail & 0x0000_0000_FF00_00FF) == 0x0000_0000_2E00_003A
-      && ((tailDigits | (tailDigits &+ 0x0076_7676_0076_7600)) & 0x0080_8080_0080_8000) == 0
-    let next = UInt8(truncatingIfNeeded: tail >> 56)
-    guard headOK && tailOK && (endsLine || !isTimestampByte(next)) else { return nil }
-    let hours = Int64(head & 0x0F) * 10 + Int64((head >> 8) & 0x0F)
-    let minutes = Int64((head >> 24) & 0x0F) * 10 + Int64((head >> 32) & 0x0F)
-    let seconds = Int64((head >> 48) & 0x0F) * 10 + Int64((head >> 56) & 0x0F)
-    let millis =
-      Int64((tail >> 32) & 0x0F) * 100 + Int64((tail >> 40) & 0x0F) * 10
-      + Int64((tail >> 48) & 0x0F)
-    guard minutes <= 59 && seconds <= 59 else { return nil }
-    return hours * 3_600_000 + minutes * 60_000 + seconds * 1000 + millis
+    assert(start >= 0 && start + 13 <= p.count, "wordTimestamp past the buffer")
+    guard let base = p.baseAddress,
+      let millis = TimestampWord.read(base, at: start, separator: 0x2E),
+      endsLine || !isTimestampByte(base[start + 12])
+    else { return nil }
+    return millis
   }
 
   /// The 16 bytes at `at` checked against `HH:MM:SS.mmm` followed by the four bytes of
   /// `tail` (bytes 12...15, in its upper half; `care` has 0xFF in each of those that must
   /// match), in one vector test: each digit below its limit (10, or 6 for the tens of minutes
   /// and seconds), each separator equal. Returns the timestamp in milliseconds.
+  ///
+  /// A fused kernel, kept on purpose beside `TimestampWord.read`: `canonicalTimings` tests a
+  /// timestamp and the arrow after it in one vector compare. Tested against the general rules.
   @inline(__always)
   private static func vectorTimestamp(
     _ base: UnsafePointer<UInt8>, _ at: Int, tail: UInt64, care: UInt64

@@ -23,51 +23,12 @@ extension SubtitleDocument {
     out.text.reserveCapacity(text.count + text.count / 8)
     out.cues.reserveCapacity(cues.count)
     var notes = DiagnosticLog()
-    if target == .srt {
-      if !header.isEmpty || timestampMap != nil {
-        notes.add(line: 1, offset: 0, "WebVTT header dropped (not in SRT)")
-      }
-      if !styles.isEmpty {
-        notes.add(line: 1, offset: 0, "\(styles.count) STYLE block(s) dropped")
-      }
-      if !regions.isEmpty {
-        notes.add(line: 1, offset: 0, "\(regions.count) REGION block(s) dropped")
-      }
-    } else {
-      out.regions = regions
-    }
+    // Through the model: the target keeps the extras and settings it can express.
+    let syntax = target.syntax
+    syntax.adoptExtras(of: self, into: &out, notes: &notes)
     for cue in cues {
-      var new = cue
-      let source = text[clamped(cue.textRange)]
-      if target == .webVTT {
-        let id = text[clamped(cue.idRange)]
-        let idStart = out.text.count
-        out.text.append(contentsOf: id)
-        new.idRange = idStart..<out.text.count
-        let start = out.text.count
-        MarkupConverter(line: cue.line, offset: cue.textRange.lowerBound)
-          .srtToWebVTT(source, into: &out.text, notes: &notes)
-        new.textRange = start..<out.text.count
-      } else {
-        new.idRange = out.text.count..<out.text.count
-        let start = out.text.count
-        MarkupConverter(line: cue.line, offset: cue.textRange.lowerBound)
-          .webVTTToSRT(source, into: &out.text, notes: &notes)
-        new.textRange = start..<out.text.count
-        let alignment = SubRip.assAlignment(for: cue.settings)
-        let expressible = SubRip.settings(forASSAlignment: alignment)
-        var comparable = cue.settings
-        comparable.region = nil
-        if comparable != expressible {
-          notes.add(
-            line: cue.line, offset: cue.textRange.lowerBound,
-            "cue settings\(webVTTSettings(cue.settings)) approximated as {\\an\(alignment)}")
-        } else if cue.settings.region != nil {
-          notes.add(line: cue.line, offset: cue.textRange.lowerBound, "cue region dropped")
-        }
-        new.settings = expressible
-      }
-      out.cues.append(new)
+      let adopted = syntax.adoptCue(cue, of: self, into: &out, notes: &notes)
+      out.cues.append(adopted)
     }
     var all = DiagnosticLog(diagnostics)
     all.append(contentsOf: notes)

@@ -44,29 +44,29 @@ public struct CueTimeline: Hashable, Sendable {
   ///   - offset: The initial subtitle delay in seconds.
   /// - Complexity: O(*n* log *n*).
   public init(cues: [Cue], offset: Double = 0) {
-    self.init(times: cues.map { (start: $0.startTime, end: $0.endTime) }, offset: offset)
+    self.init(times: cues.map { (startTime: $0.startTime, endTime: $0.endTime) }, offset: offset)
   }
 
-  /// Creates a timeline from `(start, end)` pairs in seconds; results refer to positions in
-  /// `times`.
+  /// Creates a timeline from `(startTime, endTime)` pairs in seconds; results refer to
+  /// positions in `times`.
   ///
   /// - Parameters:
-  ///   - times: Start and end times; pairs with a NaN are left out.
+  ///   - times: Start and end times in seconds; pairs with a NaN are left out.
   ///   - offset: The initial subtitle delay in seconds.
   /// - Complexity: O(*n* log *n*).
-  public init(times: [(start: Double, end: Double)], offset: Double = 0) {
+  public init(times: [(startTime: Double, endTime: Double)], offset: Double = 0) {
     self.offset = offset
-    var order = times.indices.filter { !times[$0].start.isNaN && !times[$0].end.isNaN }
+    var order = times.indices.filter { !times[$0].startTime.isNaN && !times[$0].endTime.isNaN }
     order.sort { a, b in
       let x = times[a]
       let y = times[b]
-      if x.start != y.start { return x.start < y.start }
-      if x.end != y.end { return x.end > y.end }
+      if x.startTime != y.startTime { return x.startTime < y.startTime }
+      if x.endTime != y.endTime { return x.endTime > y.endTime }
       return a < b
     }
     indices = order
-    starts = order.map { times[$0].start }
-    ends = order.map { times[$0].end }
+    starts = order.map { times[$0].startTime }
+    ends = order.map { times[$0].endTime }
     sortedEnds = ends.sorted()
     var base = 1
     while base < max(1, order.count) { base <<= 1 }
@@ -79,6 +79,16 @@ public struct CueTimeline: Hashable, Sendable {
       node -= 1
     }
     maxEnd = tree
+  }
+
+  /// Creates a timeline from `(start, end)` pairs in seconds.
+  ///
+  /// Cue times are `startTime` and `endTime` throughout this module (`Cue`, this initializer's
+  /// pairs): `start` and `end` name byte offsets. Unlabelled pairs choose the initializer above.
+  @_disfavoredOverload
+  @available(*, deprecated, message: "label the pairs startTime and endTime")
+  public init(times: [(start: Double, end: Double)], offset: Double = 0) {
+    self.init(times: times.map { (startTime: $0.start, endTime: $0.end) }, offset: offset)
   }
 
   /// The number of cues in the timeline.

@@ -63,7 +63,7 @@ struct VTTCore {
   /// arriving in many chunks is scanned once, not once per chunk.
   var partialLine: (start: Int, scanned: Int, arrow: Bool) = (-1, 0, false)
 
-  private mutating func diagnose(
+  mutating func diagnose(
     _ reason: @autoclosure () -> String, offset: Int, line: Int? = nil
   ) {
     diagnostics.add(line: line ?? lineNumber, offset: offset, reason())
@@ -83,6 +83,7 @@ struct VTTCore {
 
   /// Handles the signature line `p[0..<end]` (the signature must already be valid).
   mutating func signatureLine(_ p: UnsafeBufferPointer<UInt8>, end: Int) {
+    assert(Self.signatureIsValid(p, count: p.count, final: true) == true, "invalid signature")
     lineNumber = 1
     if end > 7 {
       header = String(decoding: UnsafeBufferPointer(rebasing: p[7..<end]), as: UTF8.self)
@@ -231,7 +232,7 @@ struct VTTCore {
     if inBlock { endBlock(p) }
   }
 
-  private mutating func beginBlock(header: Bool, start: Int) {
+  mutating func beginBlock(header: Bool, start: Int) {
     inBlock = true
     inHeader = header
     lineCount = 0
@@ -244,7 +245,7 @@ struct VTTCore {
     blockReported = false
   }
 
-  private mutating func blockLine(
+  mutating func blockLine(
     _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, eof: Bool, arrow: Bool
   ) {
     lineCount += 1
@@ -282,7 +283,7 @@ struct VTTCore {
   }
 
   /// `keyword` followed only by ASCII whitespace.
-  private static func isBlockKeyword(
+  static func isBlockKeyword(
     _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, _ keyword: StaticString
   ) -> Bool {
     guard VTTSyntax.hasPrefix(p, start: start, end: end, keyword) else { return false }
@@ -295,7 +296,7 @@ struct VTTCore {
   }
 
   @inline(__always)
-  private mutating func createCue(
+  mutating func createCue(
     _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, eof: Bool
   ) {
     // The common `hh:mm:ss.ttt --> hh:mm:ss.ttt` (single spaces, two or three hour digits),
@@ -321,7 +322,7 @@ struct VTTCore {
 
   /// `createCue` for the timing lines its fast path leaves.
   @inline(never)
-  private mutating func createGeneralCue(
+  mutating func createGeneralCue(
     _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, eof: Bool
   ) {
     let idRange = bufferEmpty ? start..<start : bufferStart..<bufferEnd
@@ -341,7 +342,7 @@ struct VTTCore {
 
   /// Closes a cue block: the cue gets its text range and joins the list.
   @inline(__always)
-  private mutating func endCue() {
+  mutating func endCue() {
     inBlock = false
     cue.textRange = bufferEmpty ? cueTextStart..<cueTextStart : bufferStart..<bufferEnd
     if let cueStorage, storedCues < cueCapacity {
@@ -352,7 +353,7 @@ struct VTTCore {
     }
   }
 
-  private mutating func endBlock(_ p: UnsafeBufferPointer<UInt8>) {
+  mutating func endBlock(_ p: UnsafeBufferPointer<UInt8>) {
     inBlock = false
     if inHeader {
       if !bufferEmpty { readHeader(p, start: bufferStart, end: bufferEnd) }
@@ -400,7 +401,7 @@ struct VTTCore {
     }
   }
 
-  private static func firstLineIs(
+  static func firstLineIs(
     _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, _ keyword: StaticString
   ) -> Bool {
     let lineEnd = VTTScan.lineEnd(p, from: start, end: end)
@@ -409,7 +410,7 @@ struct VTTCore {
 
   // MARK: - Header
 
-  private mutating func readHeader(_ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int) {
+  mutating func readHeader(_ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int) {
     let text = String(decoding: UnsafeBufferPointer(rebasing: p[start..<end]), as: UTF8.self)
     // After the signature line's text, even when that is empty: a writer can then tell header
     // lines from text on the signature line.
@@ -464,356 +465,5 @@ struct VTTCore {
     }
     guard let mpegts, let local else { return nil }
     return TimestampMap(mpegts: mpegts, local: local)
-  }
-
-  // MARK: - Cue timings and settings
-
-  private mutating func parseTimingsAndSettings(
-    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, into cue: inout Cue
-  ) -> Bool {
-    var position = start
-    while position < end && VTTSyntax.isWhitespace(p[position]) { position += 1 }
-    let startMillis: Int64
-    switch VTTSyntax.collectTimestamp(p, &position, end: end) {
-    case .success(let millis): startMillis = millis
-    case .failure(let failure):
-      reportTiming(failure, offset: start)
-      return false
-    }
-    while position < end && VTTSyntax.isWhitespace(p[position]) { position += 1 }
-    guard end - position >= 3, p[position] == 0x2D, p[position + 1] == 0x2D,
-      p[position + 2] == 0x3E
-    else {
-      diagnose("cue dropped: no '-->' after the start time", offset: start)
-      return false
-    }
-    position += 3
-    while position < end && VTTSyntax.isWhitespace(p[position]) { position += 1 }
-    switch VTTSyntax.collectTimestamp(p, &position, end: end) {
-    case .success(let millis):
-      // Both divisions in one instruction (each lane rounds as a scalar division would).
-      let seconds = SIMD2<Double>(Double(startMillis), Double(millis)) / 1000
-      cue.startTime = seconds[0]
-      cue.endTime = seconds[1]
-    case .failure(let failure):
-      reportTiming(failure, offset: start)
-      return false
-    }
-    parseSettings(p, start: position, end: end, into: &cue.settings)
-    return true
-  }
-
-  private mutating func reportTiming(_ failure: VTTSyntax.TimestampFailure, offset: Int) {
-    switch failure {
-    case .syntax: diagnose("cue dropped: malformed timestamp in timing line", offset: offset)
-    case .outOfRange: diagnose("cue dropped: timestamp out of range", offset: offset)
-    }
-  }
-
-  /// The settings of `p[start..<end]` (diagnosed as `parseSettings` does).
-  @inline(never)
-  private mutating func parsedSettings(
-    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int
-  ) -> CueSettings {
-    var settings = CueSettings()
-    parseSettings(p, start: start, end: end, into: &settings)
-    return settings
-  }
-
-  private mutating func parseSettings(
-    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, into settings: inout CueSettings
-  ) {
-    // `VTTSyntax.forEachToken`, each token's first colon noted on the way.
-    var index = start
-    while index < end {
-      while index < end && VTTSyntax.isWhitespace(p[index]) { index &+= 1 }
-      if index == end { break }
-      let tokenStart = index
-      var colon = -1
-      while index < end {
-        let byte = p[index]
-        if VTTSyntax.isWhitespace(byte) { break }
-        if byte == 0x3A && colon < 0 { colon = index }
-        index &+= 1
-      }
-      applySetting(
-        p, start: tokenStart, colon: colon < 0 ? index : colon, end: index, to: &settings)
-    }
-  }
-
-  private mutating func ignoreSetting(
-    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, _ why: String
-  ) {
-    let token = String(decoding: UnsafeBufferPointer(rebasing: p[start..<end]), as: UTF8.self)
-    diagnose("cue setting '\(token)' ignored: \(why)", offset: start)
-  }
-
-  private mutating func applySetting(
-    _ p: UnsafeBufferPointer<UInt8>, start: Int, colon: Int, end: Int,
-    to settings: inout CueSettings
-  ) {
-    // `colon` is the token's first colon, or `end` when it has none.
-    guard colon < end, colon != start, colon != end &- 1 else {
-      ignoreSetting(p, start: start, end: end, "not name:value")
-      return
-    }
-    let valueStart = colon &+ 1
-    // The names told apart by their length first: at most two of them are compared.
-    switch colon &- start {
-    case 4:
-      if VTTSyntax.equals(p, start: start, end: colon, "line") {
-        applyLine(p, start: start, valueStart: valueStart, end: end, to: &settings)
-        return
-      }
-      if VTTSyntax.equals(p, start: start, end: colon, "size") {
-        guard let number = VTTSyntax.percentage(p, start: valueStart, end: end) else {
-          ignoreSetting(p, start: start, end: end, "bad percentage")
-          return
-        }
-        settings.size = number
-        if number != 100 { settings.region = nil }
-        return
-      }
-    case 5:
-      if VTTSyntax.equals(p, start: start, end: colon, "align") {
-        applyAlign(p, start: start, valueStart: valueStart, end: end, to: &settings)
-        return
-      }
-    case 6:
-      if VTTSyntax.equals(p, start: start, end: colon, "region") {
-        // "The last region whose identifier is value", compared as bytes (no allocation).
-        let value = UnsafeBufferPointer(rebasing: p[valueStart..<end])
-        settings.region = regionIndex(value)
-        if settings.region == nil { ignoreSetting(p, start: start, end: end, "no such region") }
-        return
-      }
-    case 8:
-      if VTTSyntax.equals(p, start: start, end: colon, "vertical") {
-        if VTTSyntax.equals(p, start: valueStart, end: end, "rl") {
-          settings.vertical = .rightToLeft
-        } else if VTTSyntax.equals(p, start: valueStart, end: end, "lr") {
-          settings.vertical = .leftToRight
-        } else {
-          ignoreSetting(p, start: start, end: end, "unknown value")
-        }
-        if settings.vertical != .horizontal { settings.region = nil }
-        return
-      }
-      if VTTSyntax.equals(p, start: start, end: colon, "position") {
-        applyPosition(p, start: start, valueStart: valueStart, end: end, to: &settings)
-        return
-      }
-    default:
-      break
-    }
-    ignoreSetting(p, start: start, end: end, "unknown setting")
-  }
-
-  private mutating func applyAlign(
-    _ p: UnsafeBufferPointer<UInt8>, start: Int, valueStart: Int, end: Int,
-    to settings: inout CueSettings
-  ) {
-    if VTTSyntax.equals(p, start: valueStart, end: end, "start") {
-      settings.align = .start
-    } else if VTTSyntax.equals(p, start: valueStart, end: end, "center") {
-      settings.align = .center
-    } else if VTTSyntax.equals(p, start: valueStart, end: end, "end") {
-      settings.align = .end
-    } else if VTTSyntax.equals(p, start: valueStart, end: end, "left") {
-      settings.align = .left
-    } else if VTTSyntax.equals(p, start: valueStart, end: end, "right") {
-      settings.align = .right
-    } else {
-      ignoreSetting(p, start: start, end: end, "unknown value")
-    }
-  }
-
-  private mutating func applyPosition(
-    _ p: UnsafeBufferPointer<UInt8>, start: Int, valueStart: Int, end: Int,
-    to settings: inout CueSettings
-  ) {
-    var comma = valueStart
-    while comma < end && p[comma] != 0x2C { comma &+= 1 }
-    guard let number = VTTSyntax.percentage(p, start: valueStart, end: comma) else {
-      ignoreSetting(p, start: start, end: end, "bad percentage")
-      return
-    }
-    if comma < end {
-      let alignStart = comma &+ 1
-      if VTTSyntax.equals(p, start: alignStart, end: end, "line-left") {
-        settings.positionAlign = .lineLeft
-      } else if VTTSyntax.equals(p, start: alignStart, end: end, "center") {
-        settings.positionAlign = .center
-      } else if VTTSyntax.equals(p, start: alignStart, end: end, "line-right") {
-        settings.positionAlign = .lineRight
-      } else {
-        ignoreSetting(p, start: start, end: end, "unknown alignment")
-        return
-      }
-    }
-    settings.position = number
-  }
-
-  private mutating func applyLine(
-    _ p: UnsafeBufferPointer<UInt8>, start: Int, valueStart: Int, end: Int,
-    to settings: inout CueSettings
-  ) {
-    var comma = valueStart
-    while comma < end && p[comma] != 0x2C { comma &+= 1 }
-    if comma == end {
-      // `line:N` and `line:-N` with one to three digits (the usual forms): what the general
-      // rules below give for them.
-      let negative = p[valueStart] == 0x2D
-      if let value = VTTSyntax.smallInteger(
-        p, start: negative ? valueStart &+ 1 : valueStart, end: end)
-      {
-        settings.line = negative && value != 0 ? -Double(value) : Double(value)
-        settings.snapToLines = true
-        settings.region = nil
-        return
-      }
-    }
-    var hasDigit = false
-    for index in valueStart..<comma where VTTSyntax.isDigit(p[index]) {
-      hasDigit = true
-      break
-    }
-    guard hasDigit else {
-      ignoreSetting(p, start: start, end: end, "no digits")
-      return
-    }
-    let isPercentage = p[comma - 1] == 0x25
-    let number: Double
-    if isPercentage {
-      guard let value = VTTSyntax.percentage(p, start: valueStart, end: comma) else {
-        ignoreSetting(p, start: start, end: end, "bad percentage")
-        return
-      }
-      number = value
-    } else {
-      guard VTTSyntax.isDecimal(p, start: valueStart, end: comma, allowSign: true),
-        let value = VTTSyntax.decimalValue(p, start: valueStart, end: comma)
-      else {
-        ignoreSetting(p, start: start, end: end, "bad number")
-        return
-      }
-      number = value
-    }
-    if comma < end {
-      let alignStart = comma + 1
-      if VTTSyntax.equals(p, start: alignStart, end: end, "start") {
-        settings.lineAlign = .start
-      } else if VTTSyntax.equals(p, start: alignStart, end: end, "center") {
-        settings.lineAlign = .center
-      } else if VTTSyntax.equals(p, start: alignStart, end: end, "end") {
-        settings.lineAlign = .end
-      } else {
-        ignoreSetting(p, start: start, end: end, "unknown alignment")
-        return
-      }
-    }
-    settings.line = number
-    settings.snapToLines = !isPercentage
-    settings.region = nil
-  }
-
-  // MARK: - Region settings
-
-  private mutating func parseRegionSettings(
-    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, into region: inout Region
-  ) {
-    VTTSyntax.forEachToken(p, start: start, end: end) { tokenStart, tokenEnd in
-      applyRegionSetting(p, start: tokenStart, end: tokenEnd, to: &region)
-    }
-  }
-
-  private mutating func ignoreRegionSetting(
-    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, _ why: String
-  ) {
-    let token = String(decoding: UnsafeBufferPointer(rebasing: p[start..<end]), as: UTF8.self)
-    let line = blockStartLine + 1 + countLF(p, start: bufferStart, end: start)
-    diagnose("region setting '\(token)' ignored: \(why)", offset: start, line: line)
-  }
-
-  /// The index of the last region whose identifier is `value`, compared as bytes, or nil.
-  ///
-  /// - Complexity: O(`value.count`): one hash lookup. Only when two identifiers share a hash
-  ///   (which input cannot aim for: the hash is seeded per process) is the list searched.
-  func regionIndex(_ value: UnsafeBufferPointer<UInt8>) -> Int? {
-    guard let candidate = regionByHash[Self.idHash(value)] else { return nil }
-    if regions[candidate].id.utf8.elementsEqual(value) { return candidate }
-    return regions.lastIndex { $0.id.utf8.elementsEqual(value) }
-  }
-
-  /// The hash `regionByHash` files an identifier under: that of its UTF-8 bytes.
-  static func idHash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-    var hasher = Hasher()
-    hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
-    return hasher.finalize()
-  }
-
-  private func countLF(_ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> Int {
-    var count = 0
-    for index in start..<max(start, end) where p[index] == 0x0A { count += 1 }
-    return count
-  }
-
-  private mutating func applyRegionSetting(
-    _ p: UnsafeBufferPointer<UInt8>, start: Int, end: Int, to region: inout Region
-  ) {
-    var colon = start
-    while colon < end && p[colon] != 0x3A { colon += 1 }
-    guard colon < end, colon != start, colon != end - 1 else {
-      ignoreRegionSetting(p, start: start, end: end, "not name:value")
-      return
-    }
-    let valueStart = colon + 1
-    if VTTSyntax.equals(p, start: start, end: colon, "id") {
-      region.id = String(
-        decoding: UnsafeBufferPointer(rebasing: p[valueStart..<end]), as: UTF8.self)
-    } else if VTTSyntax.equals(p, start: start, end: colon, "width") {
-      guard let value = VTTSyntax.percentage(p, start: valueStart, end: end) else {
-        ignoreRegionSetting(p, start: start, end: end, "bad percentage")
-        return
-      }
-      region.width = value
-    } else if VTTSyntax.equals(p, start: start, end: colon, "lines") {
-      var allDigits = true
-      for index in valueStart..<end where !VTTSyntax.isDigit(p[index]) {
-        allDigits = false
-        break
-      }
-      guard allDigits, let value = VTTSyntax.decimalValue(p, start: valueStart, end: end) else {
-        ignoreRegionSetting(p, start: start, end: end, "not a non-negative integer")
-        return
-      }
-      region.lineCount = value
-    } else if VTTSyntax.equals(p, start: start, end: colon, "regionanchor")
-      || VTTSyntax.equals(p, start: start, end: colon, "viewportanchor")
-    {
-      var comma = valueStart
-      while comma < end && p[comma] != 0x2C { comma += 1 }
-      guard comma < end, let x = VTTSyntax.percentage(p, start: valueStart, end: comma),
-        let y = VTTSyntax.percentage(p, start: comma + 1, end: end)
-      else {
-        ignoreRegionSetting(p, start: start, end: end, "bad anchor")
-        return
-      }
-      if colon - start == 12 {
-        region.regionAnchorX = x
-        region.regionAnchorY = y
-      } else {
-        region.viewportAnchorX = x
-        region.viewportAnchorY = y
-      }
-    } else if VTTSyntax.equals(p, start: start, end: colon, "scroll") {
-      if VTTSyntax.equals(p, start: valueStart, end: end, "up") {
-        region.scroll = "up"
-      } else {
-        ignoreRegionSetting(p, start: start, end: end, "unknown value")
-      }
-    } else {
-      ignoreRegionSetting(p, start: start, end: end, "unknown setting")
-    }
   }
 }

@@ -45,10 +45,7 @@ extension SubtitleDocument {
   /// - Complexity: O(n) in the length of the cue text.
   public func cueTree(of cue: Cue) -> [CueNode] {
     let range = cue.textRange.clamped(to: text.indices)
-    switch format {
-    case .webVTT: return WebVTT.parseCueText(text[range])
-    case .srt: return SubRip.parseCueText(text[range])
-    }
+    return format.syntax.cueTree(text[range])
   }
 
   /// The cue text of `cue` without markup (ruby text left out), in the document's own markup
@@ -174,7 +171,22 @@ struct CueTextParser {
   @inline(__always)
   static func isTagSpace(_ c: UInt8) -> Bool { c == 0x09 || c == 0x0C || c == 0x20 }
 
-  /// The WebVTT cue text tokenizer: the next token from `position`.
+  /// The character reference whose `&` is at `position`, appended to `output` decoded, or the
+  /// `&` itself when no reference starts there; `position` moves past what was read.
+  @inline(__always)
+  mutating func appendCharacterReference(to output: inout [UInt8]) {
+    if let match = HTMLEntities.consume(p, at: position + 1, end: p.count) {
+      HTMLEntities.appendUTF8(match.scalars.0, to: &output)
+      if match.scalars.1 != 0 { HTMLEntities.appendUTF8(match.scalars.1, to: &output) }
+      position = match.end
+    } else {
+      output.append(0x26)
+      position += 1
+    }
+  }
+
+  /// The WebVTT cue text tokenizer: the next token from `position`. One `case` per state of
+  /// the specification's tokenizer, in its order, so that the function reads against it.
   mutating func nextToken() -> CueTextToken {
     var state = State.data
     var result: [UInt8] = []
@@ -187,14 +199,7 @@ struct CueTextParser {
       case .data:
         guard let c else { return .text(result) }
         if c == 0x26 {
-          if let match = HTMLEntities.consume(p, at: position + 1, end: end) {
-            HTMLEntities.appendUTF8(match.scalars.0, to: &result)
-            if match.scalars.1 != 0 { HTMLEntities.appendUTF8(match.scalars.1, to: &result) }
-            position = match.end
-          } else {
-            result.append(c)
-            position += 1
-          }
+          appendCharacterReference(to: &result)
           continue
         }
         if c == 0x3C {
@@ -265,14 +270,7 @@ struct CueTextParser {
           return .startTag(name: result, classes: classes, annotation: Self.collapse(buffer))
         }
         if c == 0x26 {
-          if let match = HTMLEntities.consume(p, at: position + 1, end: end) {
-            HTMLEntities.appendUTF8(match.scalars.0, to: &buffer)
-            if match.scalars.1 != 0 { HTMLEntities.appendUTF8(match.scalars.1, to: &buffer) }
-            position = match.end
-          } else {
-            buffer.append(c)
-            position += 1
-          }
+          appendCharacterReference(to: &buffer)
           continue
         }
         buffer.append(c)

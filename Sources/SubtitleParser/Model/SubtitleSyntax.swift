@@ -1,0 +1,124 @@
+/// What one subtitle format plugs into the format-neutral model (besides its parser): its reader
+/// of cue text into a `CueNode` tree, its writer, and what it keeps of a document converted into
+/// it. The model (`SubtitleDocument`: cues with times and a text that reads as a `CueNode`
+/// tree, `CueSettings`, and the extras only some formats carry: WebVTT's header, regions,
+/// styles and timestamp map) belongs to no format; `cueTree(of:)`, the
+/// writers and `converted(to:)` reach each format through `SubtitleFormat.syntax`. A new
+/// format (TTML, ASS) is a case of `SubtitleFormat` and one conformance: its parser and its
+/// writer, plus the extras it adds to the model.
+protocol SubtitleSyntax {
+  /// The format this syntax reads and writes.
+  static var format: SubtitleFormat { get }
+
+  /// The cue text tree of cue-text bytes in this format's markup.
+  static func cueTree(_ text: ArraySlice<UInt8>) -> [CueNode]
+
+  /// `document` (already in this format) written as a file of this format.
+  static func serialize(_ document: SubtitleDocument) -> [UInt8]
+
+  /// Converting `source` into this format: the document-level extras this format keeps are
+  /// copied to `out`, and each one it drops is noted.
+  static func adoptExtras(
+    of source: SubtitleDocument, into out: inout SubtitleDocument, notes: inout DiagnosticLog)
+
+  /// Converting one cue of `source` into this format: its text translated and appended to
+  /// `out.text`, and the cue with its ranges in `out.text` and the settings this format can
+  /// express (each approximation or loss noted).
+  static func adoptCue(
+    _ cue: Cue, of source: SubtitleDocument, into out: inout SubtitleDocument,
+    notes: inout DiagnosticLog
+  ) -> Cue
+}
+
+extension SubtitleFormat {
+  /// The syntax that reads and writes this format.
+  var syntax: any SubtitleSyntax.Type {
+    switch self {
+    case .webVTT: WebVTTSyntax.self
+    case .srt: SubRipSyntax.self
+    }
+  }
+}
+
+/// WebVTT as a `SubtitleSyntax`.
+enum WebVTTSyntax: SubtitleSyntax {
+  static var format: SubtitleFormat { .webVTT }
+
+  static func cueTree(_ text: ArraySlice<UInt8>) -> [CueNode] { WebVTT.parseCueText(text) }
+
+  static func serialize(_ document: SubtitleDocument) -> [UInt8] { document.serializedWebVTT() }
+
+  static func adoptExtras(
+    of source: SubtitleDocument, into out: inout SubtitleDocument, notes: inout DiagnosticLog
+  ) {
+    out.regions = source.regions
+  }
+
+  static func adoptCue(
+    _ cue: Cue, of source: SubtitleDocument, into out: inout SubtitleDocument,
+    notes: inout DiagnosticLog
+  ) -> Cue {
+    var new = cue
+    let id = source.text[source.clamped(cue.idRange)]
+    let idStart = out.text.count
+    out.text.append(contentsOf: id)
+    new.idRange = idStart..<out.text.count
+    let start = out.text.count
+    // Markup is still translated from the one other format (see `MarkupConverter`).
+    MarkupConverter(line: cue.line, offset: cue.textRange.lowerBound)
+      .srtToWebVTT(source.text[source.clamped(cue.textRange)], into: &out.text, notes: &notes)
+    new.textRange = start..<out.text.count
+    return new
+  }
+}
+
+/// SubRip as a `SubtitleSyntax`. (Its members look like `WebVTTSyntax`'s: both answer the same
+/// requirements, each for its own format.)
+enum SubRipSyntax: SubtitleSyntax {
+  static var format: SubtitleFormat { .srt }
+
+  static func cueTree(_ text: ArraySlice<UInt8>) -> [CueNode] { SubRip.parseCueText(text) }
+
+  static func serialize(_ document: SubtitleDocument) -> [UInt8] { document.serializedSRT() }
+
+  static func adoptExtras(
+    of source: SubtitleDocument, into out: inout SubtitleDocument, notes: inout DiagnosticLog
+  ) {
+    if !source.header.isEmpty || source.timestampMap != nil {
+      notes.add(line: 1, offset: 0, "WebVTT header dropped (not in SRT)")
+    }
+    if !source.styles.isEmpty {
+      notes.add(line: 1, offset: 0, "\(source.styles.count) STYLE block(s) dropped")
+    }
+    if !source.regions.isEmpty {
+      notes.add(line: 1, offset: 0, "\(source.regions.count) REGION block(s) dropped")
+    }
+  }
+
+  static func adoptCue(
+    _ cue: Cue, of source: SubtitleDocument, into out: inout SubtitleDocument,
+    notes: inout DiagnosticLog
+  ) -> Cue {
+    var new = cue
+    new.idRange = out.text.count..<out.text.count
+    let start = out.text.count
+    // Markup is still translated from the one other format (see `MarkupConverter`).
+    MarkupConverter(line: cue.line, offset: cue.textRange.lowerBound)
+      .webVTTToSRT(source.text[source.clamped(cue.textRange)], into: &out.text, notes: &notes)
+    new.textRange = start..<out.text.count
+    // SRT positions a cue by an ASS alignment only: the nearest one stands for the settings.
+    let alignment = SubRip.assAlignment(for: cue.settings)
+    let expressible = SubRip.settings(forASSAlignment: alignment)
+    var comparable = cue.settings
+    comparable.region = nil
+    if comparable != expressible {
+      notes.add(
+        line: cue.line, offset: cue.textRange.lowerBound,
+        "cue settings\(source.webVTTSettings(cue.settings)) approximated as {\\an\(alignment)}")
+    } else if cue.settings.region != nil {
+      notes.add(line: cue.line, offset: cue.textRange.lowerBound, "cue region dropped")
+    }
+    new.settings = expressible
+    return new
+  }
+}
