@@ -4,23 +4,47 @@
 // applause-like noise, stereo sources with distinct levels; see RealContent.swift), in one run.
 //
 //   swift run -c release StretchQuality [--quick] [--ours-only] [--json-out PATH]
+//       [--only SIGNALS] [--tools NAMES] [--speeds SPEEDS] [--no-throughput]
 //
 // --quick times 10 s instead of 60 s of audio; --ours-only skips the peers; --json-out also
 // writes every figure to PATH as JSON (for Scripts/check-thresholds.py). Peers run as commands
 // on WAV files in a temporary directory (removed at the end); a missing peer is skipped.
+// For a quicker look at a part of the run: --only measures the comma-separated signals alone
+// (clicks, tones, vibrato, chirp, chord, noise, stereo, music, speech, white, pink, applause,
+// stereolevels; the click train always runs, as it aligns the spectrograms), --tools keeps the
+// peers whose name contains one of the comma-separated words (case-insensitive), --speeds
+// keeps the comma-separated speeds and --no-throughput skips the throughput runs. The figures
+// not measured print as "n/a" (null in the JSON); `make bench` runs everything.
 import Foundation
 import TimeStretch
 
 let rate = 44_100
-let speeds: [Double] = [0.5, 0.75, 1.25, 1.5, 2, 2.5, 3]
+let speeds: [Double] =
+  option("--speeds").map { $0.split(separator: ",").compactMap { Double($0) } }
+  ?? [0.5, 0.75, 1.25, 1.5, 2, 2.5, 3]
 let goalSpeeds: Set<Double> = [0.5, 1.5, 2]
 /// The speeds of the real-content goals (fast speech: ``speechGoalSpeeds``).
 let realGoalSpeeds: Set<Double> = [0.5, 1.5, 2, 3]
 let speechGoalSpeeds: Set<Double> = [2, 2.5, 3]
 let quick = CommandLine.arguments.contains("--quick")
-let jsonOutPath: String? = CommandLine.arguments.firstIndex(of: "--json-out").flatMap {
-  $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
+/// The value after `flag` on the command line.
+func option(_ flag: String) -> String? {
+  CommandLine.arguments.firstIndex(of: flag).flatMap {
+    $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
+  }
 }
+let jsonOutPath = option("--json-out")
+/// The signals measured (nil: all of them).
+let onlySignals: Set<String>? = option("--only").map {
+  Set($0.split(separator: ",").map { $0.lowercased() })
+}
+func wants(_ signal: String) -> Bool { signal == "clicks" || onlySignals?.contains(signal) ?? true }
+let toolWords: [String]? = option("--tools").map {
+  $0.split(separator: ",").map { $0.lowercased() }
+}
+let runThroughput = !CommandLine.arguments.contains("--no-throughput")
+/// Whether the run is a part of the whole (a missing figure then is not a failure).
+let partial = onlySignals != nil || option("--speeds") != nil
 let inputSeconds = 3.0
 let inputFrames = Int(inputSeconds * Double(rate))
 
@@ -211,6 +235,12 @@ if !oursOnly, let p = which("mpv") {
     })
 }
 
+if let toolWords {
+  tools = tools.filter { t in
+    t.isOurs || toolWords.contains { t.name.lowercased().contains($0) }
+  }
+}
+
 let temp = FileManager.default.temporaryDirectory
   .appendingPathComponent("stretchquality-\(getpid())").path
 try? FileManager.default.createDirectory(atPath: temp, withIntermediateDirectories: true)
@@ -248,6 +278,7 @@ func stretchOurs(_ a: Audio, speed: Double) -> Audio? {
 
 var inputPaths: [String: String] = [:]
 @MainActor func stretch(_ tool: Tool, _ name: String, _ a: Audio, speed: Double) -> Audio? {
+  guard wants(name.hasPrefix("tone") ? "tones" : name) else { return nil }
   guard let command = tool.command else { return stretchOurs(a, speed: speed) }
   let key = name + (tool.float ? ".f32" : ".s16")
   let inPath: String
@@ -500,7 +531,7 @@ for speed in speeds {
 // MARK: Tables
 
 func cell(_ v: Double?, _ format: String, goal: ((Double) -> Bool)?, speed: Double) -> String {
-  guard let v else { return "failed" }
+  guard let v else { return partial ? "n/a" : "failed" }
   var s = String(format: format, v)
   if let goal, goalSpeeds.contains(speed), !goal(v) { s += " MISSED" }
   return s
@@ -667,115 +698,10 @@ do {
   }
 }
 
-// MARK: Throughput
-
-let throughputSeconds = quick ? 10.0 : 60.0
-let throughputSpeed = 1.5
-let big: Audio = {
-  let frames = Int(throughputSeconds * Double(rate))
-  let v = vibrato(frames: frames, scale: 1)
-  var s = [Float](repeating: 0, count: frames * 2)
-  var rng: UInt64 = 99
-  for i in 0..<frames {
-    rng = rng &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-    let noise = Float(Double(Int64(bitPattern: rng) >> 11) / Double(1 << 52)) * 0.05
-    s[2 * i] = v.samples[i] + noise
-    s[2 * i + 1] = 0.8 * v.samples[i] - noise
-  }
-  return Audio(samples: s, channels: 2, sampleRate: rate)
-}()
-
-@inline(never) func blackHole(_ x: Int) {
-  if x == -1 { print("") }
-}
-
-print(
-  "\n== Throughput, \(Int(throughputSeconds)) s of 44.1 kHz stereo at \(throughputSpeed)x "
-    + "(x realtime; goal >= 2x SoundTouch's)")
-var results: [(String, Double, Bool)] = []
-func threadCPUSeconds() -> Double {
-  var t = timespec()
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-  return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
-}
-
-do {
-  var times: [Double] = []
-  var cpu: [Double] = []
-  let clock = ContinuousClock()
-  for _ in 0..<(quick ? 2 : 6) {
-    let c0 = threadCPUSeconds()
-    let start = clock.now
-    let o = stretchOurs(big, speed: throughputSpeed)
-    let d = clock.now - start
-    cpu.append(threadCPUSeconds() - c0)
-    blackHole(o?.frames ?? 0)
-    times.append(Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
-  }
-  times.removeFirst()  // warm-up
-  cpu.removeFirst()
-  times.sort()
-  cpu.sort()
-  print(
-    String(
-      format: "(ours: wall min %.3f s, median %.3f s; CPU min %.3f s, median %.3f s)",
-      times[0], times[times.count / 2], cpu[0], cpu[cpu.count / 2]))
-  results.append(("mtool (ours), in process", times[0], true))
-}
-/// Runs of each command that takes well under a second (ours and the fast peers): the best of
-/// them is reported, so one slow run on a shared machine does not decide a ratio.
-let fastRuns = 5
-let bigPath = "\(temp)/big.wav"
-let bigPath16 = "\(temp)/big16.wav"
-try? writeWave(big, to: bigPath)
-try? writeWave(big, to: bigPath16, float: false)
-let mtoolBinary = FileManager.default.currentDirectoryPath + "/.build/release/mtool"
-if FileManager.default.isExecutableFile(atPath: mtoolBinary) {
-  let args = [
-    mtoolBinary, "stretch", bigPath, "\(temp)/big-out.wav", "--speed", "\(throughputSpeed)",
-  ]
-  let r = run(args)
-  if r.status == 0, let o = try? readWave("\(temp)/big-out.wav"), o.frames > 0 {
-    // As many runs as the fast peers get below; the best counts.
-    var best = r.seconds
-    for _ in 1..<(quick ? 1 : fastRuns) { best = min(best, run(args).seconds) }
-    results.append(("mtool stretch (command)", best, true))
-  } else {
-    print("(mtool stretch is not usable yet: exit \(r.status); row skipped)")
-  }
-}
-for tool in tools where !tool.isOurs {
-  guard let command = tool.command else { continue }
-  // The fast peers get `fastRuns` runs, Rubber Band (tens of seconds) one; the best counts.
-  var best = Double.nan
-  for _ in 0..<(tool.name.hasPrefix("Rubber Band") || quick ? 1 : fastRuns) {
-    let r = run(command(tool.float ? bigPath : bigPath16, "\(temp)/big-out.wav", throughputSpeed))
-    guard r.status == 0 else { break }
-    best = best.isNaN ? r.seconds : min(best, r.seconds)
-  }
-  results.append((tool.name, best, false))
-}
-print("(best run of each; wall time of the whole command for the peers, in process for ours)")
-let soundTouch = results.first { $0.0 == "SoundTouch" }.map { throughputSeconds / $0.1 }
-for (name, seconds, ours) in results {
-  let x = throughputSeconds / seconds
-  var line = name.padding(toLength: 28, withPad: " ", startingAt: 0)
-  line += String(format: "%8.3f s %10.1fx realtime", seconds, x)
-  if ours, let st = soundTouch {
-    line += String(format: "  (%.2fx SoundTouch)", x / st)
-    if x < 2 * st { line += " MISSED" }
-  }
-  print(line)
-}
-
 // MARK: JSON
 
-if let jsonOutPath {
-  /// A figure as JSON: nil and non-finite values become null.
-  func value(_ x: Double?) -> Any {
-    guard let x, x.isFinite else { return NSNull() }
-    return x
-  }
+/// Writes every figure to `path` as JSON, with the throughput objects `throughput`.
+@MainActor func writeJSON(to path: String, throughput: [[String: Any]]) {
   let toolObjects: [[String: Any]] = zip(tools, rows).map { tool, row in
     // Every field of Row is one figure per speed.
     let fields = Mirror(reflecting: row).children.compactMap { child -> (String, [Double?])? in
@@ -789,27 +715,172 @@ if let jsonOutPath {
     }
     return ["name": tool.name, "ours": tool.isOurs, "bySpeed": bySpeed]
   }
-  let soundTouchSeconds = results.first { $0.0 == "SoundTouch" }?.1
-  let throughput: [[String: Any]] = results.map { name, seconds, ours in
-    var object: [String: Any] = [
-      "name": name, "ours": ours, "seconds": value(seconds),
-      "xRealtime": value(throughputSeconds / seconds),
-    ]
-    if let soundTouchSeconds { object["overSoundTouch"] = value(soundTouchSeconds / seconds) }
-    return object
-  }
   let document: [String: Any] = [
     "loadavg": load.trimmingCharacters(in: .whitespacesAndNewlines), "quick": quick,
     "tools": toolObjects, "throughput": throughput,
   ]
   if let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]) {
-    _ = FileManager.default.createFile(atPath: jsonOutPath, contents: data)
+    _ = FileManager.default.createFile(atPath: path, contents: data)
   } else {
-    print("(cannot write \(jsonOutPath))")
+    print("(cannot write \(path))")
   }
 }
 
 // Audio for the benchmark report's spectrograms, with --audio-out DIR (see AudioDump.swift).
 if let audioOutPath { dumpAudio(to: audioOutPath, tools: tools) }
+
+/// A figure as JSON: nil and non-finite values become null.
+func value(_ x: Double?) -> Any {
+  guard let x, x.isFinite else { return NSNull() }
+  return x
+}
+
+// MARK: Throughput
+
+if !runThroughput {
+  if let jsonOutPath { writeJSON(to: jsonOutPath, throughput: []) }
+  try? FileManager.default.removeItem(atPath: temp)
+  exit(0)
+}
+
+// Whole-process and in-process speed at every goal speed, on a short clip (3 s, where start-up
+// counts) and a long input (60 s; 10 s with --quick): ours in process, `mtool stretch` as a
+// command (decoding, stretching and writing a WAV file) and SoundTouch's soundstretch, each the
+// best of several runs, so one slow run on a shared machine does not decide a ratio. The other
+// peers run once, on the long input at 1.5x.
+let throughputSpeeds: [Double] = [0.5, 1.5, 2, 3]
+let longSeconds = quick ? 10.0 : 60.0
+let clipSeconds = 3.0
+let longInput: Audio = {
+  let frames = Int(longSeconds * Double(rate))
+  let v = vibrato(frames: frames, scale: 1)
+  var s = [Float](repeating: 0, count: frames * 2)
+  var rng: UInt64 = 99
+  for i in 0..<frames {
+    rng = rng &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    let noise = Float(Double(Int64(bitPattern: rng) >> 11) / Double(1 << 52)) * 0.05
+    s[2 * i] = v.samples[i] + noise
+    s[2 * i + 1] = 0.8 * v.samples[i] - noise
+  }
+  return Audio(samples: s, channels: 2, sampleRate: rate)
+}()
+let clipInput = Audio(
+  samples: Array(longInput.samples[0..<(Int(clipSeconds) * rate * 2)]), channels: 2,
+  sampleRate: rate)
+
+@inline(never) func blackHole(_ x: Int) {
+  if x == -1 { print("") }
+}
+
+/// Runs of each timed command or call: the best counts.
+let fastRuns = quick ? 3 : 5
+/// One throughput figure: what ran, on how many seconds at which speed, its best time.
+struct Timing {
+  var name: String
+  var ours: Bool
+  var speed: Double
+  var inputSeconds: Double
+  var seconds: Double
+}
+var timings: [Timing] = []
+let mtoolBinary = FileManager.default.currentDirectoryPath + "/.build/release/mtool"
+var mtoolUsable = FileManager.default.isExecutableFile(atPath: mtoolBinary)
+print(
+  "\n== Throughput, 44.1 kHz stereo (x realtime, best of \(fastRuns) runs; goal: ours >= 2x "
+    + "SoundTouch's at every speed, whole process)")
+for (seconds, audio) in [(clipSeconds, clipInput), (longSeconds, longInput)] {
+  let path = "\(temp)/big-\(Int(seconds)).wav"
+  let path16 = "\(temp)/big16-\(Int(seconds)).wav"
+  try? writeWave(audio, to: path)
+  try? writeWave(audio, to: path16, float: false)
+  for speed in throughputSpeeds {
+    // In process: one warm-up, then the best of the runs.
+    let clock = ContinuousClock()
+    var best = Double.infinity
+    for run in 0...fastRuns {
+      let start = clock.now
+      let o = stretchOurs(audio, speed: speed)
+      let d = clock.now - start
+      blackHole(o?.frames ?? 0)
+      if run > 0 {
+        best = min(best, Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
+      }
+    }
+    timings.append(
+      Timing(
+        name: "mtool (ours), in process", ours: true, speed: speed,
+        inputSeconds: seconds, seconds: best))
+    /// The best of `count` runs of `args`, or nil if one fails.
+    func bestRun(_ args: [String], count: Int) -> Double? {
+      var b = Double.infinity
+      for _ in 0..<count {
+        let r = run(args)
+        guard r.status == 0 else { return nil }
+        b = min(b, r.seconds)
+      }
+      return b
+    }
+    if mtoolUsable {
+      let out = "\(temp)/big-out.wav"
+      let args = [mtoolBinary, "stretch", path, out, "--speed", "\(speed)"]
+      if let b = bestRun(args, count: fastRuns), let o = try? readWave(out), o.frames > 0 {
+        timings.append(
+          Timing(
+            name: "mtool stretch (command)", ours: true, speed: speed,
+            inputSeconds: seconds, seconds: b))
+      } else {
+        print("(mtool stretch is not usable yet; its rows are skipped)")
+        mtoolUsable = false
+      }
+    }
+    for tool in tools where !tool.isOurs {
+      guard let command = tool.command else { continue }
+      let isSoundTouch = tool.name == "SoundTouch"
+      guard isSoundTouch || (speed == 1.5 && seconds == longSeconds) else { continue }
+      let args = command(tool.float ? path : path16, "\(temp)/big-out.wav", speed)
+      // Rubber Band takes tens of seconds on the long input: one run.
+      let count = tool.name.hasPrefix("Rubber Band") ? 1 : fastRuns
+      if let b = bestRun(args, count: count) {
+        timings.append(
+          Timing(
+            name: tool.name, ours: false, speed: speed,
+            inputSeconds: seconds, seconds: b))
+      }
+    }
+  }
+}
+/// SoundTouch's time on the same input at the same speed.
+@MainActor func soundTouchSeconds(_ t: Timing) -> Double? {
+  timings.first {
+    $0.name == "SoundTouch" && $0.speed == t.speed && $0.inputSeconds == t.inputSeconds
+  }?.seconds
+}
+print("(wall time of the whole command for the commands; of the calls for ours in process)")
+for t in timings {
+  let x = t.inputSeconds / t.seconds
+  var line = "\(Int(t.inputSeconds)) s at \(t.speed)x  ".padding(
+    toLength: 16, withPad: " ", startingAt: 0)
+  line += t.name.padding(toLength: 28, withPad: " ", startingAt: 0)
+  line += String(format: "%8.3f s %8.1fx realtime", t.seconds, x)
+  if t.ours, let st = soundTouchSeconds(t) {
+    line += String(format: "  (%.2fx SoundTouch)", st / t.seconds)
+    if t.seconds * 2 > st { line += " MISSED" }
+  }
+  print(line)
+}
+
+// MARK: JSON
+
+if let jsonOutPath {
+  let throughput: [[String: Any]] = timings.map { t in
+    var object: [String: Any] = [
+      "name": t.name, "ours": t.ours, "seconds": value(t.seconds), "speed": t.speed,
+      "inputSeconds": t.inputSeconds, "xRealtime": value(t.inputSeconds / t.seconds),
+    ]
+    if let st = soundTouchSeconds(t) { object["overSoundTouch"] = value(st / t.seconds) }
+    return object
+  }
+  writeJSON(to: jsonOutPath, throughput: throughput)
+}
 
 try? FileManager.default.removeItem(atPath: temp)

@@ -86,8 +86,11 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   let innerRadius: Int
   /// The drift budget: the offset searched when the signal is not dominated by bass.
   let budget: Int
+  /// The coefficient of each of the two one-pole low-pass filters (corner ``bassHz``) through
+  /// which ``lowFrequency()`` measures the similarity reference's low-frequency energy.
+  let bassCoefficient: Float
   /// The most zero crossings of the similarity reference for which low frequencies count as
-  /// dominating it: those of a ``bassHz`` tone, and one more.
+  /// dominating it whatever their share: those of a ``bassHz`` tone, and one more.
   let bassCrossings: Int
   let behind: Int
   let reach: Int
@@ -207,6 +210,13 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// ``radiusSeconds`` when nothing within ``budgetSeconds`` matches well; others by up to
   /// ``budgetSeconds`` only.
   static let bassHz = 250.0
+  /// The share of the similarity reference's energy below about ``bassHz`` (through two one-pole
+  /// low-pass filters) from which low frequencies count as dominating it. A music mix's kick and
+  /// bass carry most of its energy under chords, hi-hats and a reverb tail, and pass this; noise
+  /// flat to 2 kHz, whose stretches pass 0.2 now and then, does not (searched beyond the drift
+  /// budget, it drifted 6 ms off the timeline). A tone just below ``bassHz`` passes only about
+  /// 0.3 of its energy: it counts by its zero crossings (see ``bassCrossings``).
+  static let bassShare: Float = 0.3
   /// The correlation of a match within the drift budget that is good enough to keep.
   static let goodMatch: Float = 0.99
   /// Above the bass, a match outside the drift budget replaces the best within it only when it
@@ -341,6 +351,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     // refineLength: true at every supported rate (a test runs the search at rates across the
     // range under AddressSanitizer). Not asserted here: Swift 6.3 miscompiles an `assert` or
     // `precondition` in this initializer in release builds (a crash releasing a field).
+    bassCoefficient = Float(1 - exp(-2 * Double.pi * Self.bassHz / rate))
     bassCrossings = Int(2 * Self.bassHz * Double(searchLength) / rate) + 1
     preroll = (refineHistory + 2 * hop + 12) / 4 * 4
     block = max(8, sampleRate / 2000)
