@@ -21,7 +21,7 @@ extension IntegrationTests {
       let cueEvents = session.log.filter { $0.kind == .cueEnter || $0.kind == .cueExit }
       let entered = cueEvents.filter { $0.kind == .cueEnter }.compactMap(\.cue)
       let exited = cueEvents.filter { $0.kind == .cueExit }.compactMap(\.cue)
-      let order = CueTimeline(times: cues).order
+      let order = CueTimeline(times: cues.map { (startTime: $0.start, endTime: $0.end) }).order
       #expect(entered == order)
       #expect(exited.sorted() == order.sorted())
       let slack = blockSpan(rate) + latencySlack

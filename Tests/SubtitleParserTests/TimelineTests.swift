@@ -65,7 +65,7 @@ func timelineMatchesBruteForce(seed: Int) {
     let length = Double(rng.next() % 12) / 2 * (rng.next() % 5 == 0 ? 0 : 1)
     return (start, start + length)
   }
-  var timeline = CueTimeline(times: times)
+  var timeline = CueTimeline(times: times.map { (startTime: $0.start, endTime: $0.end) })
   var brute = BruteTimeline(times: times)
   var t = -1.0
   for _ in 0..<300 {

@@ -14,17 +14,17 @@ private let absurdDoubles: [Double] = [
 @Test func absurdConstructionParametersThrow() {
   for rate in absurdInts {
     #expect(throws: StretchError.self) {
-      try TimeStretcher(sampleRate: rate, channels: 2, speed: 1)
+      _ = try TimeStretcher(sampleRate: rate, channels: 2, speed: 1)
     }
   }
   for channels in absurdInts where channels != 1 {
     #expect(throws: StretchError.self) {
-      try TimeStretcher(sampleRate: 48_000, channels: channels, speed: 1)
+      _ = try TimeStretcher(sampleRate: 48_000, channels: channels, speed: 1)
     }
   }
   for speed in absurdDoubles {
     #expect(throws: StretchError.self) {
-      try TimeStretcher(sampleRate: 48_000, channels: 1, speed: speed)
+      _ = try TimeStretcher(sampleRate: 48_000, channels: 1, speed: speed)
     }
   }
 }
