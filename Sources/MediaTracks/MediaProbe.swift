@@ -95,11 +95,12 @@ public enum MediaProbe {
     }
     var (audio, subtitles) = context.tracks()
     context.refineMPEGAudioLayers(&audio, path: path)
-    // Without the stream-info pass some demuxers (WAVE, Ogg) leave the container's duration
-    // unset; it is then the longest audio track's.
+    // Without the stream-info pass some demuxers (WAVE, Ogg, AVI) leave the container's
+    // duration unset; it is then the longest stream's the headers state (video included),
+    // else the longest audio track's.
     var duration = context.containerDuration
     if let stated = duration, context.isImplausible(stated) { duration = nil }
-    duration = duration ?? audio.compactMap(\.duration).max()
+    duration = duration ?? context.longestStatedStream() ?? audio.compactMap(\.duration).max()
     var info = MediaInfo(
       path: path, format: context.formatName, duration: duration,
       bitRate: context.bitRate, audio: audio, subtitles: subtitles)

@@ -28,6 +28,9 @@ struct FormatContext: ~Copyable {
   private var file: FileSource? = nil
   /// The limit of each reading call; FFmpeg's interrupt callback points at it.
   let deadline: Deadline
+  /// Where the demuxer's reader stood once the headers were read: the first byte of the media
+  /// data in formats whose packets follow the header (raw GSM, Wave64), or `nil`.
+  private(set) var dataOffset: Int64? = nil
 
   /// The most bytes FFmpeg reads to recognise a format (its default, stated: 1 MiB).
   static let formatProbeBytes: Int32 = 1 << 20
@@ -116,6 +119,15 @@ struct FormatContext: ~Copyable {
     customIO = io
     self.file = file
     self.deadline = deadline
+    dataOffset = FormatContext.readerPosition(io)
+  }
+
+  /// The byte position of a reader (what `avio_tell` computes: the buffer's file position
+  /// less the bytes still unread in it), or `nil` when it is not a plausible offset.
+  private static func readerPosition(_ io: UnsafeMutablePointer<AVIOContext>) -> Int64? {
+    let pending = io.pointee.buf_end - io.pointee.buf_ptr
+    let position = io.pointee.pos - Int64(pending)
+    return position >= 0 ? position : nil
   }
 
   /// The URL FFmpeg should open for `path` when it names no local file and starts with a
@@ -342,6 +354,7 @@ struct FormatContext: ~Copyable {
     customIO = io
     memory = source
     self.deadline = deadline
+    dataOffset = FormatContext.readerPosition(io)
   }
 
   deinit {
@@ -426,6 +439,13 @@ extension FormatContext {
     let value = stream.pointee.duration
     guard value != cff_nopts_value() && value > 0 else { return nil }
     return Double(value) * av_q2d(stream.pointee.time_base)
+  }
+
+  /// The longest duration in seconds the headers state for any stream, video and subtitles
+  /// included (see ``headerDuration(ofStream:)``), or `nil` when none states one.
+  func longestStatedStream() -> Double? {
+    (0..<streamCount).compactMap { headerDuration(ofStream: $0) }.filter { !isImplausible($0) }
+      .max()
   }
 
   /// The container's duration in seconds, or `nil` when unknown.
