@@ -166,7 +166,7 @@ extension FormatContext {
       dispositions: dispositionNames(stream.pointee.disposition))
     track.ffmpegCodec = track.codec.isEmpty ? nil : track.codec
     track.codecTag = declared?.tag ?? Self.tagText(parameters.pointee.codec_tag)
-    track.decodable = id != AV_CODEC_ID_NONE && avcodec_find_decoder(id) != nil
+    track.decodable = id != AV_CODEC_ID_NONE && Self.hasDecoder(id)
     // Opus decoders give 48 kHz whatever rate the header states (RFC 7845: the header's rate
     // is the original input's, for information).
     if id == AV_CODEC_ID_OPUS { track.sampleRate = 48000 }
@@ -241,6 +241,19 @@ extension FormatContext {
       track.bitRate = nil
     }
   }
+
+  /// Whether this FFmpeg has a decoder for `id`, remembered per codec for the process:
+  /// `avcodec_find_decoder` walks every codec FFmpeg has, which cost about 4 % of listing many
+  /// small files (one call per audio track).
+  static func hasDecoder(_ id: AVCodecID) -> Bool {
+    if let known = decoderCache.withLock({ $0[id.rawValue] }) { return known }
+    let found = avcodec_find_decoder(id) != nil
+    decoderCache.withLock { $0[id.rawValue] = found }
+    return found
+  }
+
+  /// ``hasDecoder(_:)``'s answers by codec id.
+  private static let decoderCache = PthreadLocked<[UInt32: Bool]>([:])
 
   /// A codec tag as four printable characters (`"mp4a"`), or `nil` when it is not one.
   static func tagText(_ tag: UInt32) -> String? {
