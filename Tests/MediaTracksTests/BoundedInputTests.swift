@@ -296,10 +296,10 @@ func timeoutsMustBePositive(timeout: Double) {
 }
 
 @Test func urlsAndFileURLsAreTold() {
-  #expect(FormatContext.url("https://example.com/a.mp4") == "https://example.com/a.mp4")
-  #expect(FormatContext.url("/tmp/a:b.mkv") == nil)
-  #expect(FormatContext.url("file:///tmp/a.mkv") == nil)
-  #expect(FormatContext.localPath("file:///tmp/a.mkv") == "/tmp/a.mkv")
-  #expect(FormatContext.localPath("file:a.mkv") == "a.mkv")
-  #expect(FormatContext.localPath("/tmp/a.mkv") == "/tmp/a.mkv")
+  #expect(InputPath.url("https://example.com/a.mp4") == "https://example.com/a.mp4")
+  #expect(InputPath.url("/tmp/a:b.mkv") == nil)
+  #expect(InputPath.url("file:///tmp/a.mkv") == nil)
+  #expect(InputPath.localPath("file:///tmp/a.mkv") == "/tmp/a.mkv")
+  #expect(InputPath.localPath("file:a.mkv") == "a.mkv")
+  #expect(InputPath.localPath("/tmp/a.mkv") == "/tmp/a.mkv")
 }

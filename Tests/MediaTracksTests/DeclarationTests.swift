@@ -266,3 +266,37 @@ private func element(_ id: [UInt8], _ payload: [UInt8]) -> [UInt8] {
   let again = try JSONDecoder().decode(AudioTrack.self, from: JSONEncoder().encode(new))
   #expect(again == new)
 }
+
+/// The last block of each Matroska track is found in the clusters at the end of the file:
+/// simple blocks, block groups with a `BlockDuration`, laced blocks, a cluster of unknown size,
+/// and bytes before the first cluster that merely look like a cluster's ID.
+@Test func matroskaLastBlocksAreRead() {
+  func simpleBlock(track: UInt8, offset: Int16, lacedFrames: Int = 1) -> [UInt8] {
+    let time = UInt16(bitPattern: offset)
+    var payload: [UInt8] = [0x80 | track, UInt8(time >> 8), UInt8(time & 0xFF)]
+    payload += lacedFrames > 1 ? [0x82, UInt8(lacedFrames - 1)] : [0x80]
+    return element([0xA3], payload + [1, 2, 3, 4])
+  }
+  func group(track: UInt8, offset: Int16, duration: UInt8) -> [UInt8] {
+    let time = UInt16(bitPattern: offset)
+    let block = element([0xA1], [0x80 | track, UInt8(time >> 8), UInt8(time & 0xFF), 0, 9])
+    return element([0xA0], block + element([0x9B], [duration]))
+  }
+  let cluster = [0x1F, 0x43, 0xB6, 0x75] as [UInt8]
+  // Noise: a cluster's ID followed by no Timestamp.
+  var file: [UInt8] = [0x1A, 0x45, 0xDF, 0xA3, 0x80] + cluster + [0x84, 1, 2, 3, 4]
+  file += element(
+    cluster,
+    element([0xE7], [0x03, 0xE8]) + simpleBlock(track: 1, offset: 0)
+      + simpleBlock(track: 2, offset: 10) + group(track: 2, offset: 40, duration: 30))
+  // Unknown size (all ones): it runs to the next cluster.
+  file += cluster + [0xFF] + element([0xE7], [0x07, 0xD0]) + simpleBlock(track: 1, offset: 20)
+  file += element(
+    cluster, element([0xE7], [0x0B, 0xB8]) + simpleBlock(track: 1, offset: -5, lacedFrames: 3))
+  let blocks = MatroskaBlocks.lastBlocks(source(file))
+  #expect(blocks[1] == MatroskaBlocks.LastBlock(ticks: 2995, frames: 3, duration: nil))
+  #expect(blocks[2] == MatroskaBlocks.LastBlock(ticks: 1040, frames: 1, duration: 30))
+  #expect(blocks[3] == nil)
+  // The noise alone holds no cluster.
+  #expect(MatroskaBlocks.lastBlocks(source(Array(file.prefix(14)))).isEmpty)
+}

@@ -28,6 +28,9 @@ struct FormatContext: ~Copyable {
   private var file: FileSource? = nil
   /// The limit of each reading call; FFmpeg's interrupt callback points at it.
   let deadline: Deadline
+  /// Where the demuxer's reader stood once the headers were read: the first byte of the media
+  /// data in formats whose packets follow the header (raw GSM, Wave64), or `nil`.
+  private(set) var dataOffset: Int64? = nil
 
   /// The most bytes FFmpeg reads to recognise a format (its default, stated: 1 MiB).
   static let formatProbeBytes: Int32 = 1 << 20
@@ -48,7 +51,7 @@ struct FormatContext: ~Copyable {
   init(path: String, timeout: Double? = nil) throws(MediaError) {
     try FFmpegLibraries.require()
     let deadline = try Deadline(timeout: timeout)
-    if let url = FormatContext.url(path) {
+    if let url = InputPath.url(path) {
       // FFmpeg's own protocols, under the deadline.
       let (code, opened) = FormatContext.openInput(
         url: url, reader: nil, format: nil, deadline: deadline, confined: false)
@@ -59,7 +62,7 @@ struct FormatContext: ~Copyable {
       self.deadline = deadline
       return
     }
-    let localPath = FormatContext.localPath(path)
+    let localPath = InputPath.localPath(path)
     let file = try FileSource(path: localPath, deadline: deadline)
     // Raw-stream demuxers (FLAC, AC-3, DTS) open an empty file and report a track of 0 Hz and
     // no channels. (A named pipe's size is 0 too, and is not empty.)
@@ -70,7 +73,7 @@ struct FormatContext: ~Copyable {
     // An HLS playlist or DASH manifest (by content, whatever its name) names other inputs,
     // which are never opened; FFmpeg's DASH demuxer would also spin on a live manifest until
     // the deadline. Refused before FFmpeg sees it.
-    if file.isRegular, ManifestParser.sniff(FileBytes.head(localPath)) != nil {
+    if file.isRegular, ManifestParser.sniff(FileBytes.head(descriptor: file.descriptor)) != nil {
       throw FormatContext.referencesError(path)
     }
     var code: Int32 = -1
@@ -116,28 +119,15 @@ struct FormatContext: ~Copyable {
     customIO = io
     self.file = file
     self.deadline = deadline
+    dataOffset = FormatContext.readerPosition(io)
   }
 
-  /// The URL FFmpeg should open for `path` when it names no local file and starts with a
-  /// protocol other than `file:` (`https://…`); `nil` for a local path.
-  static func url(_ path: String) -> String? {
-    guard let colon = path.firstIndex(of: ":") else { return nil }
-    let scheme = path[..<colon]
-    guard scheme.count >= 2, scheme.lowercased() != "file",
-      scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) })
-    else { return nil }
-    var info = stat()
-    return stat(path, &info) == 0 ? nil : path
-  }
-
-  /// `path` without a `file:` prefix (`file:///a.mkv`, `file:a.mkv`), when it names no local
-  /// file as written.
-  static func localPath(_ path: String) -> String {
-    guard path.lowercased().hasPrefix("file:") else { return path }
-    var info = stat()
-    if stat(path, &info) == 0 { return path }
-    let rest = path.dropFirst(5)
-    return String(rest.hasPrefix("//") ? rest.dropFirst(2) : rest)
+  /// The byte position of a reader (what `avio_tell` computes: the buffer's file position
+  /// less the bytes still unread in it), or `nil` when it is not a plausible offset.
+  private static func readerPosition(_ io: UnsafeMutablePointer<AVIOContext>) -> Int64? {
+    let pending = io.pointee.buf_end - io.pointee.buf_ptr
+    let position = io.pointee.pos - Int64(pending)
+    return position >= 0 ? position : nil
   }
 
   /// The error for a failed open: a timeout when the deadline passed, a refused nested input
@@ -237,11 +227,9 @@ struct FormatContext: ~Copyable {
     deadline.start()
     let code = avformat_find_stream_info(raw, nil)
     if deadline.expired { throw deadline.error("avformat_find_stream_info", path: path) }
-    if code < 0 {
-      throw MediaError(
-        kind: .malformed, code: code, operation: "avformat_find_stream_info",
-        detail: "cannot read stream information of '\(path)'")
-    }
+    try FFmpegCall.check(
+      "avformat_find_stream_info", .malformed, "cannot read stream information of '\(path)'"
+    ) { code }
   }
 
   /// Reads the next packet into `packet` under the deadline. The corresponding C function is
@@ -313,10 +301,10 @@ struct FormatContext: ~Copyable {
     }
     let source = MemorySource(bytes)
     let bufferSize = 32_768
-    guard let buffer = av_malloc(bufferSize)?.assumingMemoryBound(to: UInt8.self) else {
-      throw MediaError(
-        kind: .other, code: cff_averror(ENOMEM), operation: "av_malloc",
-        detail: "cannot open '\(name)'")
+    let buffer = try FFmpegCall.allocate(
+      "av_malloc", code: cff_averror(ENOMEM), "cannot open '\(name)'"
+    ) {
+      av_malloc(bufferSize)?.assumingMemoryBound(to: UInt8.self)
     }
     let opaque = Unmanaged.passUnretained(source).toOpaque()
     guard
@@ -334,6 +322,8 @@ struct FormatContext: ~Copyable {
       FileSource.free(io)
       throw FormatContext.openingError(name, code: code, deadline: deadline)
     }
+    // Alike the file initializer's tail, which also undoes a first try with the extension's
+    // demuxer; the two differ in what they keep alive (bytes here, the file there).
     if let refusal = FormatContext.refuseReferences(opened, path: name) {
       FileSource.free(io)
       throw refusal
@@ -342,6 +332,7 @@ struct FormatContext: ~Copyable {
     customIO = io
     memory = source
     self.deadline = deadline
+    dataOffset = FormatContext.readerPosition(io)
   }
 
   deinit {
@@ -426,6 +417,13 @@ extension FormatContext {
     let value = stream.pointee.duration
     guard value != cff_nopts_value() && value > 0 else { return nil }
     return Double(value) * av_q2d(stream.pointee.time_base)
+  }
+
+  /// The longest duration in seconds the headers state for any stream, video and subtitles
+  /// included (see ``headerDuration(ofStream:)``), or `nil` when none states one.
+  func longestStatedStream() -> Double? {
+    (0..<streamCount).compactMap { headerDuration(ofStream: $0) }.filter { !isImplausible($0) }
+      .max()
   }
 
   /// The container's duration in seconds, or `nil` when unknown.

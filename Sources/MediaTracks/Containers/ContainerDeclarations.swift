@@ -20,6 +20,10 @@ struct DeclaredStream: Hashable {
   var fragmentsDuration: Double? = nil
   /// The position of a Matroska `TrackEntry` in `Tracks`, from 0.
   var position = 0
+  /// A Matroska track's `TrackNumber` (what its blocks name it by), else `0`.
+  var trackNumber = 0
+  /// A Matroska track's `DefaultDuration` in seconds (the length of each frame), or `nil`.
+  var frameDuration: Double? = nil
   /// Whether the stream is encrypted (an `enca`/`encv` sample entry, a Matroska content
   /// encryption).
   var encrypted = false
@@ -745,8 +749,10 @@ enum MatroskaDeclarations {
         var trackType = 0
         var encrypted = false
         var language: String? = nil
+        var defaultDuration: UInt64 = 0
         for (field, value) in elements(bytes, entry) {
           switch field {
+          case 0x23_E383: defaultDuration = unsigned(bytes, value)
           case 0x22_B59D:
             // LanguageBCP47 (Matroska v4): when present, the ISO 639-2 `Language` is ignored.
             language = String(decoding: bytes[value].prefix { $0 != 0 }, as: UTF8.self)
@@ -770,6 +776,8 @@ enum MatroskaDeclarations {
         declared.trackType = trackType
         declared.position = result.count
         declared.language = language
+        declared.trackNumber = number
+        if defaultDuration > 0 { declared.frameDuration = Double(defaultDuration) / 1e9 }
         if codecID.hasPrefix("D_WEBVTT/") {
           switch codecID.dropFirst(9) {
           case "CAPTIONS": declared.subtitleKind = .captions

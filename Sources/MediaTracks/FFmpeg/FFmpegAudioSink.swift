@@ -83,15 +83,12 @@ final class FFmpegAudioSink {
         detail: "cannot open the \(String(cString: encoder.pointee.name)) encoder for '\(path)'")
     }
     let context = codec.raw
-    guard let stream = avformat_new_stream(output.raw, nil) else {
-      throw MediaError(kind: .other, operation: "avformat_new_stream", detail: "out of memory")
+    let stream = try FFmpegCall.allocate("avformat_new_stream") {
+      avformat_new_stream(output.raw, nil)
     }
     stream.pointee.time_base = context.pointee.time_base
-    code = avcodec_parameters_from_context(stream.pointee.codecpar, context)
-    if code < 0 {
-      throw MediaError(
-        kind: .other, code: code, operation: "avcodec_parameters_from_context",
-        detail: "cannot set up '\(path)'")
+    try FFmpegCall.check("avcodec_parameters_from_context", .other, "cannot set up '\(path)'") {
+      avcodec_parameters_from_context(stream.pointee.codecpar, context)
     }
     try output.open()
 
@@ -114,10 +111,8 @@ final class FFmpegAudioSink {
     _ = withUnsafePointer(to: context.pointee.ch_layout) {
       av_channel_layout_copy(&frame.raw.pointee.ch_layout, $0)
     }
-    code = av_frame_get_buffer(frame.raw, 0)
-    if code < 0 {
-      throw MediaError(
-        kind: .other, code: code, operation: "av_frame_get_buffer", detail: "out of memory")
+    try FFmpegCall.check("av_frame_get_buffer", .other, "out of memory") {
+      av_frame_get_buffer(frame.raw, 0)
     }
     let planar = av_sample_fmt_is_planar(codecFormat) != 0
     let packet = try Packet()
@@ -166,10 +161,10 @@ final class FFmpegAudioSink {
     let produced = converted.withPlanes { planes in
       cff_swr_convert_from_interleaved(swr, planes, Int32(bound), samples, Int32(frames))
     }
-    if produced < 0 {
-      throw MediaError(
-        kind: .outputFailed, code: produced, operation: "swr_convert",
-        detail: "cannot convert samples for '\(output.path)'")
+    try FFmpegCall.check(
+      "swr_convert", .outputFailed, "cannot convert samples for '\(output.path)'"
+    ) {
+      produced
     }
     if produced == 0 { return }
     let fifoRaw = fifo.raw
@@ -188,10 +183,7 @@ final class FFmpegAudioSink {
       if code >= 0 {
         code = cff_fifo_read_into_frame(fifo.raw, frame.raw, Int32(take))
       }
-      if code < 0 {
-        throw MediaError(
-          kind: .other, code: code, operation: "av_audio_fifo_read", detail: "out of memory")
-      }
+      try FFmpegCall.check("av_audio_fifo_read", .other, "out of memory") { code }
       var count = take
       if take < frameSize && !smallLastFrame {
         // Pad the last frame with silence for codecs that need whole frames.
@@ -210,29 +202,23 @@ final class FFmpegAudioSink {
 
   /// Sends the frame (or the end-of-stream marker) and writes every packet that comes out.
   private func encode(frame hasFrame: Bool) throws(MediaError) {
-    var code = avcodec_send_frame(codec.raw, hasFrame ? frame.raw : nil)
-    if code < 0 {
-      throw MediaError(
-        kind: .outputFailed, code: code, operation: "avcodec_send_frame",
-        detail: "cannot encode audio for '\(output.path)'")
+    try FFmpegCall.check(
+      "avcodec_send_frame", .outputFailed, "cannot encode audio for '\(output.path)'"
+    ) {
+      avcodec_send_frame(codec.raw, hasFrame ? frame.raw : nil)
     }
     while true {
-      code = avcodec_receive_packet(codec.raw, packet.raw)
+      let code = avcodec_receive_packet(codec.raw, packet.raw)
       if code == cff_averror_eagain() || code == cff_averror_eof() { return }
-      if code < 0 {
-        throw MediaError(
-          kind: .outputFailed, code: code, operation: "avcodec_receive_packet",
-          detail: "cannot encode audio for '\(output.path)'")
-      }
+      try FFmpegCall.check(
+        "avcodec_receive_packet", .outputFailed, "cannot encode audio for '\(output.path)'"
+      ) { code }
       packet.raw.pointee.stream_index = streamIndex
       let stream = output.raw.pointee.streams[Int(streamIndex)]!
       av_packet_rescale_ts(packet.raw, codec.raw.pointee.time_base, stream.pointee.time_base)
-      code = av_interleaved_write_frame(output.raw, packet.raw)
-      if code < 0 {
-        throw MediaError(
-          kind: .outputFailed, code: code, operation: "av_interleaved_write_frame",
-          detail: "cannot write '\(output.path)'")
-      }
+      try FFmpegCall.check(
+        "av_interleaved_write_frame", .outputFailed, "cannot write '\(output.path)'"
+      ) { av_interleaved_write_frame(output.raw, packet.raw) }
     }
   }
 

@@ -1,5 +1,3 @@
-internal import CFFmpeg
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -53,8 +51,7 @@ public enum MediaProbe {
       info.finish(preferences: preferences, locale: locale, classifyKinds: false)
       return info
     }
-    let context = try FormatContext(path: path, timeout: timeout)
-    return try describe(context, path: path, preferences: preferences, locale: locale)
+    return try describe(.path(path), preferences: preferences, locale: locale, timeout: timeout)
   }
 
   /// Probes media held in memory (a download in progress, a file inside an archive), read
@@ -75,34 +72,21 @@ public enum MediaProbe {
     bytes: [UInt8], name: String = "memory", preferences: TrackPreferences = TrackPreferences(),
     locale: LabelLocale = .english, timeout: Double? = nil
   ) throws(MediaError) -> MediaInfo {
-    let context = try FormatContext(bytes: bytes, name: name, timeout: timeout)
-    return try describe(context, path: name, preferences: preferences, locale: locale)
+    return try describe(
+      .bytes(bytes, name: name), preferences: preferences, locale: locale, timeout: timeout)
   }
 
-  /// The tracks of an open container, labelled, with the default choice.
+  /// The backend that reads media files (manifests are parsed here, whatever the backend).
+  typealias Backend = FFmpegBackend
+
+  /// The tracks of `input`, labelled, with the default choice.
   private static func describe(
-    _ context: borrowing FormatContext, path: String, preferences: TrackPreferences,
-    locale: LabelLocale
+    _ input: MediaInput, preferences: TrackPreferences, locale: LabelLocale, timeout: Double?
   ) throws(MediaError) -> MediaInfo {
-    if context.needsStreamInfo() {
-      do throws(MediaError) {
-        try context.findStreamInfo(path: path)
-      } catch {
-        // The headers' facts are still worth listing (an encrypted track's packets do not
-        // decode); a timeout, or a file with no stream at all, is the error.
-        if error.isTimeout || context.streamCount == 0 { throw error }
-      }
-    }
-    var (audio, subtitles) = context.tracks()
-    context.refineMPEGAudioLayers(&audio, path: path)
-    // Without the stream-info pass some demuxers (WAVE, Ogg) leave the container's duration
-    // unset; it is then the longest audio track's.
-    var duration = context.containerDuration
-    if let stated = duration, context.isImplausible(stated) { duration = nil }
-    duration = duration ?? audio.compactMap(\.duration).max()
+    let probed = try Backend.probe(input, timeout: timeout, lenient: true)
     var info = MediaInfo(
-      path: path, format: context.formatName, duration: duration,
-      bitRate: context.bitRate, audio: audio, subtitles: subtitles)
+      path: input.name, format: probed.format, duration: probed.duration,
+      bitRate: probed.bitRate, audio: probed.audio, subtitles: probed.subtitles)
     info.finish(preferences: preferences, locale: locale)
     return info
   }

@@ -68,7 +68,42 @@ extension FormatContext {
         }
       }
     }
+    if formatName.hasPrefix("matroska"), streamCount > 1,
+      audio.contains(where: { $0.duration == nil })
+    {
+      fillFromLastBlocks(&audio, declared: declared)
+    }
     return (audio, subtitles)
+  }
+
+  /// Sets the duration of Matroska audio tracks whose headers and tags state none to the end
+  /// of their last block (see ``MatroskaBlocks``): its time plus its `BlockDuration`, else its
+  /// frames times the track's `DefaultDuration`, else times the codec's frame length.
+  func fillFromLastBlocks(_ audio: inout [AudioTrack], declared: [Int: DeclaredStream]) {
+    guard let source = byteSource else { return }
+    let blocks = MatroskaBlocks.lastBlocks(source)
+    guard !blocks.isEmpty else { return }
+    for position in audio.indices where audio[position].duration == nil {
+      let index = audio[position].index
+      guard let known = declared[index], known.trackNumber > 0,
+        let last = blocks[known.trackNumber]
+      else { continue }
+      let stream = stream(at: index)
+      var seconds = Double(last.ticks + (last.duration ?? 0)) * av_q2d(stream.pointee.time_base)
+      if last.duration == nil {
+        let parameters = stream.pointee.codecpar.pointee
+        if let frame = known.frameDuration {
+          seconds += Double(last.frames) * frame
+        } else if parameters.frame_size > 0, parameters.sample_rate > 0 {
+          seconds +=
+            Double(last.frames) * Double(parameters.frame_size)
+            / Double(parameters.sample_rate)
+        }
+      }
+      if seconds.isFinite, seconds > 0, !isImplausible(seconds) {
+        audio[position].duration = seconds
+      }
+    }
   }
 
   /// What the container's headers declare for each stream, by stream index.
@@ -131,7 +166,7 @@ extension FormatContext {
       dispositions: dispositionNames(stream.pointee.disposition))
     track.ffmpegCodec = track.codec.isEmpty ? nil : track.codec
     track.codecTag = declared?.tag ?? Self.tagText(parameters.pointee.codec_tag)
-    track.decodable = id != AV_CODEC_ID_NONE && avcodec_find_decoder(id) != nil
+    track.decodable = id != AV_CODEC_ID_NONE && Self.hasDecoder(id)
     // Opus decoders give 48 kHz whatever rate the header states (RFC 7845: the header's rate
     // is the original input's, for information).
     if id == AV_CODEC_ID_OPUS { track.sampleRate = 48000 }
@@ -207,6 +242,19 @@ extension FormatContext {
     }
   }
 
+  /// Whether this FFmpeg has a decoder for `id`, remembered per codec for the process:
+  /// `avcodec_find_decoder` walks every codec FFmpeg has, which cost about 4 % of listing many
+  /// small files (one call per audio track).
+  static func hasDecoder(_ id: AVCodecID) -> Bool {
+    if let known = decoderCache.withLock({ $0[id.rawValue] }) { return known }
+    let found = avcodec_find_decoder(id) != nil
+    decoderCache.withLock { $0[id.rawValue] = found }
+    return found
+  }
+
+  /// ``hasDecoder(_:)``'s answers by codec id.
+  private static let decoderCache = PthreadLocked<[UInt32: Bool]>([:])
+
   /// A codec tag as four printable characters (`"mp4a"`), or `nil` when it is not one.
   static func tagText(_ tag: UInt32) -> String? {
     guard tag != 0 else { return nil }
@@ -231,11 +279,31 @@ extension FormatContext {
     } else if let tag = metadata(stream, "DURATION") ?? metadata(stream, "duration") {
       seconds = Self.clockSeconds(tag)
     } else if streamCount == 1 {
-      seconds = containerDuration
+      seconds = containerDuration ?? constantRateDuration(ofStream: index)
     }
     guard let seconds, seconds.isFinite, seconds > 0 else { return nil }
     if isImplausible(seconds) { return nil }
     return seconds
+  }
+
+  /// The duration in seconds of the only stream of a file whose codec spends the same bytes on
+  /// every second (PCM, GSM, ADPCM): the bytes after the header over the stated bit rate.
+  /// Exact where the headers state no length (raw GSM, Wave64 without a `fact` chunk), unlike
+  /// FFmpeg's estimate from the bit rate, which counts the header's bytes too. `nil` for
+  /// other codecs, several streams, an input without a size, and RIFF WAVE, whose header
+  /// states its data's size: where FFmpeg gives no length, the file is cut short or was
+  /// written as a stream, and its length stays unknown (as the WAVE reader has it).
+  func constantRateDuration(ofStream index: Int) -> Double? {
+    guard streamCount == 1, formatName != "wav",
+      let parameters = stream(at: index).pointee.codecpar,
+      parameters.pointee.codec_type == AVMEDIA_TYPE_AUDIO, parameters.pointee.bit_rate > 0,
+      let start = dataOffset, let size = byteSource?.size, size > start
+    else { return nil }
+    let name = codecName(parameters.pointee.codec_id)
+    let constant =
+      name.hasPrefix("pcm_") || name.hasPrefix("adpcm_") || name == "gsm" || name == "gsm_ms"
+    guard constant, name != "pcm_dvd", name != "pcm_bluray" else { return nil }
+    return Double(size - start) * 8 / Double(parameters.pointee.bit_rate)
   }
 
   /// Whether `seconds` of media cannot fit in the file: less than 100 bits per second of it,

@@ -44,9 +44,9 @@ enum SubtitlePackets {
       let code = try format.readFrame(packet.raw, path: path)
       if code < 0 {
         if code == cff_averror_eof() || format.raw.pointee.pb?.pointee.eof_reached != 0 { break }
-        throw MediaError(
-          kind: .malformed, code: code, operation: "av_read_frame",
-          detail: "cannot read the subtitles of '\(path)'")
+        try FFmpegCall.check(
+          "av_read_frame", .malformed, "cannot read the subtitles of '\(path)'"
+        ) { code }
       }
       defer { av_packet_unref(packet.raw) }
       let raw = packet.raw.pointee

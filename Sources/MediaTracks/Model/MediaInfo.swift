@@ -118,6 +118,10 @@ public struct AudioTrack: Hashable, Sendable, Codable {
 }
 
 /// One subtitle track of a media file or a streaming manifest.
+///
+/// Its identity fields (index, codec, codec tag, language, title, dispositions) repeat
+/// ``AudioTrack``'s on purpose: each is a plain `Codable` value whose JSON keys are the
+/// command line's, and a shared base would need a protocol with the same documentation twice.
 public struct SubtitleTrack: Hashable, Sendable, Codable {
   /// The container stream index; for an HLS playlist the rendition's position among its
   /// `#EXT-X-MEDIA` tags, for a DASH manifest the adaptation set's position in the period (video

@@ -14,9 +14,8 @@ struct CodecContext: ~Copyable {
         kind: .malformed, operation: "avcodec_find_decoder",
         detail: "no decoder for the audio of '\(path)'")
     }
-    guard let context = avcodec_alloc_context3(codec) else {
-      throw MediaError(
-        kind: .other, operation: "avcodec_alloc_context3", detail: "out of memory")
+    let context = try FFmpegCall.allocate("avcodec_alloc_context3") {
+      avcodec_alloc_context3(codec)
     }
     var code = avcodec_parameters_to_context(context, parameters)
     if code >= 0 {
@@ -35,11 +34,7 @@ struct CodecContext: ~Copyable {
 
   /// Allocates an encoder context for `codec`; the caller sets its fields, then calls `open`.
   init(encoder codec: UnsafePointer<AVCodec>) throws(MediaError) {
-    guard let context = avcodec_alloc_context3(codec) else {
-      throw MediaError(
-        kind: .other, operation: "avcodec_alloc_context3", detail: "out of memory")
-    }
-    raw = context
+    raw = try FFmpegCall.allocate("avcodec_alloc_context3") { avcodec_alloc_context3(codec) }
   }
 
   deinit {
@@ -54,10 +49,7 @@ struct Frame: ~Copyable {
 
   /// The corresponding C function is `av_frame_alloc`.
   init() throws(MediaError) {
-    guard let frame = av_frame_alloc() else {
-      throw MediaError(kind: .other, operation: "av_frame_alloc", detail: "out of memory")
-    }
-    raw = frame
+    raw = try FFmpegCall.allocate("av_frame_alloc") { av_frame_alloc() }
   }
 
   deinit {
@@ -72,10 +64,7 @@ struct Packet: ~Copyable {
 
   /// The corresponding C function is `av_packet_alloc`.
   init() throws(MediaError) {
-    guard let packet = av_packet_alloc() else {
-      throw MediaError(kind: .other, operation: "av_packet_alloc", detail: "out of memory")
-    }
-    raw = packet
+    raw = try FFmpegCall.allocate("av_packet_alloc") { av_packet_alloc() }
   }
 
   deinit {
@@ -90,10 +79,9 @@ struct AudioFifo: ~Copyable {
 
   /// The corresponding C function is `av_audio_fifo_alloc`.
   init(format: AVSampleFormat, channels: Int) throws(MediaError) {
-    guard let fifo = av_audio_fifo_alloc(format, Int32(channels), 4096) else {
-      throw MediaError(kind: .other, operation: "av_audio_fifo_alloc", detail: "out of memory")
+    raw = try FFmpegCall.allocate("av_audio_fifo_alloc") {
+      av_audio_fifo_alloc(format, Int32(channels), 4096)
     }
-    raw = fifo
   }
 
   /// Frames currently buffered.

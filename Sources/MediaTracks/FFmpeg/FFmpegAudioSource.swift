@@ -258,9 +258,9 @@ final class FFmpegAudioSource {
       let read = try format.readFrame(packet.raw, path: path)
       if read < 0 {
         if read != cff_averror_eof() && format.raw.pointee.pb?.pointee.eof_reached == 0 {
-          throw MediaError(
-            kind: .malformed, code: read, operation: "av_read_frame",
-            detail: "cannot read the audio of '\(path)'")
+          try FFmpegCall.check("av_read_frame", .malformed, "cannot read the audio of '\(path)'") {
+            read
+          }
         }
         inputEnded = true
         _ = avcodec_send_packet(codec.raw, nil)

@@ -42,11 +42,29 @@ enum FileBytes {
     }
   }
 
-  /// Up to the first 64 KiB of the regular file `path` (empty when it cannot be read).
+  /// The first bytes of the regular file `path` that tell whether it is a manifest (see
+  /// ``head(descriptor:)``); empty when it cannot be read.
   static func head(_ path: String) -> ArraySlice<UInt8> {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else { return [] }
     defer { close(descriptor) }
+    return head(descriptor: descriptor)
+  }
+
+  /// The first bytes of the open regular file `descriptor` that tell whether it is a manifest
+  /// (``ManifestParser/sniff(_:)``), read from offset 0 (the file offset is left alone): the
+  /// first 512 bytes when they cannot start a playlist or an XML document (media), else up
+  /// to the first 64 KiB.
+  static func head(descriptor: Int32) -> ArraySlice<UInt8> {
+    var first = [UInt8](repeating: 0, count: 512)
+    let got = first.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+    guard got > 0 else { return [] }
+    let start = first[0..<got].drop {
+      [0xEF, 0xBB, 0xBF, 0x20, 0x09, 0x0A, 0x0D].contains($0)
+    }
+    guard let lead = start.first, lead == UInt8(ascii: "#") || lead == UInt8(ascii: "<"),
+      got == first.count
+    else { return first[0..<got] }
     return WaveHeader.leadingBytes(descriptor: descriptor)
   }
 

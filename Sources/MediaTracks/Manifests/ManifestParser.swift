@@ -85,8 +85,8 @@ public enum ManifestParser {
   public static func parseIfManifest(path: String, timeout: Double? = nil) throws(MediaError)
     -> MediaInfo?
   {
-    if FormatContext.url(path) != nil { return nil }
-    let local = FormatContext.localPath(path)
+    if InputPath.url(path) != nil { return nil }
+    let local = InputPath.localPath(path)
     let lowered = path.lowercased()
     var kind: ManifestKind? =
       lowered.hasSuffix(".m3u8") ? .hls : lowered.hasSuffix(".mpd") ? .dash : nil
@@ -690,7 +690,7 @@ extension AudioTrack {
 
 /// Reads the local files a manifest names, and only those it may: a relative reference (no
 /// scheme, not an absolute path) to a file inside the manifest's folder once links are resolved,
-/// through ``FormatContext`` (this module's reader, the timeout, no nested inputs), at most
+/// through ``MediaProbe/Backend`` (this module's reader, the timeout, no nested inputs), at most
 /// ``ManifestParser/maximumSegmentReads`` files in all.
 struct SegmentReader {
   /// The manifest's local path.
@@ -729,7 +729,7 @@ struct SegmentReader {
   /// The tracks of `segment` (its initialization section when it has one) of the media
   /// playlist at the local path `playlist`; `name` names the playlist in errors.
   /// - Throws: `.malformed` when the segment is not a local file the playlist may name, is
-  ///   encrypted as a whole, or cannot be read as media; a timeout as ``FormatContext`` does.
+  ///   encrypted as a whole, or cannot be read as media; a timeout as the backend does.
   mutating func tracks(of segment: HLSPlaylist.Segment, playlist: String, name: String)
     throws(MediaError) -> (audio: [AudioTrack], subtitles: [SubtitleTrack])
   {
@@ -750,9 +750,8 @@ struct SegmentReader {
     }
     reads += 1
     do {
-      let context = try FormatContext(path: path, timeout: timeout)
-      if context.needsStreamInfo() { try context.findStreamInfo(path: path) }
-      return context.tracks()
+      let probed = try MediaProbe.Backend.probe(.path(path), timeout: timeout, lenient: false)
+      return (probed.audio, probed.subtitles)
     } catch {
       if error.isTimeout { throw error }
       throw MediaError(

@@ -58,23 +58,18 @@ struct OutputContext: ~Copyable {
       if let descriptor {
         raw.pointee.pb = try Self.writer(for: descriptor, name: path)
       } else {
-        let code = avio_open(&raw.pointee.pb, path, AVIO_FLAG_WRITE)
-        if code < 0 {
-          throw MediaError(
-            kind: .outputFailed, code: code, operation: "avio_open",
-            detail: "cannot create '\(path)'")
+        try FFmpegCall.check("avio_open", .outputFailed, "cannot create '\(path)'") {
+          avio_open(&raw.pointee.pb, path, AVIO_FLAG_WRITE)
         }
       }
     }
     opened = true
-    let code = avformat_write_header(raw, nil)
-    if code < 0 {
-      throw MediaError(
-        kind: .outputFailed, code: code, operation: "avformat_write_header",
-        detail: "cannot write the header of '\(path)'"
-          + (raw.pointee.pb.map { $0.pointee.seekable == 0 } == true
-            ? " (this format needs a seekable output, not a pipe or device)" : ""))
-    }
+    try FFmpegCall.check(
+      "avformat_write_header", .outputFailed,
+      "cannot write the header of '\(path)'"
+        + (raw.pointee.pb.map { $0.pointee.seekable == 0 } == true
+          ? " (this format needs a seekable output, not a pipe or device)" : "")
+    ) { avformat_write_header(raw, nil) }
   }
 
   /// Writes the trailer and closes the output (a caller's descriptor stays open), which then
@@ -87,11 +82,7 @@ struct OutputContext: ~Copyable {
       let closed = closeOutput()
       if code >= 0 { code = closed }
     }
-    if code < 0 {
-      throw MediaError(
-        kind: .outputFailed, code: code, operation: "av_write_trailer",
-        detail: "cannot finish '\(path)'")
-    }
+    try FFmpegCall.check("av_write_trailer", .outputFailed, "cannot finish '\(path)'") { code }
     committed = true
   }
 
@@ -142,9 +133,8 @@ struct OutputContext: ~Copyable {
     let seekable =
       fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
       && lseek(descriptor, 0, SEEK_CUR) >= 0
-    guard let buffer = av_malloc(bufferSize)?.assumingMemoryBound(to: UInt8.self) else {
-      throw MediaError(
-        kind: .other, code: cff_averror(ENOMEM), operation: "av_malloc", detail: "out of memory")
+    let buffer = try FFmpegCall.allocate("av_malloc", code: cff_averror(ENOMEM)) {
+      av_malloc(bufferSize)?.assumingMemoryBound(to: UInt8.self)
     }
     let opaque = UnsafeMutableRawPointer(bitPattern: Int(descriptor) + 1)
     guard
@@ -218,11 +208,8 @@ struct SampleBuffer: ~Copyable {
     let code = planes.withUnsafeMutableBufferPointer {
       av_samples_alloc($0.baseAddress, nil, Int32(channels), Int32(size), format, 0)
     }
-    if code < 0 {
-      capacity = 0
-      throw MediaError(
-        kind: .other, code: code, operation: "av_samples_alloc", detail: "out of memory")
-    }
+    if code < 0 { capacity = 0 }
+    try FFmpegCall.check("av_samples_alloc", .other, "out of memory") { code }
     capacity = size
   }
 

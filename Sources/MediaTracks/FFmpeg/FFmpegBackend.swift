@@ -1,0 +1,48 @@
+/// The FFmpeg probing backend: libavformat opens the input (see ``FormatContext``), reads the
+/// headers and, when they leave facts out, packets; the container's own declarations are
+/// cross-checked (see ``ContainerDeclarations``).
+enum FFmpegBackend: ProbingBackend {
+  static func probe(_ input: MediaInput, timeout: Double?, lenient: Bool) throws(MediaError)
+    -> ProbedMedia
+  {
+    switch input {
+    case .path(let path):
+      let context = try FormatContext(path: path, timeout: timeout)
+      return try describe(context, name: path, lenient: lenient)
+    case .bytes(let bytes, let name):
+      let context = try FormatContext(bytes: bytes, name: name, timeout: timeout)
+      return try describe(context, name: name, lenient: lenient)
+    }
+  }
+
+  /// The facts of an open container.
+  private static func describe(_ context: borrowing FormatContext, name: String, lenient: Bool)
+    throws(MediaError) -> ProbedMedia
+  {
+    if context.needsStreamInfo() {
+      do throws(MediaError) {
+        try context.findStreamInfo(path: name)
+      } catch {
+        // The headers' facts are still worth listing (an encrypted track's packets do not
+        // decode); a timeout, or a file with no stream at all, is the error.
+        if !lenient || error.isTimeout || context.streamCount == 0 { throw error }
+      }
+    }
+    var (audio, subtitles) = context.tracks()
+    guard lenient else {
+      return ProbedMedia(
+        format: context.formatName, duration: context.containerDuration,
+        bitRate: context.bitRate, audio: audio, subtitles: subtitles)
+    }
+    context.refineMPEGAudioLayers(&audio, path: name)
+    // Without the stream-info pass some demuxers (WAVE, Ogg, AVI) leave the container's
+    // duration unset; it is then the longest stream's the headers state (video included),
+    // else the longest audio track's.
+    var duration = context.containerDuration
+    if let stated = duration, context.isImplausible(stated) { duration = nil }
+    duration = duration ?? context.longestStatedStream() ?? audio.compactMap(\.duration).max()
+    return ProbedMedia(
+      format: context.formatName, duration: duration, bitRate: context.bitRate, audio: audio,
+      subtitles: subtitles)
+  }
+}
