@@ -9,7 +9,9 @@ For each size N (the first N paths of one generated catalogue, see make_catalogu
   seconds, CPU seconds, peak RSS; files per second per core = N / wall.
 - Spark: tracks_job.py on local[2] (one executor, the driver JVM, two task slots; one Python
   worker and one mtool per running task): wall seconds of the job, files per second per core =
-  N / (2 x wall), and the peak RSS of the JVM, of one Python worker, and of one mtool.
+  N / (2 x wall), and the peak RSS of the JVM, of one Python worker, and of one mtool; and,
+  from the JVM's GC log, its heap in use right after each collection (the live set: RSS
+  follows the heap's committed size, which the JVM grows lazily up to --driver-memory).
 Spark's overhead per file is the extra core time per file at scale, from the difference
 between the two largest sizes (the fixed start-up cancels): 2 x (T_spark(b) - T_spark(a)) /
 (b - a) minus the direct cost per file. The machine's load average is recorded with each run:
@@ -19,6 +21,7 @@ on a shared machine the wall times are noisy, the CPU times less so.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -91,7 +94,8 @@ def direct(mtool, listing, count):
             "peakRSSMB": usage.ru_maxrss // 1024, "load": load}
 
 
-def spark(mtool, listing, count, work):
+def spark(mtool, listing, count, work, driver_memory):
+    gc_log = os.path.join(work, f"gc-{count}.log")
     submit = os.path.join(os.path.dirname(sys.executable), "spark-submit")
     env = dict(os.environ, PYSPARK_PYTHON=sys.executable, SPARK_LOCAL_IP="127.0.0.1")
     out = os.path.join(work, f"tracks-{count}.parquet")
@@ -99,7 +103,8 @@ def spark(mtool, listing, count, work):
     started = time.monotonic()
     with open(os.path.join(work, f"spark-{count}.log"), "w") as log:
         process = subprocess.Popen(
-            [submit, "--master", "local[2]", "--driver-memory", "1g",
+            [submit, "--master", "local[2]", "--driver-memory", driver_memory,
+             "--conf", f"spark.driver.extraJavaOptions=-Xlog:gc:file={gc_log}",
              "--conf", "spark.ui.enabled=false", "--conf", "spark.ui.showConsoleProgress=false",
              os.path.join(HERE, "tracks_job.py"), "--list", listing, "--out", out,
              "--mtool", mtool, "--files-per-partition", "5000"],
@@ -112,7 +117,26 @@ def spark(mtool, listing, count, work):
     if process.returncode != 0:
         sys.exit(f"spark job failed: see {log.name}")
     return {"files": count, "wall": wall, "filesPerSecondPerCore": count / (2 * wall),
-            "peakRSSMB": sampler.peaks, "load": load}
+            "peakRSSMB": sampler.peaks, "load": load, "driverMemory": driver_memory,
+            **heap_after_gc(gc_log)}
+
+
+def heap_after_gc(path):
+    """The JVM heap in use right after each collection (the live set, in MB), from its GC log:
+    the largest such figure over the run, the last one, and how many collections there were.
+    A heap that is flat in the number of files has the same live set at 1,000 and at 100,000
+    files, whatever the RSS (which follows the heap's committed size, not its use)."""
+    after = []
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                m = re.search(r"Pause.* (\d+)M->(\d+)M\((\d+)M\)", line)
+                if m:
+                    after.append(int(m.group(2)))
+    except OSError:
+        pass
+    return {"heapAfterGCMaxMB": max(after) if after else None,
+            "heapAfterGCLastMB": after[-1] if after else None, "collections": len(after)}
 
 
 def main():
@@ -122,6 +146,8 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--json-out")
+    parser.add_argument("--driver-memory", default="512m",
+                        help="the driver JVM's heap (in local mode it is the executor too)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     mtool = os.path.abspath(args.mtool)
@@ -143,11 +169,12 @@ def main():
         print(f"direct  {size:>7} files: {d['wall']:7.1f} s wall, {d['cpu']:7.1f} s CPU, "
               f"{d['filesPerSecondPerCore']:6.0f} files/s/core, peak RSS {d['peakRSSMB']} MB "
               f"(load {d['load']:.1f})", flush=True)
-        s = spark(mtool, listing, size, work)
+        s = spark(mtool, listing, size, work, args.driver_memory)
         results["spark"].append(s)
         print(f"spark   {size:>7} files: {s['wall']:7.1f} s wall, "
-              f"{s['filesPerSecondPerCore']:6.0f} files/s/core, peak RSS MB {s['peakRSSMB']} "
-              f"(load {s['load']:.1f})", flush=True)
+              f"{s['filesPerSecondPerCore']:6.0f} files/s/core, peak RSS MB {s['peakRSSMB']}, "
+              f"JVM heap after GC max {s['heapAfterGCMaxMB']} MB, last {s['heapAfterGCLastMB']} MB "
+              f"of {s['driverMemory']} ({s['collections']} collections) (load {s['load']:.1f})", flush=True)
     if len(sizes) >= 2:
         a, b = results["spark"][-2], results["spark"][-1]
         da, db = results["direct"][-2], results["direct"][-1]
