@@ -468,130 +468,30 @@ enum TSDeclarations {
 
   static func read(_ source: ByteSource) -> [Int: DeclaredStream] {
     let bytes = source.read(0, Int(min(source.size, Int64(scanBytes))))
-    // 188-byte packets, or 192 (a 4-byte time code first, as in M2TS), or 204 (with parity).
-    var packetSize = 0
-    var start = 0
-    search: for candidate in [188, 192, 204] {
+    guard let (packetSize, start) = packetLayout(bytes) else { return [:] }
+    var scan = TSScan(blueRay: packetSize == 192)
+    var at = start
+    while at + 188 <= bytes.count {
+      defer { at += packetSize }
+      if !scan.packet(bytes, at: at) { break }
+    }
+    return scan.declarations()
+  }
+
+  /// The packet size (188 bytes, or 192 with a 4-byte time code first as in M2TS, or 204 with
+  /// parity) and the first packet's offset: the first sync byte followed by three more a packet
+  /// apart; `nil` when there is none.
+  static func packetLayout(_ bytes: [UInt8]) -> (size: Int, start: Int)? {
+    for candidate in [188, 192, 204] {
       for first in 0..<min(candidate, bytes.count) where bytes[first] == 0x47 {
         if (1...3).allSatisfy({
           first + $0 * candidate < bytes.count ? bytes[first + $0 * candidate] == 0x47 : false
         }) {
-          packetSize = candidate
-          start = first
-          break search
+          return (candidate, first)
         }
       }
     }
-    guard packetSize > 0 else { return [:] }
-    var sections: [Int: [UInt8]] = [:]
-    var programMaps: Set<Int> = []
-    var streams: [Int: (type: Int, descriptors: [UInt8])] = [:]
-    var payloads: [Int: [UInt8]] = [:]
-    var scrambled: Set<Int> = []
-    var tablesEnd: Int? = nil
-    // M2TS (192-byte packets) is Blu-ray's transport stream.
-    var blueRay = packetSize == 192
-    var at = start
-    while at + 188 <= bytes.count {
-      defer { at += packetSize }
-      guard bytes[at] == 0x47 else { continue }
-      let pid = (Int(bytes[at + 1]) & 0x1F) << 8 | Int(bytes[at + 2])
-      let unitStart = bytes[at + 1] & 0x40 != 0
-      let control = (bytes[at + 3] >> 4) & 3
-      guard control & 1 != 0 else { continue }
-      var payload = at + 4
-      if control & 2 != 0 { payload += 1 + Int(bytes[at + 4]) }
-      guard payload < at + 188 else { continue }
-      guard pid == 0 || programMaps.contains(pid) || streams[pid] != nil else { continue }
-      // Enough: 512 KiB went by since the first program map, or 128 KiB and every stream's
-      // first payloads are in (the other programs' maps repeat well within that).
-      if let tables = tablesEnd,
-        at - tables > 512 << 10
-          || (at - tables > 128 << 10
-            && streams.keys.allSatisfy { payloads[$0]?.count ?? 0 >= 4096 })
-      {
-        break
-      }
-      let data = Array(bytes[payload..<(at + 188)])
-      if pid == 0 || programMaps.contains(pid) {
-        if unitStart {
-          let pointer = Int(data[0])
-          guard 1 + pointer < data.count else { continue }
-          sections[pid] = Array(data[(1 + pointer)...])
-        } else if sections[pid] != nil {
-          sections[pid]? += data
-        }
-        guard let section = sections[pid], section.count >= 3 else { continue }
-        let length = (Int(section[1]) & 0x0F) << 8 | Int(section[2])
-        guard section.count >= 3 + length else { continue }
-        sections[pid] = nil
-        if pid == 0 && section[0] == 0 {
-          var entry = 8
-          while entry + 4 <= 3 + length - 4 {
-            let program = section.be16(entry)
-            let mapPID = section.be16(entry + 2) & 0x1FFF
-            if program != 0 { programMaps.insert(mapPID) }
-            entry += 4
-          }
-        } else if section[0] == 2 {
-          let infoLength = section.be16(10) & 0x0FFF
-          // A program-level registration descriptor (tag 5) naming HDMV: a Blu-ray stream.
-          var info = 12
-          while info + 6 <= min(12 + infoLength, section.count) {
-            if section[info] == 0x05, section.fourCC(info + 2) == "HDMV" { blueRay = true }
-            info += 2 + Int(section[info + 1])
-          }
-          var entry = 12 + infoLength
-          while entry + 5 <= 3 + length - 4 {
-            let type = Int(section[entry])
-            let streamPID = section.be16(entry + 1) & 0x1FFF
-            let descriptorLength = section.be16(entry + 3) & 0x0FFF
-            let end = min(entry + 5 + descriptorLength, section.count)
-            if streams[streamPID] == nil {
-              streams[streamPID] = (type, Array(section[(entry + 5)..<end]))
-            }
-            entry += 5 + descriptorLength
-          }
-          if tablesEnd == nil { tablesEnd = at }
-        }
-        continue
-      }
-      // Scrambled packets (transport_scrambling_control set): the stream is encrypted.
-      if streams[pid] != nil, bytes[at + 3] >> 6 != 0 { scrambled.insert(pid) }
-      // The first PES payloads of a stream, each after its PES header.
-      if streams[pid] != nil, (payloads[pid]?.count ?? 0) < 4096 {
-        // Payloads of consecutive PES packets are joined: a frame may span two of them.
-        if unitStart, data.count >= 9, data[0] == 0, data[1] == 0, data[2] == 1 {
-          let headerEnd = 9 + Int(data[8])
-          if headerEnd <= data.count { payloads[pid, default: []] += data[headerEnd...] }
-        } else if !unitStart, payloads[pid] != nil {
-          payloads[pid]? += data
-        }
-      }
-    }
-    var result: [Int: DeclaredStream] = [:]
-    for (pid, stream) in streams {
-      if var declared = declaration(
-        type: stream.type, descriptors: stream.descriptors, blueRay: blueRay)
-      {
-        declared.encrypted = scrambled.contains(pid)
-        declared.scrambled = declared.encrypted
-        let payload = payloads[pid] ?? []
-        if declared.codec == "dts", let variant = ContainerDeclarations.dtsVariant(payload) {
-          if variant == "dts_uhd" {
-            declared.codec = "dts_uhd"
-            declared.noDecoder = true
-          } else {
-            declared.profile = variant
-          }
-        }
-        if declared.codec == nil, declared.tag.hasSuffix("0x03") || declared.tag.hasSuffix("0x04") {
-          declared.codec = ContainerDeclarations.mpegAudioLayer(payload)
-        }
-        result[pid] = declared
-      }
-    }
-    return result
+    return nil
   }
 
   /// The declaration of one elementary stream, or `nil` for video and data streams.
@@ -674,6 +574,139 @@ enum TSDeclarations {
       if let described { return named(described, profile: profile) }
       return nil
     }
+  }
+}
+
+/// What the first packets of a transport stream have told so far: the program association
+/// and program map tables, each stream's first PES payload bytes and whether it is scrambled.
+struct TSScan {
+  private var sections: [Int: [UInt8]] = [:]
+  private var programMaps: Set<Int> = []
+  private var streams: [Int: (type: Int, descriptors: [UInt8])] = [:]
+  private var payloads: [Int: [UInt8]] = [:]
+  private var scrambled: Set<Int> = []
+  /// Where the first program map table ended, or `nil` before it.
+  private var tablesEnd: Int? = nil
+  /// Whether the stream is Blu-ray's: M2TS (192-byte packets) or an `HDMV` registration.
+  private var blueRay: Bool
+
+  init(blueRay: Bool) { self.blueRay = blueRay }
+
+  /// Reads the 188-byte packet at `at` in `bytes`; `false` when enough has been read.
+  mutating func packet(_ bytes: [UInt8], at: Int) -> Bool {
+    guard bytes[at] == 0x47 else { return true }
+    let pid = (Int(bytes[at + 1]) & 0x1F) << 8 | Int(bytes[at + 2])
+    let unitStart = bytes[at + 1] & 0x40 != 0
+    let control = (bytes[at + 3] >> 4) & 3
+    guard control & 1 != 0 else { return true }
+    var payload = at + 4
+    if control & 2 != 0 { payload += 1 + Int(bytes[at + 4]) }
+    guard payload < at + 188 else { return true }
+    guard pid == 0 || programMaps.contains(pid) || streams[pid] != nil else { return true }
+    // Enough: 512 KiB went by since the first program map, or 128 KiB and every stream's
+    // first payloads are in (the other programs' maps repeat well within that).
+    if let tables = tablesEnd,
+      at - tables > 512 << 10
+        || (at - tables > 128 << 10
+          && streams.keys.allSatisfy { payloads[$0]?.count ?? 0 >= 4096 })
+    {
+      return false
+    }
+    let data = Array(bytes[payload..<(at + 188)])
+    if pid == 0 || programMaps.contains(pid) {
+      table(data, pid: pid, unitStart: unitStart, at: at)
+      return true
+    }
+    // Scrambled packets (transport_scrambling_control set): the stream is encrypted.
+    if streams[pid] != nil, bytes[at + 3] >> 6 != 0 { scrambled.insert(pid) }
+    // The first PES payloads of a stream, each after its PES header.
+    if streams[pid] != nil, (payloads[pid]?.count ?? 0) < 4096 {
+      // Payloads of consecutive PES packets are joined: a frame may span two of them.
+      if unitStart, data.count >= 9, data[0] == 0, data[1] == 0, data[2] == 1 {
+        let headerEnd = 9 + Int(data[8])
+        if headerEnd <= data.count { payloads[pid, default: []] += data[headerEnd...] }
+      } else if !unitStart, payloads[pid] != nil {
+        payloads[pid]? += data
+      }
+    }
+    return true
+  }
+
+  /// Adds a table packet's payload to its section and reads the section once it is whole.
+  private mutating func table(_ data: [UInt8], pid: Int, unitStart: Bool, at: Int) {
+    if unitStart {
+      let pointer = Int(data[0])
+      guard 1 + pointer < data.count else { return }
+      sections[pid] = Array(data[(1 + pointer)...])
+    } else if sections[pid] != nil {
+      sections[pid]? += data
+    }
+    guard let section = sections[pid], section.count >= 3 else { return }
+    let length = (Int(section[1]) & 0x0F) << 8 | Int(section[2])
+    guard section.count >= 3 + length else { return }
+    sections[pid] = nil
+    if pid == 0 && section[0] == 0 {
+      var entry = 8
+      while entry + 4 <= 3 + length - 4 {
+        let program = section.be16(entry)
+        let mapPID = section.be16(entry + 2) & 0x1FFF
+        if program != 0 { programMaps.insert(mapPID) }
+        entry += 4
+      }
+    } else if section[0] == 2 {
+      programMap(section, length: length)
+      if tablesEnd == nil { tablesEnd = at }
+    }
+  }
+
+  /// Reads a whole program map section (`length` from its header): the program's
+  /// registration and each stream's type and descriptors.
+  private mutating func programMap(_ section: [UInt8], length: Int) {
+    let infoLength = section.be16(10) & 0x0FFF
+    // A program-level registration descriptor (tag 5) naming HDMV: a Blu-ray stream.
+    var info = 12
+    while info + 6 <= min(12 + infoLength, section.count) {
+      if section[info] == 0x05, section.fourCC(info + 2) == "HDMV" { blueRay = true }
+      info += 2 + Int(section[info + 1])
+    }
+    var entry = 12 + infoLength
+    while entry + 5 <= 3 + length - 4 {
+      let type = Int(section[entry])
+      let streamPID = section.be16(entry + 1) & 0x1FFF
+      let descriptorLength = section.be16(entry + 3) & 0x0FFF
+      let end = min(entry + 5 + descriptorLength, section.count)
+      if streams[streamPID] == nil {
+        streams[streamPID] = (type, Array(section[(entry + 5)..<end]))
+      }
+      entry += 5 + descriptorLength
+    }
+  }
+
+  /// The declarations of the streams found, by PID.
+  func declarations() -> [Int: DeclaredStream] {
+    var result: [Int: DeclaredStream] = [:]
+    for (pid, stream) in streams {
+      if var declared = TSDeclarations.declaration(
+        type: stream.type, descriptors: stream.descriptors, blueRay: blueRay)
+      {
+        declared.encrypted = scrambled.contains(pid)
+        declared.scrambled = declared.encrypted
+        let payload = payloads[pid] ?? []
+        if declared.codec == "dts", let variant = ContainerDeclarations.dtsVariant(payload) {
+          if variant == "dts_uhd" {
+            declared.codec = "dts_uhd"
+            declared.noDecoder = true
+          } else {
+            declared.profile = variant
+          }
+        }
+        if declared.codec == nil, declared.tag.hasSuffix("0x03") || declared.tag.hasSuffix("0x04") {
+          declared.codec = ContainerDeclarations.mpegAudioLayer(payload)
+        }
+        result[pid] = declared
+      }
+    }
+    return result
   }
 }
 
