@@ -39,20 +39,13 @@ struct DeclaredStream: Hashable {
   var language: String? = nil
 }
 
-/// Random access to the bytes of an input: `read(offset, count)` gives up to `count` bytes from
-/// `offset` (fewer at the end), `size` is the whole input's size.
-struct ByteSource {
-  let size: Int64
-  let read: (Int64, Int) -> [UInt8]
-}
-
 /// Reads the codec declarations of MP4, MPEG-TS and Matroska headers, keyed by the id FFmpeg
 /// gives the stream (`AVStream.id`: the MP4 track ID, the MPEG-TS PID, the Matroska track
 /// number).
 enum ContainerDeclarations {
   /// The declarations of the container `format` (FFmpeg's demuxer name), or an empty table for
   /// other formats and for headers that cannot be read.
-  static func read(format: String, from source: ByteSource) -> [Int: DeclaredStream] {
+  static func read(format: String, from source: some ByteSource) -> [Int: DeclaredStream] {
     if format.hasPrefix("mov") { return MP4Declarations.read(source) }
     if format == "mpegts" { return TSDeclarations.read(source) }
     if format.hasPrefix("matroska") { return MatroskaDeclarations.read(source) }
@@ -176,14 +169,14 @@ enum MP4Declarations {
   /// The most movie fragments read for durations.
   static let fragmentLimit = 100_000
 
-  static func read(_ source: ByteSource) -> [Int: DeclaredStream] {
+  static func read(_ source: some ByteSource) -> [Int: DeclaredStream] {
     var offset: Int64 = 0
     var boxes = 0
     var movie: [UInt8]? = nil
     var fragments: [(Int64, Int)] = []
     while offset + 8 <= source.size, boxes < 1_000_000 {
       boxes += 1
-      let header = source.read(offset, 16)
+      let header = source.bytes(at: offset, count: 16)
       guard header.count >= 8 else { break }
       var size = Int64(header.be32(0))
       var headerSize: Int64 = 8
@@ -197,7 +190,7 @@ enum MP4Declarations {
       let type = header.fourCC(4)
       if type == "moov" && movie == nil {
         guard size - headerSize <= moovLimit else { return [:] }
-        movie = source.read(offset + headerSize, Int(size - headerSize))
+        movie = source.bytes(at: offset + headerSize, count: Int(size - headerSize))
       } else if type == "moof", fragments.count < fragmentLimit, size - headerSize <= 16 << 20,
         offset + size <= source.size
       {
@@ -219,7 +212,7 @@ enum MP4Declarations {
   /// the start of its first, from `tfdt` decode times and `trun` sample durations (or the
   /// `tfhd`/`trex` defaults).
   static func fragmentDurations(
-    movie: [UInt8], fragments: [(Int64, Int)], _ source: ByteSource
+    movie: [UInt8], fragments: [(Int64, Int)], _ source: some ByteSource
   ) -> [Int: Double] {
     var timescales: [Int: Int] = [:]
     var defaults: [Int: Int] = [:]
@@ -244,7 +237,7 @@ enum MP4Declarations {
     var first: [Int: Double] = [:]
     var end: [Int: Double] = [:]
     for (offset, size) in fragments {
-      let moof = source.read(offset, size)
+      let moof = source.bytes(at: offset, count: size)
       for (type, traf) in children(moof, 0..<moof.count) where type == "traf" {
         guard let tfhd = child(moof, traf, "tfhd") else { continue }
         let flags = moof.be32(tfhd.lowerBound) & 0xFF_FFFF
@@ -466,8 +459,8 @@ enum TSDeclarations {
   /// How much of the start of the file is read for the tables and first payloads.
   static let scanBytes = 1 << 20
 
-  static func read(_ source: ByteSource) -> [Int: DeclaredStream] {
-    let bytes = source.read(0, Int(min(source.size, Int64(scanBytes))))
+  static func read(_ source: some ByteSource) -> [Int: DeclaredStream] {
+    let bytes = source.bytes(at: 0, count: Int(min(source.size, Int64(scanBytes))))
     guard let (packetSize, start) = packetLayout(bytes) else { return [:] }
     var scan = TSScan(blueRay: packetSize == 192)
     var at = start
@@ -752,14 +745,14 @@ enum MatroskaDeclarations {
     return result
   }
 
-  static func read(_ source: ByteSource) -> [Int: DeclaredStream] {
+  static func read(_ source: some ByteSource) -> [Int: DeclaredStream] {
     // The tracks are nearly always within the first kilobytes: 256 KiB first, more only when
     // they were not complete there.
-    let first = source.read(0, Int(min(source.size, 256 << 10)))
+    let first = source.bytes(at: 0, count: Int(min(source.size, 256 << 10)))
     let whole = Int64(first.count) >= source.size
     let found = tracks(in: first, whole: whole)
     if !found.isEmpty || whole { return found }
-    let more = source.read(0, Int(min(source.size, Int64(scanBytes))))
+    let more = source.bytes(at: 0, count: Int(min(source.size, Int64(scanBytes))))
     return tracks(in: more, whole: true)
   }
 

@@ -87,16 +87,22 @@ public enum ManifestParser {
   {
     if InputPath.url(path) != nil { return nil }
     let local = InputPath.localPath(path)
-    let lowered = path.lowercased()
-    var kind: ManifestKind? =
-      lowered.hasSuffix(".m3u8") ? .hls : lowered.hasSuffix(".mpd") ? .dash : nil
-    var info = stat()
-    if stat(local, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
-      if let found = sniff(FileBytes.head(local)) { kind = found }
+    // A regular file is recognised by its content; a pipe (not read ahead) and a file that
+    // cannot be opened by its name.
+    let file = try? FileBytes(path: local)
+    guard
+      let kind = file.flatMap({ sniff($0.signatureHead()) }) ?? InputSignature.manifest(named: path)
+    else { return nil }
+    let deadline = try Deadline(timeout: timeout)
+    let bytes: [UInt8]
+    if let file {
+      bytes = try manifestBytes(file)
+    } else {
+      bytes = try manifestBytes(
+        MemoryBytes(reading: local, deadline: deadline, limit: manifestLimit))
     }
     switch kind {
-    case .hls?:
-      let bytes = try FileBytes.read(local, deadline: try Deadline(timeout: timeout))
+    case .hls:
       let playlist = try HLSPlaylist(bytes: bytes)
       var reader = SegmentReader(manifest: local, timeout: timeout)
       if playlist.isMediaPlaylist {
@@ -105,11 +111,24 @@ public enum ManifestParser {
       var result = self.info(path: path, hls: playlist)
       fillFromSegments(&result, playlist: playlist, reader: &reader)
       return result
-    case .dash?:
-      let bytes = try FileBytes.read(local, deadline: try Deadline(timeout: timeout))
+    case .dash:
       return self.info(path: path, dash: try DASHManifest(bytes: bytes))
-    case nil:
-      return nil
+    }
+  }
+
+  /// The largest manifest accepted, in bytes.
+  static let manifestLimit = 16 << 20
+
+  /// The whole manifest `source` holds.
+  /// - Throws: `.malformed` when it exceeds ``manifestLimit``, `.notFound` when it cannot be
+  ///   read.
+  static func manifestBytes(_ source: some ByteSource) throws(MediaError) -> [UInt8] {
+    guard source.size <= manifestLimit else { throw .tooLargeForManifest(source.name) }
+    do {
+      return try source.contents()
+    } catch {
+      // As the sequential reader reports it: no FFmpeg code.
+      throw MediaError(kind: error.kind, operation: error.operation, detail: error.detail)
     }
   }
 
@@ -118,36 +137,10 @@ public enum ManifestParser {
     case hls, dash
   }
 
-  /// The manifest kind `head` (a file's first bytes) starts, or `nil`.
+  /// The manifest kind `head` (a file's first bytes) starts, or `nil` (see
+  /// ``InputSignature/manifest(_:)``).
   static func sniff(_ head: ArraySlice<UInt8>) -> ManifestKind? {
-    var bytes = head
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-    // A playlist's first line is its signature (RFC 8216 section 4.3.1.1).
-    if bytes.starts(with: "#EXTM3U".utf8) { return .hls }
-    while let first = bytes.first, first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D
-    {
-      bytes = bytes.dropFirst()
-    }
-    guard bytes.first == UInt8(ascii: "<") else { return nil }
-    // An element named MPD, with or without a namespace prefix: `<MPD` or `:MPD`, then a space,
-    // `>` or `/`.
-    let name = Array("MPD".utf8)
-    var index = bytes.startIndex
-    while let found = bytes[index...].firstIndex(of: UInt8(ascii: "M")) {
-      index = found + 1
-      guard found > bytes.startIndex, found + 3 < bytes.endIndex,
-        bytes[found..<(found + 3)].elementsEqual(name)
-      else { continue }
-      let before = bytes[found - 1]
-      let after = bytes[found + 3]
-      if before == UInt8(ascii: "<") || before == UInt8(ascii: ":"),
-        after == 0x20 || after == 0x09 || after == 0x0A || after == 0x0D
-          || after == UInt8(ascii: ">") || after == UInt8(ascii: "/")
-      {
-        return .dash
-      }
-    }
-    return nil
+    InputSignature.manifest(head)
   }
 
   /// The tracks an HLS multivariant playlist declares (kinds set; labels and defaults not yet).

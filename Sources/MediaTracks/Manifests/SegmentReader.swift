@@ -31,11 +31,11 @@ struct SegmentReader {
     audio: [AudioTrack], subtitles: [SubtitleTrack]
   )? {
     guard reads < ManifestParser.maximumSegmentReads, let path = resolve(uri, relativeTo: manifest),
-      ManifestParser.sniff(FileBytes.head(path)) == .hls
+      let file = try? FileBytes(path: path), ManifestParser.sniff(file.signatureHead()) == .hls
     else { return nil }
     reads += 1
-    guard let deadline = try? Deadline(timeout: timeout),
-      let bytes = try? FileBytes.read(path, deadline: deadline),
+    guard (try? Deadline(timeout: timeout)) != nil,
+      let bytes = try? ManifestParser.manifestBytes(file),
       let playlist = try? HLSPlaylist(bytes: bytes), playlist.isMediaPlaylist,
       let segment = playlist.segments.first
     else { return nil }
