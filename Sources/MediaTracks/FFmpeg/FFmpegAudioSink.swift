@@ -32,11 +32,9 @@ final class FFmpegAudioSink {
   ) throws(MediaError) {
     try FFmpegLibraries.require()
     let path = destination.path
-    guard let encoder = choice.findEncoder() else {
-      throw MediaError(
-        kind: .invalidArgument, operation: "avcodec_find_encoder",
-        detail: "this FFmpeg has no encoder for '\(path)'")
-    }
+    let encoder = try FFmpegCall.find(
+      "avcodec_find_encoder", .invalidArgument, "this FFmpeg has no encoder for '\(path)'"
+    ) { choice.findEncoder() }
     var output = try OutputContext(format: choice.muxer, destination: destination)
     let codecFormat = EncoderChoice.sampleFormat(for: encoder)
     let outRate = choice.forcedRate ?? EncoderChoice.supportedRate(near: sampleRate, for: encoder)
@@ -124,6 +122,7 @@ final class FFmpegAudioSink {
     if produced == 0 { return }
     let fifoRaw = fifo.raw
     let written = converted.withPlanes { cff_fifo_write(fifoRaw, $0, produced) }
+    // A short count, not a negative code, is the failure here: not FFmpegCall.check's shape.
     if written < produced {
       throw MediaError(
         kind: .other, code: written, operation: "av_audio_fifo_write", detail: "out of memory")

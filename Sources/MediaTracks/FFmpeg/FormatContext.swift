@@ -103,12 +103,10 @@ struct FormatContext: ~Copyable {
       }
     }
     if code < 0 {
-      reader = file.makeReader()
-      guard let io = reader else {
-        throw MediaError(
-          kind: .other, code: cff_averror(ENOMEM), operation: "avio_alloc_context",
-          detail: "cannot open '\(path)'")
-      }
+      let io = try FFmpegCall.allocate(
+        "avio_alloc_context", code: cff_averror(ENOMEM), "cannot open '\(path)'"
+      ) { file.makeReader() }
+      reader = io
       (code, opened) = FormatContext.openInput(
         url: localPath, reader: io, format: nil, deadline: deadline, confined: true)
     }
@@ -274,14 +272,12 @@ struct FormatContext: ~Copyable {
       av_malloc(bufferSize)?.assumingMemoryBound(to: UInt8.self)
     }
     let opaque = Unmanaged.passUnretained(source).toOpaque()
-    guard
-      let io = avio_alloc_context(
-        buffer, Int32(bufferSize), 0, opaque, memoryRead, nil, memorySeek)
-    else {
-      av_free(buffer)
-      throw MediaError(
-        kind: .other, code: cff_averror(ENOMEM), operation: "avio_alloc_context",
-        detail: "cannot open '\(name)'")
+    let io = try FFmpegCall.allocate(
+      "avio_alloc_context", code: cff_averror(ENOMEM), "cannot open '\(name)'"
+    ) {
+      let io = avio_alloc_context(buffer, Int32(bufferSize), 0, opaque, memoryRead, nil, memorySeek)
+      if io == nil { av_free(buffer) }
+      return io
     }
     let (code, opened) = FormatContext.openInput(
       url: nil, reader: io, format: nil, deadline: deadline, confined: true)

@@ -29,12 +29,8 @@ struct Resampler: ~Copyable {
       &raw, UnsafeMutablePointer(mutating: outLayout), outFormat, outRate,
       UnsafeMutablePointer(mutating: layout), inFormat, inRate, 0, nil)
     if code >= 0 { code = swr_init(raw) }
-    if code < 0 {
-      swr_free(&raw)
-      throw MediaError(
-        kind: .other, code: code, operation: "swr_init",
-        detail: "cannot configure sample conversion")
-    }
+    if code < 0 { swr_free(&raw) }
+    try FFmpegCall.check("swr_init", .other, "cannot configure sample conversion") { code }
     inputFormat = inFormat.rawValue
     inputRate = inRate
     inputChannels = layout.pointee.nb_channels
