@@ -18,7 +18,7 @@ extension ManifestParser {
     let audio = classified(tracks.audio, alternates: tracks.alternates)
     TrackKinds.classify(&subtitles)
     return MediaInfo(
-      path: path, format: "dash", duration: manifest.duration, audio: audio,
+      path: path, demuxerName: "dash", duration: manifest.duration, audio: audio,
       subtitles: subtitles)
   }
 

@@ -229,7 +229,7 @@ public enum ManifestParser {
     if !hasAudioRenditions, let muxed = muxedAudio(playlist) { audio.append(muxed) }
     TrackKinds.classify(&audio)
     TrackKinds.classify(&subtitles)
-    return MediaInfo(path: path, format: "hls", audio: audio, subtitles: subtitles)
+    return MediaInfo(path: path, demuxerName: "hls", audio: audio, subtitles: subtitles)
   }
 
   /// The audio muxed into the variants, as one track: from the `CODECS` of the first variant
@@ -270,7 +270,7 @@ public enum ManifestParser {
     TrackKinds.classify(&audio)
     TrackKinds.classify(&subtitles)
     return MediaInfo(
-      path: path, format: "hls", duration: duration, audio: audio, subtitles: subtitles)
+      path: path, demuxerName: "hls", duration: duration, audio: audio, subtitles: subtitles)
   }
 
   /// Fills in the facts a multivariant playlist leaves out from the first segment of local
