@@ -514,6 +514,7 @@ enum TSDeclarations {
       let length = Int(descriptors[index + 1])
       let body = index + 2
       guard body + length <= descriptors.count else { break }
+      // The specification's descriptor tags, a table: other value tables share its shape only.
       switch descriptorTag {
       case 0x05 where length >= 4: registration = descriptors.fourCC(body)
       case 0x6A: described = "ac3"

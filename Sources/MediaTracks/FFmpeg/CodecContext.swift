@@ -44,6 +44,9 @@ struct CodecContext: ~Copyable {
   }
 }
 
+// Frame, Packet and AudioFifo repeat the owner's shape: each frees with its own function, and
+// one generic owner would keep a closure per value for it.
+
 /// Owns one `AVFrame`.
 struct Frame: ~Copyable {
   let raw: UnsafeMutablePointer<AVFrame>

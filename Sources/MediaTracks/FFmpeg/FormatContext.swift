@@ -60,8 +60,7 @@ struct FormatContext: ~Copyable {
       guard code >= 0, let opened else {
         throw FormatContext.openingError(path, code: code, deadline: deadline)
       }
-      raw = opened
-      self.deadline = deadline
+      try self.init(adopting: opened, reader: nil, path: path, deadline: deadline)
       return
     }
     let localPath = InputPath.localPath(path)
@@ -114,15 +113,29 @@ struct FormatContext: ~Copyable {
       if let io = reader { FileSource.free(io) }
       throw FormatContext.openingError(path, code: code, deadline: deadline)
     }
-    if let refusal = FormatContext.refuseReferences(opened, path: path) {
+    try self.init(adopting: opened, reader: io, path: path, deadline: deadline, file: file)
+  }
+
+  /// Takes an opened context: one FFmpeg's own protocols read (`reader` `nil`), or a confined
+  /// one reading through the custom `reader`, which keeps `file` or `memory` (what the reader
+  /// reads) alive as long as itself. A confined context that opened as a format that only
+  /// names other inputs is closed, with its reader, and refused.
+  /// - Throws: The refusal (``referencesError(_:)``).
+  private init(
+    adopting opened: UnsafeMutablePointer<AVFormatContext>,
+    reader: UnsafeMutablePointer<AVIOContext>?, path: String, deadline: Deadline,
+    file: FileSource? = nil, memory: MemorySource? = nil
+  ) throws(MediaError) {
+    if let io = reader, let refusal = FormatContext.refuseReferences(opened, path: path) {
       FileSource.free(io)
       throw refusal
     }
     raw = opened
-    customIO = io
+    customIO = reader
     self.file = file
+    self.memory = memory
     self.deadline = deadline
-    dataOffset = FormatContext.readerPosition(io)
+    dataOffset = reader.flatMap(FormatContext.readerPosition)
   }
 
   /// The byte position of a reader (what `avio_tell` computes: the buffer's file position
@@ -285,17 +298,7 @@ struct FormatContext: ~Copyable {
       FileSource.free(io)
       throw FormatContext.openingError(name, code: code, deadline: deadline)
     }
-    // Alike the file initializer's tail, which also undoes a first try with the extension's
-    // demuxer; the two differ in what they keep alive (bytes here, the file there).
-    if let refusal = FormatContext.refuseReferences(opened, path: name) {
-      FileSource.free(io)
-      throw refusal
-    }
-    raw = opened
-    customIO = io
-    memory = source
-    self.deadline = deadline
-    dataOffset = FormatContext.readerPosition(io)
+    try self.init(adopting: opened, reader: io, path: name, deadline: deadline, memory: source)
   }
 
   deinit {

@@ -115,6 +115,7 @@ extension ChannelLayout {
   static func defaultName(channels: Int) -> String {
     guard channels > 0 else { return "" }
     let described: String
+    // FFmpeg's names by channel count, a table: other value tables share its shape only.
     switch channels {
     case 1: described = "mono"
     case 2: described = "stereo"

@@ -117,6 +117,8 @@ public struct AudioTrack: Hashable, Sendable, Codable {
   public var isDefault: Bool { dispositions.contains("default") }
 }
 
+// SubtitleTrack repeats AudioTrack's identity fields on purpose (see its documentation).
+
 /// One subtitle track of a media file or a streaming manifest.
 ///
 /// Its identity fields (index, codec, codec tag, language, title, dispositions) repeat

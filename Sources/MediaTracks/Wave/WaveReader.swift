@@ -136,8 +136,7 @@ final class WaveReader {
   /// as FFmpeg's sample conversion does.
   private func convert(samples count: Int, into buffer: inout [Float]) {
     let encoding = encoding
-    // One loop per sample encoding, alike on purpose: each is the kernel of its encoding,
-    // with the load and scale the compiler keeps inside the loop.
+    // One loop per encoding, alike on purpose: each keeps its load and scale inside its loop.
     bytes.withUnsafeBytes { raw in
       buffer.withUnsafeMutableBufferPointer { out in
         switch encoding {
