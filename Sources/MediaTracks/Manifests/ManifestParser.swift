@@ -87,8 +87,8 @@ public enum ManifestParser {
   {
     if InputPath.url(path) != nil { return nil }
     let local = InputPath.localPath(path)
-    // A regular file is recognised by its content; a pipe (not read ahead) and a file that
-    // cannot be opened by its name.
+    // A regular file is recognised by its content; a pipe (not read ahead), a file that cannot
+    // be opened and content that says nothing, by the name.
     let file = try? FileBytes(path: local)
     guard
       let kind = file.flatMap({ sniff($0.signatureHead()) }) ?? InputSignature.manifest(named: path)
