@@ -378,16 +378,9 @@ public final class SubtitlesPlugin {
 
   /// In-media cues as a document: their texts, one after the other, and cues over them.
   static func document(from cues: [TimedText]) -> SubtitleDocument {
-    var text: [UInt8] = []
-    var list: [Cue] = []
-    list.reserveCapacity(cues.count)
-    for cue in cues {
-      let start = text.count
-      text.append(contentsOf: cue.text.utf8)
-      list.append(Cue(textRange: start..<text.count, startTime: cue.start, endTime: cue.end))
-      text.append(0x0A)
-    }
-    return SubtitleDocument(format: .srt, text: text, cues: list)
+    SubtitleDocument(
+      format: .srt,
+      timedTexts: cues.map { (startTime: $0.startTime, endTime: $0.endTime, text: $0.text) })
   }
 
   /// The whole content of a file, or `nil` when it cannot be read.

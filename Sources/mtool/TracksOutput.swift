@@ -23,7 +23,7 @@ enum TracksOutput {
     switch result {
     case .success(let info):
       return .object([
-        ("path", .string(jsonName(path))), ("format", .string(info.format)),
+        ("path", .string(jsonName(path))), ("format", .string(info.demuxerName)),
         ("duration", number(info.duration)), ("audio", .array(info.audio.map(json(audio:)))),
         ("subtitles", .array(info.subtitles.map(json(subtitle:)))),
         ("defaultAudio", int(info.defaultAudio)), ("defaultSubtitle", int(info.defaultSubtitle)),
@@ -74,7 +74,7 @@ enum TracksOutput {
 
   /// The readable table of one file; `*` marks the default choice.
   static func table(_ info: MediaInfo, path: String) -> String {
-    var text = displayText(path) + ": " + printable(info.format)
+    var text = displayText(path) + ": " + printable(info.demuxerName)
     if let duration = info.duration { text += ", " + seconds(duration) }
     text += "\n"
     // One label column for the file, as wide as its longest label (at least 42 characters).

@@ -229,7 +229,7 @@ func timeoutsMustBePositive(timeout: Double) {
   let path = scratch("master.mp4")
   try write(master, to: path)
   defer { unlink(path) }
-  #expect(try MediaProbe.probe(path: path).format == "hls")
+  #expect(try MediaProbe.probe(path: path).demuxerName == "hls")
   #expect {
     _ = try AudioDecoder(path: path)
   } throws: { ($0 as? MediaError)?.kind == .malformed }
@@ -253,7 +253,7 @@ func timeoutsMustBePositive(timeout: Double) {
   try write(live, to: dash)
   defer { unlink(dash) }
   let info = try MediaProbe.probe(path: dash)
-  #expect(info.format == "dash")
+  #expect(info.demuxerName == "dash")
   #expect(info.audio.map(\.language) == ["de"])
 
   let hls = scratch("playlist.txt")

@@ -26,7 +26,7 @@ private let expectations: [(file: String, format: String, audio: [(String, Int, 
 func containerFixturesProbe(position: Int) throws {
   let expected = expectations[position]
   let info = try MediaProbe.probe(path: fixtures + "/" + expected.file)
-  #expect(info.format == expected.format)
+  #expect(info.demuxerName == expected.format)
   #expect(info.audio.count == expected.audio.count, "\(expected.file)")
   for (track, facts) in zip(info.audio, expected.audio) {
     #expect(track.codec == facts.0, "\(expected.file)")
@@ -101,7 +101,7 @@ func containerFixturesDecode(position: Int) throws {
   fclose(target)
   defer { unlink(path) }
   let info = try MediaProbe.probe(path: path)
-  #expect(info.format == "wav")
+  #expect(info.demuxerName == "wav")
   #expect(info.audio.first?.sampleRate == 22050)
 }
 

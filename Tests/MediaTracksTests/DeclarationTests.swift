@@ -8,12 +8,8 @@ import Testing
 #endif
 
 /// A byte source over an array.
-private func source(_ bytes: [UInt8]) -> ByteSource {
-  ByteSource(size: Int64(bytes.count)) { offset, count in
-    let start = Int(offset)
-    guard start >= 0, start < bytes.count else { return [] }
-    return Array(bytes[start..<min(bytes.count, start + count)])
-  }
+private func source(_ bytes: [UInt8]) -> MemoryBytes {
+  MemoryBytes(bytes, name: "test")
 }
 
 /// An ISO BMFF box.

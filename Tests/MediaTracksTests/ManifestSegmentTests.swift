@@ -49,7 +49,7 @@ private func mediaPlaylist(_ segments: [String], map: String? = nil, key: String
   write(mediaPlaylist(["seg0.ts"]), to: dir + "/prog_index")
   for name in ["index.m3u8", "prog_index"] {
     let info = try MediaProbe.probe(path: dir + "/" + name)
-    #expect(info.format == "hls")
+    #expect(info.demuxerName == "hls")
     #expect(info.audio.map(\.codec) == ["mp2", "ac3"])
     #expect(info.audio.map(\.channels) == [2, 6])
     #expect(info.audio.map(\.sampleRate) == [48000, 48000])

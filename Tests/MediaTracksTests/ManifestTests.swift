@@ -60,7 +60,7 @@ private func fileBytes(_ path: String) throws -> [UInt8] {
 
 @Test func hlsFixtureMapsOntoTheTrackModel() throws {
   let info = try MediaProbe.probe(path: fixtures + "/master.m3u8")
-  #expect(info.format == "hls")
+  #expect(info.demuxerName == "hls")
   // "English" and "Français" are in both the AAC and the E-AC-3 group: one track each.
   #expect(info.audio.map(\.index) == [0, 1, 2, 3])
   #expect(info.audio.map(\.kind) == [.main, .main, .mainDescriptions, .commentary])
@@ -107,7 +107,7 @@ private func fileBytes(_ path: String) throws -> [UInt8] {
 
 @Test func dashFixtureMapsOntoTheTrackModel() throws {
   let info = try MediaProbe.probe(path: fixtures + "/manifest.mpd")
-  #expect(info.format == "dash")
+  #expect(info.demuxerName == "dash")
   let duration = try #require(info.duration)
   #expect(abs(duration - 3723.5) < 1e-9)
   #expect(info.audio.map(\.index) == [1, 2, 3, 4])

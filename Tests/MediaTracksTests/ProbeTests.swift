@@ -4,7 +4,7 @@ import Testing
 
 @Test func probesMultitrackMatroska() throws {
   let info = try MediaProbe.probe(path: fixtures + "/multitrack.mkv")
-  #expect(info.format == "matroska,webm")
+  #expect(info.demuxerName == "matroska,webm")
   #expect(info.audio.map(\.index) == [0, 1, 2])
   #expect(info.subtitles.map(\.index) == [3, 4])
   let english = info.audio[0]
@@ -52,7 +52,7 @@ import Testing
 
 @Test func probesWave() throws {
   let info = try MediaProbe.probe(path: fixtures + "/clip.wav")
-  #expect(info.format == "wav")
+  #expect(info.demuxerName == "wav")
   #expect(info.audio.count == 1)
   #expect(info.audio.first?.codec == "pcm_s16le")
   #expect(info.audio.first?.sampleRate == 22050)

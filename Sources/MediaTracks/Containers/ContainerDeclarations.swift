@@ -39,20 +39,13 @@ struct DeclaredStream: Hashable {
   var language: String? = nil
 }
 
-/// Random access to the bytes of an input: `read(offset, count)` gives up to `count` bytes from
-/// `offset` (fewer at the end), `size` is the whole input's size.
-struct ByteSource {
-  let size: Int64
-  let read: (Int64, Int) -> [UInt8]
-}
-
 /// Reads the codec declarations of MP4, MPEG-TS and Matroska headers, keyed by the id FFmpeg
 /// gives the stream (`AVStream.id`: the MP4 track ID, the MPEG-TS PID, the Matroska track
 /// number).
 enum ContainerDeclarations {
   /// The declarations of the container `format` (FFmpeg's demuxer name), or an empty table for
   /// other formats and for headers that cannot be read.
-  static func read(format: String, from source: ByteSource) -> [Int: DeclaredStream] {
+  static func read(format: String, from source: some ByteSource) -> [Int: DeclaredStream] {
     if format.hasPrefix("mov") { return MP4Declarations.read(source) }
     if format == "mpegts" { return TSDeclarations.read(source) }
     if format.hasPrefix("matroska") { return MatroskaDeclarations.read(source) }
@@ -176,14 +169,14 @@ enum MP4Declarations {
   /// The most movie fragments read for durations.
   static let fragmentLimit = 100_000
 
-  static func read(_ source: ByteSource) -> [Int: DeclaredStream] {
+  static func read(_ source: some ByteSource) -> [Int: DeclaredStream] {
     var offset: Int64 = 0
     var boxes = 0
     var movie: [UInt8]? = nil
     var fragments: [(Int64, Int)] = []
     while offset + 8 <= source.size, boxes < 1_000_000 {
       boxes += 1
-      let header = source.read(offset, 16)
+      let header = source.bytes(at: offset, count: 16)
       guard header.count >= 8 else { break }
       var size = Int64(header.be32(0))
       var headerSize: Int64 = 8
@@ -197,7 +190,7 @@ enum MP4Declarations {
       let type = header.fourCC(4)
       if type == "moov" && movie == nil {
         guard size - headerSize <= moovLimit else { return [:] }
-        movie = source.read(offset + headerSize, Int(size - headerSize))
+        movie = source.bytes(at: offset + headerSize, count: Int(size - headerSize))
       } else if type == "moof", fragments.count < fragmentLimit, size - headerSize <= 16 << 20,
         offset + size <= source.size
       {
@@ -219,7 +212,7 @@ enum MP4Declarations {
   /// the start of its first, from `tfdt` decode times and `trun` sample durations (or the
   /// `tfhd`/`trex` defaults).
   static func fragmentDurations(
-    movie: [UInt8], fragments: [(Int64, Int)], _ source: ByteSource
+    movie: [UInt8], fragments: [(Int64, Int)], _ source: some ByteSource
   ) -> [Int: Double] {
     var timescales: [Int: Int] = [:]
     var defaults: [Int: Int] = [:]
@@ -244,7 +237,7 @@ enum MP4Declarations {
     var first: [Int: Double] = [:]
     var end: [Int: Double] = [:]
     for (offset, size) in fragments {
-      let moof = source.read(offset, size)
+      let moof = source.bytes(at: offset, count: size)
       for (type, traf) in children(moof, 0..<moof.count) where type == "traf" {
         guard let tfhd = child(moof, traf, "tfhd") else { continue }
         let flags = moof.be32(tfhd.lowerBound) & 0xFF_FFFF
@@ -466,132 +459,32 @@ enum TSDeclarations {
   /// How much of the start of the file is read for the tables and first payloads.
   static let scanBytes = 1 << 20
 
-  static func read(_ source: ByteSource) -> [Int: DeclaredStream] {
-    let bytes = source.read(0, Int(min(source.size, Int64(scanBytes))))
-    // 188-byte packets, or 192 (a 4-byte time code first, as in M2TS), or 204 (with parity).
-    var packetSize = 0
-    var start = 0
-    search: for candidate in [188, 192, 204] {
+  static func read(_ source: some ByteSource) -> [Int: DeclaredStream] {
+    let bytes = source.bytes(at: 0, count: Int(min(source.size, Int64(scanBytes))))
+    guard let (packetSize, start) = packetLayout(bytes) else { return [:] }
+    var scan = TSScan(blueRay: packetSize == 192)
+    var at = start
+    while at + 188 <= bytes.count {
+      defer { at += packetSize }
+      if !scan.packet(bytes, at: at) { break }
+    }
+    return scan.declarations()
+  }
+
+  /// The packet size (188 bytes, or 192 with a 4-byte time code first as in M2TS, or 204 with
+  /// parity) and the first packet's offset: the first sync byte followed by three more a packet
+  /// apart; `nil` when there is none.
+  static func packetLayout(_ bytes: [UInt8]) -> (size: Int, start: Int)? {
+    for candidate in [188, 192, 204] {
       for first in 0..<min(candidate, bytes.count) where bytes[first] == 0x47 {
         if (1...3).allSatisfy({
           first + $0 * candidate < bytes.count ? bytes[first + $0 * candidate] == 0x47 : false
         }) {
-          packetSize = candidate
-          start = first
-          break search
+          return (candidate, first)
         }
       }
     }
-    guard packetSize > 0 else { return [:] }
-    var sections: [Int: [UInt8]] = [:]
-    var programMaps: Set<Int> = []
-    var streams: [Int: (type: Int, descriptors: [UInt8])] = [:]
-    var payloads: [Int: [UInt8]] = [:]
-    var scrambled: Set<Int> = []
-    var tablesEnd: Int? = nil
-    // M2TS (192-byte packets) is Blu-ray's transport stream.
-    var blueRay = packetSize == 192
-    var at = start
-    while at + 188 <= bytes.count {
-      defer { at += packetSize }
-      guard bytes[at] == 0x47 else { continue }
-      let pid = (Int(bytes[at + 1]) & 0x1F) << 8 | Int(bytes[at + 2])
-      let unitStart = bytes[at + 1] & 0x40 != 0
-      let control = (bytes[at + 3] >> 4) & 3
-      guard control & 1 != 0 else { continue }
-      var payload = at + 4
-      if control & 2 != 0 { payload += 1 + Int(bytes[at + 4]) }
-      guard payload < at + 188 else { continue }
-      guard pid == 0 || programMaps.contains(pid) || streams[pid] != nil else { continue }
-      // Enough: 512 KiB went by since the first program map, or 128 KiB and every stream's
-      // first payloads are in (the other programs' maps repeat well within that).
-      if let tables = tablesEnd,
-        at - tables > 512 << 10
-          || (at - tables > 128 << 10
-            && streams.keys.allSatisfy { payloads[$0]?.count ?? 0 >= 4096 })
-      {
-        break
-      }
-      let data = Array(bytes[payload..<(at + 188)])
-      if pid == 0 || programMaps.contains(pid) {
-        if unitStart {
-          let pointer = Int(data[0])
-          guard 1 + pointer < data.count else { continue }
-          sections[pid] = Array(data[(1 + pointer)...])
-        } else if sections[pid] != nil {
-          sections[pid]? += data
-        }
-        guard let section = sections[pid], section.count >= 3 else { continue }
-        let length = (Int(section[1]) & 0x0F) << 8 | Int(section[2])
-        guard section.count >= 3 + length else { continue }
-        sections[pid] = nil
-        if pid == 0 && section[0] == 0 {
-          var entry = 8
-          while entry + 4 <= 3 + length - 4 {
-            let program = section.be16(entry)
-            let mapPID = section.be16(entry + 2) & 0x1FFF
-            if program != 0 { programMaps.insert(mapPID) }
-            entry += 4
-          }
-        } else if section[0] == 2 {
-          let infoLength = section.be16(10) & 0x0FFF
-          // A program-level registration descriptor (tag 5) naming HDMV: a Blu-ray stream.
-          var info = 12
-          while info + 6 <= min(12 + infoLength, section.count) {
-            if section[info] == 0x05, section.fourCC(info + 2) == "HDMV" { blueRay = true }
-            info += 2 + Int(section[info + 1])
-          }
-          var entry = 12 + infoLength
-          while entry + 5 <= 3 + length - 4 {
-            let type = Int(section[entry])
-            let streamPID = section.be16(entry + 1) & 0x1FFF
-            let descriptorLength = section.be16(entry + 3) & 0x0FFF
-            let end = min(entry + 5 + descriptorLength, section.count)
-            if streams[streamPID] == nil {
-              streams[streamPID] = (type, Array(section[(entry + 5)..<end]))
-            }
-            entry += 5 + descriptorLength
-          }
-          if tablesEnd == nil { tablesEnd = at }
-        }
-        continue
-      }
-      // Scrambled packets (transport_scrambling_control set): the stream is encrypted.
-      if streams[pid] != nil, bytes[at + 3] >> 6 != 0 { scrambled.insert(pid) }
-      // The first PES payloads of a stream, each after its PES header.
-      if streams[pid] != nil, (payloads[pid]?.count ?? 0) < 4096 {
-        // Payloads of consecutive PES packets are joined: a frame may span two of them.
-        if unitStart, data.count >= 9, data[0] == 0, data[1] == 0, data[2] == 1 {
-          let headerEnd = 9 + Int(data[8])
-          if headerEnd <= data.count { payloads[pid, default: []] += data[headerEnd...] }
-        } else if !unitStart, payloads[pid] != nil {
-          payloads[pid]? += data
-        }
-      }
-    }
-    var result: [Int: DeclaredStream] = [:]
-    for (pid, stream) in streams {
-      if var declared = declaration(
-        type: stream.type, descriptors: stream.descriptors, blueRay: blueRay)
-      {
-        declared.encrypted = scrambled.contains(pid)
-        declared.scrambled = declared.encrypted
-        let payload = payloads[pid] ?? []
-        if declared.codec == "dts", let variant = ContainerDeclarations.dtsVariant(payload) {
-          if variant == "dts_uhd" {
-            declared.codec = "dts_uhd"
-            declared.noDecoder = true
-          } else {
-            declared.profile = variant
-          }
-        }
-        if declared.codec == nil, declared.tag.hasSuffix("0x03") || declared.tag.hasSuffix("0x04") {
-          declared.codec = ContainerDeclarations.mpegAudioLayer(payload)
-        }
-        result[pid] = declared
-      }
-    }
-    return result
+    return nil
   }
 
   /// The declaration of one elementary stream, or `nil` for video and data streams.
@@ -621,6 +514,7 @@ enum TSDeclarations {
       let length = Int(descriptors[index + 1])
       let body = index + 2
       guard body + length <= descriptors.count else { break }
+      // The specification's descriptor tags, a table: other value tables share its shape only.
       switch descriptorTag {
       case 0x05 where length >= 4: registration = descriptors.fourCC(body)
       case 0x6A: described = "ac3"
@@ -677,6 +571,139 @@ enum TSDeclarations {
   }
 }
 
+/// What the first packets of a transport stream have told so far: the program association
+/// and program map tables, each stream's first PES payload bytes and whether it is scrambled.
+struct TSScan {
+  private var sections: [Int: [UInt8]] = [:]
+  private var programMaps: Set<Int> = []
+  private var streams: [Int: (type: Int, descriptors: [UInt8])] = [:]
+  private var payloads: [Int: [UInt8]] = [:]
+  private var scrambled: Set<Int> = []
+  /// Where the first program map table ended, or `nil` before it.
+  private var tablesEnd: Int? = nil
+  /// Whether the stream is Blu-ray's: M2TS (192-byte packets) or an `HDMV` registration.
+  private var blueRay: Bool
+
+  init(blueRay: Bool) { self.blueRay = blueRay }
+
+  /// Reads the 188-byte packet at `at` in `bytes`; `false` when enough has been read.
+  mutating func packet(_ bytes: [UInt8], at: Int) -> Bool {
+    guard bytes[at] == 0x47 else { return true }
+    let pid = (Int(bytes[at + 1]) & 0x1F) << 8 | Int(bytes[at + 2])
+    let unitStart = bytes[at + 1] & 0x40 != 0
+    let control = (bytes[at + 3] >> 4) & 3
+    guard control & 1 != 0 else { return true }
+    var payload = at + 4
+    if control & 2 != 0 { payload += 1 + Int(bytes[at + 4]) }
+    guard payload < at + 188 else { return true }
+    guard pid == 0 || programMaps.contains(pid) || streams[pid] != nil else { return true }
+    // Enough: 512 KiB went by since the first program map, or 128 KiB and every stream's
+    // first payloads are in (the other programs' maps repeat well within that).
+    if let tables = tablesEnd,
+      at - tables > 512 << 10
+        || (at - tables > 128 << 10
+          && streams.keys.allSatisfy { payloads[$0]?.count ?? 0 >= 4096 })
+    {
+      return false
+    }
+    let data = Array(bytes[payload..<(at + 188)])
+    if pid == 0 || programMaps.contains(pid) {
+      table(data, pid: pid, unitStart: unitStart, at: at)
+      return true
+    }
+    // Scrambled packets (transport_scrambling_control set): the stream is encrypted.
+    if streams[pid] != nil, bytes[at + 3] >> 6 != 0 { scrambled.insert(pid) }
+    // The first PES payloads of a stream, each after its PES header.
+    if streams[pid] != nil, (payloads[pid]?.count ?? 0) < 4096 {
+      // Payloads of consecutive PES packets are joined: a frame may span two of them.
+      if unitStart, data.count >= 9, data[0] == 0, data[1] == 0, data[2] == 1 {
+        let headerEnd = 9 + Int(data[8])
+        if headerEnd <= data.count { payloads[pid, default: []] += data[headerEnd...] }
+      } else if !unitStart, payloads[pid] != nil {
+        payloads[pid]? += data
+      }
+    }
+    return true
+  }
+
+  /// Adds a table packet's payload to its section and reads the section once it is whole.
+  private mutating func table(_ data: [UInt8], pid: Int, unitStart: Bool, at: Int) {
+    if unitStart {
+      let pointer = Int(data[0])
+      guard 1 + pointer < data.count else { return }
+      sections[pid] = Array(data[(1 + pointer)...])
+    } else if sections[pid] != nil {
+      sections[pid]? += data
+    }
+    guard let section = sections[pid], section.count >= 3 else { return }
+    let length = (Int(section[1]) & 0x0F) << 8 | Int(section[2])
+    guard section.count >= 3 + length else { return }
+    sections[pid] = nil
+    if pid == 0 && section[0] == 0 {
+      var entry = 8
+      while entry + 4 <= 3 + length - 4 {
+        let program = section.be16(entry)
+        let mapPID = section.be16(entry + 2) & 0x1FFF
+        if program != 0 { programMaps.insert(mapPID) }
+        entry += 4
+      }
+    } else if section[0] == 2 {
+      programMap(section, length: length)
+      if tablesEnd == nil { tablesEnd = at }
+    }
+  }
+
+  /// Reads a whole program map section (`length` from its header): the program's
+  /// registration and each stream's type and descriptors.
+  private mutating func programMap(_ section: [UInt8], length: Int) {
+    let infoLength = section.be16(10) & 0x0FFF
+    // A program-level registration descriptor (tag 5) naming HDMV: a Blu-ray stream.
+    var info = 12
+    while info + 6 <= min(12 + infoLength, section.count) {
+      if section[info] == 0x05, section.fourCC(info + 2) == "HDMV" { blueRay = true }
+      info += 2 + Int(section[info + 1])
+    }
+    var entry = 12 + infoLength
+    while entry + 5 <= 3 + length - 4 {
+      let type = Int(section[entry])
+      let streamPID = section.be16(entry + 1) & 0x1FFF
+      let descriptorLength = section.be16(entry + 3) & 0x0FFF
+      let end = min(entry + 5 + descriptorLength, section.count)
+      if streams[streamPID] == nil {
+        streams[streamPID] = (type, Array(section[(entry + 5)..<end]))
+      }
+      entry += 5 + descriptorLength
+    }
+  }
+
+  /// The declarations of the streams found, by PID.
+  func declarations() -> [Int: DeclaredStream] {
+    var result: [Int: DeclaredStream] = [:]
+    for (pid, stream) in streams {
+      if var declared = TSDeclarations.declaration(
+        type: stream.type, descriptors: stream.descriptors, blueRay: blueRay)
+      {
+        declared.encrypted = scrambled.contains(pid)
+        declared.scrambled = declared.encrypted
+        let payload = payloads[pid] ?? []
+        if declared.codec == "dts", let variant = ContainerDeclarations.dtsVariant(payload) {
+          if variant == "dts_uhd" {
+            declared.codec = "dts_uhd"
+            declared.noDecoder = true
+          } else {
+            declared.profile = variant
+          }
+        }
+        if declared.codec == nil, declared.tag.hasSuffix("0x03") || declared.tag.hasSuffix("0x04") {
+          declared.codec = ContainerDeclarations.mpegAudioLayer(payload)
+        }
+        result[pid] = declared
+      }
+    }
+    return result
+  }
+}
+
 /// Matroska and WebM: each `TrackEntry`'s `CodecID` and content encryption, read from the
 /// `Tracks` element before the first cluster.
 enum MatroskaDeclarations {
@@ -719,14 +746,14 @@ enum MatroskaDeclarations {
     return result
   }
 
-  static func read(_ source: ByteSource) -> [Int: DeclaredStream] {
+  static func read(_ source: some ByteSource) -> [Int: DeclaredStream] {
     // The tracks are nearly always within the first kilobytes: 256 KiB first, more only when
     // they were not complete there.
-    let first = source.read(0, Int(min(source.size, 256 << 10)))
+    let first = source.bytes(at: 0, count: Int(min(source.size, 256 << 10)))
     let whole = Int64(first.count) >= source.size
     let found = tracks(in: first, whole: whole)
     if !found.isEmpty || whole { return found }
-    let more = source.read(0, Int(min(source.size, Int64(scanBytes))))
+    let more = source.bytes(at: 0, count: Int(min(source.size, Int64(scanBytes))))
     return tracks(in: more, whole: true)
   }
 

@@ -19,9 +19,9 @@ enum MatroskaBlocks {
   /// The last block of each track (by `TrackNumber`) in the clusters within the last
   /// ``tailBytes`` of `source`; a track whose blocks all come before is not there. Empty when
   /// no cluster is found.
-  static func lastBlocks(_ source: ByteSource) -> [Int: LastBlock] {
+  static func lastBlocks(_ source: some ByteSource) -> [Int: LastBlock] {
     let start = max(0, source.size - Int64(tailBytes))
-    let bytes = source.read(start, Int(source.size - start))
+    let bytes = source.bytes(at: start, count: Int(source.size - start))
     var blocks: [Int: LastBlock] = [:]
     var at = 0
     while at + 4 <= bytes.count {

@@ -7,12 +7,13 @@ struct CodecContext: ~Copyable {
   /// Allocates and opens a decoder for `stream`'s parameters.
   /// The corresponding C functions are `avcodec_alloc_context3` and `avcodec_open2`.
   init(decoderFor stream: UnsafeMutablePointer<AVStream>, path: String) throws(MediaError) {
-    guard let parameters = stream.pointee.codecpar,
-      let codec = avcodec_find_decoder(parameters.pointee.codec_id)
-    else {
-      throw MediaError(
-        kind: .malformed, operation: "avcodec_find_decoder",
-        detail: "no decoder for the audio of '\(path)'")
+    let (parameters, codec) = try FFmpegCall.find(
+      "avcodec_find_decoder", .malformed, "no decoder for the audio of '\(path)'"
+    ) { () -> (UnsafeMutablePointer<AVCodecParameters>, UnsafePointer<AVCodec>)? in
+      guard let parameters = stream.pointee.codecpar,
+        let codec = avcodec_find_decoder(parameters.pointee.codec_id)
+      else { return nil }
+      return (parameters, codec)
     }
     let context = try FFmpegCall.allocate("avcodec_alloc_context3") {
       avcodec_alloc_context3(codec)
@@ -25,10 +26,10 @@ struct CodecContext: ~Copyable {
     if code < 0 {
       var doomed: UnsafeMutablePointer<AVCodecContext>? = context
       avcodec_free_context(&doomed)
-      throw MediaError(
-        kind: .malformed, code: code, operation: "avcodec_open2",
-        detail: "cannot open the audio decoder for '\(path)'")
     }
+    try FFmpegCall.check(
+      "avcodec_open2", .malformed, "cannot open the audio decoder for '\(path)'"
+    ) { code }
     raw = context
   }
 
@@ -42,6 +43,9 @@ struct CodecContext: ~Copyable {
     avcodec_free_context(&context)
   }
 }
+
+// Frame, Packet and AudioFifo repeat the owner's shape: each frees with its own function, and
+// one generic owner would keep a closure per value for it.
 
 /// Owns one `AVFrame`.
 struct Frame: ~Copyable {

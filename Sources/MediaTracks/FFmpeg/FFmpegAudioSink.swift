@@ -32,56 +32,18 @@ final class FFmpegAudioSink {
   ) throws(MediaError) {
     try FFmpegLibraries.require()
     let path = destination.path
-    guard let encoder = choice.findEncoder() else {
-      throw MediaError(
-        kind: .invalidArgument, operation: "avcodec_find_encoder",
-        detail: "this FFmpeg has no encoder for '\(path)'")
-    }
+    let encoder = try FFmpegCall.find(
+      "avcodec_find_encoder", .invalidArgument, "this FFmpeg has no encoder for '\(path)'"
+    ) { choice.findEncoder() }
     var output = try OutputContext(format: choice.muxer, destination: destination)
     let codecFormat = EncoderChoice.sampleFormat(for: encoder)
     let outRate = choice.forcedRate ?? EncoderChoice.supportedRate(near: sampleRate, for: encoder)
-    let rate = Int32(outRate)
-    let globalHeader = output.wantsGlobalHeader
-    let lossyRate = choice.lossy ? Int64(bitRate ?? min(320_000, 64_000 * channels)) : nil
-    /// A codec context with `layout`, opened; `code` is what `avcodec_open2` returned.
-    func opened(_ layout: borrowing ChannelLayout, code: inout Int32) throws(MediaError)
-      -> CodecContext
-    {
-      let codec = try CodecContext(encoder: encoder)
-      let context = codec.raw
-      context.pointee.sample_fmt = codecFormat
-      context.pointee.sample_rate = rate
-      context.pointee.time_base = AVRational(num: 1, den: rate)
-      _ = withUnsafePointer(to: layout.raw) {
-        av_channel_layout_copy(&context.pointee.ch_layout, $0)
-      }
-      if let lossyRate { context.pointee.bit_rate = lossyRate }
-      if globalHeader { context.pointee.flags |= cff_codec_flag_global_header() }
-      code = avcodec_open2(context, encoder, nil)
-      return codec
-    }
-    // The input's speakers when the codec takes them, else the default layout for the count
-    // (the same layout on both sides of the converter: channels are relabelled, never mixed).
+    let settings = EncoderSettings(
+      format: codecFormat, rate: Int32(outRate), globalHeader: output.wantsGlobalHeader,
+      bitRate: choice.lossy ? Int64(bitRate ?? min(320_000, 64_000 * channels)) : nil)
     var layout = ChannelLayout(mask: channelMask, channels: channels)
-    if !Self.supports(encoder, layout) { layout = ChannelLayout(defaultFor: channels) }
-    var code: Int32 = 0
-    var codec = try opened(layout, code: &code)
-    if code < 0 && layout.mask != ChannelLayout(defaultFor: channels).mask {
-      // Some encoders (libopus) list no layouts and refuse some when opened.
-      layout = ChannelLayout(defaultFor: channels)
-      codec = try opened(layout, code: &code)
-    }
-    if code < 0, let mask = ChannelLayout.vorbisMask(channels: channels), mask != layout.mask {
-      // libopus takes only the Vorbis channel mappings, which for 3 and 4 channels (3.0, quad)
-      // are not FFmpeg's defaults (2.1, 4.0).
-      layout = ChannelLayout(mask: mask, channels: channels)
-      codec = try opened(layout, code: &code)
-    }
-    if code < 0 {
-      throw MediaError(
-        kind: .invalidArgument, code: code, operation: "avcodec_open2",
-        detail: "cannot open the \(String(cString: encoder.pointee.name)) encoder for '\(path)'")
-    }
+    let codec = try Self.openEncoder(
+      encoder, settings, layout: &layout, channels: channels, path: path)
     let context = codec.raw
     let stream = try FFmpegCall.allocate("avformat_new_stream") {
       avformat_new_stream(output.raw, nil)
@@ -104,16 +66,7 @@ final class FFmpegAudioSink {
     let variable = (capabilities & cff_codec_cap_variable_frame_size()) != 0
     let size = context.pointee.frame_size > 0 && !variable ? Int(context.pointee.frame_size) : 1024
     let fifo = try AudioFifo(format: codecFormat, channels: channels)
-    let frame = try Frame()
-    frame.raw.pointee.nb_samples = Int32(size)
-    frame.raw.pointee.format = codecFormat.rawValue
-    frame.raw.pointee.sample_rate = Int32(outRate)
-    _ = withUnsafePointer(to: context.pointee.ch_layout) {
-      av_channel_layout_copy(&frame.raw.pointee.ch_layout, $0)
-    }
-    try FFmpegCall.check("av_frame_get_buffer", .other, "out of memory") {
-      av_frame_get_buffer(frame.raw, 0)
-    }
+    let frame = try Self.makeFrame(samples: size, settings, layoutOf: context)
     let planar = av_sample_fmt_is_planar(codecFormat) != 0
     let packet = try Packet()
 
@@ -169,6 +122,7 @@ final class FFmpegAudioSink {
     if produced == 0 { return }
     let fifoRaw = fifo.raw
     let written = converted.withPlanes { cff_fifo_write(fifoRaw, $0, produced) }
+    // A short count, not a negative code, is the failure here: not FFmpegCall.check's shape.
     if written < produced {
       throw MediaError(
         kind: .other, code: written, operation: "av_audio_fifo_write", detail: "out of memory")
@@ -220,6 +174,83 @@ final class FFmpegAudioSink {
         "av_interleaved_write_frame", .outputFailed, "cannot write '\(output.path)'"
       ) { av_interleaved_write_frame(output.raw, packet.raw) }
     }
+  }
+
+  /// What an encoder is opened with, besides its channel layout.
+  private struct EncoderSettings {
+    /// The sample format the encoder takes.
+    var format: AVSampleFormat
+    /// Samples per second (Hz) of the encoded audio.
+    var rate: Int32
+    /// Whether the muxer wants the codec's headers once, in the container.
+    var globalHeader: Bool
+    /// Bits per second for a lossy codec, else `nil`.
+    var bitRate: Int64?
+  }
+
+  /// Opens `encoder` with the input's speakers when the codec takes them, else the default
+  /// layout for the count (the same layout on both sides of the converter: channels are
+  /// relabelled, never mixed); `layout` is left as the one the encoder was opened with.
+  /// - Throws: `.invalidArgument` when the encoder opens with no layout tried.
+  private static func openEncoder(
+    _ encoder: UnsafePointer<AVCodec>, _ settings: EncoderSettings,
+    layout: inout ChannelLayout, channels: Int, path: String
+  ) throws(MediaError) -> CodecContext {
+    /// A codec context with `layout`, opened; `code` is what `avcodec_open2` returned.
+    func opened(_ layout: borrowing ChannelLayout, code: inout Int32) throws(MediaError)
+      -> CodecContext
+    {
+      let codec = try CodecContext(encoder: encoder)
+      let context = codec.raw
+      context.pointee.sample_fmt = settings.format
+      context.pointee.sample_rate = settings.rate
+      context.pointee.time_base = AVRational(num: 1, den: settings.rate)
+      _ = withUnsafePointer(to: layout.raw) {
+        av_channel_layout_copy(&context.pointee.ch_layout, $0)
+      }
+      if let bitRate = settings.bitRate { context.pointee.bit_rate = bitRate }
+      if settings.globalHeader { context.pointee.flags |= cff_codec_flag_global_header() }
+      code = avcodec_open2(context, encoder, nil)
+      return codec
+    }
+    if !supports(encoder, layout) { layout = ChannelLayout(defaultFor: channels) }
+    var code: Int32 = 0
+    var codec = try opened(layout, code: &code)
+    if code < 0 && layout.mask != ChannelLayout(defaultFor: channels).mask {
+      // Some encoders (libopus) list no layouts and refuse some when opened.
+      layout = ChannelLayout(defaultFor: channels)
+      codec = try opened(layout, code: &code)
+    }
+    if code < 0, let mask = ChannelLayout.vorbisMask(channels: channels), mask != layout.mask {
+      // libopus takes only the Vorbis channel mappings, which for 3 and 4 channels (3.0, quad)
+      // are not FFmpeg's defaults (2.1, 4.0).
+      layout = ChannelLayout(mask: mask, channels: channels)
+      codec = try opened(layout, code: &code)
+    }
+    try FFmpegCall.check(
+      "avcodec_open2", .invalidArgument,
+      "cannot open the \(String(cString: encoder.pointee.name)) encoder for '\(path)'"
+    ) { code }
+    return codec
+  }
+
+  /// A frame of `samples` samples in the encoder's sample format and rate and the channel
+  /// layout of the open encoder `context`, with its buffers allocated.
+  private static func makeFrame(
+    samples: Int, _ settings: EncoderSettings,
+    layoutOf context: UnsafeMutablePointer<AVCodecContext>
+  ) throws(MediaError) -> Frame {
+    let frame = try Frame()
+    frame.raw.pointee.nb_samples = Int32(samples)
+    frame.raw.pointee.format = settings.format.rawValue
+    frame.raw.pointee.sample_rate = settings.rate
+    _ = withUnsafePointer(to: context.pointee.ch_layout) {
+      av_channel_layout_copy(&frame.raw.pointee.ch_layout, $0)
+    }
+    try FFmpegCall.check("av_frame_get_buffer", .other, "out of memory") {
+      av_frame_get_buffer(frame.raw, 0)
+    }
+    return frame
   }
 
   /// Whether `encoder` lists `layout` among its channel layouts (or lists none: any goes).

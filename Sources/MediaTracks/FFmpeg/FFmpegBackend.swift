@@ -31,7 +31,7 @@ enum FFmpegBackend: ProbingBackend {
     var (audio, subtitles) = context.tracks()
     guard lenient else {
       return ProbedMedia(
-        format: context.formatName, duration: context.containerDuration,
+        demuxerName: context.formatName, duration: context.containerDuration,
         bitRate: context.bitRate, audio: audio, subtitles: subtitles)
     }
     context.refineMPEGAudioLayers(&audio, path: name)
@@ -42,7 +42,7 @@ enum FFmpegBackend: ProbingBackend {
     if let stated = duration, context.isImplausible(stated) { duration = nil }
     duration = duration ?? context.longestStatedStream() ?? audio.compactMap(\.duration).max()
     return ProbedMedia(
-      format: context.formatName, duration: duration, bitRate: context.bitRate, audio: audio,
+      demuxerName: context.formatName, duration: duration, bitRate: context.bitRate, audio: audio,
       subtitles: subtitles)
   }
 }

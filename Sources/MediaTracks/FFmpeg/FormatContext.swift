@@ -42,9 +42,11 @@ struct FormatContext: ~Copyable {
 
   /// Opens `path` for reading. The corresponding C function is `avformat_open_input`.
   ///
-  /// For extensions whose demuxer checks its own magic bytes (Matroska/WebM, MP4/MOV, Ogg, WAVE,
-  /// FLAC) that demuxer is tried first, which skips FFmpeg's probe of every format; if it
-  /// rejects the file, the file is opened again with the full probe.
+  /// When a regular file's first bytes name the one demuxer that reads them (Matroska/WebM,
+  /// MP4/MOV, Ogg, FLAC; see ``InputSignature/demuxer(_:)``), or else its extension names one
+  /// whose demuxer checks its own magic bytes (those, and WAVE), that demuxer is tried first,
+  /// which skips FFmpeg's probe of every format; if it rejects the file, the file is opened
+  /// again with the full probe.
   ///
   /// - Parameter timeout: The longest one reading call may take, in seconds (`nil`:
   ///   ``MediaProbe/defaultTimeout``).
@@ -58,8 +60,7 @@ struct FormatContext: ~Copyable {
       guard code >= 0, let opened else {
         throw FormatContext.openingError(path, code: code, deadline: deadline)
       }
-      raw = opened
-      self.deadline = deadline
+      try self.init(adopting: opened, reader: nil, path: path, deadline: deadline)
       return
     }
     let localPath = InputPath.localPath(path)
@@ -70,17 +71,20 @@ struct FormatContext: ~Copyable {
       throw MediaError(
         kind: .malformed, operation: "avformat_open_input", detail: "'\(path)' is empty")
     }
+    // A regular file's first bytes say what it is; a pipe is not read ahead.
+    let head = FileBytes(file)?.signatureHead()
     // An HLS playlist or DASH manifest (by content, whatever its name) names other inputs,
     // which are never opened; FFmpeg's DASH demuxer would also spin on a live manifest until
     // the deadline. Refused before FFmpeg sees it.
-    if file.isRegular, ManifestParser.sniff(FileBytes.head(descriptor: file.descriptor)) != nil {
+    if let head, ManifestParser.sniff(head) != nil {
       throw FormatContext.referencesError(path)
     }
     var code: Int32 = -1
     var opened: UnsafeMutablePointer<AVFormatContext>? = nil
     var reader: UnsafeMutablePointer<AVIOContext>? = nil
     // A pipe cannot be read twice: it gets the full probe at once.
-    if file.isRegular, let hint = FormatContext.demuxerHint(for: path),
+    if let head,
+      let hint = InputSignature.demuxer(head) ?? InputSignature.demuxer(named: path),
       let format = av_find_input_format(hint)
     {
       reader = file.makeReader()
@@ -98,12 +102,10 @@ struct FormatContext: ~Copyable {
       }
     }
     if code < 0 {
-      reader = file.makeReader()
-      guard let io = reader else {
-        throw MediaError(
-          kind: .other, code: cff_averror(ENOMEM), operation: "avio_alloc_context",
-          detail: "cannot open '\(path)'")
-      }
+      let io = try FFmpegCall.allocate(
+        "avio_alloc_context", code: cff_averror(ENOMEM), "cannot open '\(path)'"
+      ) { file.makeReader() }
+      reader = io
       (code, opened) = FormatContext.openInput(
         url: localPath, reader: io, format: nil, deadline: deadline, confined: true)
     }
@@ -111,15 +113,29 @@ struct FormatContext: ~Copyable {
       if let io = reader { FileSource.free(io) }
       throw FormatContext.openingError(path, code: code, deadline: deadline)
     }
-    if let refusal = FormatContext.refuseReferences(opened, path: path) {
+    try self.init(adopting: opened, reader: io, path: path, deadline: deadline, file: file)
+  }
+
+  /// Takes an opened context: one FFmpeg's own protocols read (`reader` `nil`), or a confined
+  /// one reading through the custom `reader`, which keeps `file` or `memory` (what the reader
+  /// reads) alive as long as itself. A confined context that opened as a format that only
+  /// names other inputs is closed, with its reader, and refused.
+  /// - Throws: The refusal (``referencesError(_:)``).
+  private init(
+    adopting opened: UnsafeMutablePointer<AVFormatContext>,
+    reader: UnsafeMutablePointer<AVIOContext>?, path: String, deadline: Deadline,
+    file: FileSource? = nil, memory: MemorySource? = nil
+  ) throws(MediaError) {
+    if let io = reader, let refusal = FormatContext.refuseReferences(opened, path: path) {
       FileSource.free(io)
       throw refusal
     }
     raw = opened
-    customIO = io
+    customIO = reader
     self.file = file
+    self.memory = memory
     self.deadline = deadline
-    dataOffset = FormatContext.readerPosition(io)
+    dataOffset = reader.flatMap(FormatContext.readerPosition)
   }
 
   /// The byte position of a reader (what `avio_tell` computes: the buffer's file position
@@ -206,21 +222,6 @@ struct FormatContext: ~Copyable {
     return (code, opened)
   }
 
-  /// The demuxer to try first for `path`'s extension, or `nil` to probe.
-  static func demuxerHint(for path: String) -> String? {
-    guard let dot = path.utf8.lastIndex(of: UInt8(ascii: ".")) else { return nil }
-    let ext = path[path.index(after: dot)...]
-    guard ext.utf8.count <= 4, !ext.contains("/") else { return nil }
-    switch ext.lowercased() {
-    case "mkv", "mka", "mks", "webm": return "matroska"
-    case "mp4", "m4a", "m4v", "mov": return "mov"
-    case "ogg", "oga", "opus": return "ogg"
-    case "wav": return "wav"
-    case "flac": return "flac"
-    default: return nil
-    }
-  }
-
   /// Reads packets to fill in stream parameters the headers lack.
   /// The corresponding C function is `avformat_find_stream_info`.
   func findStreamInfo(path: String) throws(MediaError) {
@@ -253,32 +254,9 @@ struct FormatContext: ~Copyable {
 
   /// Random access to the input's bytes, for reading the container's own declarations: the
   /// local regular file or the bytes in memory; `nil` for pipes and URLs.
-  var byteSource: ByteSource? {
-    if let memory {
-      let bytes = memory.bytes
-      return ByteSource(size: Int64(bytes.count)) { offset, count in
-        guard offset >= 0, offset < Int64(bytes.count), count > 0 else { return [] }
-        let start = Int(offset)
-        return Array(bytes[start..<min(bytes.count, start + count)])
-      }
-    }
-    guard let file, file.isRegular, let size = file.size else { return nil }
-    let descriptor = file.descriptor
-    return ByteSource(size: size) { offset, count in
-      guard offset >= 0, count > 0 else { return [] }
-      var result = [UInt8](repeating: 0, count: count)
-      var filled = 0
-      while filled < count {
-        let got = result.withUnsafeMutableBytes { buffer -> Int in
-          guard let base = buffer.baseAddress else { return -1 }
-          return pread(descriptor, base + filled, count - filled, off_t(offset) + off_t(filled))
-        }
-        if got <= 0 { break }
-        filled += got
-      }
-      result.removeLast(count - filled)
-      return result
-    }
+  var byteSource: (any ByteSource)? {
+    if let memory { return MemoryBytes(memory.bytes, name: memory.name) }
+    return file.flatMap { FileBytes($0) }
   }
 
   /// The number of streams in the container.
@@ -299,7 +277,7 @@ struct FormatContext: ~Copyable {
     if ManifestParser.sniff(bytes.prefix(1 << 16)) != nil {
       throw FormatContext.referencesError(name)
     }
-    let source = MemorySource(bytes)
+    let source = MemorySource(bytes, name: name)
     let bufferSize = 32_768
     let buffer = try FFmpegCall.allocate(
       "av_malloc", code: cff_averror(ENOMEM), "cannot open '\(name)'"
@@ -307,14 +285,12 @@ struct FormatContext: ~Copyable {
       av_malloc(bufferSize)?.assumingMemoryBound(to: UInt8.self)
     }
     let opaque = Unmanaged.passUnretained(source).toOpaque()
-    guard
-      let io = avio_alloc_context(
-        buffer, Int32(bufferSize), 0, opaque, memoryRead, nil, memorySeek)
-    else {
-      av_free(buffer)
-      throw MediaError(
-        kind: .other, code: cff_averror(ENOMEM), operation: "avio_alloc_context",
-        detail: "cannot open '\(name)'")
+    let io = try FFmpegCall.allocate(
+      "avio_alloc_context", code: cff_averror(ENOMEM), "cannot open '\(name)'"
+    ) {
+      let io = avio_alloc_context(buffer, Int32(bufferSize), 0, opaque, memoryRead, nil, memorySeek)
+      if io == nil { av_free(buffer) }
+      return io
     }
     let (code, opened) = FormatContext.openInput(
       url: nil, reader: io, format: nil, deadline: deadline, confined: true)
@@ -322,17 +298,7 @@ struct FormatContext: ~Copyable {
       FileSource.free(io)
       throw FormatContext.openingError(name, code: code, deadline: deadline)
     }
-    // Alike the file initializer's tail, which also undoes a first try with the extension's
-    // demuxer; the two differ in what they keep alive (bytes here, the file there).
-    if let refusal = FormatContext.refuseReferences(opened, path: name) {
-      FileSource.free(io)
-      throw refusal
-    }
-    raw = opened
-    customIO = io
-    memory = source
-    self.deadline = deadline
-    dataOffset = FormatContext.readerPosition(io)
+    try self.init(adopting: opened, reader: io, path: name, deadline: deadline, memory: source)
   }
 
   deinit {
@@ -345,9 +311,14 @@ struct FormatContext: ~Copyable {
 /// Bytes in memory and a read position, for a custom `AVIOContext`.
 final class MemorySource {
   let bytes: [UInt8]
+  /// What errors name the bytes by.
+  let name: String
   var position = 0
 
-  init(_ bytes: [UInt8]) { self.bytes = bytes }
+  init(_ bytes: [UInt8], name: String) {
+    self.bytes = bytes
+    self.name = name
+  }
 }
 
 /// `read_packet` of a memory reader: copies up to `size` bytes, `AVERROR_EOF` at the end.

@@ -34,13 +34,13 @@ struct OutputContext: ~Copyable {
     // muxer's warnings), and failures are reported as typed errors instead.
     try FFmpegLibraries.require()
     var context: UnsafeMutablePointer<AVFormatContext>? = nil
-    let code = avformat_alloc_output_context2(&context, nil, name, nil)
-    guard code >= 0, let context else {
-      throw MediaError(
-        kind: .invalidArgument, code: code, operation: "avformat_alloc_output_context2",
-        detail: "this FFmpeg cannot write '\(name)' for '\(destination.path)'")
+    let detail = "this FFmpeg cannot write '\(name)' for '\(destination.path)'"
+    let code = try FFmpegCall.check("avformat_alloc_output_context2", .invalidArgument, detail) {
+      avformat_alloc_output_context2(&context, nil, name, nil)
     }
-    raw = context
+    raw = try FFmpegCall.find(
+      "avformat_alloc_output_context2", .invalidArgument, code: code, detail
+    ) { context }
     path = destination.path
     descriptor = destination.descriptor
   }
@@ -137,17 +137,15 @@ struct OutputContext: ~Copyable {
       av_malloc(bufferSize)?.assumingMemoryBound(to: UInt8.self)
     }
     let opaque = UnsafeMutableRawPointer(bitPattern: Int(descriptor) + 1)
-    guard
+    return try FFmpegCall.allocate(
+      "avio_alloc_context", code: cff_averror(ENOMEM), "cannot write '\(name)'"
+    ) {
       let io = avio_alloc_context(
         buffer, Int32(bufferSize), 1, opaque, nil, descriptorWrite,
         seekable ? descriptorSeek : nil)
-    else {
-      av_free(buffer)
-      throw MediaError(
-        kind: .other, code: cff_averror(ENOMEM), operation: "avio_alloc_context",
-        detail: "cannot write '\(name)'")
+      if io == nil { av_free(buffer) }
+      return io
     }
-    return io
   }
 }
 

@@ -29,12 +29,8 @@ struct Resampler: ~Copyable {
       &raw, UnsafeMutablePointer(mutating: outLayout), outFormat, outRate,
       UnsafeMutablePointer(mutating: layout), inFormat, inRate, 0, nil)
     if code >= 0 { code = swr_init(raw) }
-    if code < 0 {
-      swr_free(&raw)
-      throw MediaError(
-        kind: .other, code: code, operation: "swr_init",
-        detail: "cannot configure sample conversion")
-    }
+    if code < 0 { swr_free(&raw) }
+    try FFmpegCall.check("swr_init", .other, "cannot configure sample conversion") { code }
     inputFormat = inFormat.rawValue
     inputRate = inRate
     inputChannels = layout.pointee.nb_channels
@@ -119,6 +115,7 @@ extension ChannelLayout {
   static func defaultName(channels: Int) -> String {
     guard channels > 0 else { return "" }
     let described: String
+    // FFmpeg's names by channel count, a table: other value tables share its shape only.
     switch channels {
     case 1: described = "mono"
     case 2: described = "stereo"

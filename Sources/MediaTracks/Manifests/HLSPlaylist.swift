@@ -114,6 +114,38 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
   ///   or lists no rendition, variant or segment and has no tag of a media playlist either.
   /// - Complexity: O(*n*) in the number of bytes.
   public init(bytes: [UInt8]) throws(MediaError) {
+    let lines = HLSPlaylist.lines(bytes)
+    guard let first = lines.first, first.starts(with: Array("#EXTM3U".utf8)) else {
+      throw MediaError(
+        kind: .malformed, operation: "HLSPlaylist", detail: "not an HLS playlist (no #EXTM3U)")
+    }
+    var reader = LineReader()
+    for line in lines.dropFirst() where !line.isEmpty {
+      if line.first == 0x23 {
+        reader.tag(line)
+      } else {
+        reader.uri(line)
+      }
+    }
+    if reader.segments.isEmpty, let firstPart = reader.firstPart {
+      reader.segments.append(firstPart)
+    }
+    let master = !reader.renditions.isEmpty || !reader.variants.isEmpty
+    if !master && !reader.mediaTags {
+      throw MediaError(
+        kind: .malformed, operation: "HLSPlaylist",
+        detail: "an HLS playlist that lists no variant, rendition or segment")
+    }
+    self.renditions = reader.renditions
+    self.variants = reader.variants
+    self.segments = master ? [] : reader.segments
+    self.isMediaPlaylist = !master
+    self.hasEndList = reader.endList
+  }
+
+  /// The lines of `bytes` without their line ends and trailing spaces and tabs, the first one
+  /// without a byte-order mark.
+  private static func lines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
     var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map {
       line -> ArraySlice<UInt8> in
       var line = line
@@ -123,105 +155,82 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
     if let first = lines.first, first.starts(with: [0xEF, 0xBB, 0xBF]) {
       lines[0] = first.dropFirst(3)
     }
-    guard let first = lines.first, first.starts(with: Array("#EXTM3U".utf8)) else {
-      throw MediaError(
-        kind: .malformed, operation: "HLSPlaylist", detail: "not an HLS playlist (no #EXTM3U)")
-    }
+    return lines
+  }
+
+  /// The state of a playlist read line by line after `#EXTM3U`: what was found so far, and the
+  /// tags that apply to the next URI line.
+  private struct LineReader {
     var renditions: [Rendition] = []
     var variants: [Variant] = []
     var segments: [Segment] = []
-    var pendingVariant: [String: String]? = nil
-    var pendingDuration: Double?? = nil
-    var map: String? = nil
-    var key: String? = nil
+    /// A low-latency playlist's first `#EXT-X-PART`, the segment when there is no whole one.
     var firstPart: Segment? = nil
+    /// Whether a tag only a media playlist has was seen.
     var mediaTags = false
     var endList = false
-    let mediaTagNames = [
+    /// The attributes of the `#EXT-X-STREAM-INF` whose URI line comes next.
+    private var pendingVariant: [String: String]? = nil
+    /// The `#EXTINF` duration whose segment URI comes next (`.some(nil)`: none stated).
+    private var pendingDuration: Double?? = nil
+    /// The `#EXT-X-MAP` and `#EXT-X-KEY` method in force.
+    private var map: String? = nil
+    private var key: String? = nil
+
+    private static let mediaTagNames = [
       "#EXT-X-TARGETDURATION", "#EXT-X-MEDIA-SEQUENCE", "#EXT-X-PLAYLIST-TYPE",
       "#EXT-X-DISCONTINUITY-SEQUENCE", "#EXT-X-PART-INF", "#EXT-X-SERVER-CONTROL",
     ].map { Array($0.utf8) }
-    for line in lines.dropFirst() {
-      if line.isEmpty { continue }
-      if line.first == 0x23 {
-        if line.starts(with: Array("#EXT-X-MEDIA:".utf8)) {
-          let attributes = HLSPlaylist.attributes(line.dropFirst(13))
-          guard let type = attributes["TYPE"] else { continue }
-          let yes = { (name: String) in attributes[name] == "YES" }
-          renditions.append(
-            Rendition(
-              type: type, groupID: attributes["GROUP-ID"] ?? "", name: attributes["NAME"] ?? "",
-              language: attributes["LANGUAGE"], associatedLanguage: attributes["ASSOC-LANGUAGE"],
-              isDefault: yes("DEFAULT"), autoselect: yes("AUTOSELECT") || yes("DEFAULT"),
-              forced: yes("FORCED"), channels: attributes["CHANNELS"],
-              sampleRate: attributes["SAMPLE-RATE"].flatMap { Int($0) }.flatMap {
-                $0 > 0 ? $0 : nil
-              },
-              characteristics: (attributes["CHARACTERISTICS"] ?? "").split(separator: ",").map {
-                String($0)
-              }, uri: attributes["URI"], instreamID: attributes["INSTREAM-ID"],
-              attributes: attributes))
-        } else if line.starts(with: Array("#EXT-X-STREAM-INF:".utf8)) {
-          pendingVariant = HLSPlaylist.attributes(line.dropFirst(18))
-          pendingDuration = nil
-        } else if line.starts(with: Array("#EXTINF".utf8)) {
-          mediaTags = true
-          // `#EXTINF:<duration>,[<title>]`
-          let value = line.dropFirst(7).drop { $0 == 0x3A }.prefix { $0 != 0x2C }
-          pendingVariant = nil
-          pendingDuration = .some(
-            Double(String(decoding: value, as: UTF8.self).trimmingSpaces).flatMap {
-              $0.isFinite && $0 >= 0 ? $0 : nil
-            })
-        } else if line.starts(with: Array("#EXT-X-MAP:".utf8)) {
-          mediaTags = true
-          map = HLSPlaylist.attributes(line.dropFirst(11))["URI"]
-        } else if line.starts(with: Array("#EXT-X-KEY:".utf8)) {
-          let method = HLSPlaylist.attributes(line.dropFirst(11))["METHOD"]
-          key = method == nil || method == "NONE" ? nil : method
-        } else if line.starts(with: Array("#EXT-X-PART:".utf8)) {
-          mediaTags = true
-          if firstPart == nil, let uri = HLSPlaylist.attributes(line.dropFirst(12))["URI"] {
-            firstPart = Segment(uri: uri, duration: nil, initialization: map, encryption: key)
-          }
-        } else if line.starts(with: Array("#EXT-X-ENDLIST".utf8)) {
-          mediaTags = true
-          endList = true
-        } else if !mediaTags, mediaTagNames.contains(where: { line.starts(with: $0) }) {
-          mediaTags = true
+
+    /// Reads a tag line (starting with `#`).
+    mutating func tag(_ line: ArraySlice<UInt8>) {
+      if line.starts(with: Array("#EXT-X-MEDIA:".utf8)) {
+        let attributes = HLSPlaylist.attributes(line.dropFirst(13))
+        if let rendition = Rendition(attributes: attributes) { renditions.append(rendition) }
+      } else if line.starts(with: Array("#EXT-X-STREAM-INF:".utf8)) {
+        pendingVariant = HLSPlaylist.attributes(line.dropFirst(18))
+        pendingDuration = nil
+      } else if line.starts(with: Array("#EXTINF".utf8)) {
+        mediaTags = true
+        // `#EXTINF:<duration>,[<title>]`
+        let value = line.dropFirst(7).drop { $0 == 0x3A }.prefix { $0 != 0x2C }
+        pendingVariant = nil
+        pendingDuration = .some(
+          Double(String(decoding: value, as: UTF8.self).trimmingSpaces).flatMap {
+            $0.isFinite && $0 >= 0 ? $0 : nil
+          })
+      } else if line.starts(with: Array("#EXT-X-MAP:".utf8)) {
+        mediaTags = true
+        map = HLSPlaylist.attributes(line.dropFirst(11))["URI"]
+      } else if line.starts(with: Array("#EXT-X-KEY:".utf8)) {
+        let method = HLSPlaylist.attributes(line.dropFirst(11))["METHOD"]
+        key = method == nil || method == "NONE" ? nil : method
+      } else if line.starts(with: Array("#EXT-X-PART:".utf8)) {
+        mediaTags = true
+        if firstPart == nil, let uri = HLSPlaylist.attributes(line.dropFirst(12))["URI"] {
+          firstPart = Segment(uri: uri, duration: nil, initialization: map, encryption: key)
         }
-        continue
+      } else if line.starts(with: Array("#EXT-X-ENDLIST".utf8)) {
+        mediaTags = true
+        endList = true
+      } else if !mediaTags, Self.mediaTagNames.contains(where: { line.starts(with: $0) }) {
+        mediaTags = true
       }
-      // A URI line: the segment after `#EXTINF`, else the variant after `#EXT-X-STREAM-INF`.
+    }
+
+    /// Reads a URI line: the segment after `#EXTINF`, else the variant after
+    /// `#EXT-X-STREAM-INF`.
+    mutating func uri(_ line: ArraySlice<UInt8>) {
       let uri = String(decoding: line, as: UTF8.self)
       if let duration = pendingDuration {
         segments.append(
           Segment(uri: uri, duration: duration, initialization: map, encryption: key))
         pendingDuration = nil
       } else if let attributes = pendingVariant {
-        let number = { (name: String) in attributes[name].flatMap { Int($0) } }
-        variants.append(
-          Variant(
-            bandwidth: number("BANDWIDTH"), averageBandwidth: number("AVERAGE-BANDWIDTH"),
-            codecs: (attributes["CODECS"] ?? "").split(separator: ",").map {
-              String($0).trimmingSpaces
-            }.filter { !$0.isEmpty }, audioGroup: attributes["AUDIO"],
-            subtitleGroup: attributes["SUBTITLES"], uri: uri, attributes: attributes))
+        variants.append(Variant(attributes: attributes, uri: uri))
         pendingVariant = nil
       }
     }
-    if segments.isEmpty, let firstPart { segments.append(firstPart) }
-    let master = !renditions.isEmpty || !variants.isEmpty
-    if !master && !mediaTags {
-      throw MediaError(
-        kind: .malformed, operation: "HLSPlaylist",
-        detail: "an HLS playlist that lists no variant, rendition or segment")
-    }
-    self.renditions = renditions
-    self.variants = variants
-    self.segments = master ? [] : segments
-    self.isMediaPlaylist = !master
-    self.hasEndList = endList
   }
 
   /// The tracks a menu shows (see ``RenditionTrack``), in the order of their first rendition.
@@ -306,6 +315,36 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
       if !name.isEmpty { result[name] = value }
     }
     return result
+  }
+}
+
+extension HLSPlaylist.Rendition {
+  /// The rendition an `#EXT-X-MEDIA` tag's attributes describe; `nil` without `TYPE`.
+  fileprivate init?(attributes: [String: String]) {
+    guard let type = attributes["TYPE"] else { return nil }
+    let yes = { (name: String) in attributes[name] == "YES" }
+    self.init(
+      type: type, groupID: attributes["GROUP-ID"] ?? "", name: attributes["NAME"] ?? "",
+      language: attributes["LANGUAGE"], associatedLanguage: attributes["ASSOC-LANGUAGE"],
+      isDefault: yes("DEFAULT"), autoselect: yes("AUTOSELECT") || yes("DEFAULT"),
+      forced: yes("FORCED"), channels: attributes["CHANNELS"],
+      sampleRate: attributes["SAMPLE-RATE"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil },
+      characteristics: (attributes["CHARACTERISTICS"] ?? "").split(separator: ",").map {
+        String($0)
+      }, uri: attributes["URI"], instreamID: attributes["INSTREAM-ID"], attributes: attributes)
+  }
+}
+
+extension HLSPlaylist.Variant {
+  /// The variant an `#EXT-X-STREAM-INF` tag's attributes and the URI line after it describe.
+  fileprivate init(attributes: [String: String], uri: String) {
+    let number = { (name: String) in attributes[name].flatMap { Int($0) } }
+    self.init(
+      bandwidth: number("BANDWIDTH"), averageBandwidth: number("AVERAGE-BANDWIDTH"),
+      codecs: (attributes["CODECS"] ?? "").split(separator: ",").map {
+        String($0).trimmingSpaces
+      }.filter { !$0.isEmpty }, audioGroup: attributes["AUDIO"],
+      subtitleGroup: attributes["SUBTITLES"], uri: uri, attributes: attributes)
   }
 }
 

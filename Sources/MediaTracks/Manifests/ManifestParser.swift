@@ -87,16 +87,22 @@ public enum ManifestParser {
   {
     if InputPath.url(path) != nil { return nil }
     let local = InputPath.localPath(path)
-    let lowered = path.lowercased()
-    var kind: ManifestKind? =
-      lowered.hasSuffix(".m3u8") ? .hls : lowered.hasSuffix(".mpd") ? .dash : nil
-    var info = stat()
-    if stat(local, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
-      if let found = sniff(FileBytes.head(local)) { kind = found }
+    // A regular file is recognised by its content; a pipe (not read ahead), a file that cannot
+    // be opened and content that says nothing, by the name.
+    let file = try? FileBytes(path: local)
+    guard
+      let kind = file.flatMap({ sniff($0.signatureHead()) }) ?? InputSignature.manifest(named: path)
+    else { return nil }
+    let deadline = try Deadline(timeout: timeout)
+    let bytes: [UInt8]
+    if let file {
+      bytes = try manifestBytes(file)
+    } else {
+      bytes = try manifestBytes(
+        MemoryBytes(reading: local, deadline: deadline, limit: manifestLimit))
     }
     switch kind {
-    case .hls?:
-      let bytes = try FileBytes.read(local, deadline: try Deadline(timeout: timeout))
+    case .hls:
       let playlist = try HLSPlaylist(bytes: bytes)
       var reader = SegmentReader(manifest: local, timeout: timeout)
       if playlist.isMediaPlaylist {
@@ -105,11 +111,24 @@ public enum ManifestParser {
       var result = self.info(path: path, hls: playlist)
       fillFromSegments(&result, playlist: playlist, reader: &reader)
       return result
-    case .dash?:
-      let bytes = try FileBytes.read(local, deadline: try Deadline(timeout: timeout))
+    case .dash:
       return self.info(path: path, dash: try DASHManifest(bytes: bytes))
-    case nil:
-      return nil
+    }
+  }
+
+  /// The largest manifest accepted, in bytes.
+  static let manifestLimit = 16 << 20
+
+  /// The whole manifest `source` holds.
+  /// - Throws: `.malformed` when it exceeds ``manifestLimit``, `.notFound` when it cannot be
+  ///   read.
+  static func manifestBytes(_ source: some ByteSource) throws(MediaError) -> [UInt8] {
+    guard source.size <= manifestLimit else { throw .tooLargeForManifest(source.name) }
+    do {
+      return try source.contents()
+    } catch {
+      // As the sequential reader reports it: no FFmpeg code.
+      throw MediaError(kind: error.kind, operation: error.operation, detail: error.detail)
     }
   }
 
@@ -118,36 +137,10 @@ public enum ManifestParser {
     case hls, dash
   }
 
-  /// The manifest kind `head` (a file's first bytes) starts, or `nil`.
+  /// The manifest kind `head` (a file's first bytes) starts, or `nil` (see
+  /// ``InputSignature/manifest(_:)``).
   static func sniff(_ head: ArraySlice<UInt8>) -> ManifestKind? {
-    var bytes = head
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-    // A playlist's first line is its signature (RFC 8216 section 4.3.1.1).
-    if bytes.starts(with: "#EXTM3U".utf8) { return .hls }
-    while let first = bytes.first, first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D
-    {
-      bytes = bytes.dropFirst()
-    }
-    guard bytes.first == UInt8(ascii: "<") else { return nil }
-    // An element named MPD, with or without a namespace prefix: `<MPD` or `:MPD`, then a space,
-    // `>` or `/`.
-    let name = Array("MPD".utf8)
-    var index = bytes.startIndex
-    while let found = bytes[index...].firstIndex(of: UInt8(ascii: "M")) {
-      index = found + 1
-      guard found > bytes.startIndex, found + 3 < bytes.endIndex,
-        bytes[found..<(found + 3)].elementsEqual(name)
-      else { continue }
-      let before = bytes[found - 1]
-      let after = bytes[found + 3]
-      if before == UInt8(ascii: "<") || before == UInt8(ascii: ":"),
-        after == 0x20 || after == 0x09 || after == 0x0A || after == 0x0D
-          || after == UInt8(ascii: ">") || after == UInt8(ascii: "/")
-      {
-        return .dash
-      }
-    }
-    return nil
+    InputSignature.manifest(head)
   }
 
   /// The tracks an HLS multivariant playlist declares (kinds set; labels and defaults not yet).
@@ -236,7 +229,7 @@ public enum ManifestParser {
     if !hasAudioRenditions, let muxed = muxedAudio(playlist) { audio.append(muxed) }
     TrackKinds.classify(&audio)
     TrackKinds.classify(&subtitles)
-    return MediaInfo(path: path, format: "hls", audio: audio, subtitles: subtitles)
+    return MediaInfo(path: path, demuxerName: "hls", audio: audio, subtitles: subtitles)
   }
 
   /// The audio muxed into the variants, as one track: from the `CODECS` of the first variant
@@ -277,7 +270,7 @@ public enum ManifestParser {
     TrackKinds.classify(&audio)
     TrackKinds.classify(&subtitles)
     return MediaInfo(
-      path: path, format: "hls", duration: duration, audio: audio, subtitles: subtitles)
+      path: path, demuxerName: "hls", duration: duration, audio: audio, subtitles: subtitles)
   }
 
   /// Fills in the facts a multivariant playlist leaves out from the first segment of local
@@ -332,268 +325,8 @@ public enum ManifestParser {
     }
   }
 
-  /// The tracks of a DASH manifest (kinds set; labels and defaults not yet).
-  ///
-  /// - Complexity: O(*s* log *s*) in the number of adaptation sets (and linear in their
-  ///   descriptors).
-  public static func info(path: String, dash manifest: DASHManifest) -> MediaInfo {
-    var audio: [AudioTrack] = []
-    var subtitles: [SubtitleTrack] = []
-    var alternates: Set<Int> = []
-    let sets = manifest.adaptationSets
-    // Sets of one period a player switches between seamlessly are one track: each set's
-    // representative is the first set of its switching group (union by position).
-    var representative = Array(sets.indices)
-    func root(_ position: Int) -> Int {
-      var current = position
-      while representative[current] != current { current = representative[current] }
-      var walk = position
-      while representative[walk] != current {
-        let next = representative[walk]
-        representative[walk] = current
-        walk = next
-      }
-      return current
-    }
-    var periodStart = 0
-    for period in manifest.periods {
-      let range = periodStart..<min(sets.count, periodStart + period.adaptationSetCount)
-      periodStart = range.upperBound
-      var byID: [String: Int] = [:]
-      for position in range {
-        if let id = sets[position].id?.trimmingSpaces, byID[id] == nil { byID[id] = position }
-      }
-      for position in range {
-        for id in sets[position].switchableWith {
-          guard let other = byID[id], sets[other].mediaType == sets[position].mediaType else {
-            continue
-          }
-          let (a, b) = (root(position), root(other))
-          if a != b { representative[max(a, b)] = min(a, b) }
-        }
-      }
-    }
-    // A track continues across periods: a later period's set (or switching group) with the same
-    // key as an earlier period's track joins it, one set per track and period.
-    struct ContinuityKey: Hashable {
-      var mediaType: String
-      var language: String
-      var label: String
-      var roles: [String]
-      var accessibility: [String]
-      var codec: String
-    }
-    // Per key: the tracks made so far, in order; in each period the ones made in earlier
-    // periods are taken in turn.
-    struct Slot {
-      var tracks: [Int] = []
-      var period = -1
-      var earlier = 0
-      var used = 0
-    }
-    var slots: [ContinuityKey: Slot] = [:]
-    var audioPosition: [Int: Int] = [:]
-    var subtitlePosition: [Int: Int] = [:]
-    var captionKeys: Set<String> = []
-    var captions: [SubtitleTrack] = []
-    for (position, set) in sets.enumerated() {
-      var dispositions: [String] = []
-      let roles = set.roles.map { $0.value.trimmingSpaces.lowercased() }
-      var supplementary = false
-      let accessibility = set.accessibility.map { descriptor -> String in
-        if descriptor.scheme == "urn:tva:metadata:cs:AudioPurposeCS:2007" {
-          return descriptor.value == "1" ? "description" : descriptor.value == "2" ? "caption" : ""
-        }
-        if descriptor.scheme.lowercased().hasPrefix("urn:scte:dash:cc:") { return "" }
-        return descriptor.value.trimmingSpaces.lowercased()
-      }
-      for value in roles + accessibility {
-        switch value {
-        case "main": dispositions.append("default")
-        case "commentary": dispositions.append("comment")
-        case "dub": dispositions.append("dub")
-        case "description":
-          dispositions.append("visual_impaired")
-          if set.mediaType == "text" { dispositions.append("descriptions") }
-        case "caption", "enhanced-audio-intelligibility":
-          dispositions.append("hearing_impaired")
-          if set.mediaType == "text" { dispositions.append("captions") }
-        case "forced-subtitle", "forced_subtitle": dispositions.append("forced")
-        case "karaoke": dispositions.append("karaoke")
-        case "metadata": if set.mediaType == "text" { dispositions.append("metadata") }
-        case "supplementary":
-          supplementary = true
-          alternates.insert(position)
-        case "alternate", "emergency": alternates.insert(position)
-        default: break
-        }
-      }
-      if supplementary && dispositions.contains("visual_impaired") && set.mediaType == "audio" {
-        // A description track meant to be mixed with the main audio.
-        dispositions.append("descriptions")
-        dispositions.append("dependent")
-      }
-      dispositions = ordered(dispositions)
-      let language = LanguageTag.bcp47(set.language)
-      // Captions carried in the video (or any set), declared by an Accessibility descriptor;
-      // each channel once, whatever the number of sets and periods that declare it.
-      for descriptor in set.accessibility {
-        for caption in closedCaptions(descriptor) {
-          guard
-            captionKeys.insert(
-              caption.codec + "\u{0}" + caption.channel + "\u{0}" + (caption.language ?? "")
-            ).inserted
-          else { continue }
-          captions.append(
-            SubtitleTrack(
-              index: 0, codec: caption.codec, language: LanguageTag.bcp47(caption.language),
-              languageTag: caption.language, dispositions: ["hearing_impaired", "captions"]))
-        }
-      }
-      let codecList = (set.codecs ?? "").split(separator: ",").map { String($0).trimmingSpaces }
-      let leader = root(position)
-      // A set that joins its switching group's track.
-      if leader != position {
-        if let existing = audioPosition[leader] {
-          audioPosition[position] = existing
-          audio[existing].merge(set)
-        } else if let existing = subtitlePosition[leader] {
-          subtitlePosition[position] = existing
-        }
-        continue
-      }
-      let codec: (name: String, profile: String?)? = codecList.lazy.compactMap(audioCodec).first
-      // A video set names an audio codec when the audio is muxed into it.
-      guard
-        set.mediaType == "audio" || set.mediaType == "text"
-          || (set.mediaType == "video" && codec != nil)
-      else {
-        continue
-      }
-      let key = ContinuityKey(
-        mediaType: set.mediaType, language: (set.language ?? "").lowercased(),
-        label: set.label ?? "", roles: roles.sorted(), accessibility: accessibility.sorted(),
-        codec: String((codecList.first ?? "").lowercased().prefix(4)))
-      var slot = slots[key] ?? Slot()
-      if slot.period != set.period {
-        slot.period = set.period
-        slot.earlier = slot.tracks.count
-        slot.used = 0
-      }
-      if slot.used < slot.earlier {
-        // The same track in a later period.
-        let first = slot.tracks[slot.used]
-        slot.used += 1
-        slots[key] = slot
-        if let existing = audioPosition[first] {
-          audioPosition[position] = existing
-          audio[existing].merge(set)
-        } else if let existing = subtitlePosition[first] {
-          subtitlePosition[position] = existing
-        }
-        continue
-      }
-      slot.tracks.append(position)
-      slots[key] = slot
-      if set.mediaType == "text" {
-        var codec = set.codecs ?? ""
-        let lowered = codec.lowercased()
-        if lowered.hasPrefix("wvtt") || set.mimeType == "text/vtt" {
-          codec = "webvtt"
-        } else if lowered.hasPrefix("stpp") || set.mimeType == "application/ttml+xml" {
-          codec = "ttml"
-        }
-        subtitlePosition[position] = subtitles.count
-        subtitles.append(
-          SubtitleTrack(
-            index: position, codec: codec, language: language, languageTag: set.language,
-            title: set.label, dispositions: dispositions))
-      } else {
-        let channels = set.audioChannelConfiguration.lazy.compactMap(channelCount).first ?? 0
-        audioPosition[position] = audio.count
-        audio.append(
-          AudioTrack(
-            index: position,
-            codec: codec?.name ?? (set.mediaType == "audio" ? set.codecs ?? "" : ""),
-            profile: codec?.profile, sampleRate: set.sampleRate ?? 0, channels: channels,
-            channelLayout: ChannelLayout.defaultName(channels: channels), bitRate: set.bandwidth,
-            duration: manifest.duration, language: language, languageTag: set.language,
-            title: set.label, dispositions: set.mediaType == "video" ? [] : dispositions))
-      }
-    }
-    for (offset, var track) in captions.enumerated() {
-      track.index = sets.count + offset
-      subtitles.append(track)
-    }
-    // Sets with Role "alternate" (or "supplementary", "emergency") never count as their
-    // language's main track.
-    var others = audio.filter { !alternates.contains($0.index) }
-    var alternateSets = audio.filter { alternates.contains($0.index) }
-    TrackKinds.classify(&others)
-    TrackKinds.classify(&alternateSets)
-    for position in alternateSets.indices where alternateSets[position].kind == .main {
-      alternateSets[position].kind = .alternative
-    }
-    audio = (others + alternateSets).sorted { $0.index < $1.index }
-    TrackKinds.classify(&subtitles)
-    return MediaInfo(
-      path: path, format: "dash", duration: manifest.duration, audio: audio,
-      subtitles: subtitles)
-  }
-
-  /// The caption channels an `Accessibility` descriptor declares: channel (or service), language
-  /// as written, and codec; empty for other schemes.
-  ///
-  /// CEA-608 (`urn:scte:dash:cc:cea-608:2015`): `CC1=eng;CC3=spa`, or languages alone
-  /// (`eng;spa`, channels CC1, CC3 in order). CEA-708 (`urn:scte:dash:cc:cea-708:2015`):
-  /// `1=lang:eng;2=lang:spa,war:1`, or languages alone (services 1, 2, … in order).
-  static func closedCaptions(_ descriptor: DASHManifest.Descriptor)
-    -> [(channel: String, language: String?, codec: String)]
-  {
-    let scheme = descriptor.scheme.trimmingSpaces.lowercased()
-    let codec: String
-    if scheme.hasPrefix("urn:scte:dash:cc:cea-608") {
-      codec = "eia_608"
-    } else if scheme.hasPrefix("urn:scte:dash:cc:cea-708") {
-      codec = "eia_708"
-    } else {
-      return []
-    }
-    var result: [(channel: String, language: String?, codec: String)] = []
-    let entries = descriptor.value.split(separator: ";").map { String($0).trimmingSpaces }
-      .filter { !$0.isEmpty }
-    for (position, entry) in entries.prefix(64).enumerated() {
-      var channel: String
-      var language: String?
-      if let equals = entry.firstIndex(of: "=") {
-        channel = String(entry[..<equals]).trimmingSpaces
-        let rest = entry[entry.index(after: equals)...]
-        if codec == "eia_708" {
-          // `lang:eng,war:1,er:1`: the `lang` field.
-          language = nil
-          for field in rest.split(separator: ",") {
-            let field = String(field).trimmingSpaces
-            if field.hasPrefix("lang:") { language = String(field.dropFirst(5)) }
-          }
-          if language == nil, !rest.contains(":") { language = String(rest) }
-        } else {
-          language = String(rest)
-        }
-        language = language?.trimmingSpaces
-      } else {
-        channel = codec == "eia_608" ? "CC\(2 * position + 1)" : "\(position + 1)"
-        language = entry
-      }
-      if language?.isEmpty == true { language = nil }
-      if channel.isEmpty { channel = "\(position + 1)" }
-      result.append((channel.uppercased(), language, codec))
-    }
-    if result.isEmpty { result.append((codec == "eia_608" ? "CC1" : "1", nil, codec)) }
-    return result
-  }
-
   /// Dispositions in FFmpeg's order, without repeats.
-  private static func ordered(_ names: [String]) -> [String] {
+  static func ordered(_ names: [String]) -> [String] {
     let order = [
       "default", "dub", "original", "comment", "lyrics", "karaoke", "forced", "hearing_impaired",
       "visual_impaired", "clean_effects", "attached_pic", "timed_thumbnails", "non_diegetic",
@@ -629,33 +362,6 @@ public enum ManifestParser {
     default: return nil
     }
   }
-
-  /// The channel count an `AudioChannelConfiguration` states, or `nil`.
-  static func channelCount(_ descriptor: DASHManifest.Descriptor) -> Int? {
-    switch descriptor.scheme {
-    case "urn:mpeg:dash:23003:3:audio_channel_configuration:2011":
-      return Int(descriptor.value).flatMap { $0 > 0 ? $0 : nil }
-    case "urn:mpeg:mpegB:cicp:ChannelConfiguration":
-      // ISO/IEC 23091-3 ChannelConfiguration index → channel count.
-      let counts = [
-        1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 8, 9: 3, 10: 4, 11: 7, 12: 8, 13: 24, 14: 8, 15: 12,
-        16: 10, 17: 12, 18: 14, 19: 12, 20: 14,
-      ]
-      return Int(descriptor.value).flatMap { counts[$0] }
-    case "tag:dolby.com,2014:dash:audio_channel_configuration:2011",
-      "urn:dolby:dash:audio_channel_configuration:2011":
-      // A 16-bit speaker mask, most significant bit first; some bits stand for speaker pairs.
-      guard let mask = UInt16(descriptor.value, radix: 16), mask != 0 else { return nil }
-      let pairs: Set<Int> = [5, 6, 9, 10, 11, 13]
-      var count = 0
-      for bit in 0..<16 where mask & (0x8000 >> UInt16(bit)) != 0 {
-        count += pairs.contains(bit) ? 2 : 1
-      }
-      return count
-    default:
-      return Int(descriptor.value).flatMap { (1...64).contains($0) ? $0 : nil }
-    }
-  }
 }
 
 extension AudioTrack {
@@ -672,144 +378,5 @@ extension AudioTrack {
     }
     if sampleRate == 0 { sampleRate = other.sampleRate }
     if bitRate == nil { bitRate = other.bitRate }
-  }
-
-  /// Takes what another adaptation set of the same track adds: the facts this one lacks, and
-  /// the higher bit rate.
-  mutating func merge(_ set: DASHManifest.AdaptationSet) {
-    if channels == 0,
-      let count = set.audioChannelConfiguration.lazy.compactMap(ManifestParser.channelCount).first
-    {
-      channels = count
-      channelLayout = ChannelLayout.defaultName(channels: count)
-    }
-    if sampleRate == 0, let rate = set.sampleRate { sampleRate = rate }
-    if let other = set.bandwidth, other > (bitRate ?? 0) { bitRate = other }
-  }
-}
-
-/// Reads the local files a manifest names, and only those it may: a relative reference (no
-/// scheme, not an absolute path) to a file inside the manifest's folder once links are resolved,
-/// through ``MediaProbe/Backend`` (this module's reader, the timeout, no nested inputs), at most
-/// ``ManifestParser/maximumSegmentReads`` files in all.
-struct SegmentReader {
-  /// The manifest's local path.
-  let manifest: String
-  /// The longest one reading call may take, in seconds (`nil`: the default).
-  let timeout: Double?
-  /// The manifest's folder, links resolved; `nil` when it cannot be resolved (nothing is read).
-  private let root: String?
-  /// The files read so far.
-  private var reads = 0
-
-  init(manifest: String, timeout: Double?) {
-    self.manifest = manifest
-    self.timeout = timeout
-    root = SegmentReader.realPath(SegmentReader.folder(of: manifest))
-  }
-
-  /// The audio and subtitle tracks of the first segment of the media playlist `uri` names
-  /// (relative to the manifest); `nil` when it is not a local file the manifest may name, is
-  /// not a media playlist, cannot be read, or the reads are used up.
-  mutating func firstSegmentTracks(ofPlaylist uri: String) -> (
-    audio: [AudioTrack], subtitles: [SubtitleTrack]
-  )? {
-    guard reads < ManifestParser.maximumSegmentReads, let path = resolve(uri, relativeTo: manifest),
-      ManifestParser.sniff(FileBytes.head(path)) == .hls
-    else { return nil }
-    reads += 1
-    guard let deadline = try? Deadline(timeout: timeout),
-      let bytes = try? FileBytes.read(path, deadline: deadline),
-      let playlist = try? HLSPlaylist(bytes: bytes), playlist.isMediaPlaylist,
-      let segment = playlist.segments.first
-    else { return nil }
-    return try? tracks(of: segment, playlist: path, name: uri)
-  }
-
-  /// The tracks of `segment` (its initialization section when it has one) of the media
-  /// playlist at the local path `playlist`; `name` names the playlist in errors.
-  /// - Throws: `.malformed` when the segment is not a local file the playlist may name, is
-  ///   encrypted as a whole, or cannot be read as media; a timeout as the backend does.
-  mutating func tracks(of segment: HLSPlaylist.Segment, playlist: String, name: String)
-    throws(MediaError) -> (audio: [AudioTrack], subtitles: [SubtitleTrack])
-  {
-    let target = segment.initialization ?? segment.uri
-    if segment.encryption?.uppercased() == "AES-128" {
-      throw MediaError(
-        kind: .malformed, operation: "HLSPlaylist",
-        detail: "'\(name)': its segments are encrypted (AES-128) and cannot be read")
-    }
-    guard reads < ManifestParser.maximumSegmentReads,
-      let path = resolve(target, relativeTo: playlist)
-    else {
-      throw MediaError(
-        kind: .malformed, operation: "HLSPlaylist",
-        detail:
-          "'\(name)' is a media playlist whose first segment '\(target)' is not a file in its "
-          + "folder (URLs, absolute paths and paths out of the folder are not opened)")
-    }
-    reads += 1
-    do {
-      let probed = try MediaProbe.Backend.probe(.path(path), timeout: timeout, lenient: false)
-      return (probed.audio, probed.subtitles)
-    } catch {
-      if error.isTimeout { throw error }
-      throw MediaError(
-        kind: .malformed, code: error.code, operation: error.operation,
-        detail: "'\(name)': first segment '\(target)': \(error.detail)")
-    }
-  }
-
-  /// The local file `uri` names relative to the file `base`, links resolved, when it is inside
-  /// the manifest's folder; `nil` for a URL, an absolute path, a path out of the folder or a
-  /// missing file.
-  func resolve(_ uri: String, relativeTo base: String) -> String? {
-    guard let root else { return nil }
-    var text = Substring(uri.trimmingSpaces)
-    if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = text[..<cut] }
-    guard !text.isEmpty, !text.hasPrefix("/") else { return nil }
-    // A scheme (`https:`, `file:`, `data:`) before any slash: not a relative path.
-    if let colon = text.firstIndex(of: ":"), !text[..<colon].contains("/") { return nil }
-    guard let decoded = SegmentReader.percentDecoded(text),
-      let resolved = SegmentReader.realPath(SegmentReader.folder(of: base) + "/" + decoded)
-    else { return nil }
-    guard resolved.hasPrefix(root == "/" ? "/" : root + "/") else { return nil }
-    return resolved
-  }
-
-  /// The folder part of `path` (`"."` when it has none).
-  static func folder(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "." }
-    return slash == path.startIndex ? "/" : String(path[..<slash])
-  }
-
-  /// `path` with links, `.` and `..` resolved, or `nil` when it does not exist.
-  static func realPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
-    defer { free(resolved) }
-    return String(cString: resolved)
-  }
-
-  /// `text` with `%XX` escapes decoded; `nil` when that gives a NUL byte.
-  static func percentDecoded(_ text: Substring) -> String? {
-    let bytes = Array(text.utf8)
-    guard bytes.contains(0x25) else { return String(text) }
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count)
-    var index = 0
-    while index < bytes.count {
-      if bytes[index] == 0x25, index + 2 < bytes.count,
-        let value = UInt8(
-          String(decoding: bytes[(index + 1)...(index + 2)], as: UTF8.self), radix: 16)
-      {
-        out.append(value)
-        index += 3
-      } else {
-        out.append(bytes[index])
-        index += 1
-      }
-    }
-    guard !out.contains(0) else { return nil }
-    return String(decoding: out, as: UTF8.self)
   }
 }

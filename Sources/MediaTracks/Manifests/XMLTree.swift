@@ -78,47 +78,7 @@ struct XMLElement: Sendable {
           index += 1
           continue
         }
-        var attributes: [String: String] = [:]
-        var selfClosing = false
-        while cursor < count {
-          skipSpace(bytes, &cursor)
-          guard cursor < count else { break }
-          if bytes[cursor] == 0x3E {
-            cursor += 1
-            break
-          }
-          if bytes[cursor] == 0x2F {
-            selfClosing = true
-            cursor += 1
-            continue
-          }
-          let attribute = readName(bytes, &cursor)
-          if attribute.isEmpty {
-            cursor += 1
-            continue
-          }
-          skipSpace(bytes, &cursor)
-          var value = ""
-          if cursor < count && bytes[cursor] == 0x3D {
-            cursor += 1
-            skipSpace(bytes, &cursor)
-            if cursor < count && (bytes[cursor] == 0x22 || bytes[cursor] == 0x27) {
-              let quote = bytes[cursor]
-              let start = cursor + 1
-              cursor = start
-              while cursor < count && bytes[cursor] != quote { cursor += 1 }
-              value = decode(bytes[start..<cursor])
-              if cursor < count { cursor += 1 }
-            } else {
-              let start = cursor
-              while cursor < count && !isSpace(bytes[cursor]) && bytes[cursor] != 0x3E {
-                cursor += 1
-              }
-              value = decode(bytes[start..<cursor])
-            }
-          }
-          attributes[attribute] = value
-        }
+        let (attributes, selfClosing) = readAttributes(bytes, &cursor)
         index = cursor
         guard stack.count <= maximumDepth else { return nil }
         stack.append(XMLElement(name: name, attributes: attributes, children: [], text: ""))
@@ -128,6 +88,61 @@ struct XMLElement: Sendable {
     }
     while stack.count > 1 { closeTop() }
     return stack[0]
+  }
+
+  /// Reads a start tag's attributes after its name, up to and past its `>` (or the end of
+  /// input); whether it ends with `/` (an empty-element tag).
+  private static func readAttributes(_ bytes: [UInt8], _ cursor: inout Int) -> (
+    attributes: [String: String], selfClosing: Bool
+  ) {
+    let count = bytes.count
+    var attributes: [String: String] = [:]
+    var selfClosing = false
+    while cursor < count {
+      skipSpace(bytes, &cursor)
+      guard cursor < count else { break }
+      if bytes[cursor] == 0x3E {
+        cursor += 1
+        break
+      }
+      if bytes[cursor] == 0x2F {
+        selfClosing = true
+        cursor += 1
+        continue
+      }
+      let attribute = readName(bytes, &cursor)
+      if attribute.isEmpty {
+        cursor += 1
+        continue
+      }
+      skipSpace(bytes, &cursor)
+      var value = ""
+      if cursor < count && bytes[cursor] == 0x3D {
+        cursor += 1
+        skipSpace(bytes, &cursor)
+        value = readValue(bytes, &cursor)
+      }
+      attributes[attribute] = value
+    }
+    return (attributes, selfClosing)
+  }
+
+  /// Reads an attribute value in single or double quotes (past the closing quote), or else up
+  /// to a space or `>`, with character references decoded.
+  private static func readValue(_ bytes: [UInt8], _ cursor: inout Int) -> String {
+    let count = bytes.count
+    guard cursor < count && (bytes[cursor] == 0x22 || bytes[cursor] == 0x27) else {
+      let start = cursor
+      while cursor < count && !isSpace(bytes[cursor]) && bytes[cursor] != 0x3E { cursor += 1 }
+      return decode(bytes[start..<cursor])
+    }
+    let quote = bytes[cursor]
+    let start = cursor + 1
+    cursor = start
+    while cursor < count && bytes[cursor] != quote { cursor += 1 }
+    let value = decode(bytes[start..<cursor])
+    if cursor < count { cursor += 1 }
+    return value
   }
 
   private static func isSpace(_ byte: UInt8) -> Bool {

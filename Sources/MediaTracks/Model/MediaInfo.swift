@@ -117,6 +117,8 @@ public struct AudioTrack: Hashable, Sendable, Codable {
   public var isDefault: Bool { dispositions.contains("default") }
 }
 
+// SubtitleTrack repeats AudioTrack's identity fields on purpose (see its documentation).
+
 /// One subtitle track of a media file or a streaming manifest.
 ///
 /// Its identity fields (index, codec, codec tag, language, title, dispositions) repeat
@@ -178,8 +180,10 @@ public struct SubtitleTrack: Hashable, Sendable, Codable {
 public struct MediaInfo: Hashable, Sendable, Codable {
   /// The path as given.
   public var path: String
-  /// FFmpeg's demuxer name (`"matroska,webm"`), or `"hls"` / `"dash"` for manifests.
-  public var format: String
+  /// FFmpeg's demuxer name (`"matroska,webm"`), or `"hls"` / `"dash"` for manifests: the
+  /// container as the reader names it, not a subtitle syntax. Encoded under the key `format`,
+  /// the command line's.
+  public var demuxerName: String
   /// Duration in seconds, or `nil` when unknown.
   public var duration: Double?
   /// The container's overall bits per second, or `nil` when unknown.
@@ -206,20 +210,48 @@ public struct MediaInfo: Hashable, Sendable, Codable {
     defaultSubtitle.flatMap { chosen in subtitles.first { $0.index == chosen } }
   }
 
+  /// FFmpeg's demuxer name, or `"hls"` / `"dash"` for manifests.
+  @available(*, deprecated, renamed: "demuxerName")
+  public var format: String {
+    get { demuxerName }
+    set { demuxerName = newValue }
+  }
+
   /// Creates a value from its fields.
   public init(
-    path: String, format: String, duration: Double? = nil, bitRate: Int? = nil,
+    path: String, demuxerName: String, duration: Double? = nil, bitRate: Int? = nil,
     audio: [AudioTrack] = [], subtitles: [SubtitleTrack] = [], defaultAudio: Int? = nil,
     defaultSubtitle: Int? = nil
   ) {
     self.path = path
-    self.format = format
+    self.demuxerName = demuxerName
     self.duration = duration
     self.bitRate = bitRate
     self.audio = audio
     self.subtitles = subtitles
     self.defaultAudio = defaultAudio
     self.defaultSubtitle = defaultSubtitle
+  }
+
+  /// Creates a value from its fields; `format` is FFmpeg's demuxer name.
+  @available(
+    *, deprecated,
+    renamed: "init(path:demuxerName:duration:bitRate:audio:subtitles:defaultAudio:defaultSubtitle:)"
+  )
+  public init(
+    path: String, format: String, duration: Double? = nil, bitRate: Int? = nil,
+    audio: [AudioTrack] = [], subtitles: [SubtitleTrack] = [], defaultAudio: Int? = nil,
+    defaultSubtitle: Int? = nil
+  ) {
+    self.init(
+      path: path, demuxerName: format, duration: duration, bitRate: bitRate, audio: audio,
+      subtitles: subtitles, defaultAudio: defaultAudio, defaultSubtitle: defaultSubtitle)
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case path
+    case demuxerName = "format"
+    case duration, bitRate, audio, subtitles, defaultAudio, defaultSubtitle
   }
 
   /// Fills in kinds, labels and the default choice from the raw track facts.
@@ -239,7 +271,7 @@ public struct MediaInfo: Hashable, Sendable, Codable {
     }
     // A manifest's NAME or Label is written for the menu: it is the label's first choice.
     let labeler = TrackLabeler(
-      locale: locale, authorTitlesFirst: format == "hls" || format == "dash")
+      locale: locale, authorTitlesFirst: demuxerName == "hls" || demuxerName == "dash")
     labeler.label(&audio)
     labeler.label(&subtitles)
     let chosen = TrackSelection.defaultAudio(in: audio, preferences: preferences)

@@ -85,7 +85,7 @@ public enum MediaProbe {
   ) throws(MediaError) -> MediaInfo {
     let probed = try Backend.probe(input, timeout: timeout, lenient: true)
     var info = MediaInfo(
-      path: input.name, format: probed.format, duration: probed.duration,
+      path: input.name, demuxerName: probed.demuxerName, duration: probed.duration,
       bitRate: probed.bitRate, audio: probed.audio, subtitles: probed.subtitles)
     info.finish(preferences: preferences, locale: locale)
     return info

@@ -19,7 +19,7 @@ enum MediaInput {
 /// tracks, in stream order (kinds, labels and the default choice not yet set).
 struct ProbedMedia {
   /// The demuxer's name (`"matroska,webm"`, `"wav"`).
-  var format: String
+  var demuxerName: String
   /// The file's duration in seconds, or `nil` when unknown.
   var duration: Double?
   /// The container's overall bit rate in bits per second, or `nil`.

@@ -70,6 +70,7 @@ public struct LabelLocale: Sendable, Hashable {
     return tag
   }
 
+  // A data table: its rows look alike by shape only, and no helper would make it shorter.
   static let englishNames: [String: String] = [
     "af": "Afrikaans", "am": "Amharic", "ar": "Arabic", "as": "Assamese", "az": "Azerbaijani",
     "ba": "Bashkir", "be": "Belarusian", "bg": "Bulgarian", "bn": "Bengali", "bo": "Tibetan",

@@ -1,22 +1,51 @@
 /// One timed piece of subtitle text read from a media file.
+///
+/// Its times are named as a ``SubtitleParser`` cue's are (`startTime`, `endTime`); encoded, they
+/// keep the keys `start` and `end` they always had, so stored values still load.
 public struct TimedText: Hashable, Sendable, Codable {
   /// When the text appears, in seconds on the file's timeline.
-  public var start: Double
-  /// When the text disappears, in seconds on the file's timeline (not before `start`).
-  public var end: Double
+  public var startTime: Double
+  /// When the text disappears, in seconds on the file's timeline (not before `startTime`).
+  public var endTime: Double
   /// The text as UTF-8, lines separated by `\n`. Subrip and WebVTT markup (`<i>`, `<c.x>`) is
   /// kept as the file has it; ASS override blocks (`{\i1}`) are removed.
   public var text: String
 
   /// Creates a timed text.
   /// - Parameters:
-  ///   - start: seconds.
-  ///   - end: seconds.
-  ///   - text: the text, lines separated by `\n`.
-  public init(start: Double, end: Double, text: String) {
-    self.start = start
-    self.end = end
+  ///   - startTime: When the text appears, in seconds.
+  ///   - endTime: When the text disappears, in seconds.
+  ///   - text: The text, lines separated by `\n`.
+  public init(startTime: Double, endTime: Double, text: String) {
+    self.startTime = startTime
+    self.endTime = endTime
     self.text = text
+  }
+
+  /// Creates a timed text; `start` and `end` are in seconds.
+  @available(*, deprecated, renamed: "init(startTime:endTime:text:)")
+  public init(start: Double, end: Double, text: String) {
+    self.init(startTime: start, endTime: end, text: text)
+  }
+
+  /// When the text appears, in seconds on the file's timeline.
+  @available(*, deprecated, renamed: "startTime")
+  public var start: Double {
+    get { startTime }
+    set { startTime = newValue }
+  }
+
+  /// When the text disappears, in seconds on the file's timeline.
+  @available(*, deprecated, renamed: "endTime")
+  public var end: Double {
+    get { endTime }
+    set { endTime = newValue }
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case startTime = "start"
+    case endTime = "end"
+    case text
   }
 }
 
@@ -95,7 +124,7 @@ public struct SubtitleStreamReader: Hashable, Sendable {
       } else if position + 1 < order.count {
         end = max(packet.start, packets[order[position + 1]].start)
       }
-      cues.append(TimedText(start: packet.start, end: end, text: text))
+      cues.append(TimedText(startTime: packet.start, endTime: end, text: text))
     }
     return cues
   }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The RIFF/WAVE header of a file: reading its first bytes and walking its chunks. The Swift
 /// WAVE reader parses its header with it, and the FFmpeg path asks it whether a file is cut
 /// short.
@@ -21,22 +15,6 @@ enum WaveHeader {
       let bytes = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
       return header[tagOffset..<(tagOffset + 4)].elementsEqual(bytes)
     }
-  }
-
-  /// Up to the first 64 KiB of the open file `descriptor`, read from offset 0 (the file
-  /// offset is left alone).
-  static func leadingBytes(descriptor: Int32) -> ArraySlice<UInt8> {
-    var header = [UInt8](repeating: 0, count: 65_536)
-    var count = 0
-    while count < header.count {
-      let got = header.withUnsafeMutableBytes {
-        pread(descriptor, $0.baseAddress.map { $0 + count }, $0.count - count, off_t(count))
-      }
-      if got < 0 && errno == EINTR { continue }
-      if got <= 0 { break }
-      count += got
-    }
-    return header.prefix(count)
   }
 
   /// The little-endian 16-bit value at `at` (an index into `header`).
@@ -76,15 +54,9 @@ enum WaveHeader {
   static func isTruncated(path: String) -> Bool {
     // Only a regular file has a size to compare with: opening a named pipe again would wait for
     // a writer that never comes.
-    var pathInfo = stat()
-    guard stat(path, &pathInfo) == 0, pathInfo.st_mode & S_IFMT == S_IFREG else { return false }
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    guard fd >= 0 else { return false }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else { return false }
-    let fileSize = Int(info.st_size)
-    let header = leadingBytes(descriptor: fd)
+    guard let source = try? FileBytes(path: path) else { return false }
+    let fileSize = Int(source.size)
+    let header = source.head()
     var truncated = false
     forEachChunk(in: header) { chunk in
       guard chunk.is("data") else { return true }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Decodes plain PCM WAVE files in Swift, without FFmpeg: 16, 24 and 32-bit integer and 32-bit
 /// float samples, in a plain or a `WAVE_FORMAT_EXTENSIBLE` header.
 ///
@@ -27,7 +21,10 @@ final class WaveReader {
   let channelMask: UInt64?
 
   private let path: String
-  private let descriptor: Int32
+  /// The file, read at ``position``.
+  private let source: FileBytes
+  /// Where the next audio byte is read, in bytes from the start of the file.
+  private var position: Int64
   private let encoding: Encoding
   private let bytesPerFrame: Int
   /// Whole frames of audio left in the file.
@@ -46,26 +43,13 @@ final class WaveReader {
     // Only a regular file, checked before opening it: opening a pipe has effects on its writer,
     // and its bytes cannot be given back to FFmpeg once read. Anything else (a missing file, a
     // folder, a URL) is FFmpeg's to open and to report.
-    var info = stat()
-    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    if descriptor < 0 {
-      throw MediaError.opening(path, code: -errno)
-    }
-    guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-      let format = WaveReader.parseHeader(descriptor: descriptor)
-    else {
-      close(descriptor)
-      return nil
-    }
-    let fileSize = Int(info.st_size)
+    guard let source = try FileBytes(path: path), let format = WaveReader.parse(source.head())
+    else { return nil }
+    let fileSize = Int(source.size)
     let available = max(0, min(format.dataSize, fileSize - format.dataOffset))
-    guard lseek(descriptor, off_t(format.dataOffset), SEEK_SET) == off_t(format.dataOffset) else {
-      close(descriptor)
-      return nil
-    }
     self.path = path
-    self.descriptor = descriptor
+    self.source = source
+    position = Int64(format.dataOffset)
     encoding = format.encoding
     sampleRate = format.sampleRate
     channels = format.channels
@@ -77,8 +61,6 @@ final class WaveReader {
     channelLayoutName = format.layoutName
     channelMask = format.channelMask
   }
-
-  deinit { close(descriptor) }
 
   /// Decodes up to `maxFrames` frames into the start of `buffer` (grown when smaller).
   /// Returns the frames written, `0` at the end of the audio.
@@ -93,20 +75,7 @@ final class WaveReader {
     if bytes.count < byteCount {
       bytes.append(contentsOf: repeatElement(0, count: byteCount - bytes.count))
     }
-    var filled = 0
-    while filled < byteCount {
-      let count = bytes.withUnsafeMutableBytes { raw in
-        systemRead(descriptor, raw.baseAddress.map { $0 + filled }, byteCount - filled)
-      }
-      if count < 0 && errno == EINTR { continue }
-      if count < 0 {
-        throw MediaError(
-          kind: .malformed, code: -errno, operation: "av_read_frame",
-          detail: "cannot read the audio of '\(path)'")
-      }
-      if count == 0 { break }
-      filled += count
-    }
+    let filled = try readBytes(byteCount)
     if filled < byteCount {
       // The file ends before the size its header declares: it shrank while it was read (a file
       // already short when opened ends where it ends, and `end` reports it).
@@ -118,6 +87,30 @@ final class WaveReader {
     convert(samples: got * channels, into: &buffer)
     framesDecoded += got
     return got
+  }
+
+  /// Reads the next `count` bytes of audio into the start of `bytes`; returns how many there
+  /// were (fewer at the end of the file).
+  private func readBytes(_ count: Int) throws(MediaError) -> Int {
+    var failure: MediaError? = nil
+    let source = source
+    let position = position
+    let filled = bytes.withUnsafeMutableBytes { raw -> Int in
+      do throws(MediaError) {
+        return try source.read(
+          into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<count]), at: position)
+      } catch {
+        failure = error
+        return 0
+      }
+    }
+    if let failure {
+      throw MediaError(
+        kind: .malformed, code: failure.code, operation: "av_read_frame",
+        detail: "cannot read the audio of '\(path)'")
+    }
+    self.position += Int64(filled)
+    return filled
   }
 
   /// The end of the audio: `0`, or the error FFmpeg reports for an empty or cut-short file.
@@ -143,8 +136,7 @@ final class WaveReader {
   /// as FFmpeg's sample conversion does.
   private func convert(samples count: Int, into buffer: inout [Float]) {
     let encoding = encoding
-    // One loop per sample encoding, alike on purpose: each is the kernel of its encoding,
-    // with the load and scale the compiler keeps inside the loop.
+    // One loop per encoding, alike on purpose: each keeps its load and scale inside its loop.
     bytes.withUnsafeBytes { raw in
       buffer.withUnsafeMutableBufferPointer { out in
         switch encoding {
@@ -178,13 +170,6 @@ final class WaveReader {
   }
 }
 
-/// `read(2)`, which the reader's own `read` hides inside the class.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int)
-  -> Int
-{
-  read(descriptor, buffer, count)
-}
-
 extension WaveReader {
   /// The facts of a WAVE header this reader takes.
   struct Format {
@@ -197,11 +182,6 @@ extension WaveReader {
     var channelMask: UInt64?
     var dataOffset: Int
     var dataSize: Int
-  }
-
-  /// Reads the header at the start of the file, or `nil` when it is not one this reader takes.
-  static func parseHeader(descriptor: Int32) -> Format? {
-    parse(WaveHeader.leadingBytes(descriptor: descriptor))
   }
 
   /// Parses the RIFF header in `header` (the first bytes of a file).

@@ -1,0 +1,376 @@
+extension ManifestParser {
+  /// The tracks of a DASH manifest (kinds set; labels and defaults not yet).
+  ///
+  /// - Complexity: O(*s* log *s*) in the number of adaptation sets (and linear in their
+  ///   descriptors).
+  public static func info(path: String, dash manifest: DASHManifest) -> MediaInfo {
+    let sets = manifest.adaptationSets
+    let leaders = switchingLeaders(manifest)
+    var tracks = DASHTracks(duration: manifest.duration)
+    for (position, set) in sets.enumerated() {
+      tracks.add(set, at: position, leader: leaders[position])
+    }
+    var subtitles = tracks.subtitles
+    for (offset, var track) in closedCaptionTracks(sets).enumerated() {
+      track.index = sets.count + offset
+      subtitles.append(track)
+    }
+    let audio = classified(tracks.audio, alternates: tracks.alternates)
+    TrackKinds.classify(&subtitles)
+    return MediaInfo(
+      path: path, demuxerName: "dash", duration: manifest.duration, audio: audio,
+      subtitles: subtitles)
+  }
+
+  /// Each adaptation set's switching-group leader: sets of one period a player switches between
+  /// seamlessly (`adaptation-set-switching`, same content type) are one track, whose
+  /// representative is the first set of the group (union by position).
+  static func switchingLeaders(_ manifest: DASHManifest) -> [Int] {
+    let sets = manifest.adaptationSets
+    var representative = Array(sets.indices)
+    func root(_ position: Int) -> Int {
+      var current = position
+      while representative[current] != current { current = representative[current] }
+      var walk = position
+      while representative[walk] != current {
+        let next = representative[walk]
+        representative[walk] = current
+        walk = next
+      }
+      return current
+    }
+    var periodStart = 0
+    for period in manifest.periods {
+      let range = periodStart..<min(sets.count, periodStart + period.adaptationSetCount)
+      periodStart = range.upperBound
+      var byID: [String: Int] = [:]
+      for position in range {
+        if let id = sets[position].id?.trimmingSpaces, byID[id] == nil { byID[id] = position }
+      }
+      for position in range {
+        for id in sets[position].switchableWith {
+          guard let other = byID[id], sets[other].mediaType == sets[position].mediaType else {
+            continue
+          }
+          let (a, b) = (root(position), root(other))
+          if a != b { representative[max(a, b)] = min(a, b) }
+        }
+      }
+    }
+    var leaders: [Int] = []
+    leaders.reserveCapacity(sets.count)
+    for position in sets.indices { leaders.append(root(position)) }
+    return leaders
+  }
+
+  /// The subtitle tracks of the captions carried in the video (or any set), declared by
+  /// `Accessibility` descriptors: each channel once, whatever the number of sets and periods
+  /// that declare it, in document order (their `index` is not set yet).
+  static func closedCaptionTracks(_ sets: [DASHManifest.AdaptationSet]) -> [SubtitleTrack] {
+    var keys: Set<String> = []
+    var captions: [SubtitleTrack] = []
+    for set in sets {
+      for descriptor in set.accessibility {
+        for caption in closedCaptions(descriptor) {
+          guard
+            keys.insert(
+              caption.codec + "\u{0}" + caption.channel + "\u{0}" + (caption.language ?? "")
+            ).inserted
+          else { continue }
+          captions.append(
+            SubtitleTrack(
+              index: 0, codec: caption.codec, language: LanguageTag.bcp47(caption.language),
+              languageTag: caption.language, dispositions: ["hearing_impaired", "captions"]))
+        }
+      }
+    }
+    return captions
+  }
+
+  /// The audio tracks with their kinds: sets with Role "alternate" (or "supplementary",
+  /// "emergency") never count as their language's main track.
+  private static func classified(_ audio: [AudioTrack], alternates: Set<Int>) -> [AudioTrack] {
+    var others = audio.filter { !alternates.contains($0.index) }
+    var alternateSets = audio.filter { alternates.contains($0.index) }
+    TrackKinds.classify(&others)
+    TrackKinds.classify(&alternateSets)
+    for position in alternateSets.indices where alternateSets[position].kind == .main {
+      alternateSets[position].kind = .alternative
+    }
+    return (others + alternateSets).sorted { $0.index < $1.index }
+  }
+
+  /// The caption channels an `Accessibility` descriptor declares: channel (or service), language
+  /// as written, and codec; empty for other schemes.
+  ///
+  /// CEA-608 (`urn:scte:dash:cc:cea-608:2015`): `CC1=eng;CC3=spa`, or languages alone
+  /// (`eng;spa`, channels CC1, CC3 in order). CEA-708 (`urn:scte:dash:cc:cea-708:2015`):
+  /// `1=lang:eng;2=lang:spa,war:1`, or languages alone (services 1, 2, … in order).
+  static func closedCaptions(_ descriptor: DASHManifest.Descriptor)
+    -> [(channel: String, language: String?, codec: String)]
+  {
+    let scheme = descriptor.scheme.trimmingSpaces.lowercased()
+    let codec: String
+    if scheme.hasPrefix("urn:scte:dash:cc:cea-608") {
+      codec = "eia_608"
+    } else if scheme.hasPrefix("urn:scte:dash:cc:cea-708") {
+      codec = "eia_708"
+    } else {
+      return []
+    }
+    var result: [(channel: String, language: String?, codec: String)] = []
+    let entries = descriptor.value.split(separator: ";").map { String($0).trimmingSpaces }
+      .filter { !$0.isEmpty }
+    for (position, entry) in entries.prefix(64).enumerated() {
+      var channel: String
+      var language: String?
+      if let equals = entry.firstIndex(of: "=") {
+        channel = String(entry[..<equals]).trimmingSpaces
+        let rest = entry[entry.index(after: equals)...]
+        if codec == "eia_708" {
+          // `lang:eng,war:1,er:1`: the `lang` field.
+          language = nil
+          for field in rest.split(separator: ",") {
+            let field = String(field).trimmingSpaces
+            if field.hasPrefix("lang:") { language = String(field.dropFirst(5)) }
+          }
+          if language == nil, !rest.contains(":") { language = String(rest) }
+        } else {
+          language = String(rest)
+        }
+        language = language?.trimmingSpaces
+      } else {
+        channel = codec == "eia_608" ? "CC\(2 * position + 1)" : "\(position + 1)"
+        language = entry
+      }
+      if language?.isEmpty == true { language = nil }
+      if channel.isEmpty { channel = "\(position + 1)" }
+      result.append((channel.uppercased(), language, codec))
+    }
+    if result.isEmpty { result.append((codec == "eia_608" ? "CC1" : "1", nil, codec)) }
+    return result
+  }
+
+  /// The channel count an `AudioChannelConfiguration` states, or `nil`.
+  static func channelCount(_ descriptor: DASHManifest.Descriptor) -> Int? {
+    switch descriptor.scheme {
+    case "urn:mpeg:dash:23003:3:audio_channel_configuration:2011":
+      return Int(descriptor.value).flatMap { $0 > 0 ? $0 : nil }
+    case "urn:mpeg:mpegB:cicp:ChannelConfiguration":
+      // ISO/IEC 23091-3 ChannelConfiguration index → channel count.
+      let counts = [
+        1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 8, 9: 3, 10: 4, 11: 7, 12: 8, 13: 24, 14: 8, 15: 12,
+        16: 10, 17: 12, 18: 14, 19: 12, 20: 14,
+      ]
+      return Int(descriptor.value).flatMap { counts[$0] }
+    case "tag:dolby.com,2014:dash:audio_channel_configuration:2011",
+      "urn:dolby:dash:audio_channel_configuration:2011":
+      // A 16-bit speaker mask, most significant bit first; some bits stand for speaker pairs.
+      guard let mask = UInt16(descriptor.value, radix: 16), mask != 0 else { return nil }
+      let pairs: Set<Int> = [5, 6, 9, 10, 11, 13]
+      var count = 0
+      for bit in 0..<16 where mask & (0x8000 >> UInt16(bit)) != 0 {
+        count += pairs.contains(bit) ? 2 : 1
+      }
+      return count
+    default:
+      return Int(descriptor.value).flatMap { (1...64).contains($0) ? $0 : nil }
+    }
+  }
+}
+
+/// What an adaptation set's `Role` and `Accessibility` descriptors say about its purpose.
+struct DASHPurpose {
+  /// The `Role` values, trimmed and lowercased.
+  var roles: [String]
+  /// The `Accessibility` values as role words (the TV-Anytime audio-purpose scheme mapped to
+  /// `description` and `caption`; caption-channel schemes as `""`).
+  var accessibility: [String]
+  /// FFmpeg's disposition names, in FFmpeg's order.
+  var dispositions: [String]
+  /// Whether a role makes the set another version of its language's main audio (`alternate`,
+  /// `supplementary`, `emergency`).
+  var alternate = false
+
+  init(_ set: DASHManifest.AdaptationSet) {
+    roles = set.roles.map { $0.value.trimmingSpaces.lowercased() }
+    accessibility = set.accessibility.map { descriptor -> String in
+      if descriptor.scheme == "urn:tva:metadata:cs:AudioPurposeCS:2007" {
+        return descriptor.value == "1" ? "description" : descriptor.value == "2" ? "caption" : ""
+      }
+      if descriptor.scheme.lowercased().hasPrefix("urn:scte:dash:cc:") { return "" }
+      return descriptor.value.trimmingSpaces.lowercased()
+    }
+    let text = set.mediaType == "text"
+    var names: [String] = []
+    var supplementary = false
+    for value in roles + accessibility {
+      switch value {
+      case "main": names.append("default")
+      case "commentary": names.append("comment")
+      case "dub": names.append("dub")
+      case "description":
+        names.append("visual_impaired")
+        if text { names.append("descriptions") }
+      case "caption", "enhanced-audio-intelligibility":
+        names.append("hearing_impaired")
+        if text { names.append("captions") }
+      case "forced-subtitle", "forced_subtitle": names.append("forced")
+      case "karaoke": names.append("karaoke")
+      case "metadata": if text { names.append("metadata") }
+      case "supplementary":
+        supplementary = true
+        alternate = true
+      case "alternate", "emergency": alternate = true
+      default: break
+      }
+    }
+    if supplementary && names.contains("visual_impaired") && set.mediaType == "audio" {
+      // A description track meant to be mixed with the main audio.
+      names.append("descriptions")
+      names.append("dependent")
+    }
+    dispositions = ManifestParser.ordered(names)
+  }
+}
+
+/// The audio and subtitle tracks of a DASH manifest as its adaptation sets are added in
+/// document order: a set starts a track, or joins its switching group's track or the same
+/// track of an earlier period.
+struct DASHTracks {
+  /// A track continues across periods: a later period's set (or switching group) with the same
+  /// key as an earlier period's track joins it, one set per track and period.
+  struct ContinuityKey: Hashable {
+    var mediaType: String
+    var language: String
+    var label: String
+    var roles: [String]
+    var accessibility: [String]
+    var codec: String
+  }
+
+  /// Per key: the tracks made so far, in order; in each period the ones made in earlier
+  /// periods are taken in turn.
+  struct Slot {
+    var tracks: [Int] = []
+    var period = -1
+    var earlier = 0
+    var used = 0
+  }
+
+  /// The manifest's duration in seconds, or `nil`.
+  let duration: Double?
+  private(set) var audio: [AudioTrack] = []
+  private(set) var subtitles: [SubtitleTrack] = []
+  /// The positions of the sets with an alternate role.
+  private(set) var alternates: Set<Int> = []
+  private var slots: [ContinuityKey: Slot] = [:]
+  /// The track (a position in `audio` or `subtitles`) each set of a track belongs to.
+  private var audioPosition: [Int: Int] = [:]
+  private var subtitlePosition: [Int: Int] = [:]
+
+  init(duration: Double?) { self.duration = duration }
+
+  /// Adds the set at `position`, whose switching group's leader is `leader`.
+  mutating func add(_ set: DASHManifest.AdaptationSet, at position: Int, leader: Int) {
+    let purpose = DASHPurpose(set)
+    if purpose.alternate { alternates.insert(position) }
+    guard leader == position else {
+      join(set, at: position, trackOf: leader)
+      return
+    }
+    let codecList = (set.codecs ?? "").split(separator: ",").map { String($0).trimmingSpaces }
+    let codec = codecList.lazy.compactMap(ManifestParser.audioCodec).first
+    // A video set names an audio codec when the audio is muxed into it.
+    guard
+      set.mediaType == "audio" || set.mediaType == "text"
+        || (set.mediaType == "video" && codec != nil)
+    else { return }
+    let key = ContinuityKey(
+      mediaType: set.mediaType, language: (set.language ?? "").lowercased(),
+      label: set.label ?? "", roles: purpose.roles.sorted(),
+      accessibility: purpose.accessibility.sorted(),
+      codec: String((codecList.first ?? "").lowercased().prefix(4)))
+    if let first = earlierTrack(key, period: set.period, position: position) {
+      // The same track in a later period.
+      join(set, at: position, trackOf: first)
+      return
+    }
+    let language = LanguageTag.bcp47(set.language)
+    if set.mediaType == "text" {
+      subtitlePosition[position] = subtitles.count
+      subtitles.append(
+        SubtitleTrack(
+          index: position, codec: Self.subtitleCodec(set), language: language,
+          languageTag: set.language, title: set.label, dispositions: purpose.dispositions))
+    } else {
+      let channels =
+        set.audioChannelConfiguration.lazy.compactMap(ManifestParser.channelCount).first ?? 0
+      audioPosition[position] = audio.count
+      audio.append(
+        AudioTrack(
+          index: position,
+          codec: codec?.name ?? (set.mediaType == "audio" ? set.codecs ?? "" : ""),
+          profile: codec?.profile, sampleRate: set.sampleRate ?? 0, channels: channels,
+          channelLayout: ChannelLayout.defaultName(channels: channels), bitRate: set.bandwidth,
+          duration: duration, language: language, languageTag: set.language,
+          title: set.label, dispositions: set.mediaType == "video" ? [] : purpose.dispositions))
+    }
+  }
+
+  /// The first set of the earlier period's track that the set at `position` continues, or
+  /// `nil` when it starts a track of its own (recorded under `key`).
+  private mutating func earlierTrack(_ key: ContinuityKey, period: Int, position: Int) -> Int? {
+    var slot = slots[key] ?? Slot()
+    if slot.period != period {
+      slot.period = period
+      slot.earlier = slot.tracks.count
+      slot.used = 0
+    }
+    defer { slots[key] = slot }
+    if slot.used < slot.earlier {
+      slot.used += 1
+      return slot.tracks[slot.used - 1]
+    }
+    slot.tracks.append(position)
+    return nil
+  }
+
+  /// Makes the set at `position` part of the track the set at `first` belongs to (an audio
+  /// track takes what the set adds); nothing when that set made no track.
+  private mutating func join(
+    _ set: DASHManifest.AdaptationSet, at position: Int, trackOf first: Int
+  ) {
+    if let existing = audioPosition[first] {
+      audioPosition[position] = existing
+      audio[existing].merge(set)
+    } else if let existing = subtitlePosition[first] {
+      subtitlePosition[position] = existing
+    }
+  }
+
+  /// A text set's codec: `webvtt` and `ttml` by their sample entries or MIME types, else the
+  /// set's codecs string.
+  private static func subtitleCodec(_ set: DASHManifest.AdaptationSet) -> String {
+    let codec = set.codecs ?? ""
+    let lowered = codec.lowercased()
+    if lowered.hasPrefix("wvtt") || set.mimeType == "text/vtt" { return "webvtt" }
+    if lowered.hasPrefix("stpp") || set.mimeType == "application/ttml+xml" { return "ttml" }
+    return codec
+  }
+}
+
+extension AudioTrack {
+  /// Takes what another adaptation set of the same track adds: the facts this one lacks, and
+  /// the higher bit rate.
+  mutating func merge(_ set: DASHManifest.AdaptationSet) {
+    if channels == 0,
+      let count = set.audioChannelConfiguration.lazy.compactMap(ManifestParser.channelCount).first
+    {
+      channels = count
+      channelLayout = ChannelLayout.defaultName(channels: count)
+    }
+    if sampleRate == 0, let rate = set.sampleRate { sampleRate = rate }
+    if let other = set.bandwidth, other > (bitRate ?? 0) { bitRate = other }
+  }
+}
