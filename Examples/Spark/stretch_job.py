@@ -16,6 +16,7 @@ and exit code for a failed file. No file failure fails the job.
 import argparse
 import shlex
 
+from pyspark import StorageLevel
 from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
@@ -57,14 +58,16 @@ def main():
     paths = sc.textFile(args.list).filter(lambda line: line != "")
     count = paths.count()
     partitions = max(sc.defaultParallelism, -(-count // args.files_per_partition))
-    paths = paths.repartition(partitions).persist()
+    # Kept on the executors' disks, not in their heaps: each result is used several times (so
+    # mtool runs once per file), and memory per executor stays flat however long the list.
+    paths = paths.repartition(partitions).persist(StorageLevel.DISK_ONLY)
     command = [
         args.mtool, "stretch", "--files-from", "-", "--jsonl", "--skip-existing",
         "--output-template", args.template, "--speed", args.speed, "--timeout", str(args.timeout)]
     if args.bitrate:
         command += ["--bitrate", args.bitrate]
     results = spark.read.schema(RESULT).json(paths.pipe(shlex.join(command)))
-    results = results.filter(F.col("input").isNotNull()).persist()
+    results = results.filter(F.col("input").isNotNull()).persist(StorageLevel.DISK_ONLY)
     results.count()  # stretches every file, once
     table = results.select(*[F.col(source).alias(name) for name, source in COLUMNS.items()])
     listed = spark.createDataFrame(paths.map(lambda p: (p,)), "input string")

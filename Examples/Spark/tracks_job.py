@@ -15,6 +15,7 @@ memory) gets a row with `exit_code` null and an error saying so. No file failure
 import argparse
 import shlex
 
+from pyspark import StorageLevel
 from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
@@ -109,7 +110,9 @@ def main():
     paths = sc.textFile(args.list).filter(lambda line: line != "")
     count = paths.count()
     partitions = max(sc.defaultParallelism, -(-count // args.files_per_partition))
-    paths = paths.repartition(partitions).persist()
+    # Kept on the executors' disks, not in their heaps: each result is used several times (so
+    # mtool runs once per file), and memory per executor stays flat however long the list.
+    paths = paths.repartition(partitions).persist(StorageLevel.DISK_ONLY)
     # One mtool process per partition, one file at a time in it: Spark runs one task per core.
     command = shlex.join([
         args.mtool, "tracks", "--files-from", "-", "--jsonl", "--jobs", "1",
@@ -117,7 +120,7 @@ def main():
     lines = paths.pipe(command)
     files = spark.read.schema(FILE).json(lines).filter(F.col("path").isNotNull())
     # Kept, so each file is probed once however many times the table below reads it.
-    files = files.persist()
+    files = files.persist(StorageLevel.DISK_ONLY)
     files.count()
 
     empty = trackless_rows(files)
