@@ -134,8 +134,8 @@ extension IntegrationTests {
     @Test("SubtitleStreamReader reads subrip, mov_text and webvtt streams")
     func streamReader() throws {
       let english = try SubtitleStreamReader(path: twoVoices, streamIndex: 2).read()
-      #expect(english.map(\.start) == englishCues.map(\.start))
-      #expect(english.map(\.end) == englishCues.map(\.end))
+      #expect(english.map(\.startTime) == englishCues.map(\.start))
+      #expect(english.map(\.endTime) == englishCues.map(\.end))
       #expect(english[2].text == "Three,\non two lines.")
       let forced = try SubtitleStreamReader(path: twoVoices, streamIndex: 3).read()
       #expect(forced.map(\.text) == ["PANNEAU : Sortie", "PANNEAU : Gare"])
@@ -143,18 +143,18 @@ extension IntegrationTests {
         path: fixtures + "/player/en-movtext.mp4", streamIndex: 0
       )
       .read()
-      #expect(movText.map(\.start) == englishCues.map(\.start))
-      #expect(movText.map(\.end) == englishCues.map(\.end))
+      #expect(movText.map(\.startTime) == englishCues.map(\.start))
+      #expect(movText.map(\.endTime) == englishCues.map(\.end))
       #expect(movText.map(\.text) == english.map(\.text))
       let ass = try SubtitleStreamReader(path: fixtures + "/player/en-ass.mkv", streamIndex: 0)
         .read()
-      #expect(ass.map(\.start) == englishCues.map(\.start))
+      #expect(ass.map(\.startTime) == englishCues.map(\.start))
       #expect(ass.map(\.text) == english.map(\.text))
       let webVTT = try SubtitleStreamReader(
         path: fixtures + "/player/side-webvtt.webm", streamIndex: 0
       ).read()
-      #expect(webVTT.map(\.start) == sideCues.map(\.start))
-      #expect(webVTT.map(\.end) == sideCues.map(\.end))
+      #expect(webVTT.map(\.startTime) == sideCues.map(\.start))
+      #expect(webVTT.map(\.endTime) == sideCues.map(\.end))
       #expect(
         webVTT.map(\.text) == ["Side one", "Side two", "Side three, overlapping", "Side four"])
     }
