@@ -8,11 +8,13 @@
 // and the code outside the kernels reaches them only through `BufferView`, whose accesses check
 // their bounds in debug builds.
 //
-// Debug assertions and the Swift 6.3 release-mode miscompile: an `assert` or `precondition` in
-// `TimeStretcher.init(sampleRate:channels:speed:)`, or in an initializer it calls
-// (`StretchBuffers.init`), makes release builds crash releasing a field. So neither initializer
-// asserts anything; the conditions they would check are asserted where the values are used
-// (see `TimeStretcher.readReference()`). Everywhere else, assertions are safe.
+// Debug assertions and the Swift 6.3 release-mode miscompile (the one place this is said): an
+// `assert` or `precondition` written in `TimeStretcher.init(sampleRate:channels:speed:)` makes
+// release builds crash releasing a field. So that initializer states no assertion of its own
+// (nor does `StretchBuffers.init`, which it calls); the condition on the lengths it computes is
+// asserted where they are used, in `TimeStretcher.readReference()`. The `BufferView` accessors
+// it uses to fill the windows are not affected (release build, tests and quality benchmark).
+// Everywhere else, preconditions are asserted where they are stated.
 
 /// A run of `count` elements of one of the stretcher's buffers. It does not own its memory: it
 /// stays valid while the ``StretchBuffers`` it came from lives and does not grow that buffer.
@@ -152,7 +154,7 @@ struct StretchBuffers: ~Copyable {
 
   /// Allocates every buffer (contents uninitialised).
   init(_ sizes: StretchBufferSizes) {
-    // No assertions here: see the note at the top of this file.
+    // No assertions here (see the note at the top of this file).
     func make<T>(_ count: Int) -> BufferView<T> {
       BufferView(base: .allocate(capacity: count), count: count)
     }

@@ -69,6 +69,7 @@ extension TimeStretcher {
   mutating func mixPolarity(
     _ source: BufferView<Float>, _ destination: BufferView<Float>, _ n: Int
   ) {
+    assert(Self.polarityBlock % 4 == 0, "the polarity block must be a multiple of 4 frames")
     let channels = channels
     var sign = mixSign
     var fill = polarityFill

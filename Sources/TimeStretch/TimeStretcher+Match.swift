@@ -13,6 +13,7 @@ extension TimeStretcher {
   ) {
     let jLo = Int(lo.rounded(.up))
     let jHi = Int(hi.rounded(.down))
+    assert(jLo <= jHi, "the search range must hold a whole frame")
     let coarse = coarsePass(jLo: jLo, jHi: jHi, ideal: ideal)
     // Fine: full resolution around the three coarse winners and around the ideal position. The
     // lag taken is the peak nearest the ideal position among the peaks correlating about as well

@@ -171,6 +171,10 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   var total = 0
   var delivered = 0
 
+  // The tuning constants. They follow one pattern (a doc comment saying what the value does and
+  // why it is what it is, then a `static let`), so runs of them look alike; each is its own
+  // value, not repeated code.
+
   /// Output distance between segments; segments are twice as long.
   static let hopSeconds = 0.005
   /// The largest offset the similarity search may move a segment from its ideal position: enough
