@@ -199,7 +199,7 @@ extension TimeStretcher {
     return Double(scatterState >> 11) * 0x1p-53
   }
 
-  /// Whether low frequencies dominate the similarity reference (``ref``): it crosses zero no
+  /// Whether low frequencies dominate the similarity reference (``StretchBuffers/ref``): it crosses zero no
   /// more often than a ``bassHz`` tone would, or at least ``bassShare`` of its energy passes two
   /// one-pole low-pass filters at ``bassHz``. Asked only when the drift budget holds no good
   /// match, and before scattering a slow segment. (Counting zero crossings alone, as this did,

@@ -39,8 +39,8 @@ extension TimeStretcher {
   }
 
   /// Adds the windowed segment read at internal position `p` (fractional) to the accumulator,
-  /// after keeping the previous segment's unwindowed second half (``previousTail``) and reading
-  /// this one's unwindowed into ``segmentRaw``.
+  /// after keeping the previous segment's unwindowed second half (``StretchBuffers/previousTail``) and reading
+  /// this one's unwindowed into ``StretchBuffers/segmentRaw``.
   mutating func addSegment(at p: Double) {
     let j = Int(p.rounded(.down))
     let f = p - Double(j)

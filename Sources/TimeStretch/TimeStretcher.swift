@@ -142,7 +142,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   var scheduled: ScheduledSpeeds
   var segment = 0
   var previous: Double = 0
-  /// +1 when the similarity signal (`mix`) is the first channel plus the others, −1 when it is
+  /// +1 when the similarity signal (`buffers.mix`) is the first channel plus the others, −1 when it is
   /// the first minus the others.
   var mixSign: Float = 1
   /// Running means (time constant ``polaritySeconds``) of the first channel times the sum of
