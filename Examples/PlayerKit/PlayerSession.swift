@@ -171,13 +171,13 @@ public final class PlayerSession {
     }
     try subtitles?.configure(config: config, info: info, audio: audio, memory: memory)
     pipeline = try AudioPipeline(
-      path: path, track: audio.index, start: 0, rate: speed?.menu?.defaultRate ?? 1,
+      path: path, track: audio.index, start: 0, rate: speed?.menu?.defaultSpeed ?? 1,
       block: renderBlock)
     var details = ["\"\(audio.label)\""]
     if let menu = speed?.menu {
       details.append(
         "speeds="
-          + menu.entries.map { "\(PlayerEvent.rateText($0.rate)):\($0.label)" }.joined(
+          + menu.entries.map { "\(PlayerEvent.rateText($0.speed)):\($0.label)" }.joined(
             separator: ","))
     }
     if let audioSelection {

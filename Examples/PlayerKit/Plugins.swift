@@ -41,7 +41,7 @@ public final class SpeedPlugin {
     for key in config.keys.keys.sorted() where key.hasPrefix("speed.") && !Self.keys.contains(key) {
       throw .invalidKey(key, reason: "unknown key of the speed plugin (options, labels, default)")
     }
-    var rates = SpeedMenu.standard.rates
+    var rates = SpeedMenu.standard.speeds
     switch config["speed.options"] {
     case nil: break
     case .numbers(let list)?: rates = list
@@ -62,7 +62,7 @@ public final class SpeedPlugin {
     default: throw .invalidKey("speed.default", reason: "expects a number")
     }
     do {
-      menu = try SpeedMenu(rates: rates, labels: labels, defaultRate: chosen)
+      menu = try SpeedMenu(speeds: rates, labels: labels, defaultSpeed: chosen)
     } catch {
       throw .speedMenu(error)
     }
@@ -86,7 +86,7 @@ public final class SpeedPlugin {
     case .down: return menu.stepDown(from: current)
     case .rate(let rate):
       guard menu.label(for: rate) != nil else {
-        let list = menu.rates.map { PlayerEvent.rateText($0) }.joined(separator: ", ")
+        let list = menu.speeds.map { PlayerEvent.rateText($0) }.joined(separator: ", ")
         throw .badCommand(command: command, reason: "\(rate) is not a menu rate (\(list))")
       }
       return rate

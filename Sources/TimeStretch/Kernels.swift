@@ -1,6 +1,11 @@
 // Vector kernels of the stretcher. Each has a scalar reference below it, and the tests check
 // that both agree. Pointers never leave this module. Multiplies and adds stay separate:
 // `addProduct` becomes one `fmaf` call per lane on the x86-64 baseline, many times slower.
+//
+// The kernels open alike (raw views of their pointers, the stride, a vector loop over `i`) and
+// each keeps its own copy of those lines on purpose: the loops differ in width, accumulators and
+// the order of their additions, which the scalar references and the stretcher's bit-exact
+// output depend on, and each kernel reads as one piece with its reference below it.
 
 /// Returns `Σ a[i]·b[i]` and `Σ b[i]²` over `count` elements (SIMD8 multiply-adds, two
 /// accumulators each: eight vector registers, which fit the x86-64 baseline without spills).
@@ -162,6 +167,7 @@ func addInterpolatedReference(
 /// Four-point Lagrange interpolation weights for the points −1, 0, 1, 2 at fraction `f` (0..<1).
 @inline(__always)
 func lagrangeCoefficients(_ f: Double) -> SIMD4<Float> {
+  assert(f >= 0 && f < 1, "the interpolation fraction must lie in 0..<1")
   let a = -f * (f - 1) * (f - 2) / 6
   let b = (f + 1) * (f - 1) * (f - 2) / 2
   let c = -(f + 1) * f * (f - 2) / 2

@@ -76,6 +76,7 @@ struct MediaTimeMap {
     speed: Double, atOutputFrame outputFrame: Int, exactInput: Double? = nil,
     scheduledFrame: Int = Int.min
   ) {
+    assert(outputFrame >= last.outputFrame, "a new piece must not precede the last breakpoint")
     let input = exactInput ?? inputFrame(forOutputFrame: Double(outputFrame))
     if last.outputFrame == outputFrame {
       points[points.count - 1].speed = speed

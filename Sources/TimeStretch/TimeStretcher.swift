@@ -107,26 +107,16 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   let refineLength: Int
   let block: Int
 
-  // Input, sum of channels and its 4:1 decimation, indexed by internal frame − base.
-  var input: UnsafeMutablePointer<Float>
-  var mix: UnsafeMutablePointer<Float>
-  var dec: UnsafeMutablePointer<Float>
-  var capacity: Int
+  /// Every buffer: the input, the sum of its channels and that sum's 4:1 decimation (indexed by
+  /// internal frame − base), the windows, the output accumulator and the search's scratch.
+  var buffers: StretchBuffers
   var base = 0
   var frames = 0
   var decDone = 0
 
-  // Windows, output accumulator and the finished hop waiting to be pulled.
-  let windowMono: UnsafeMutablePointer<Float>
-  let windowInterleaved: UnsafeMutablePointer<Float>
-  let acc: UnsafeMutablePointer<Float>
-  let ready: UnsafeMutablePointer<Float>
+  // The finished hop waiting to be pulled (in `buffers.ready`).
   var readyStart = 0
   var readyCount = 0
-  /// The current segment as read (interpolated, unwindowed, interleaved), and the previous
-  /// segment's second half, for the crossfade's level (see `keepCrossfadeLevel`).
-  let segmentRaw: UnsafeMutablePointer<Float>
-  let previousTail: UnsafeMutablePointer<Float>
   /// The ideal position of the previous segment (internal frames).
   var previousIdeal: Double = 0
   /// The state of the random sequence that scatters repeats of noise-like input.
@@ -134,20 +124,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// The side of the ideal position the last scattered segment was read on (±1).
   var scatterSide: Double = 1
 
-  // Search scratch.
-  let ref: UnsafeMutablePointer<Float>
-  let refDec: UnsafeMutablePointer<Float>
-  /// The previous segment's continuation over the sub-frame refinement's stretch (from
-  /// `refineHistory` before the overlap on, unwindowed); ``ref`` is a part of it.
-  let refineReference: UnsafeMutablePointer<Float>
-  let refineWindow: UnsafeMutablePointer<Float>
-  let coarseEnergy: UnsafeMutablePointer<Float>
-  /// The fine search's correlations: eight lags around each of four candidates, then the
-  /// (at most four) blocks of eight lags they are read from.
-  let fineNCC: UnsafeMutablePointer<Float>
-
-  // Onsets.
-  let history: UnsafeMutablePointer<Float>
+  // Onsets (their energies and the onsets waiting are in `buffers.history` and
+  // `buffers.pending`).
   var historyPos = 0
   /// The largest block energy lately, decaying by ``peakDecay`` a block (see ``onsetOverPeak``).
   var recentPeak: Float = 0
@@ -155,7 +133,6 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   let peakDecay: Float
   var scanned = 0
   var lastOnsetBlock = Int.min / 2
-  let pending: UnsafeMutablePointer<Int>
   var pendingHead = 0
   var pendingCount = 0
   var lastEmitted = Int.min
@@ -165,7 +142,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   var scheduled: ScheduledSpeeds
   var segment = 0
   var previous: Double = 0
-  /// +1 when the similarity signal (`mix`) is the first channel plus the others, −1 when it is
+  /// +1 when the similarity signal (`buffers.mix`) is the first channel plus the others, −1 when it is
   /// the first minus the others.
   var mixSign: Float = 1
   /// Running means (time constant ``polaritySeconds``) of the first channel times the sum of
@@ -193,6 +170,10 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   var finished = false
   var total = 0
   var delivered = 0
+
+  // The tuning constants. They follow one pattern (a doc comment saying what the value does and
+  // why it is what it is, then a `static let`), so runs of them look alike; each is its own
+  // value, not repeated code.
 
   /// Output distance between segments; segments are twice as long.
   static let hopSeconds = 0.005
@@ -349,36 +330,26 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     // The search reads its reference out of the refinement's (see `search`), which needs
     // searchHistory <= refineHistory and refineHistory - searchHistory + searchLength <=
     // refineLength: true at every supported rate (a test runs the search at rates across the
-    // range under AddressSanitizer). Not asserted here: Swift 6.3 miscompiles an `assert` or
-    // `precondition` in this initializer in release builds (a crash releasing a field).
+    // range under AddressSanitizer). Asserted in `readReference()`, not here (see the note on
+    // assertions in StretchBuffers.swift).
     bassCoefficient = Float(1 - exp(-2 * Double.pi * Self.bassHz / rate))
     bassCrossings = Int(2 * Self.bassHz * Double(searchLength) / rate) + 1
     preroll = (refineHistory + 2 * hop + 12) / 4 * 4
     block = max(8, sampleRate / 2000)
 
-    capacity = 4 * (reach + behind) + 16_384
-    input = .allocate(capacity: capacity * channels)
-    mix = .allocate(capacity: capacity + 8)
-    dec = .allocate(capacity: capacity / 4 + 8)
-    windowMono = .allocate(capacity: window)
-    windowInterleaved = .allocate(capacity: window * channels)
-    acc = .allocate(capacity: window * channels)
-    segmentRaw = .allocate(capacity: window * channels)
-    previousTail = .allocate(capacity: hop * channels)
-    ready = .allocate(capacity: hop * channels)
-    ref = .allocate(capacity: searchLength + 8)
-    refDec = .allocate(capacity: searchLength / 4 + 8)
-    refineReference = .allocate(capacity: refineLength + 8)
-    refineWindow = .allocate(capacity: refineLength)
-    // The search range is at most ideal − behind ... ideal + radius (next to onsets).
-    coarseEnergy = .allocate(capacity: (behind + radius) / 4 + 24)
-    fineNCC = .allocate(capacity: 64)
-    history = .allocate(capacity: Self.historyLength)
+    buffers = StretchBuffers(
+      StretchBufferSizes(
+        channels: channels, capacity: 4 * (reach + behind) + 16_384, window: window, hop: hop,
+        searchLength: searchLength, refineLength: refineLength,
+        // The search range is at most ideal − behind ... ideal + radius (next to onsets).
+        coarseLags: (behind + radius) / 4 + 24, historyLength: Self.historyLength,
+        pendingCapacity: Self.pendingCapacity))
     peakDecay = Float(pow(0.1, Double(block) / rate / Self.peakMemorySeconds))
-    pending = .allocate(capacity: Self.pendingCapacity)
     map = MediaTimeMap(speed: speed)
     scheduled = ScheduledSpeeds()
 
+    let windowMono = buffers.windowMono
+    let windowInterleaved = buffers.windowInterleaved
     for i in 0..<window {
       // Periodic Hann: w(i) + w(i + hop) = 1.
       let w = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(window)))
@@ -390,31 +361,12 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     // Hann squared: its leakage at twice a tone's frequency, which biases the refined lag on a
     // short window, falls off much faster than a plain Hann window's (220 Hz tone: 84 dB SNR
     // against 65 dB over these 15 ms).
+    let refineWindow = buffers.refineWindow
     for i in 0..<refineLength {
       let h = 0.5 - 0.5 * cos(2 * Double.pi * (Double(i) + 0.5) / Double(refineLength))
       refineWindow[i] = Float(h * h)
     }
     reset()
-  }
-
-  deinit {
-    input.deallocate()
-    mix.deallocate()
-    dec.deallocate()
-    windowMono.deallocate()
-    windowInterleaved.deallocate()
-    acc.deallocate()
-    segmentRaw.deallocate()
-    previousTail.deallocate()
-    ready.deallocate()
-    ref.deallocate()
-    refDec.deallocate()
-    refineReference.deallocate()
-    refineWindow.deallocate()
-    coarseEnergy.deallocate()
-    fineNCC.deallocate()
-    history.deallocate()
-    pending.deallocate()
   }
 
   // MARK: Public API
@@ -637,12 +589,12 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     decDone = 0
     readyStart = 0
     readyCount = 0
-    acc.update(repeating: 0, count: window * channels)
-    segmentRaw.update(repeating: 0, count: window * channels)
-    previousTail.update(repeating: 0, count: hop * channels)
+    buffers.acc.fill(0, length: window * channels)
+    buffers.segmentRaw.fill(0, length: window * channels)
+    buffers.previousTail.fill(0, length: hop * channels)
     scatterState = Self.scatterSeed
     scatterSide = 1
-    history.update(repeating: 0, count: Self.historyLength)
+    buffers.history.fill(0, length: Self.historyLength)
     historyPos = 0
     recentPeak = 0
     periodicLeft = Int.min / 2
@@ -781,14 +733,17 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     let wanted = min(maxFrames, output.count / channels)
     guard wanted > 0 else { return 0 }
     var written = 0
+    let ready = buffers.ready
     output.withUnsafeMutableBufferPointer { out in
       guard let o = out.baseAddress else { return }
+      let target = BufferView(base: o, count: out.count)
       while written < wanted {
         if readyCount > 0 {
           var n = min(readyCount, wanted - written)
           if finished { n = min(n, total - delivered) }
           if n <= 0 { break }
-          (o + written * channels).update(from: ready + readyStart * channels, count: n * channels)
+          target.copy(
+            from: ready, at: readyStart * channels, to: written * channels, length: n * channels)
           readyStart += n
           readyCount -= n
           written += n

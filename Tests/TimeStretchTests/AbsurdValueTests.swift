@@ -157,15 +157,15 @@ private let absurdDoubles: [Double] = [
 
 @Test func absurdMenusThrow() {
   for rate in absurdDoubles {
-    #expect(throws: StretchError.self) { try SpeedMenu(rates: [1, rate]) }
-    #expect(throws: StretchError.self) { try SpeedMenu(rates: [1, 2], defaultRate: rate) }
+    #expect(throws: StretchError.self) { try SpeedMenu(speeds: [1, rate]) }
+    #expect(throws: StretchError.self) { try SpeedMenu(speeds: [1, 2], defaultSpeed: rate) }
   }
-  #expect(throws: StretchError.emptyMenu) { try SpeedMenu(rates: []) }
-  if let menu = try? SpeedMenu(rates: [0.5, 1, 2]) {
+  #expect(throws: StretchError.emptyMenu) { try SpeedMenu(speeds: []) }
+  if let menu = try? SpeedMenu(speeds: [0.5, 1, 2]) {
     for rate in absurdDoubles {
-      #expect(menu.rates.contains(menu.nearest(to: rate)))
-      #expect(menu.rates.contains(menu.stepUp(from: rate)))
-      #expect(menu.rates.contains(menu.stepDown(from: rate)))
+      #expect(menu.speeds.contains(menu.nearest(to: rate)))
+      #expect(menu.speeds.contains(menu.stepUp(from: rate)))
+      #expect(menu.speeds.contains(menu.stepDown(from: rate)))
       #expect(menu.label(for: rate) == nil || rate == 0.5 || rate == 1 || rate == 2)
     }
   }

@@ -2,10 +2,10 @@ import Testing
 import TimeStretch
 
 @Test func menuFromAPlayersConfiguration() throws {
-  let menu = try SpeedMenu(rates: [2, 0.5, 1], labels: ["Fast", "Slow", "Normal"])
-  #expect(menu.rates == [0.5, 1, 2])
+  let menu = try SpeedMenu(speeds: [2, 0.5, 1], labels: ["Fast", "Slow", "Normal"])
+  #expect(menu.speeds == [0.5, 1, 2])
   #expect(menu.entries.map(\.label) == ["Slow", "Normal", "Fast"])
-  #expect(menu.defaultRate == 1)
+  #expect(menu.defaultSpeed == 1)
   #expect(menu.label(for: 2) == "Fast")
   #expect(menu.label(for: 3) == nil)
 }
@@ -15,14 +15,14 @@ import TimeStretch
   #expect(SpeedMenu.defaultLabel(for: 1) == "1×")
   #expect(SpeedMenu.defaultLabel(for: 0.75) == "0.75×")
   #expect(SpeedMenu.defaultLabel(for: 10) == "10×")
-  let menu = try SpeedMenu(rates: [0.75, 1.5])
+  let menu = try SpeedMenu(speeds: [0.75, 1.5])
   #expect(menu.entries.map(\.label) == ["0.75×", "1.5×"])
-  #expect(menu.defaultRate == 0.75)
-  #expect(SpeedMenu.standard.rates.count == 7)
+  #expect(menu.defaultSpeed == 0.75)
+  #expect(SpeedMenu.standard.speeds.count == 7)
 }
 
 @Test func steppingAndNearest() throws {
-  let menu = try SpeedMenu(rates: [0.5, 0.75, 1, 1.5, 2], defaultRate: 1)
+  let menu = try SpeedMenu(speeds: [0.5, 0.75, 1, 1.5, 2], defaultSpeed: 1)
   #expect(menu.stepUp(from: 1) == 1.5)
   #expect(menu.stepUp(from: 1.2) == 1.5)
   #expect(menu.stepUp(from: 2) == 2)
@@ -40,30 +40,30 @@ import TimeStretch
 
 @Test func invalidMenusNameTheBadEntry() {
   let range = TimeStretcher.supportedSpeeds
-  #expect(throws: StretchError.emptyMenu) { try SpeedMenu(rates: []) }
+  #expect(throws: StretchError.emptyMenu) { try SpeedMenu(speeds: []) }
   #expect(throws: StretchError.invalidMenuRate(index: 1, value: 0, supported: range)) {
-    try SpeedMenu(rates: [1, 0])
+    try SpeedMenu(speeds: [1, 0])
   }
   #expect(throws: StretchError.invalidMenuRate(index: 2, value: -1, supported: range)) {
-    try SpeedMenu(rates: [1, 2, -1])
+    try SpeedMenu(speeds: [1, 2, -1])
   }
   #expect(throws: StretchError.invalidMenuRate(index: 0, value: .infinity, supported: range)) {
-    try SpeedMenu(rates: [.infinity])
+    try SpeedMenu(speeds: [.infinity])
   }
   #expect(throws: StretchError.invalidMenuRate(index: 1, value: 20, supported: range)) {
-    try SpeedMenu(rates: [1, 20])
+    try SpeedMenu(speeds: [1, 20])
   }
   #expect(throws: StretchError.duplicateMenuRate(index: 2, value: 1)) {
-    try SpeedMenu(rates: [1, 2, 1])
+    try SpeedMenu(speeds: [1, 2, 1])
   }
   #expect(throws: StretchError.labelCountMismatch(rates: 2, labels: 1)) {
-    try SpeedMenu(rates: [1, 2], labels: ["x"])
+    try SpeedMenu(speeds: [1, 2], labels: ["x"])
   }
   #expect(throws: StretchError.defaultRateNotInMenu(1.25)) {
-    try SpeedMenu(rates: [1, 2], defaultRate: 1.25)
+    try SpeedMenu(speeds: [1, 2], defaultSpeed: 1.25)
   }
   do {
-    _ = try SpeedMenu(rates: [1, .nan])
+    _ = try SpeedMenu(speeds: [1, .nan])
     Issue.record("NaN accepted")
   } catch {
     guard case .invalidMenuRate(let i, let v, _) = error else {

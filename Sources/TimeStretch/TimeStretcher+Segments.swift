@@ -1,0 +1,192 @@
+// Segments: where each output segment is read from (the onset rules, then the similarity
+// search), how it is read, and how it is overlap-added into the output.
+extension TimeStretcher {
+  /// Plans, reads and overlap-adds the next segment; returns false when it needs more input.
+  mutating func produceSegment() -> Bool {
+    let k = segment
+    if !finished {
+      applyPendingSpeed()
+      applyScheduled(upTo: k)
+    }
+    let piece = map.piece(containing: mapPoint(k))
+    let ideal = idealPosition(k, piece)
+    let ahead = k == 0 ? reach : max(lookahead(piece), lookahead(map.last))
+    let limit = Double(base + frames - ahead)
+    if !(ideal < limit) {
+      guard finished else { return false }
+      let needed = Int(ideal.rounded(.down)) + ahead + 1 - (base + frames)
+      appendFrames(nil, max(needed, hop))
+    }
+    scanOnsets(upTo: Int(ideal.rounded(.down)) + radius + window)
+    let p = k < 2 ? Double(preroll - hop + k * hop) : choosePosition(k, ideal)
+    markEmitted(p)
+    addSegment(at: p)
+    let hopSamples = hop * channels
+    let acc = buffers.acc
+    if k >= 1 {
+      keepCrossfadeLevel()
+      buffers.ready.copy(from: acc, at: 0, to: 0, length: hopSamples)
+      readyStart = 0
+      readyCount = hop
+    }
+    acc.copy(from: acc, at: hopSamples, to: 0, length: (window - hop) * channels)
+    acc.fill(0, at: (window - hop) * channels, length: hopSamples)
+    previous = p
+    previousIdeal = ideal
+    segment += 1
+    periodicLeft -= 1
+    return true
+  }
+
+  /// Adds the windowed segment read at internal position `p` (fractional) to the accumulator,
+  /// after keeping the previous segment's unwindowed second half (``StretchBuffers/previousTail``) and reading
+  /// this one's unwindowed into ``StretchBuffers/segmentRaw``.
+  mutating func addSegment(at p: Double) {
+    let j = Int(p.rounded(.down))
+    let f = p - Double(j)
+    let n = window * channels
+    let hopSamples = hop * channels
+    let segmentRaw = buffers.segmentRaw.pointer(at: 0, length: n)
+    buffers.previousTail.copy(from: buffers.segmentRaw, at: hopSamples, to: 0, length: hopSamples)
+    if f == 0 {
+      segmentRaw.update(from: inputPointer(from: j, length: window), count: n)
+    } else {
+      // The interpolator reads a frame before the segment and two after it.
+      addInterpolated(
+        segmentRaw, nil, inputPointer(from: j, length: window + 2, before: 1),
+        frameStride: channels, coefficients: lagrangeCoefficients(f), count: n)
+    }
+    addWindowed(
+      buffers.acc.pointer(at: 0, length: n), buffers.windowInterleaved.pointer(at: 0, length: n),
+      segmentRaw, count: n)
+  }
+
+  /// Keeps the level of the finished hop (the crossfade of the previous segment's second half
+  /// into this one's first half), channel by channel. The Hann crossfade's gains add up to 1,
+  /// which keeps the level of two segments that agree (correlation r = 1) but loses up to 3 dB
+  /// in the middle of two unrelated ones (r = 0, as on noise: 1.25 dB on average). With each
+  /// segment's power over the overlap, P₁ and P₂, and their correlation r (all weighted by the
+  /// product of the two windows, where the crossfade mixes them), the crossfade of gains a and b
+  /// has power a²P₁ + b²P₂ + 2ab·r·√(P₁P₂); it is scaled to (a√P₁ + b√P₂)², what two segments
+  /// that agree would give: equal gain for correlated overlaps, equal power for uncorrelated
+  /// ones, and in between as measured. The powers and the correlation are those of all channels
+  /// together, and every channel gets the same gain: the segments are read at the same position
+  /// in every channel, so each source in the mix is crossfaded alike in all of them, and one
+  /// gain keeps the level differences between channels exactly (a gain per channel moved a
+  /// source's balance by the other sources sharing its channels). The correlation counts down
+  /// to −``lowestCrossfadeCorrelation`` (a gain of at most 2, in the middle).
+  mutating func keepCrossfadeLevel() {
+    let n = hop * channels
+    let w = buffers.windowInterleaved
+    let tail = buffers.previousTail
+    let head = buffers.segmentRaw
+    var p1 = 0.0
+    var p2 = 0.0
+    var p12 = 0.0
+    var i = channels
+    while i < n {
+      let u = Double(w[i] * w[i &+ n])
+      let x1 = Double(tail[i])
+      let x2 = Double(head[i])
+      p1 += u * x1 * x1
+      p2 += u * x2 * x2
+      p12 += u * x1 * x2
+      i &+= 1
+    }
+    guard p1 > 1e-20 && p2 > 1e-20 else { return }
+    let root = (p1 * p2).squareRoot()
+    let r = max(-Self.lowestCrossfadeCorrelation, min(1, p12 / root))
+    // Agreeing segments (a tone, an onset continued exactly) are left as they are.
+    guard r < 1 - 1e-4 else { return }
+    let a1 = p1.squareRoot()
+    let a2 = p2.squareRoot()
+    let channels = channels
+    let windowMono = buffers.windowMono
+    let acc = buffers.acc
+    for f in 0..<hop {
+      let a = Double(windowMono[f &+ hop])
+      let b = Double(windowMono[f])
+      let target = a * a1 + b * a2
+      let actual = a * a * p1 + b * b * p2 + 2 * a * b * r * root
+      guard actual > 1e-30 else { continue }
+      let g = Float(target / actual.squareRoot())
+      let frame = f &* channels
+      for c in 0..<channels { acc[frame &+ c] *= g }
+    }
+  }
+
+  /// Chooses segment `k`'s input position: onset rules first, then the similarity search.
+  mutating func choosePosition(_ k: Int, _ ideal: Double) -> Double {
+    let hopD = Double(hop)
+    let windowD = Double(window)
+    let hardLo = max(ideal - Double(behind), Double(base + refineHistory + 2))
+    var hardHi = ideal + Double(radius)
+    if finished {
+      // Past the end of the stream the buffer holds silence, and the search, following the
+      // previous segment's continuation into it, played it early: slow speeds ended in up to
+      // 6 ms of silence and a step. What of a segment lands in the output (it spans output
+      // frames (k − 1)·hop to (k + 1)·hop, and the output ends at `total`) reads input at the
+      // latest up to its end, unless that would replay an onset already played. At 1x on a
+      // piece starting at a whole input frame the ideal position qualifies, and segments made
+      // before `finish()` have `reach` frames beyond their search, so the bound never moves
+      // them.
+      let beyond = max(0, (k + 1) * hop - total)
+      let lastStart = Double(preroll + inputFrames - window + beyond)
+      let emitted = lastEmitted == Int.min ? -Double.infinity : Double(lastEmitted + 1)
+      hardHi = min(hardHi, max(lastStart, hardLo, emitted))
+    }
+    // An onset in the second half of the previous segment: continue it exactly, so the onset is
+    // played once, at full level, where it already started.
+    if lastEmitted != Int.min {
+      let e = Double(lastEmitted)
+      let natural = previous + hopD
+      if e >= natural && e < previous + windowD && natural >= hardLo && natural <= hardHi {
+        return natural
+      }
+    }
+    // Never read an onset that was already played.
+    let loEmitted = lastEmitted == Int.min ? -Double.infinity : Double(lastEmitted + 1)
+    var lo = max(ideal - Double(radius), loEmitted, hardLo)
+    var hi = hardHi
+    // The next onset is placed in one segment's second half (the next segment then continues it),
+    // as close to its scaled time as the bounds allow; earlier segments keep clear of it and no
+    // segment skips it.
+    if pendingCount > 0 {
+      let c = Double(buffers.pending[pendingHead])
+      if c < hardHi + windowD {
+        let floorLo = max(loEmitted, hardLo)
+        let eMin = max(hopD, c - hardHi)
+        let eMax = min(windowD - 1, c - floorLo)
+        if eMin <= eMax {
+          let first = (c - eMax).rounded(.up)
+          let last = (c - eMin).rounded(.down)
+          let want =
+            map.outputFrame(forInputFrame: c - Double(preroll)) + hopD
+            - Double(k * hop)
+          if want <= eMax || first > last {
+            // On time, or late whatever comes next.
+            return max(first, min(last, (c - max(want, eMin)).rounded()))
+          }
+          // Early now: compare with the lateness of the next segment.
+          let nextHi = idealPosition(k + 1) + Double(radius)
+          let lateNext = hopD + max(hopD, c - nextHi) - want
+          if want - eMax <= lateNext {
+            return first
+          }
+          hi = min(hi, c - windowD)
+        } else if c - hardHi < windowD {
+          hi = min(hi, c - hopD)
+        }
+      }
+    }
+    if hi < lo {
+      lo = max(loEmitted, hardLo)
+    }
+    if hi < lo {
+      hi = hardHi
+      lo = min(lo, hi)
+    }
+    return search(lo: lo, hi: hi, ideal: ideal)
+  }
+
+}
