@@ -168,7 +168,10 @@ struct SRTParser {
 
   /// One line between cues (blank lines, a cue number, a timing line, or text to skip) read by
   /// the general state machine: the cue it starts, if it is a timing line.
-  @inline(__always)
+  ///
+  /// Not inlined: it is the rare path (the corpus's cues all take `numberedCue`), and inlined it
+  /// made `run` too large for the compiler to inline `cueTexts`, the hot path, into it.
+  @inline(never)
   mutating func generalLine(
     _ at: inout Position, _ lines: inout ByteScanner.Cursor
   ) -> CueHead? {
@@ -440,6 +443,9 @@ struct SRTParser {
     cueCount &+= 1
   }
 
+  /// Adds a diagnostic. Not inlined, so the callers' hot loops do not carry the building of
+  /// every message.
+  @inline(never)
   mutating func note(_ line: Int, _ offset: Int, _ reason: @autoclosure () -> String) {
     diagnostics.add(line: line, offset: offset, reason())
   }
