@@ -323,8 +323,7 @@ struct SRTParser {
     if t.flags != 0 { timingNotes(t, line, offset) }
   }
 
-  /// One diagnostic per flag of `t` (these lines look alike: one per repair, in the order the
-  /// type documentation lists them).
+  /// One diagnostic per flag of `t`, in the order the type documentation lists the repairs.
   mutating func timingNotes(_ t: Timing, _ line: Int, _ offset: Int) {
     let f = t.flags
     if f & SRTParser.absurdHours != 0 {
@@ -338,29 +337,20 @@ struct SRTParser {
     // Repairs that decide what a time is also say what it was read as.
     let reading = f & (SRTParser.fieldWidth | SRTParser.outOfRange | SRTParser.longMillis)
     let readAs = reading == 0 ? "" : "; read as \(SRTParser.reading(t))"
-    if f & SRTParser.noHours != 0 { note(line, offset, "timestamp without hours read as MM:SS") }
-    if f & SRTParser.fieldWidth != 0 {
-      note(line, offset, "minutes or seconds not two digits wide\(readAs)")
-    }
-    if f & SRTParser.shortMillis != 0 {
-      note(line, offset, "fewer than 3 millisecond digits, read as milliseconds")
-    }
-    if f & SRTParser.longMillis != 0 {
-      note(line, offset, "more than 3 millisecond digits, read as milliseconds\(readAs)")
-    }
-    if f & SRTParser.noMillis != 0 { note(line, offset, "timestamp without milliseconds") }
-    if f & SRTParser.outOfRange != 0 {
-      note(line, offset, "minutes or seconds of 60 or more, added as given\(readAs)")
-    }
-    if f & SRTParser.dotSeparator != 0 {
-      note(line, offset, "'.' before the milliseconds read as ','")
-    }
-    if f & SRTParser.arrowSpacing != 0 {
-      note(line, offset, "spacing around '-->' other than one space on each side")
-    }
-    if f & SRTParser.innerSpaces != 0 { note(line, offset, "spaces inside a timestamp ignored") }
-    if f & SRTParser.coordinates != 0 { note(line, offset, "X1/X2/Y1/Y2 coordinates ignored") }
-    if f & SRTParser.trailing != 0 { note(line, offset, "text after the end time ignored") }
+    let repairs: [(flag: UInt16, reason: String)] = [
+      (SRTParser.noHours, "timestamp without hours read as MM:SS"),
+      (SRTParser.fieldWidth, "minutes or seconds not two digits wide\(readAs)"),
+      (SRTParser.shortMillis, "fewer than 3 millisecond digits, read as milliseconds"),
+      (SRTParser.longMillis, "more than 3 millisecond digits, read as milliseconds\(readAs)"),
+      (SRTParser.noMillis, "timestamp without milliseconds"),
+      (SRTParser.outOfRange, "minutes or seconds of 60 or more, added as given\(readAs)"),
+      (SRTParser.dotSeparator, "'.' before the milliseconds read as ','"),
+      (SRTParser.arrowSpacing, "spacing around '-->' other than one space on each side"),
+      (SRTParser.innerSpaces, "spaces inside a timestamp ignored"),
+      (SRTParser.coordinates, "X1/X2/Y1/Y2 coordinates ignored"),
+      (SRTParser.trailing, "text after the end time ignored"),
+    ]
+    for repair in repairs where f & repair.flag != 0 { note(line, offset, repair.reason) }
   }
 
   /// `HH:MM:SS,mmm --> HH:MM:SS,mmm` for the times of `t`: what a repaired line was read as.
