@@ -42,6 +42,7 @@ struct SRTParser {
     var flags: UInt16 = 0
   }
 
+  // The bits of `Timing.flags`, one per repair (these lines differ only in name and value).
   static let shortMillis: UInt16 = 1
   static let noMillis: UInt16 = 2
   static let noHours: UInt16 = 4
