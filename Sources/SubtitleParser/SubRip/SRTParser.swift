@@ -115,7 +115,7 @@ struct SRTParser {
   /// (`generalLine`), which reads it the same way. A cue's text lines are read by `cueTexts`.
   mutating func run(_ start: Int, _ n: Int) {
     assert(n <= p.count, "parsing past the input")
-    var lines = ByteScanner.Cursor(0x0A, p.base, n, dense: true)
+    var lines = LineCursor(p.base, n, arrows: false)
     var braces = BraceCache()
     var at = Position(i: start)
     while at.i < n {
@@ -174,10 +174,10 @@ struct SRTParser {
   /// made `run` too large for the compiler to inline `cueTexts`, the hot path, into it.
   @inline(never)
   mutating func generalLine(
-    _ at: inout Position, _ lines: inout ByteScanner.Cursor
+    _ at: inout Position, _ lines: inout LineCursor
   ) -> CueHead? {
     let i = at.i
-    let eol = lines.search(i)
+    let eol = lines.line(from: i).end
     let blank = SRTParser.isBlank(p, i, eol)
     if !blank { sawText = true }
     var timing: Timing? = nil
@@ -223,7 +223,7 @@ struct SRTParser {
   /// lines and stores it.
   @inline(__always)
   mutating func cueTexts(
-    _ head: CueHead, _ at: inout Position, _ lines: inout ByteScanner.Cursor,
+    _ head: CueHead, _ at: inout Position, _ lines: inout LineCursor,
     _ braces: inout BraceCache, _ n: Int
   ) {
     var head = head
@@ -251,7 +251,7 @@ struct SRTParser {
   /// line (not read: `next` holds it).
   @inline(__always)
   mutating func cueText(
-    _ at: inout Position, _ lines: inout ByteScanner.Cursor, _ n: Int
+    _ at: inout Position, _ lines: inout LineCursor, _ n: Int
   ) -> CueBody {
     let p = self.p
     var body = CueBody()
@@ -268,7 +268,7 @@ struct SRTParser {
         line &+= 1
         break
       }
-      let e = lines.search(i)
+      let e = lines.line(from: i).end
       let spaced = first == 0x20 || first == 0x09
       if spaced && SRTParser.isBlank(p, i &+ 1, e) {
         i = e &+ 1
