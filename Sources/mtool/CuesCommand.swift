@@ -88,44 +88,13 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
       arguments.positionals.isEmpty
         ? "no input file; see 'mtool help cues'" : "expects exactly one input file")
   }
-  // The input's format: as forced; else as its name's extension says (as
-  // `SubtitleFile.parse(_:pathExtension:)` takes it); else, for standard input and other
-  // names, from the content.
-  var format: SubtitleFormat? = path == "-" ? nil : SubtitleFile.format(forPath: path)
-  if let value = arguments.value("format"), value != "auto" {
-    guard let parsed = SubtitleFormat(rawValue: value) else {
-      throw CLIError.usage(name, "--format expects auto, vtt or srt, got '\(value)'")
-    }
-    format = parsed
-  }
-  var encoding: TextEncoding? = nil
-  if let value = arguments.value("encoding") {
-    do throws(SubtitleError) {
-      encoding = try TextEncoding(name: value)
-    } catch {
-      throw CLIError.usage(name, "--encoding: \(error.description)")
-    }
-  }
-  let at = try arguments.double("at", command: name)
-  let shift = try arguments.double("shift", command: name)
-  // Cue times are exact to the millisecond up to 2^53 ms (about 9e12 s, 285,000 years): a time
-  // or shift past that could only give silently wrong times.
-  let timeLimit = 9e12
-  for (option, value) in [("at", at), ("shift", shift)] {
-    if let value, !(value.isFinite && abs(value) <= timeLimit) {
-      throw CLIError.usage(
-        name,
-        "--\(option) expects seconds between -9e12 and 9e12, got '\(arguments.value(option) ?? "")'"
-      )
-    }
-  }
+  let options = try CuesOptions(arguments, input: path, command: name)
   // An output that is the input is refused first: of all usage errors the one that matters most.
   if let output = arguments.value("output"), output != "-" {
     try refuseOverwritingInput(output, input: path, command: name)
   }
   let mode = try selectMode(arguments, command: name)
-  let tree = arguments.has("tree")
-  if case .stats = mode, at != nil || shift != nil {
+  if case .stats = mode, options.at != nil || options.shift != nil {
     throw CLIError.usage(name, "--stats only parses; --at and --shift do not go with it")
   }
 
@@ -137,10 +106,10 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   let started = clock.now
   var document: SubtitleDocument
   do throws(SubtitleError) {
-    document = try SubtitleFile.parse(bytes, format: format, encoding: encoding)
+    document = try SubtitleFile.parse(bytes, format: options.format, encoding: options.encoding)
   } catch {
     // A `.vtt` name that holds SRT (a renamed file) says how to read it anyway.
-    if case .badSignature = error, format == .webVTT, arguments.value("format") == nil,
+    if case .badSignature = error, options.format == .webVTT, arguments.value("format") == nil,
       SubRip.looksLikeSRT(bytes)
     {
       throw CLIError.data(name, error.description + "; it reads as SRT with --format srt")
@@ -148,27 +117,96 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
     throw CLIError.data(name, error.description)
   }
   let elapsed = clock.now - started
-  if let shift { document = document.shifted(by: shift) }
+  if let shift = options.shift { document = document.shifted(by: shift) }
 
   var cueIndices = Array(document.cues.indices)
-  if let at { cueIndices = CueTimeline(cues: document.cues).active(at: at) }
+  if let at = options.at { cueIndices = CueTimeline(cues: document.cues).active(at: at) }
 
+  let diagnosticCount = writeCues(
+    document, cueIndices, mode: mode, options: options, tree: arguments.has("tree"),
+    parse: (bytes: bytes.count, elapsed: elapsed), to: &sink)
+  try sink.commit(command: name)
+  if diagnosticCount > 0 {
+    var stderr = StandardError()
+    let plural = diagnosticCount == 1 ? "diagnostic" : "diagnostics"
+    stderr.write("mtool: cues: \(diagnosticCount) \(plural) (see --json)\n")
+  }
+  return .ok
+}
+
+/// The input options of `mtool cues`: how to read the input and which times to keep.
+private struct CuesOptions {
+  /// The input's format: as forced; else as its name's extension says (as
+  /// `SubtitleFile.parse(_:pathExtension:)` takes it); else, for standard input and other
+  /// names, nil (the content decides).
+  var format: SubtitleFormat?
+  /// The forced encoding, or nil (detected).
+  var encoding: TextEncoding?
+  /// `--at`: only the cues active at this time, in seconds.
+  var at: Double?
+  /// `--shift`: seconds to move every cue by.
+  var shift: Double?
+
+  /// Reads the options from `arguments`.
+  ///
+  /// - Throws: `CLIError.usage` for a value out of range or of the wrong kind.
+  init(_ arguments: ParsedArguments, input path: String, command name: String) throws(CLIError) {
+    format = path == "-" ? nil : SubtitleFile.format(forPath: path)
+    if let value = arguments.value("format"), value != "auto" {
+      guard let parsed = SubtitleFormat(rawValue: value) else {
+        throw CLIError.usage(name, "--format expects auto, vtt or srt, got '\(value)'")
+      }
+      format = parsed
+    }
+    if let value = arguments.value("encoding") {
+      do throws(SubtitleError) {
+        encoding = try TextEncoding(name: value)
+      } catch {
+        throw CLIError.usage(name, "--encoding: \(error.description)")
+      }
+    }
+    at = try arguments.double("at", command: name)
+    shift = try arguments.double("shift", command: name)
+    // Cue times are exact to the millisecond up to 2^53 ms (about 9e12 s, 285,000 years): a
+    // time or shift past that could only give silently wrong times.
+    let timeLimit = 9e12
+    for (option, value) in [("at", at), ("shift", shift)] {
+      if let value, !(value.isFinite && abs(value) <= timeLimit) {
+        throw CLIError.usage(
+          name,
+          "--\(option) expects seconds between -9e12 and 9e12, got '\(arguments.value(option) ?? "")'"
+        )
+      }
+    }
+  }
+}
+
+/// Writes what `mode` asks for of `document` (the cues at `cueIndices`) to `sink`.
+///
+/// - Parameter parse: The input's size in bytes and how long parsing it took (for `--stats`).
+/// - Returns: The number of diagnostics to report on standard error (0 when the output
+///   carries them, as JSON does).
+private func writeCues(
+  _ document: SubtitleDocument, _ cueIndices: [Int], mode: CuesMode, options: CuesOptions,
+  tree: Bool, parse: (bytes: Int, elapsed: Duration), to sink: inout OutputSink
+) -> Int {
   var diagnosticCount = document.diagnosticCount
   switch mode {
   case .stats:
+    let elapsed = parse.elapsed
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     sink.write("format: \(document.format.rawValue)\n")
     sink.write("cues: \(document.cues.count)\n")
     sink.write("diagnostics: \(document.diagnosticCount)\n")
-    sink.write("bytes: \(bytes.count)\n")
+    sink.write("bytes: \(parse.bytes)\n")
     sink.write("parse time: \(formatFixed(seconds * 1000, decimals: 3)) ms\n")
     if seconds > 0 {
       sink.write(
-        "throughput: \(formatFixed(Double(bytes.count) / seconds / 1e6, decimals: 1)) MB/s\n")
+        "throughput: \(formatFixed(Double(parse.bytes) / seconds / 1e6, decimals: 1)) MB/s\n")
     }
   case .convert(let target):
     var converted = document.converted(to: target)
-    if at != nil { converted.cues = cueIndices.map { converted.cues[$0] } }
+    if options.at != nil { converted.cues = cueIndices.map { converted.cues[$0] } }
     diagnosticCount = converted.diagnosticCount
     sink.write(bytes: target == .srt ? converted.srt() : converted.webVTT())
   case .json:
@@ -186,13 +224,7 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
       sink.write(CueListing.entry(document, index: index, tree: tree))
     }
   }
-  try sink.commit(command: name)
-  if diagnosticCount > 0 {
-    var stderr = StandardError()
-    let plural = diagnosticCount == 1 ? "diagnostic" : "diagnostics"
-    stderr.write("mtool: cues: \(diagnosticCount) \(plural) (see --json)\n")
-  }
-  return .ok
+  return diagnosticCount
 }
 
 /// The output mode from the flags and the output's name, rejecting combinations that make no

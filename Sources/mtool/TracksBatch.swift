@@ -26,16 +26,8 @@ func runTracksBatch(
     while block.count < blockSize, let entry = try reader.next() { block.append(entry) }
     if block.isEmpty { break }
     let files = try probeListed(block, settings, onOutput: linesFailed)
-    var stderr = StandardError()
-    for file in files {
-      tally.add(file.errorKind.map(exitCode(for:)) ?? .ok)
-      if mode == .jsonLines { continue }
-      if let line = file.errorLine { stderr.write(line) }
-      guard !file.text.isEmpty else { continue }
-      if !firstFile { stdout.write(mode == .json ? "," : "\n") }
-      firstFile = false
-      stdout.write(file.text)
-    }
+    for file in files { tally.add(file.errorKind.map(exitCode(for:)) ?? .ok) }
+    RenderedFile.printFiles(files, mode: mode, firstFile: &firstFile, to: &stdout)
     // Nobody reads the results any more: stop rather than probe the rest of the list.
     if linesFailed.isSet || stdout.failed { throw .standardOutputFailed("tracks") }
   }

@@ -119,16 +119,10 @@ func runTracks(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
       paths: sources, jobs: settings.jobs, preferences: settings.preferences,
       timeout: settings.timeout, transform: render,
       onOutput: mode == .jsonLines ? jsonLinePrinter(linesFailed) : nil)
-    var stderr = StandardError()
     for file in files {
       if let kind = file.errorKind { code = worse(code, exitCode(for: kind)) }
-      if mode == .jsonLines { continue }
-      if let line = file.errorLine { stderr.write(line) }
-      guard !file.text.isEmpty else { continue }
-      if !firstFile { stdout.write(mode == .json ? "," : "\n") }
-      firstFile = false
-      stdout.write(file.text)
     }
+    RenderedFile.printFiles(files, mode: mode, firstFile: &firstFile, to: &stdout)
     batchStart = batchEnd
   }
   if mode == .json { stdout.write("]}\n") }
@@ -220,6 +214,28 @@ struct RenderedFile: Sendable {
     if case .failure(let error) = result {
       errorKind = error.kind
       errorLine = TracksOutput.errorLine(path: path, error)
+    }
+  }
+}
+
+extension RenderedFile {
+  /// Prints probed files as they are listed: each failed file's error line on stderr and its
+  /// text on `stdout` (JSON objects separated by commas, tables by a blank line). JSON lines
+  /// are not printed here: the workers print them as each file completes.
+  ///
+  /// - Parameter firstFile: Whether nothing has been printed yet; updated.
+  static func printFiles(
+    _ files: [RenderedFile], mode: TracksMode, firstFile: inout Bool,
+    to stdout: inout StandardOutput
+  ) {
+    guard mode != .jsonLines else { return }
+    var stderr = StandardError()
+    for file in files {
+      if let line = file.errorLine { stderr.write(line) }
+      guard !file.text.isEmpty else { continue }
+      if !firstFile { stdout.write(mode == .json ? "," : "\n") }
+      firstFile = false
+      stdout.write(file.text)
     }
   }
 }

@@ -79,62 +79,6 @@ func vectorAndMemchrFindMatchScalar(seed: Int) {
   #expect(ByteScanner.firstIndex(of: 0x0A, in: Array("abc".utf8)) == 3)
 }
 
-@Test(arguments: [11, 12, 13])
-func cursorFindsEveryOccurrenceLikeScalar(seed: Int) {
-  var rng = SplitMix(seed: UInt64(seed))
-  for _ in 0..<200 {
-    let count = Int(rng.next() % 400)
-    let alphabet: [UInt8] = rng.next() % 2 == 0 ? [0x41, 0x0A] : [0x41, 0x42, 0x43, 0x44, 0x0A]
-    let bytes = randomBytes(count, &rng, alphabet: alphabet)
-    let expected = bytes.indices.filter { bytes[$0] == 0x0A }
-    #expect(ByteScanner.cursorPositions(of: 0x0A, in: bytes) == expected)
-  }
-  // Gaps longer than a block, and a needle in the last byte of a block.
-  var long = [UInt8](repeating: 0x41, count: 300)
-  for i in [0, 63, 64, 127, 250, 299] { long[i] = 0x0A }
-  #expect(ByteScanner.cursorPositions(of: 0x0A, in: long) == [0, 63, 64, 127, 250, 299])
-}
-
-/// A cursor for dense bytes (no test of a block for none) finds the same line ends.
-@Test func denseCursorFindsEveryOccurrenceLikeScalar() {
-  var rng = SplitMix(seed: 21)
-  for _ in 0..<300 {
-    let count = Int(rng.next() % 400)
-    let alphabet: [UInt8] = rng.next() % 2 == 0 ? [0x41, 0x0A] : [0x41, 0x41, 0x41, 0x41, 0x0A]
-    var bytes = randomBytes(count, &rng, alphabet: alphabet)
-    // Some blocks without any line end.
-    if count > 200 { for k in 40..<180 { bytes[k] = 0x41 } }
-    bytes.withUnsafeBufferPointer { buffer in
-      guard let base = buffer.baseAddress else { return }
-      var cursor = ByteScanner.Cursor(0x0A, base, buffer.count, dense: true)
-      var from = 0
-      while from <= buffer.count {
-        let found = cursor.search(from)
-        #expect(found == ByteScanner.findScalar(0x0A, base, from, buffer.count))
-        from = found + 1 + (rng.next() % 3 == 0 ? Int(rng.next() % 70) : 0)
-      }
-    }
-  }
-}
-
-@Test func cursorAnswersIncreasingQueriesLikeScalar() {
-  var rng = SplitMix(seed: 77)
-  for _ in 0..<100 {
-    let count = Int(rng.next() % 600)
-    let bytes = randomBytes(count, &rng, alphabet: [0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x7B])
-    bytes.withUnsafeBufferPointer { buffer in
-      guard let base = buffer.baseAddress else { return }
-      var cursor = ByteScanner.Cursor(0x7B, base, buffer.count)
-      var from = 0
-      while from <= buffer.count {
-        #expect(
-          cursor.next(from: from) == ByteScanner.findScalar(0x7B, base, from, buffer.count))
-        from += Int(rng.next() % 40)
-      }
-    }
-  }
-}
-
 @Test func vectorCountHandlesLongRunsOfMatches() {
   // More than 255 blocks of matches in a row: the per-lane counters are summed in time.
   for count in [0, 31, 32, 255 * 32, 255 * 32 + 1, 300 * 32 + 7] {

@@ -85,91 +85,22 @@ let webVTTColourClasses: [(name: String, rgb: String)] = [
   ("yellow", "ffff00"), ("magenta", "ff00ff"), ("blue", "0000ff"), ("black", "000000"),
 ]
 
-/// Translates the markup of one cue's text.
+/// Translates the markup of one WebVTT cue's text into SRT markup.
+///
+/// WebVTT to SRT does not go through the model (the WebVTT cue text parser's tree and an SRT
+/// writer of trees) because that would change what it writes for some input: this scan keeps
+/// end tags the parser ignores (`</i>` while `<b>` is the current element; `</i >`), notes
+/// classes that are empty (`<c.>`), timestamp tags that are not timestamps and `<rt>` outside
+/// `<ruby>`, keeps tags nested deeper than `WebVTT.maximumCueTextDepth`, and tells a control
+/// character written as a character reference (which it replaces) from a literal one (which it
+/// keeps). Every other conversion writes a tree.
 struct MarkupConverter {
   /// Source line and offset of the cue, for diagnostics.
   let line: Int
   let offset: Int
 
-  /// The default colour class for an SRT `color` value (a name or `#rrggbb`), or `nil`.
-  static func colourClass(_ value: String) -> String? {
-    var v = value.lowercased()
-    if v == "aqua" { v = "cyan" }
-    if v == "fuchsia" { v = "magenta" }
-    if v.hasPrefix("#") { v.removeFirst() }
-    for entry in webVTTColourClasses where entry.name == v || entry.rgb == v { return entry.name }
-    return nil
-  }
-
   func note(_ notes: inout DiagnosticLog, _ reason: @autoclosure () -> String) {
     notes.add(line: line, offset: offset, reason())
-  }
-
-  func srtToWebVTT(_ src: ArraySlice<UInt8>, into out: inout [UInt8], notes: inout DiagnosticLog) {
-    // The open SRT elements, each with the WebVTT end tag that closes what it opened ("" for a
-    // font without a colour class): tags are read and nested exactly as `SubRip.parseCueText`
-    // reads them, so the WebVTT tree matches the SRT one.
-    var open: [(kind: CueElement.Kind, end: String)] = []
-    var i = src.startIndex
-    // The next `>` and the next `<` after the current `<`, found once and reused, so text
-    // full of unmatched brackets stays linear.
-    var nextClose = src.startIndex - 1
-    var nextOpen = src.startIndex - 1
-    while i < src.endIndex {
-      let c = src[i]
-      if c == 0x3C {
-        if nextClose <= i { nextClose = src[(i + 1)...].firstIndex(of: 0x3E) ?? src.endIndex }
-        if nextOpen <= i { nextOpen = src[(i + 1)...].firstIndex(of: 0x3C) ?? src.endIndex }
-      }
-      if c == 0x3C, nextClose < src.endIndex, nextOpen > nextClose,
-        let (kind, closing, attributes) = SubRip.srtTag(
-          String(decoding: src[(i + 1)..<nextClose], as: UTF8.self))
-      {
-        if closing {
-          // Closes the innermost open element of its kind and those inside it.
-          if let index = open.lastIndex(where: { $0.kind == kind }) {
-            while open.count > index { out.append(contentsOf: open.removeLast().end.utf8) }
-          }
-        } else if open.count < WebVTT.maximumCueTextDepth {
-          let (start, end) = webVTTTags(kind, attributes, notes: &notes)
-          out.append(contentsOf: start.utf8)
-          open.append((kind, end))
-        }
-        i = nextClose + 1
-        continue
-      }
-      switch c {
-      case 0x26: out.append(contentsOf: "&amp;".utf8)
-      case 0x3C: out.append(contentsOf: "&lt;".utf8)
-      case 0x3E: out.append(contentsOf: "&gt;".utf8)
-      default: out.append(c)
-      }
-      i += 1
-    }
-  }
-
-  /// The WebVTT start and end tags for an SRT element: `i`, `b`, `u` as they are, a font with a
-  /// colour that has a WebVTT class as `c.colour`, any other font as nothing.
-  private func webVTTTags(
-    _ kind: CueElement.Kind, _ attributes: [CueElement.Attribute], notes: inout DiagnosticLog
-  ) -> (String, String) {
-    switch kind {
-    case .italic: return ("<i>", "</i>")
-    case .bold: return ("<b>", "</b>")
-    case .underline: return ("<u>", "</u>")
-    default:
-      let colour = attributes.first { $0.name == "color" }?.value
-      if attributes.contains(where: { $0.name == "face" || $0.name == "size" }) {
-        note(&notes, "<font> face/size dropped (not in WebVTT)")
-      }
-      if let colour, let cls = MarkupConverter.colourClass(colour) {
-        return ("<c.\(cls)>", "</c>")
-      }
-      if let colour {
-        note(&notes, "<font color=\"\(colour)\"> has no WebVTT colour class; dropped")
-      }
-      return ("", "")
-    }
   }
 
   func webVTTToSRT(_ src: ArraySlice<UInt8>, into out: inout [UInt8], notes: inout DiagnosticLog) {
@@ -200,7 +131,7 @@ struct MarkupConverter {
           if closing {
             if classes.popLast() == true { out.append(contentsOf: "</font>".utf8) }
           } else if let colour = tagClasses.first(where: {
-            MarkupConverter.colourClass($0) == $0
+            WebVTTCueTextWriter.colourClass($0) == $0
           }) {
             out.append(contentsOf: "<font color=\"\(colour)\">".utf8)
             classes.append(true)

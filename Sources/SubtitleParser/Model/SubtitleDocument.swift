@@ -229,7 +229,8 @@ public struct TimestampMap: Hashable, Sendable, Codable {
   /// The cue time, in seconds, that corresponds to `mpegts`.
   public var local: Double
 
-  /// Creates a map.
+  /// Creates a map. (Written out, as for the other public value types: Swift synthesizes only
+  /// an internal memberwise initialiser.)
   public init(mpegts: Int64, local: Double) {
     self.mpegts = mpegts
     self.local = local

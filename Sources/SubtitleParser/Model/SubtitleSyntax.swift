@@ -13,6 +13,10 @@ protocol SubtitleSyntax {
   /// The cue text tree of cue-text bytes in this format's markup.
   static func cueTree(_ text: ArraySlice<UInt8>) -> [CueNode]
 
+  /// `cueTree(_:)` for a conversion: the tree, and how many elements of its last branch (from
+  /// the top) the text left open at its end, so that a writer can leave them open too.
+  static func cueTreeForConversion(_ text: ArraySlice<UInt8>) -> (nodes: [CueNode], openAtEnd: Int)
+
   /// `document` (already in this format) written as a file of this format.
   static func serialize(_ document: SubtitleDocument) -> [UInt8]
 
@@ -28,6 +32,15 @@ protocol SubtitleSyntax {
     _ cue: Cue, of source: SubtitleDocument, into out: inout SubtitleDocument,
     notes: inout DiagnosticLog
   ) -> Cue
+}
+
+extension SubtitleSyntax {
+  /// The tree, with no element counted as left open.
+  static func cueTreeForConversion(
+    _ text: ArraySlice<UInt8>
+  ) -> (nodes: [CueNode], openAtEnd: Int) {
+    (cueTree(text), 0)
+  }
 }
 
 extension SubtitleFormat {
@@ -64,9 +77,12 @@ enum WebVTTSyntax: SubtitleSyntax {
     out.text.append(contentsOf: id)
     new.idRange = idStart..<out.text.count
     let start = out.text.count
-    // Markup is still translated from the one other format (see `MarkupConverter`).
-    MarkupConverter(line: cue.line, offset: cue.textRange.lowerBound)
-      .srtToWebVTT(source.text[source.clamped(cue.textRange)], into: &out.text, notes: &notes)
+    // Through the model: the source format's reader makes the tree, this format's writer
+    // writes it.
+    let tree = source.format.syntax.cueTreeForConversion(
+      source.text[source.clamped(cue.textRange)])
+    WebVTTCueTextWriter(line: cue.line, offset: cue.textRange.lowerBound)
+      .append(tree.nodes, openAtEnd: tree.openAtEnd, to: &out.text, notes: &notes)
     new.textRange = start..<out.text.count
     return new
   }
@@ -78,6 +94,12 @@ enum SubRipSyntax: SubtitleSyntax {
   static var format: SubtitleFormat { .srt }
 
   static func cueTree(_ text: ArraySlice<UInt8>) -> [CueNode] { SubRip.parseCueText(text) }
+
+  static func cueTreeForConversion(
+    _ text: ArraySlice<UInt8>
+  ) -> (nodes: [CueNode], openAtEnd: Int) {
+    SubRip.cueTree(text)
+  }
 
   static func serialize(_ document: SubtitleDocument) -> [UInt8] { document.serializedSRT() }
 
@@ -102,7 +124,8 @@ enum SubRipSyntax: SubtitleSyntax {
     var new = cue
     new.idRange = out.text.count..<out.text.count
     let start = out.text.count
-    // Markup is still translated from the one other format (see `MarkupConverter`).
+    // Not through the model: the WebVTT cue text parser's tree would change the output for
+    // some input (see `MarkupConverter`).
     MarkupConverter(line: cue.line, offset: cue.textRange.lowerBound)
       .webVTTToSRT(source.text[source.clamped(cue.textRange)], into: &out.text, notes: &notes)
     new.textRange = start..<out.text.count

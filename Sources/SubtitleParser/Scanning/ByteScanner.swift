@@ -305,37 +305,6 @@ public enum ByteScanner {
     return firstNonASCIIScalar(base, i, end)
   }
 
-  /// The 32 lanes of `mask` as the low 32 bits of an integer (lane k is bit k). The lanes are
-  /// all-ones or all-zeros bytes; a multiply gathers one bit of each byte of a 64-bit word.
-  @inline(__always)
-  static func bitMask(_ mask: SIMDMask<SIMD32<Int8>>) -> UInt64 {
-    let words = unsafeBitCast(mask, to: (UInt64, UInt64, UInt64, UInt64).self)
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let magic: UInt64 = 0x0102_0408_1020_4080
-    let w0 = ((words.0 & ones) &* magic) >> 56
-    let w1 = ((words.1 & ones) &* magic) >> 56
-    let w2 = ((words.2 & ones) &* magic) >> 56
-    let w3 = ((words.3 & ones) &* magic) >> 56
-    return w0 | w1 << 8 | w2 << 16 | w3 << 24
-  }
-
-  /// Every index of `byte` in `bytes`, found with `Cursor` (for testing and measuring it).
-  static func cursorPositions(of byte: UInt8, in bytes: [UInt8]) -> [Int] {
-    bytes.withUnsafeBufferPointer { buffer in
-      guard let base = buffer.baseAddress else { return [] }
-      var cursor = Cursor(byte, base, buffer.count)
-      var out: [Int] = []
-      var i = 0
-      while true {
-        i = cursor.search(i)
-        if i >= buffer.count { break }
-        out.append(i)
-        i += 1
-      }
-      return out
-    }
-  }
-
   /// The 64 bytes at `raw + at` as four 16-byte vectors, in order.
   @inline(__always)
   static func load64(_ raw: UnsafeRawPointer, _ at: Int) -> (

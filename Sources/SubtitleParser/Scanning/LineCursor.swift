@@ -1,7 +1,8 @@
-/// Sequential line splitting for the WebVTT parser: each call gives the end of one line and
-/// whether the line contains `-->`. Both come from one bit mask per 64-byte block, of its
-/// events: its line feeds and the `>` of each `-->` (found through loads one and two bytes
-/// earlier). The masks are made for a chunk of consecutive blocks at once, in a loop without
+/// Sequential line splitting for the WebVTT and SRT parsers: each call gives the end of one line
+/// and, when asked for, whether the line contains `-->` (the WebVTT parser's question; the SRT
+/// parser tests its timing lines itself and leaves `arrows` off). Both come from one bit mask
+/// per 64-byte block, of its events: its line feeds and, with `arrows`, the `>` of each `-->`
+/// (found through loads one and two bytes earlier). The masks are made for a chunk of consecutive blocks at once, in a loop without
 /// branches; the byte at an event tells which kind it is. A line is found from the mask
 /// words of the block it starts in and the next one, by stepping over the events of its
 /// arrows (mostly none or one), so a line that crosses into the next block costs no more
@@ -10,6 +11,8 @@
 struct LineCursor: ~Copyable {
   let base: UnsafePointer<UInt8>
   let end: Int
+  /// Whether the ends of arrows are events (and `line(from:)` tells whether a line has one).
+  let arrows: Bool
   /// Blocks per chunk.
   let capacity: Int
   /// The event masks of the chunk's blocks, then of the block after them (0 past the end):
@@ -22,10 +25,12 @@ struct LineCursor: ~Copyable {
   var covered = 0
 
   /// A cursor over `base[0..<end]` (which the caller keeps alive while the cursor is used),
-  /// classifying `blocksPerChunk` 64-byte blocks at a time.
-  init(_ base: UnsafePointer<UInt8>, _ end: Int, blocksPerChunk: Int = 64) {
+  /// classifying `blocksPerChunk` 64-byte blocks at a time; without `arrows`, line feeds are
+  /// the only events and every `arrow` answer is false.
+  init(_ base: UnsafePointer<UInt8>, _ end: Int, arrows: Bool = true, blocksPerChunk: Int = 64) {
     self.base = base
     self.end = end
+    self.arrows = arrows
     capacity = max(1, blocksPerChunk)
     masks = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity + 1)
   }
@@ -103,11 +108,11 @@ struct LineCursor: ~Copyable {
     }
     // Blocks wholly before `end`, up to and including the one after the chunk.
     let vectorEnd = min(blocks &+ 1, j &+ max(0, (end &- b) &>> 6))
-    while j < vectorEnd {
-      assert(b >= 2 && b &+ 64 <= end, "vector block outside the input")
-      masks[j] = Self.vectorEvents(base, at: b)
-      j &+= 1
-      b &+= 64
+    // The flag as a constant in each branch: the loop is compiled once per kind of events.
+    if arrows {
+      vectorBlocks(&j, &b, upTo: vectorEnd, arrows: true)
+    } else {
+      vectorBlocks(&j, &b, upTo: vectorEnd, arrows: false)
     }
     while j <= blocks {
       masks[j] = b < end ? scalarEvents(at: b) : 0
@@ -116,9 +121,20 @@ struct LineCursor: ~Copyable {
     }
   }
 
+  /// The masks of blocks `j..<upTo` (blocks wholly before `end`), the first at `b`.
+  @inline(__always)
+  func vectorBlocks(_ j: inout Int, _ b: inout Int, upTo vectorEnd: Int, arrows: Bool) {
+    while j < vectorEnd {
+      assert(b >= 2 && b &+ 64 <= end, "vector block outside the input")
+      masks[j] = Self.vectorEvents(base, at: b, arrows: arrows)
+      j &+= 1
+      b &+= 64
+    }
+  }
+
   /// The event mask of the block at `at` (`at >= 2`, `at + 64 <= end`).
   @inline(__always)
-  static func vectorEvents(_ base: UnsafePointer<UInt8>, at: Int) -> UInt64 {
+  static func vectorEvents(_ base: UnsafePointer<UInt8>, at: Int, arrows: Bool) -> UInt64 {
     let raw = UnsafeRawPointer(base + at)
     let feed: SIMD16<UInt8> = SIMD16(repeating: 0x0A)
     let greater: SIMD16<UInt8> = SIMD16(repeating: 0x3E)
@@ -126,6 +142,7 @@ struct LineCursor: ~Copyable {
     let (a, b, c, d) = ByteScanner.load64(raw, 0)
     /// The lanes of the 16 bytes at `offset` that are LF or end an arrow.
     func eventLanes(_ block: SIMD16<UInt8>, _ offset: Int) -> SIMDMask<SIMD16<Int8>> {
+      guard arrows else { return block .== feed }
       let one: SIMD16<UInt8> = raw.loadUnaligned(fromByteOffset: offset - 1, as: SIMD16<UInt8>.self)
       let two: SIMD16<UInt8> = raw.loadUnaligned(fromByteOffset: offset - 2, as: SIMD16<UInt8>.self)
       return (block .== feed) .| ((block .== greater) .& (one .== hyphen) .& (two .== hyphen))
@@ -141,7 +158,9 @@ struct LineCursor: ~Copyable {
     var i = at
     while i < min(at + 64, end) {
       let byte = base[i]
-      if byte == 0x0A || (byte == 0x3E && i >= 2 && base[i - 1] == 0x2D && base[i - 2] == 0x2D) {
+      if byte == 0x0A
+        || (arrows && byte == 0x3E && i >= 2 && base[i - 1] == 0x2D && base[i - 2] == 0x2D)
+      {
         events |= 1 << UInt64(i - at)
       }
       i += 1

@@ -228,7 +228,8 @@ extension VTTScan {
     let p2: SIMD32<Int8> = raw.loadUnaligned(fromByteOffset: at - 2, as: SIMD32<Int8>.self)
     // Byte values as Int8: 0x80 = -128, 0x8F = -113, 0x90 = -112, 0x9F = -97, 0xA0 = -96,
     // 0xBF = -65, 0xC0 = -64, 0xC2 = -62, 0xDF = -33, 0xE0 = -32, 0xED = -19, 0xEF = -17, 0xF0 = -16,
-    // 0xF4 = -12. Only strict compares: `<=` would add an instruction.
+    // 0xF4 = -12. Only strict compares: `<=` would add an instruction. (One splat per bound
+    // the checks compare with: these lines differ only in their values.)
     let x8F: SIMD32<Int8> = SIMD32(repeating: -113)
     let x90: SIMD32<Int8> = SIMD32(repeating: -112)
     let x9F: SIMD32<Int8> = SIMD32(repeating: -97)

@@ -67,9 +67,11 @@ extension SRTParser {
     let w1 = p.load(at: a &+ 8)
     let w2 = p.load(at: b)
     let w3 = p.load(at: b &+ 5)
-    // Per word: the bytes that must equal a value (`:`, `,`, the arrow, LF) and the high nibbles of digits (3); then the low nibbles of digits, which
-    // carry into the high nibble when over 9 (over 5 for tens of minutes and seconds).
-    // w0, w2: `HH:MM:SS`; w1: `,mmm -->`; w3: `:SS,mmm` LF.
+    // Per word: the bytes that must equal a value (`:`, `,`, the arrow, LF) and the high
+    // nibbles of digits (3); then the low nibbles of digits, which carry into the high nibble
+    // when over 9 (over 5 for tens of minutes and seconds).
+    // w0, w2: `HH:MM:SS`; w1: `,mmm -->`; w3: `:SS,mmm` LF. The three groups of constants
+    // below look alike on purpose: one group per word layout, only their values differ.
     let clock: UInt64 = 0xF0F0_FFF0_F0FF_F0F0
     let clockValue: UInt64 = 0x3030_3A30_303A_3030
     let clockLow: UInt64 = 0x0F0F_000F_0F00_0F0F

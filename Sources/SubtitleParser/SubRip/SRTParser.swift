@@ -42,6 +42,7 @@ struct SRTParser {
     var flags: UInt16 = 0
   }
 
+  // The bits of `Timing.flags`, one per repair (these lines differ only in name and value).
   static let shortMillis: UInt16 = 1
   static let noMillis: UInt16 = 2
   static let noHours: UInt16 = 4
@@ -114,7 +115,7 @@ struct SRTParser {
   /// (`generalLine`), which reads it the same way. A cue's text lines are read by `cueTexts`.
   mutating func run(_ start: Int, _ n: Int) {
     assert(n <= p.count, "parsing past the input")
-    var lines = ByteScanner.Cursor(0x0A, p.base, n, dense: true)
+    var lines = LineCursor(p.base, n, arrows: false)
     var braces = BraceCache()
     var at = Position(i: start)
     while at.i < n {
@@ -168,12 +169,15 @@ struct SRTParser {
 
   /// One line between cues (blank lines, a cue number, a timing line, or text to skip) read by
   /// the general state machine: the cue it starts, if it is a timing line.
-  @inline(__always)
+  ///
+  /// Not inlined: it is the rare path (the corpus's cues all take `numberedCue`), and inlined it
+  /// made `run` too large for the compiler to inline `cueTexts`, the hot path, into it.
+  @inline(never)
   mutating func generalLine(
-    _ at: inout Position, _ lines: inout ByteScanner.Cursor
+    _ at: inout Position, _ lines: inout LineCursor
   ) -> CueHead? {
     let i = at.i
-    let eol = lines.search(i)
+    let eol = lines.line(from: i).end
     let blank = SRTParser.isBlank(p, i, eol)
     if !blank { sawText = true }
     var timing: Timing? = nil
@@ -219,7 +223,7 @@ struct SRTParser {
   /// lines and stores it.
   @inline(__always)
   mutating func cueTexts(
-    _ head: CueHead, _ at: inout Position, _ lines: inout ByteScanner.Cursor,
+    _ head: CueHead, _ at: inout Position, _ lines: inout LineCursor,
     _ braces: inout BraceCache, _ n: Int
   ) {
     var head = head
@@ -247,7 +251,7 @@ struct SRTParser {
   /// line (not read: `next` holds it).
   @inline(__always)
   mutating func cueText(
-    _ at: inout Position, _ lines: inout ByteScanner.Cursor, _ n: Int
+    _ at: inout Position, _ lines: inout LineCursor, _ n: Int
   ) -> CueBody {
     let p = self.p
     var body = CueBody()
@@ -264,7 +268,7 @@ struct SRTParser {
         line &+= 1
         break
       }
-      let e = lines.search(i)
+      let e = lines.line(from: i).end
       let spaced = first == 0x20 || first == 0x09
       if spaced && SRTParser.isBlank(p, i &+ 1, e) {
         i = e &+ 1
@@ -320,8 +324,7 @@ struct SRTParser {
     if t.flags != 0 { timingNotes(t, line, offset) }
   }
 
-  /// One diagnostic per flag of `t` (these lines look alike: one per repair, in the order the
-  /// type documentation lists them).
+  /// One diagnostic per flag of `t`, in the order the type documentation lists the repairs.
   mutating func timingNotes(_ t: Timing, _ line: Int, _ offset: Int) {
     let f = t.flags
     if f & SRTParser.absurdHours != 0 {
@@ -335,29 +338,20 @@ struct SRTParser {
     // Repairs that decide what a time is also say what it was read as.
     let reading = f & (SRTParser.fieldWidth | SRTParser.outOfRange | SRTParser.longMillis)
     let readAs = reading == 0 ? "" : "; read as \(SRTParser.reading(t))"
-    if f & SRTParser.noHours != 0 { note(line, offset, "timestamp without hours read as MM:SS") }
-    if f & SRTParser.fieldWidth != 0 {
-      note(line, offset, "minutes or seconds not two digits wide\(readAs)")
-    }
-    if f & SRTParser.shortMillis != 0 {
-      note(line, offset, "fewer than 3 millisecond digits, read as milliseconds")
-    }
-    if f & SRTParser.longMillis != 0 {
-      note(line, offset, "more than 3 millisecond digits, read as milliseconds\(readAs)")
-    }
-    if f & SRTParser.noMillis != 0 { note(line, offset, "timestamp without milliseconds") }
-    if f & SRTParser.outOfRange != 0 {
-      note(line, offset, "minutes or seconds of 60 or more, added as given\(readAs)")
-    }
-    if f & SRTParser.dotSeparator != 0 {
-      note(line, offset, "'.' before the milliseconds read as ','")
-    }
-    if f & SRTParser.arrowSpacing != 0 {
-      note(line, offset, "spacing around '-->' other than one space on each side")
-    }
-    if f & SRTParser.innerSpaces != 0 { note(line, offset, "spaces inside a timestamp ignored") }
-    if f & SRTParser.coordinates != 0 { note(line, offset, "X1/X2/Y1/Y2 coordinates ignored") }
-    if f & SRTParser.trailing != 0 { note(line, offset, "text after the end time ignored") }
+    let repairs: [(flag: UInt16, reason: String)] = [
+      (SRTParser.noHours, "timestamp without hours read as MM:SS"),
+      (SRTParser.fieldWidth, "minutes or seconds not two digits wide\(readAs)"),
+      (SRTParser.shortMillis, "fewer than 3 millisecond digits, read as milliseconds"),
+      (SRTParser.longMillis, "more than 3 millisecond digits, read as milliseconds\(readAs)"),
+      (SRTParser.noMillis, "timestamp without milliseconds"),
+      (SRTParser.outOfRange, "minutes or seconds of 60 or more, added as given\(readAs)"),
+      (SRTParser.dotSeparator, "'.' before the milliseconds read as ','"),
+      (SRTParser.arrowSpacing, "spacing around '-->' other than one space on each side"),
+      (SRTParser.innerSpaces, "spaces inside a timestamp ignored"),
+      (SRTParser.coordinates, "X1/X2/Y1/Y2 coordinates ignored"),
+      (SRTParser.trailing, "text after the end time ignored"),
+    ]
+    for repair in repairs where f & repair.flag != 0 { note(line, offset, repair.reason) }
   }
 
   /// `HH:MM:SS,mmm --> HH:MM:SS,mmm` for the times of `t`: what a repaired line was read as.
@@ -440,6 +434,9 @@ struct SRTParser {
     cueCount &+= 1
   }
 
+  /// Adds a diagnostic. Not inlined, so the callers' hot loops do not carry the building of
+  /// every message.
+  @inline(never)
   mutating func note(_ line: Int, _ offset: Int, _ reason: @autoclosure () -> String) {
     diagnostics.add(line: line, offset: offset, reason())
   }

@@ -9,6 +9,17 @@ extension SubRip {
   /// - Returns: The top-level nodes.
   /// - Complexity: O(*n*) in the length of the text.
   public static func parseCueText(_ bytes: ArraySlice<UInt8>) -> [CueNode] {
+    cueTree(bytes).nodes
+  }
+
+  /// `parseCueText(_:)`, and how many elements were still open at the end of the text (closed
+  /// there by the parser): the outermost `openAtEnd` elements of the tree's last branch, which
+  /// the source wrote without end tags.
+  static func cueTree(_ bytes: ArraySlice<UInt8>) -> (nodes: [CueNode], openAtEnd: Int) {
+    // Most cues have no markup: one text node, without the parser's state.
+    if !bytes.contains(0x3C) {
+      return (bytes.isEmpty ? [] : [.text(String(decoding: bytes, as: UTF8.self))], 0)
+    }
     var stack: [CueElement] = [CueElement(kind: .class)]
     // Text since the last element boundary. Tags that change nothing (an end tag without an
     // open element, a start tag past the depth cap) leave it pending, so adjacent text is one
@@ -66,8 +77,9 @@ extension SubRip {
       i += 1
     }
     flushText()
+    let openAtEnd = stack.count - 1
     while stack.count > 1 { close() }
-    return stack[0].children
+    return (stack[0].children, openAtEnd)
   }
 
   /// Recognises `i`, `b`, `u`, `font …` and their end tags.

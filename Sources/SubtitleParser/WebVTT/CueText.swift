@@ -187,6 +187,11 @@ struct CueTextParser {
 
   /// The WebVTT cue text tokenizer: the next token from `position`. One `case` per state of
   /// the specification's tokenizer, in its order, so that the function reads against it.
+  ///
+  /// Longer than the usual 100 lines on purpose: the states share the token being built and
+  /// hand over to each other within one loop, as the specification's state machine does;
+  /// split into functions, each would take that state inout and the text would no longer
+  /// read against the specification.
   mutating func nextToken() -> CueTextToken {
     var state = State.data
     var result: [UInt8] = []

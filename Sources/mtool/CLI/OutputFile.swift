@@ -52,40 +52,17 @@ final class OutputFile {
     if stat(target.asCString, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
       && (info.st_mode & S_IFMT) != S_IFDIR
     {
-      descriptor = open(target.asCString, O_WRONLY | O_NOCTTY | O_CLOEXEC)
-      guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
-      // Should the name have become a regular file since, it is not written in place.
-      if fstat(descriptor, &info) != 0 || (info.st_mode & S_IFMT) == S_IFREG {
-        close(descriptor)
-        throw failure("it changed while being opened")
-      }
+      descriptor = try openInPlace(target, recheck: true, failure)
       inPlace = true
       temporaryName = []
       finalName = []
       return
     }
-    var exists = false
-    var hops = 0
-    while true {
-      if lstat(target.asCString, &info) != 0 {
-        guard errno == ENOENT else { throw failure(String(cString: strerror(errno))) }
-        break
-      }
-      guard (info.st_mode & S_IFMT) == S_IFLNK else {
-        exists = true
-        break
-      }
-      hops += 1
-      guard hops <= 40, let link = readLink(target) else {
-        throw failure(String(cString: strerror(hops > 40 ? ELOOP : errno)))
-      }
-      target = link.first == UInt8(ascii: "/") ? link : folderBytes(of: target) + [0x2F] + link
-    }
-    if exists && (info.st_mode & S_IFMT) == S_IFDIR { throw failure("it is a directory") }
-    if exists && (info.st_mode & S_IFMT) != S_IFREG {
+    let existing = try resolveLinks(&target, failure)
+    if let existing, (existing.st_mode & S_IFMT) == S_IFDIR { throw failure("it is a directory") }
+    if let existing, (existing.st_mode & S_IFMT) != S_IFREG {
       // A pipe or a device: written in place, never created, truncated or removed.
-      descriptor = open(target.asCString, O_WRONLY | O_NOCTTY | O_CLOEXEC)
-      guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
+      descriptor = try openInPlace(target, recheck: false, failure)
       inPlace = true
       temporaryName = []
       finalName = []
@@ -102,40 +79,17 @@ final class OutputFile {
     }
     let base = Array(target[(target.lastIndex(of: 0x2F).map { $0 + 1 } ?? 0)...])
     finalName = base.map { CChar(bitPattern: $0) } + [0]
-    // The replaced file's permissions (without set-id bits), or what a new file would get.
-    let mode: mode_t = exists ? info.st_mode & 0o777 : 0o666 & ~processUmask
-    // `.` + name + `.` + 12 random letters + `.tmp` within NAME_MAX (255 bytes).
-    let stem = base.prefix(255 - 18)
-    var created: Int32 = -1
-    var chosen: [CChar] = []
-    for _ in 0..<64 {
-      let letters = "abcdefghijklmnopqrstuvwxyz0123456789".utf8.map { $0 }
-      let random = (0..<12).map { _ in letters[Int.random(in: 0..<letters.count)] }
-      let candidate = [0x2E] + stem + [0x2E] + random + Array(".tmp".utf8)
-      chosen = candidate.map { CChar(bitPattern: $0) } + [0]
-      created = openat(
-        folder, chosen, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-      if created >= 0 || errno != EEXIST { break }
-    }
-    guard created >= 0 else {
-      let reason = String(cString: strerror(errno))
+    let created: (descriptor: Int32, name: [CChar])
+    do throws(CLIError) {
+      created = try createTemporary(in: folder, beside: base, failure)
+    } catch {
       close(folder)
-      throw failure(reason)
+      throw error
     }
-    descriptor = created
-    temporaryName = chosen
-    registerForSignals(folder: folder, name: chosen)
-    // The final owner and permissions before any byte is written. Where the group cannot be
-    // kept, the group gets nothing rather than access the replaced file did not give it.
-    var finalMode = mode
-    if exists && (info.st_uid != geteuid() || info.st_gid != getegid()) {
-      if fchown(created, info.st_uid, info.st_gid) != 0 {
-        if info.st_gid != getegid() { finalMode &= ~0o070 }
-        if info.st_uid != geteuid() { finalMode &= ~0o007 }
-      }
-    }
-    if fchmod(created, finalMode) != 0 {
-      let reason = String(cString: strerror(errno))
+    descriptor = created.descriptor
+    temporaryName = created.name
+    registerForSignals(folder: folder, name: created.name)
+    if let reason = setFinalPermissions(created.descriptor, replacing: existing) {
       discard()
       throw failure(reason)
     }
@@ -230,6 +184,87 @@ private func readLink(_ path: [UInt8]) -> [UInt8]? {
     return nil
   }
   return buffer[..<count].map { UInt8(bitPattern: $0) }
+}
+
+/// Opens a pipe or device at `target` for writing in place; with `recheck`, refuses one that
+/// has become a regular file since it was looked at.
+private func openInPlace(
+  _ target: [UInt8], recheck: Bool, _ failure: (String) -> CLIError
+) throws(CLIError) -> Int32 {
+  let descriptor = open(target.asCString, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+  guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
+  // Should the name have become a regular file since, it is not written in place.
+  var info = stat()
+  if recheck && (fstat(descriptor, &info) != 0 || (info.st_mode & S_IFMT) == S_IFREG) {
+    close(descriptor)
+    throw failure("it changed while being opened")
+  }
+  return descriptor
+}
+
+/// Follows the chain of symbolic links at `target` (at most 40), leaving `target` at the name
+/// it ends in.
+///
+/// - Returns: The status of what is there, or nil when nothing is (a new file).
+private func resolveLinks(
+  _ target: inout [UInt8], _ failure: (String) -> CLIError
+) throws(CLIError) -> stat? {
+  var info = stat()
+  var hops = 0
+  while true {
+    if lstat(target.asCString, &info) != 0 {
+      guard errno == ENOENT else { throw failure(String(cString: strerror(errno))) }
+      return nil
+    }
+    guard (info.st_mode & S_IFMT) == S_IFLNK else { return info }
+    hops += 1
+    guard hops <= 40, let link = readLink(target) else {
+      throw failure(String(cString: strerror(hops > 40 ? ELOOP : errno)))
+    }
+    target = link.first == UInt8(ascii: "/") ? link : folderBytes(of: target) + [0x2F] + link
+  }
+}
+
+/// Creates the hidden temporary file for the final name `base` in `folder`: `.` + name + `.` +
+/// 12 random letters + `.tmp`, with `O_CREAT | O_EXCL | O_NOFOLLOW` (another name is drawn
+/// when one exists).
+///
+/// - Returns: Its descriptor and its name (NUL-terminated).
+private func createTemporary(
+  in folder: Int32, beside base: [UInt8], _ failure: (String) -> CLIError
+) throws(CLIError) -> (descriptor: Int32, name: [CChar]) {
+  // Within NAME_MAX (255 bytes).
+  let stem = base.prefix(255 - 18)
+  var created: Int32 = -1
+  var chosen: [CChar] = []
+  for _ in 0..<64 {
+    let letters = "abcdefghijklmnopqrstuvwxyz0123456789".utf8.map { $0 }
+    let random = (0..<12).map { _ in letters[Int.random(in: 0..<letters.count)] }
+    let candidate = [0x2E] + stem + [0x2E] + random + Array(".tmp".utf8)
+    chosen = candidate.map { CChar(bitPattern: $0) } + [0]
+    created = openat(
+      folder, chosen, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    if created >= 0 || errno != EEXIST { break }
+  }
+  guard created >= 0 else { throw failure(String(cString: strerror(errno))) }
+  return (created, chosen)
+}
+
+/// Gives the new file `descriptor` its final owner and permissions before any byte is written:
+/// those of the `replaced` file (without set-id bits), or what a new file would get. Where the
+/// group cannot be kept, the group gets nothing rather than access the replaced file did not
+/// give it.
+///
+/// - Returns: nil, or the reason it failed.
+private func setFinalPermissions(_ descriptor: Int32, replacing replaced: stat?) -> String? {
+  var finalMode: mode_t = replaced.map { $0.st_mode & 0o777 } ?? 0o666 & ~processUmask
+  if let info = replaced, info.st_uid != geteuid() || info.st_gid != getegid() {
+    if fchown(descriptor, info.st_uid, info.st_gid) != 0 {
+      if info.st_gid != getegid() { finalMode &= ~0o070 }
+      if info.st_uid != geteuid() { finalMode &= ~0o007 }
+    }
+  }
+  return fchmod(descriptor, finalMode) != 0 ? String(cString: strerror(errno)) : nil
 }
 
 /// Path bytes shown in a message.
