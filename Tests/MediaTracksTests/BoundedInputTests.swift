@@ -37,7 +37,9 @@ private func fileBytes(_ path: String) throws -> [UInt8] {
 }
 
 /// A named pipe, removed after `body`.
-private func withFIFO<T>(_ name: String, _ body: (String) throws -> T) throws -> T {
+@discardableResult private func withFIFO<T>(_ name: String, _ body: (String) throws -> T) throws
+  -> T
+{
   let path = scratch(name)
   unlink(path)
   #expect(mkfifo(path, 0o600) == 0)

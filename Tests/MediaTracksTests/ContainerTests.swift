@@ -12,13 +12,13 @@ let fixtures: String = {
 
 @Test func opensMatroskaAndCountsStreams() throws {
   let info = try MediaContainer.inspect(path: fixtures + "/multitrack.mkv")
-  #expect(info.formatName == "matroska,webm")
+  #expect(info.demuxerName == "matroska,webm")
   #expect(info.streamCount == 5)
 }
 
 @Test func opensWave() throws {
   let info = try MediaContainer.inspect(path: fixtures + "/clip.wav")
-  #expect(info.formatName == "wav")
+  #expect(info.demuxerName == "wav")
   #expect(info.streamCount == 1)
 }
 

@@ -22,6 +22,14 @@ import Testing
   #expect(try JSONDecoder().decode(MediaInfo.self, from: Data(json.utf8)) == info)
 }
 
+@Test func containerInfoKeepsTheFormatNameKey() throws {
+  let info = ContainerInfo(demuxerName: "wav", streamCount: 1)
+  let json = String(decoding: try JSONEncoder().encode(info), as: UTF8.self)
+  #expect(json.contains(#""formatName":"wav""#))
+  #expect(!json.contains("demuxerName"))
+  #expect(try JSONDecoder().decode(ContainerInfo.self, from: Data(json.utf8)) == info)
+}
+
 @available(*, deprecated, message: "tests the deprecated names")
 @Test func oldNamesStillWork() {
   var text = TimedText(start: 1, end: 2, text: "t")

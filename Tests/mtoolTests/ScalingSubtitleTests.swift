@@ -275,7 +275,7 @@ func srtCue(_ payload: String) -> [UInt8] {
 
   @Test func timelineWithIdenticalAndOverlappingCues() {
     expectLinear("identical cues", size: 1000) { n in
-      CueTimeline(times: Array(repeating: (start: 1.0, end: 2.0), count: n))
+      CueTimeline(times: Array(repeating: (startTime: 1.0, endTime: 2.0), count: n))
     } run: { timeline in
       var timeline = timeline
       var total = timeline.active(at: 1.5).count
@@ -287,7 +287,7 @@ func srtCue(_ payload: String) -> [UInt8] {
       return total
     }
     expectLinear("zero-length cues at one time", size: 1000) { n in
-      CueTimeline(times: Array(repeating: (start: 1.0, end: 1.0), count: n))
+      CueTimeline(times: Array(repeating: (startTime: 1.0, endTime: 1.0), count: n))
     } run: { timeline in
       var timeline = timeline
       var total = 0
@@ -298,7 +298,7 @@ func srtCue(_ payload: String) -> [UInt8] {
       return total
     }
     expectLinear("overlapping cues played through", size: 250) { n in
-      CueTimeline(times: (0..<n).map { (start: Double($0), end: Double($0 + 50)) })
+      CueTimeline(times: (0..<n).map { (startTime: Double($0), endTime: Double($0 + 50)) })
     } run: { timeline in
       // Playback in steps of a fixed count of cues: the work per step is fixed.
       var timeline = timeline

@@ -1,14 +1,33 @@
 /// Facts about a media container as a whole.
 public struct ContainerInfo: Hashable, Sendable, Codable {
-  /// FFmpeg's demuxer name, for example `"matroska,webm"`.
-  public var formatName: String
+  /// FFmpeg's demuxer name, for example `"matroska,webm"` (as `MediaInfo.demuxerName`).
+  public var demuxerName: String
   /// How many streams (of any type) the container holds.
   public var streamCount: Int
 
-  /// Creates a value from its fields.
-  public init(formatName: String, streamCount: Int) {
-    self.formatName = formatName
+  /// FFmpeg's demuxer name.
+  @available(*, deprecated, renamed: "demuxerName")
+  public var formatName: String {
+    get { demuxerName }
+    set { demuxerName = newValue }
+  }
+
+  // Encoded under the key it always had.
+  private enum CodingKeys: String, CodingKey {
+    case demuxerName = "formatName"
+    case streamCount
+  }
+
+  /// Creates a value from its fields (a public type's memberwise initialiser is written out).
+  public init(demuxerName: String, streamCount: Int) {
+    self.demuxerName = demuxerName
     self.streamCount = streamCount
+  }
+
+  /// Creates a value from its fields; `formatName` is FFmpeg's demuxer name.
+  @available(*, deprecated, renamed: "init(demuxerName:streamCount:)")
+  public init(formatName: String, streamCount: Int) {
+    self.init(demuxerName: formatName, streamCount: streamCount)
   }
 }
 
@@ -28,6 +47,6 @@ public enum MediaContainer {
     -> ContainerInfo
   {
     let context = try FormatContext(path: path, timeout: timeout)
-    return ContainerInfo(formatName: context.formatName, streamCount: context.streamCount)
+    return ContainerInfo(demuxerName: context.formatName, streamCount: context.streamCount)
   }
 }
