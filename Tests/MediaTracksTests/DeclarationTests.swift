@@ -136,6 +136,23 @@ private func eac3Frame(words: Int, dependent: Bool = false) -> [UInt8] {
   #expect(EAC3Frames.accessUnits(Array(six.dropLast(3))) == [0..<597])
 }
 
+@Test func eac3SamplesCountTheIndependentFramesBlocks() {
+  var one = eac3Frame(words: 50)
+  one[4] = 0x00  // fscod 0, numblkscod 0: one block
+  var six = eac3Frame(words: 50)
+  six[4] = 0x30  // numblkscod 3: six blocks
+  var reduced = eac3Frame(words: 50)
+  reduced[4] = 0xC0  // fscod 3 (half rates): always six blocks
+  #expect(EAC3Frames.samples(one) == 256)
+  #expect(EAC3Frames.samples(six) == 1536)
+  #expect(EAC3Frames.samples(reduced) == 1536)
+  #expect(EAC3Frames.samples(one + one + one) == 768)
+  // A dependent frame adds no samples of its own.
+  #expect(EAC3Frames.samples(one + eac3Frame(words: 20, dependent: true)) == 256)
+  #expect(EAC3Frames.samples([1, 2, 3, 4, 5, 6]) == nil)
+  #expect(EAC3Frames.samples(Array(one.dropLast(2))) == nil)
+}
+
 @Test func matroskaCodecIDs() {
   #expect(MatroskaDeclarations.codec("D_WEBVTT/SUBTITLES") == "webvtt")
   #expect(MatroskaDeclarations.codec("A_AAC/MPEG4/LC") == "aac")

@@ -870,6 +870,24 @@ enum MatroskaDeclarations {
 
 /// E-AC-3 sync frames (ETSI TS 102 366, annex E): where one packet holds several.
 enum EAC3Frames {
+  /// The samples per channel the sync frames in `bytes` hold: the audio blocks of the
+  /// independent frames of substream 0 (`numblkscod`: 1, 2, 3 or 6 blocks; 6 when `fscod` is
+  /// 3) times 256; `nil` when `bytes` is not a whole run of E-AC-3 sync frames.
+  static func samples(_ bytes: [UInt8]) -> Int? {
+    var samples = 0
+    var at = 0
+    while at + 6 <= bytes.count {
+      guard bytes[at] == 0x0B, bytes[at + 1] == 0x77, bytes[at + 5] >> 3 > 10 else { return nil }
+      let streamType = bytes[at + 2] >> 6
+      let substream = (bytes[at + 2] >> 3) & 7
+      let size = ((Int(bytes[at + 2]) & 7) << 8 | Int(bytes[at + 3])) + 1
+      let blocks = bytes[at + 4] >> 6 == 3 ? 6 : [1, 2, 3, 6][Int((bytes[at + 4] >> 4) & 3)]
+      if streamType != 1 && substream == 0 { samples += blocks * 256 }
+      at += size * 2
+    }
+    return at == bytes.count && samples > 0 ? samples : nil
+  }
+
   /// The access units in `bytes`: each independent frame of substream 0 with the frames that
   /// follow it (dependent frames, other substreams), as the decoder reads one per packet.
   /// One range for the whole packet when it holds one unit or is not a run of sync frames.

@@ -34,7 +34,7 @@ enum FFmpegBackend: ProbingBackend {
         demuxerName: context.formatName, duration: context.containerDuration,
         bitRate: context.bitRate, audio: audio, subtitles: subtitles)
     }
-    context.refineMPEGAudioLayers(&audio, path: name)
+    context.refineFromFirstPackets(&audio, path: name)
     // Without the stream-info pass some demuxers (WAVE, Ogg, AVI) leave the container's
     // duration unset; it is then the longest stream's the headers state (video included),
     // else the longest audio track's.

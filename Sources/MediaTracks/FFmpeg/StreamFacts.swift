@@ -175,14 +175,20 @@ extension FormatContext {
     return track
   }
 
-  /// Names the layer of MPEG audio in MP4, whose object type (`0x6B`, `0x69`) covers layers
-  /// I to III and which FFmpeg 5.1 lists as MP3 whatever the layer: the first packet's frame
-  /// header tells. Reads at most 64 packets.
-  func refineMPEGAudioLayers(_ audio: inout [AudioTrack], path: String) {
+  /// Corrects what an MP4 sample entry states and only a track's first packet tells (reads at
+  /// most 64 packets, and only for the tracks below):
+  /// - the layer of MPEG audio, whose object type (`0x6B`, `0x69`) covers layers I to III and
+  ///   which FFmpeg 5.1 lists as MP3 whatever the layer: the frame header tells;
+  /// - the duration of E-AC-3, whose sample table may state 1,536 samples (six blocks) per MP4
+  ///   sample when its sync frames carry fewer: the frames' block counts tell, and the duration
+  ///   becomes what the decoder gives (the samples times the audio each really holds).
+  func refineFromFirstPackets(_ audio: inout [AudioTrack], path: String) {
     guard formatName.hasPrefix("mov") else { return }
     var waiting: [Int: Int] = [:]
     for (position, track) in audio.enumerated()
-    where track.codec == "mp3" && track.codecTag == "mp4a" {
+    where (track.codec == "mp3" && track.codecTag == "mp4a")
+      || (track.codec == "eac3" && track.duration != nil && track.sampleRate > 0)
+    {
       waiting[track.index] = position
     }
     guard !waiting.isEmpty, let packet = av_packet_alloc() else { return }
@@ -194,10 +200,30 @@ extension FormatContext {
       let index = Int(packet.pointee.stream_index)
       guard let position = waiting[index], let data = packet.pointee.data, packet.pointee.size > 0
       else { continue }
-      let bytes = Array(UnsafeBufferPointer(start: data, count: Int(min(packet.pointee.size, 66))))
-      if let layer = ContainerDeclarations.mpegAudioLayer(bytes) { audio[position].codec = layer }
       waiting[index] = nil
+      if audio[position].codec == "eac3" {
+        let bytes = Array(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
+        correctEAC3Duration(&audio[position], firstPacket: bytes)
+      } else {
+        let bytes = Array(
+          UnsafeBufferPointer(start: data, count: Int(min(packet.pointee.size, 66))))
+        if let layer = ContainerDeclarations.mpegAudioLayer(bytes) { audio[position].codec = layer }
+      }
     }
+  }
+
+  /// Scales an E-AC-3 track's duration by the audio its first MP4 sample really holds over the
+  /// 1,536 samples its sample table states for it, when every sample is stated at 1,536.
+  func correctEAC3Duration(_ track: inout AudioTrack, firstPacket: [UInt8]) {
+    let stream = stream(at: track.index)
+    let frames = stream.pointee.nb_frames
+    guard frames > 0, stream.pointee.duration > 0, let seconds = track.duration,
+      let held = EAC3Frames.samples(firstPacket), held > 0, held != 1536
+    else { return }
+    let stated = Double(stream.pointee.duration) * av_q2d(stream.pointee.time_base)
+    let perSample = stated * Double(track.sampleRate) / Double(frames)
+    guard abs(perSample - 1536) < 0.5, abs(stated - seconds) < 1e-6 else { return }
+    track.duration = Double(frames) * Double(held) / Double(track.sampleRate)
   }
 
   /// Cross-checks FFmpeg's facts in `track` with the container's declaration.
