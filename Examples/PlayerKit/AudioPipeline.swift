@@ -22,8 +22,8 @@ struct AudioPipeline: ~Copyable {
   var sampleRate: Int { decoder.sampleRate }
   /// Channels of the track.
   var channels: Int { decoder.channels }
-  /// The stretcher's current rate.
-  var rate: Double { stretcher.speed }
+  /// The stretcher's current speed.
+  var speed: Double { stretcher.speed }
   /// The stretcher's speed breakpoints since `base`.
   var breakpoints: [SpeedBreakpoint] { stretcher.breakpoints }
   /// Output frames delivered since `base`.
@@ -31,14 +31,14 @@ struct AudioPipeline: ~Copyable {
   /// The stretcher's latency in media frames.
   var latencyFrames: Int { stretcher.latencyFrames }
 
-  /// Opens `track` of `path`, skips to media frame `start` and prepares to play at `rate`.
+  /// Opens `track` of `path`, skips to media frame `start` and prepares to play at `speed`.
   /// - Parameters:
   ///   - path: the media file.
   ///   - track: a container stream index of an audio track.
   ///   - start: the media frame to start at (clamped to the track's length).
-  ///   - rate: the playback rate.
+  ///   - speed: the playback speed (media seconds per output second).
   ///   - block: the largest render block in frames.
-  init(path: String, track: Int, start: Int, rate: Double, block: Int) throws(PlayerError) {
+  init(path: String, track: Int, start: Int, speed: Double, block: Int) throws(PlayerError) {
     var decoder: AudioDecoder
     do {
       decoder = try AudioDecoder(path: path, streamIndex: track)
@@ -60,7 +60,7 @@ struct AudioPipeline: ~Copyable {
     }
     do {
       stretcher = try TimeStretcher(
-        sampleRate: decoder.sampleRate, channels: decoder.channels, speed: rate)
+        sampleRate: decoder.sampleRate, channels: decoder.channels, speed: speed)
     } catch {
       throw .stretch(error)
     }
@@ -78,10 +78,10 @@ struct AudioPipeline: ~Copyable {
       * Double(sampleRate)
   }
 
-  /// Changes the rate from the stretcher's next segment on.
-  mutating func setRate(_ rate: Double) throws(PlayerError) {
+  /// Changes the speed from the stretcher's next segment on.
+  mutating func setSpeed(_ speed: Double) throws(PlayerError) {
     do {
-      try stretcher.setSpeed(rate)
+      try stretcher.setSpeed(speed)
     } catch {
       throw .stretch(error)
     }

@@ -62,14 +62,14 @@ public enum PlayerCommandLine {
       case "--subs": config.sideloadedSubtitles = try value(argument)
       case "--prefer": config.preferredLanguages = list(try value(argument))
       case "--speeds":
-        var rates: [Double] = []
+        var speeds: [Double] = []
         for word in list(try value(argument)) {
-          guard let rate = Double(word) else {
+          guard let speed = Double(word) else {
             throw .invalidKey("speed.options", reason: "'\(word)' is not a number")
           }
-          rates.append(rate)
+          speeds.append(speed)
         }
-        config["speed.options"] = .numbers(rates)
+        config["speed.options"] = .numbers(speeds)
       case "--labels": config["speed.labels"] = .strings(list(try value(argument)))
       case "--plugins": plugins = list(try value(argument)).filter { !$0.isEmpty }
       case "--script": script = try value(argument)

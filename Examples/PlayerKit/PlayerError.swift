@@ -12,7 +12,7 @@ public enum PlayerError: Error, Hashable, Sendable, CustomStringConvertible {
   case speedMenu(StretchError)
   /// A script that cannot be parsed: the command as written and why.
   case badScript(command: String, reason: String)
-  /// A script command that cannot be carried out now (not a menu rate, no such track, a
+  /// A script command that cannot be carried out now (not a menu speed, no such track, a
   /// plugin that is not enabled).
   case badCommand(command: String, reason: String)
   /// A command-line usage error.

@@ -24,7 +24,7 @@ public struct PlayerEvent: Hashable, Sendable, Codable {
     case pause
     /// The position after a clock step of the script (what a progress bar shows).
     case time
-    /// The playback rate changed.
+    /// The playback speed changed.
     case speed
     /// The audio track changed.
     case audio
@@ -59,8 +59,12 @@ public struct PlayerEvent: Hashable, Sendable, Codable {
   public var sampleRate: Int
   /// The output frames rendered since the session started, across seeks and track changes.
   public var outputFrames: Int
-  /// The playback rate (media seconds per output second).
-  public var rate: Double
+  /// The playback speed (media seconds per output second).
+  public var speed: Double
+
+  /// The playback speed under its former name.
+  @available(*, deprecated, renamed: "speed")
+  public var rate: Double { speed }
   /// The container stream index of the playing audio track.
   public var audio: Int?
   /// The subtitle source: a container stream index as text, `file` for the side-loaded file,
@@ -81,7 +85,7 @@ public struct PlayerEvent: Hashable, Sendable, Codable {
   /// Creates an event.
   public init(
     kind: Kind, clock: Double, position: Double, sample: Int, sampleRate: Int, outputFrames: Int,
-    rate: Double, audio: Int?, subtitles: String?, delay: Double, activeCues: [Int],
+    speed: Double, audio: Int?, subtitles: String?, delay: Double, activeCues: [Int],
     cue: Int? = nil, text: String? = nil, detail: String = ""
   ) {
     self.kind = kind
@@ -90,7 +94,7 @@ public struct PlayerEvent: Hashable, Sendable, Codable {
     self.sample = sample
     self.sampleRate = sampleRate
     self.outputFrames = outputFrames
-    self.rate = rate
+    self.speed = speed
     self.audio = audio
     self.subtitles = subtitles
     self.delay = delay
@@ -100,10 +104,10 @@ public struct PlayerEvent: Hashable, Sendable, Codable {
     self.detail = detail
   }
 
-  /// One line for a log: clock, position (seconds with 3 decimals and the sample), rate,
+  /// One line for a log: clock, position (seconds with 3 decimals and the sample), speed,
   /// event, tracks, visible cues and details.
   public var logLine: String {
-    var line = "\(Self.fixed(clock)) \(Self.fixed(position)) [\(sample)] \(Self.rateText(rate)) "
+    var line = "\(Self.fixed(clock)) \(Self.fixed(position)) [\(sample)] \(Self.speedText(speed)) "
     line += kind.rawValue
     line += " audio=\(audio.map(String.init) ?? "-") subs=\(subtitles ?? "off")"
     if delay != 0 { line += " delay=\(Self.fixed(delay))" }
@@ -124,8 +128,8 @@ public struct PlayerEvent: Hashable, Sendable, Codable {
   }
 
   /// `2x`, `0.5x`.
-  static func rateText(_ rate: Double) -> String {
-    var text = "\(rate)"
+  static func speedText(_ speed: Double) -> String {
+    var text = "\(speed)"
     if text.hasSuffix(".0") { text.removeLast(2) }
     return text + "x"
   }

@@ -1,13 +1,18 @@
 /// One command of a player script.
 public enum ScriptCommand: Hashable, Sendable {
-  /// Which rate `speed` selects.
+  /// Which speed a `speed` command selects.
   public enum Speed: Hashable, Sendable {
-    /// A rate that must be in the menu.
-    case rate(Double)
-    /// The next faster menu rate.
+    /// A speed that must be in the menu.
+    case exact(Double)
+    /// The next faster menu speed.
     case up
-    /// The next slower menu rate.
+    /// The next slower menu speed.
     case down
+
+    /// ``exact(_:)`` under its former name (for building a command; a `switch` matches
+    /// `.exact`).
+    @available(*, deprecated, renamed: "exact")
+    public static func rate(_ speed: Double) -> Speed { .exact(speed) }
   }
   /// Which track `audio` selects.
   public enum Audio: Hashable, Sendable {
@@ -34,7 +39,7 @@ public enum ScriptCommand: Hashable, Sendable {
   case pause
   /// Advance the simulated clock by this many seconds of output time.
   case wait(Double)
-  /// Change the playback rate.
+  /// Change the playback speed.
   case speed(Speed)
   /// Switch the audio track.
   case audio(Audio)
@@ -95,10 +100,10 @@ public enum PlayerScript {
         default:
           var number = word
           if number.hasSuffix("x") || number.hasSuffix("×") { number.removeLast() }
-          guard let rate = Double(number), rate.isFinite, rate > 0 else {
-            throw bad("'\(word)' is not a rate, 'up' or 'down'")
+          guard let speed = Double(number), speed.isFinite, speed > 0 else {
+            throw bad("'\(word)' is not a speed, 'up' or 'down'")
           }
-          commands.append(.speed(.rate(rate)))
+          commands.append(.speed(.exact(speed)))
         }
       case "audio":
         let word = try argument()

@@ -18,7 +18,7 @@ public struct PlayerResources: Hashable, Sendable {
 /// Audio is decoded with ``AudioDecoder``, stretched with ``TimeStretcher`` and pulled in fixed
 /// render blocks as an audio render callback would; the frames are counted, not played. The
 /// position is the stretcher's media-time map at the frames rendered, so it is exact to the
-/// sample across rate changes. Subtitles come from a ``CueTimeline`` advanced after every block.
+/// sample across speed changes. Subtitles come from a ``CueTimeline`` advanced after every block.
 ///
 /// ```swift
 /// var config = ControlsConfig()
@@ -111,8 +111,13 @@ public final class PlayerSession {
   /// The media position in samples of the playing track (rounded from the media-time map).
   public var currentSample: Int { Int((pipeline?.position ?? 0).rounded()) }
 
-  /// The playing rate.
-  public var rate: Double { pipeline?.rate ?? 1 }
+  /// The speed playing now (media seconds per output second); ``speed`` is the plugin that
+  /// chooses it.
+  public var currentSpeed: Double { pipeline?.speed ?? 1 }
+
+  /// ``currentSpeed`` under its former name.
+  @available(*, deprecated, renamed: "currentSpeed")
+  public var rate: Double { currentSpeed }
 
   /// The container stream index of the playing audio track.
   public var audioTrack: Int? { pipeline?.track }
@@ -171,13 +176,13 @@ public final class PlayerSession {
     }
     try subtitles?.configure(config: config, info: info, audio: audio, memory: memory)
     pipeline = try AudioPipeline(
-      path: path, track: audio.index, start: 0, rate: speed?.menu?.defaultSpeed ?? 1,
+      path: path, track: audio.index, start: 0, speed: speed?.menu?.defaultSpeed ?? 1,
       block: renderBlock)
     var details = ["\"\(audio.label)\""]
     if let menu = speed?.menu {
       details.append(
         "speeds="
-          + menu.entries.map { "\(PlayerEvent.rateText($0.speed)):\($0.label)" }.joined(
+          + menu.entries.map { "\(PlayerEvent.speedText($0.speed)):\($0.label)" }.joined(
             separator: ","))
     }
     if let audioSelection {
@@ -255,12 +260,12 @@ public final class PlayerSession {
       guard let speed else {
         throw .badCommand(command: "speed", reason: "the speed plugin is not enabled")
       }
-      let old = rate
-      let new = try speed.rate(for: choice, current: old, command: "speed \(choice)")
-      try pipeline?.setRate(new)
+      let old = currentSpeed
+      let new = try speed.speed(for: choice, current: old, command: "speed \(choice)")
+      try pipeline?.setSpeed(new)
       emit(
         .speed,
-        detail: "\(PlayerEvent.rateText(old)) -> \(PlayerEvent.rateText(new)) "
+        detail: "\(PlayerEvent.speedText(old)) -> \(PlayerEvent.speedText(new)) "
           + "\"\(speed.menu?.label(for: new) ?? "")\"")
     case .audio(let choice):
       guard let audioSelection else {
@@ -344,7 +349,7 @@ public final class PlayerSession {
   }
 
   private func seek(to target: Double, command: String) throws(PlayerError) {
-    guard let track = pipeline?.track, let rate = pipeline?.rate,
+    guard let track = pipeline?.track, let playing = pipeline?.speed,
       let sampleRate = pipeline?.sampleRate
     else { return }
     var limit = target
@@ -353,7 +358,7 @@ public final class PlayerSession {
     // Opened before the old one is dropped: on failure the old track keeps playing.
     let next = try AudioPipeline(
       path: path, track: track, start: Int((max(0, limit) * Double(sampleRate)).rounded()),
-      rate: rate, block: renderBlock)
+      speed: playing, block: renderBlock)
     pipeline = consume next
     if state == .ended { state = .paused }
     emit(.seek, detail: "\(PlayerEvent.fixed(from)) -> \(PlayerEvent.fixed(currentTime))")
@@ -361,18 +366,18 @@ public final class PlayerSession {
   }
 
   private func switchAudio(to track: AudioTrack) throws(PlayerError) {
-    guard let current = pipeline?.track, current != track.index, let rate = pipeline?.rate,
+    guard let current = pipeline?.track, current != track.index, let playing = pipeline?.speed,
       let frames = pipeline?.position, let sampleRate = pipeline?.sampleRate
     else { return }
     let old = info?.audio.first { $0.index == current }
-    // The same media time on the new track: in frames of its own rate when that differs.
+    // The same media time on the new track: in frames of its own sample rate when that differs.
     var start = Int(frames.rounded())
     if track.sampleRate > 0 && track.sampleRate != sampleRate {
       start = Int((frames / Double(sampleRate) * Double(track.sampleRate)).rounded())
     }
     // Opened before the old one is dropped: on failure the old track keeps playing.
     let next = try AudioPipeline(
-      path: path, track: track.index, start: start, rate: rate, block: renderBlock)
+      path: path, track: track.index, start: start, speed: playing, block: renderBlock)
     pipeline = consume next
     memory.audioLanguage = track.language
     emit(
@@ -429,7 +434,7 @@ public final class PlayerSession {
     return PlayerEvent(
       kind: kind, clock: clock, position: sampleRate > 0 ? position / Double(sampleRate) : 0,
       sample: Int(position.rounded()), sampleRate: sampleRate, outputFrames: outputFrames,
-      rate: rate, audio: audioTrack, subtitles: subtitles?.source?.name,
+      speed: currentSpeed, audio: audioTrack, subtitles: subtitles?.source?.name,
       delay: subtitles?.offset ?? 0, activeCues: subtitles?.active ?? [], cue: cue, text: text,
       detail: detail)
   }

@@ -36,16 +36,16 @@ public final class SpeedPlugin {
   /// Builds the menu from the custom keys (the standard menu when `speed.options` is absent).
   /// - Parameter config: the controls config.
   /// - Throws: ``PlayerError/invalidKey(_:reason:)`` for an unknown `speed.` key or a value of
-  ///   the wrong kind, ``PlayerError/speedMenu(_:)`` when the rates and labels do not make a menu.
+  ///   the wrong kind, ``PlayerError/speedMenu(_:)`` when the speeds and labels do not make a menu.
   public func configure(_ config: ControlsConfig) throws(PlayerError) {
     for key in config.keys.keys.sorted() where key.hasPrefix("speed.") && !Self.keys.contains(key) {
       throw .invalidKey(key, reason: "unknown key of the speed plugin (options, labels, default)")
     }
-    var rates = SpeedMenu.standard.speeds
+    var speeds = SpeedMenu.standard.speeds
     switch config["speed.options"] {
     case nil: break
-    case .numbers(let list)?: rates = list
-    case .number(let rate)?: rates = [rate]
+    case .numbers(let list)?: speeds = list
+    case .number(let value)?: speeds = [value]
     default: throw .invalidKey("speed.options", reason: "expects a list of numbers")
     }
     var labels: [String]? = nil
@@ -62,20 +62,20 @@ public final class SpeedPlugin {
     default: throw .invalidKey("speed.default", reason: "expects a number")
     }
     do {
-      menu = try SpeedMenu(speeds: rates, labels: labels, defaultSpeed: chosen)
+      menu = try SpeedMenu(speeds: speeds, labels: labels, defaultSpeed: chosen)
     } catch {
       throw .speedMenu(error)
     }
     state = .configured
   }
 
-  /// The menu rate a `speed` command selects.
+  /// The menu speed a `speed` command selects.
   /// - Parameters:
   ///   - choice: the command's choice.
-  ///   - current: the playing rate.
+  ///   - current: the playing speed.
   ///   - command: the command as written, for errors.
-  /// - Throws: ``PlayerError/badCommand(command:reason:)`` when the rate is not in the menu.
-  public func rate(
+  /// - Throws: ``PlayerError/badCommand(command:reason:)`` when the speed is not in the menu.
+  public func speed(
     for choice: ScriptCommand.Speed, current: Double, command: String
   ) throws(PlayerError) -> Double {
     guard let menu else {
@@ -84,13 +84,21 @@ public final class SpeedPlugin {
     switch choice {
     case .up: return menu.stepUp(from: current)
     case .down: return menu.stepDown(from: current)
-    case .rate(let rate):
-      guard menu.label(for: rate) != nil else {
-        let list = menu.speeds.map { PlayerEvent.rateText($0) }.joined(separator: ", ")
-        throw .badCommand(command: command, reason: "\(rate) is not a menu rate (\(list))")
+    case .exact(let wanted):
+      guard menu.label(for: wanted) != nil else {
+        let list = menu.speeds.map { PlayerEvent.speedText($0) }.joined(separator: ", ")
+        throw .badCommand(command: command, reason: "\(wanted) is not a menu speed (\(list))")
       }
-      return rate
+      return wanted
     }
+  }
+
+  /// ``speed(for:current:command:)`` under its former name.
+  @available(*, deprecated, renamed: "speed(for:current:command:)")
+  public func rate(
+    for choice: ScriptCommand.Speed, current: Double, command: String
+  ) throws(PlayerError) -> Double {
+    try speed(for: choice, current: current, command: command)
   }
 
   /// Releases the menu.

@@ -106,7 +106,7 @@ extension IntegrationTests {
           + "subs file; delay -0.5; seek 10; pause; end;")
       #expect(
         commands == [
-          .play, .wait(3), .speed(.rate(2)), .wait(2), .speed(.up), .audio(.next),
+          .play, .wait(3), .speed(.exact(2)), .wait(2), .speed(.up), .audio(.next),
           .audio(.index(1)),
           .audio(.language("fr")), .subs(.off), .subs(.index(3)), .subs(.file), .delay(-0.5),
           .seek(10), .pause, .end,

@@ -19,7 +19,7 @@ extension IntegrationTests {
       #expect(map.delivered == 5 * sampleRate)
       // The map against the script arithmetic: within the stretcher's latency.
       #expect(abs(times[1].sample - 7 * sampleRate) <= session.latencyFrames)
-      #expect(times[1].rate == 2)
+      #expect(times[1].speed == 2)
       #expect(session.events(.speed).first?.detail == "1x -> 2x \"Fast\"")
       // The breakpoint of the change is at most one 10 ms segment after the command.
       let change = try #require(map.breakpoints.last)
@@ -101,11 +101,11 @@ extension IntegrationTests {
       let session = try play("play; 0.1s")
       defer { session.destroy() }
       #expect(throws: PlayerError.self) { try session.run(script: "speed 1.5") }
-      #expect(session.rate == 1)
+      #expect(session.currentSpeed == 1)
       try session.run(script: "speed up; speed up; speed up")
-      #expect(session.rate == 2)
+      #expect(session.currentSpeed == 2)
       try session.run(script: "speed down; speed down; speed down")
-      #expect(session.rate == 0.5)
+      #expect(session.currentSpeed == 0.5)
       #expect(session.events(.speed).count == 6)
     }
   }
