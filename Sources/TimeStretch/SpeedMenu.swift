@@ -77,14 +77,14 @@ public struct SpeedMenu: Sendable, Hashable, Codable {
     let supported = TimeStretcher.supportedSpeeds
     for (i, r) in speeds.enumerated() {
       guard r.isFinite, supported.contains(r) else {
-        throw .invalidMenuRate(index: i, value: r, supported: supported)
+        throw .invalidMenuSpeed(index: i, value: r, supported: supported)
       }
       if speeds[..<i].contains(r) {
-        throw .duplicateMenuRate(index: i, value: r)
+        throw .duplicateMenuSpeed(index: i, value: r)
       }
     }
     if let labels, labels.count != speeds.count {
-      throw .labelCountMismatch(rates: speeds.count, labels: labels.count)
+      throw .labelCountMismatch(speeds: speeds.count, labels: labels.count)
     }
     var entries: [Entry] = []
     entries.reserveCapacity(speeds.count)
@@ -94,7 +94,7 @@ public struct SpeedMenu: Sendable, Hashable, Codable {
     entries.sort { $0.speed < $1.speed }
     let chosen: Double
     if let defaultSpeed {
-      guard speeds.contains(defaultSpeed) else { throw .defaultRateNotInMenu(defaultSpeed) }
+      guard speeds.contains(defaultSpeed) else { throw .defaultSpeedNotInMenu(defaultSpeed) }
       chosen = defaultSpeed
     } else {
       chosen = Self.nearest(to: 1, in: entries)

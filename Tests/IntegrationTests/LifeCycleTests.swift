@@ -118,7 +118,8 @@ extension IntegrationTests {
       let bad = try runPlayer([twoVoices, "--speeds", "0.5,1,1", "--script", "play; 1s"])
       #expect(bad.status == 64)
       #expect(
-        bad.stderr == "PlayerSession: speed.options: menu rate #2 (1.0) repeats an earlier rate\n")
+        bad.stderr == "PlayerSession: speed.options: menu speed #2 (1.0) repeats an earlier speed\n"
+      )
       let script = try runPlayer([twoVoices, "--script", "play; fly"])
       #expect(script.status == 64)
       #expect(script.stderr.hasPrefix("PlayerSession: script: 'fly'"))

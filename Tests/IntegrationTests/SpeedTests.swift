@@ -73,14 +73,14 @@ extension IntegrationTests {
       }
       #expect(
         failure(playerConfig(speeds: [0.5, 1, 1], labels: nil))
-          == .speedMenu(.duplicateMenuRate(index: 2, value: 1)))
+          == .speedMenu(.duplicateMenuSpeed(index: 2, value: 1)))
       #expect(
         failure(playerConfig(speeds: [0.5, 1], labels: ["Slow"]))
-          == .speedMenu(.labelCountMismatch(rates: 2, labels: 1)))
+          == .speedMenu(.labelCountMismatch(speeds: 2, labels: 1)))
       #expect(
         failure(playerConfig(speeds: [0, 1], labels: nil))
           == .speedMenu(
-            .invalidMenuRate(index: 0, value: 0, supported: TimeStretcher.supportedSpeeds)))
+            .invalidMenuSpeed(index: 0, value: 0, supported: TimeStretcher.supportedSpeeds)))
       var config = playerConfig()
       config["speed.option"] = .numbers([1])
       #expect(

@@ -41,32 +41,32 @@ import TimeStretch
 @Test func invalidMenusNameTheBadEntry() {
   let range = TimeStretcher.supportedSpeeds
   #expect(throws: StretchError.emptyMenu) { try SpeedMenu(speeds: []) }
-  #expect(throws: StretchError.invalidMenuRate(index: 1, value: 0, supported: range)) {
+  #expect(throws: StretchError.invalidMenuSpeed(index: 1, value: 0, supported: range)) {
     try SpeedMenu(speeds: [1, 0])
   }
-  #expect(throws: StretchError.invalidMenuRate(index: 2, value: -1, supported: range)) {
+  #expect(throws: StretchError.invalidMenuSpeed(index: 2, value: -1, supported: range)) {
     try SpeedMenu(speeds: [1, 2, -1])
   }
-  #expect(throws: StretchError.invalidMenuRate(index: 0, value: .infinity, supported: range)) {
+  #expect(throws: StretchError.invalidMenuSpeed(index: 0, value: .infinity, supported: range)) {
     try SpeedMenu(speeds: [.infinity])
   }
-  #expect(throws: StretchError.invalidMenuRate(index: 1, value: 20, supported: range)) {
+  #expect(throws: StretchError.invalidMenuSpeed(index: 1, value: 20, supported: range)) {
     try SpeedMenu(speeds: [1, 20])
   }
-  #expect(throws: StretchError.duplicateMenuRate(index: 2, value: 1)) {
+  #expect(throws: StretchError.duplicateMenuSpeed(index: 2, value: 1)) {
     try SpeedMenu(speeds: [1, 2, 1])
   }
-  #expect(throws: StretchError.labelCountMismatch(rates: 2, labels: 1)) {
+  #expect(throws: StretchError.labelCountMismatch(speeds: 2, labels: 1)) {
     try SpeedMenu(speeds: [1, 2], labels: ["x"])
   }
-  #expect(throws: StretchError.defaultRateNotInMenu(1.25)) {
+  #expect(throws: StretchError.defaultSpeedNotInMenu(1.25)) {
     try SpeedMenu(speeds: [1, 2], defaultSpeed: 1.25)
   }
   do {
     _ = try SpeedMenu(speeds: [1, .nan])
     Issue.record("NaN accepted")
   } catch {
-    guard case .invalidMenuRate(let i, let v, _) = error else {
+    guard case .invalidMenuSpeed(let i, let v, _) = error else {
       Issue.record("wrong error \(error)")
       return
     }
