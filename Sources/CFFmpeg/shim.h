@@ -21,6 +21,14 @@ static inline int cff_averror_eof(void) { return AVERROR_EOF; }
 static inline int cff_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int cff_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 static inline int cff_averror_patchwelcome(void) { return AVERROR_PATCHWELCOME; }
+static inline int cff_averror_http_bad_request(void) { return AVERROR_HTTP_BAD_REQUEST; }
+static inline int cff_averror_http_unauthorized(void) { return AVERROR_HTTP_UNAUTHORIZED; }
+static inline int cff_averror_http_forbidden(void) { return AVERROR_HTTP_FORBIDDEN; }
+static inline int cff_averror_http_not_found(void) { return AVERROR_HTTP_NOT_FOUND; }
+static inline int cff_averror_http_other_4xx(void) { return AVERROR_HTTP_OTHER_4XX; }
+static inline int cff_averror_http_server_error(void) { return AVERROR_HTTP_SERVER_ERROR; }
+static inline int cff_averror_exit(void) { return AVERROR_EXIT; }
+static inline int cff_avio_flag_read(void) { return AVIO_FLAG_READ; }
 static inline int64_t cff_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline int cff_time_base(void) { return AV_TIME_BASE; }
 

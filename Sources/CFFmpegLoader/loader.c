@@ -61,6 +61,9 @@ enum { LIB_AVUTIL, LIB_SWRESAMPLE, LIB_AVCODEC, LIB_AVFORMAT, LIB_COUNT };
   X(LIB_AVUTIL, AVDictionaryEntry *, NULL, av_dict_get,                                           \
     (const AVDictionary *m, const char *key, const AVDictionaryEntry *prev, int flags),           \
     (m, key, prev, flags))                                                                        \
+  V(LIB_AVUTIL, av_dict_free, (AVDictionary * *m), (m))                                          \
+  X(LIB_AVUTIL, int, AVERROR(ENOSYS), av_dict_set,                                                \
+    (AVDictionary * *pm, const char *key, const char *value, int flags), (pm, key, value, flags))   \
   X(LIB_AVUTIL, AVFrame *, NULL, av_frame_alloc, (void), ())                                      \
   V(LIB_AVUTIL, av_frame_free, (AVFrame * *frame), (frame))                                       \
   X(LIB_AVUTIL, int, AVERROR(ENOSYS), av_frame_get_buffer, (AVFrame * frame, int align),         \
@@ -158,7 +161,15 @@ enum { LIB_AVUTIL, LIB_SWRESAMPLE, LIB_AVCODEC, LIB_AVFORMAT, LIB_COUNT };
   V(LIB_AVFORMAT, avio_context_free, (AVIOContext * *s), (s))                                     \
   V(LIB_AVFORMAT, avio_flush, (AVIOContext * s), (s))                                             \
   X(LIB_AVFORMAT, int, AVERROR(ENOSYS), avio_open, (AVIOContext * *s, const char *url, int flags), \
-    (s, url, flags))
+    (s, url, flags))                                                                              \
+  X(LIB_AVFORMAT, int, AVERROR(ENOSYS), avio_open2,                                               \
+    (AVIOContext * *s, const char *url, int flags, const AVIOInterruptCB *int_cb,                 \
+     AVDictionary **options),                                                                     \
+    (s, url, flags, int_cb, options))                                                             \
+  X(LIB_AVFORMAT, int, AVERROR(ENOSYS), avio_read, (AVIOContext * s, unsigned char *buf, int size), \
+    (s, buf, size))                                                                               \
+  X(LIB_AVFORMAT, int64_t, AVERROR(ENOSYS), avio_size, (AVIOContext * s), (s))                    \
+  X(LIB_AVFORMAT, int, AVERROR(ENOSYS), avformat_network_init, (void), ())
 
 /* The real functions, found by `load`. */
 #define CFF_FIELD(lib, ret, fallback, name, params, args) __typeof__(name) *name;

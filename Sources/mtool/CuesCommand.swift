@@ -1,3 +1,4 @@
+import MediaTracks
 import SubtitleParser
 
 let cuesCommand = Command(
@@ -23,15 +24,19 @@ let cuesCommand = Command(
     OptionSpec("shift", value: "SECONDS", help: "Move every cue by this many seconds."),
     OptionSpec(
       "timeout", value: "S",
-      help: "Longest wait for data from a pipe, seconds (default 30; stdin: none)."),
+      help: "Longest wait for data from a pipe or URL, seconds (default 30; stdin: none)."),
+    headerOption,
   ],
   details: """
     arguments:
-      FILE   a .vtt or .srt file, or - for standard input
+      FILE   a .vtt or .srt file, an http(s) URL of one, or - for standard input
 
     The input's format: a name ending in .vtt is WebVTT (a damaged WEBVTT signature is
     exit 65, as in browsers), .srt is SRT (any case); for - and other names the content
     decides (a WEBVTT signature, else an SRT timing line). --format vtt|srt overrides.
+    A URL's name is the last part of its path (https://cdn/a.vtt?token=1 is WebVTT).
+
+    \(remoteHelp) A subtitle file may have at most 16 MiB.
 
     The output's format: -o X.vtt or X.srt writes those subtitles (as --to would), X.json
     the --json document, X.jsonl the --jsonl lines; another option asking for something
@@ -100,8 +105,13 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
 
   // The output is created first, so that a command that cannot write fails before reading.
   var sink = try OutputSink(path: arguments.value("output"), command: name)
-  let bytes = try readInput(
-    path, command: name, timeout: try parseTimeout(arguments, command: name))
+  let timeout = try parseTimeout(arguments, command: name)
+  let bytes =
+    RemoteFile.isRemote(path)
+    ? try readRemoteInput(
+      path, command: name, timeout: timeout,
+      access: try parseRemoteAccess(arguments, command: name))
+    : try readInput(path, command: name, timeout: timeout)
   let clock = ContinuousClock()
   let started = clock.now
   var document: SubtitleDocument
@@ -151,7 +161,11 @@ private struct CuesOptions {
   ///
   /// - Throws: `CLIError.usage` for a value out of range or of the wrong kind.
   init(_ arguments: ParsedArguments, input path: String, command name: String) throws(CLIError) {
-    format = path == "-" ? nil : SubtitleFile.format(forPath: path)
+    if RemoteFile.isRemote(path) {
+      format = RemoteFile.pathExtension(path).flatMap { SubtitleFile.format(forPath: "x.\($0)") }
+    } else {
+      format = path == "-" ? nil : SubtitleFile.format(forPath: path)
+    }
     if let value = arguments.value("format"), value != "auto" {
       guard let parsed = SubtitleFormat(rawValue: value) else {
         throw CLIError.usage(name, "--format expects auto, vtt or srt, got '\(value)'")

@@ -1,3 +1,5 @@
+import MediaTracks
+
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #elseif canImport(Darwin)
@@ -159,4 +161,18 @@ struct OutputSink {
 /// The C library's `write`, reachable from types that have a `write` method of their own.
 private func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
   write(fd, pointer, count)
+}
+
+/// The subtitle file at the http(s) `url`, fetched whole (at most
+/// `RemoteFile.documentLimit` bytes) within `timeout` seconds.
+/// - Throws: The exit codes of media errors: 66 for a 4xx answer or an unreachable server, 65
+///   for a body over the limit, 1 for a timeout or a broken transfer, 64 for a bad header.
+func readRemoteInput(
+  _ url: String, command: String, timeout: Double?, access: RemoteAccess
+) throws(CLIError) -> [UInt8] {
+  do throws(MediaError) {
+    return try RemoteFile.fetch(url, access: access, timeout: timeout)
+  } catch {
+    throw mediaFailure(error, command: command)
+  }
 }

@@ -61,7 +61,7 @@ private func probeListed(
     }
     return MediaProbe.probe(
       paths: sources, jobs: settings.jobs, preferences: settings.preferences,
-      timeout: settings.timeout, transform: render,
+      timeout: settings.timeout, remote: settings.remote, transform: render,
       onOutput: mode == .jsonLines ? jsonLinePrinter(failed) : nil)
   }
 }

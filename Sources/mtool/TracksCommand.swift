@@ -21,10 +21,12 @@ let tracksCommand = Command(
     OptionSpec(
       "jobs", short: "j", value: "N", help: "Files probed at once (default: one per processor)."),
     timeoutOption,
+    headerOption,
   ] + filesFromOptions,
   details: """
     arguments:
-      FILE   a media file, an HLS master playlist or a DASH manifest (recognised by content)
+      FILE   a media file, an HLS master playlist or a DASH manifest (recognised by content),
+             a local path or an http(s) URL
       LIST   a file listing the inputs (see --files-from below)
 
     Each track gets a readable label; '*' marks the audio and subtitle tracks a player
@@ -38,6 +40,8 @@ let tracksCommand = Command(
     The exit code is 66 if a file was missing, else 65 if one was not readable media, else
     1 if one failed otherwise (a read error, a timeout, or FFmpeg's libraries could not be
     loaded). \(timeoutHelp)
+
+    \(remoteHelp)
 
     \(filesFromHelp)
     With --jsonl, lines come in the order files complete (not list order); each carries the
@@ -54,6 +58,7 @@ struct TracksSettings: Sendable {
   var preferences: TrackPreferences
   var jobs: Int
   var timeout: Double?
+  var remote: RemoteAccess
   var mode: TracksMode
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
@@ -77,6 +82,7 @@ struct TracksSettings: Sendable {
     }
     preferences = TrackPreferences(languages: languages)
     timeout = try parseTimeout(arguments, command: "tracks")
+    remote = try parseRemoteAccess(arguments, command: "tracks")
     mode = arguments.has("jsonl") ? .jsonLines : arguments.has("json") ? .json : .table
   }
 }
@@ -117,7 +123,7 @@ func runTracks(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
     defer { releaseInputs() }
     let files = MediaProbe.probe(
       paths: sources, jobs: settings.jobs, preferences: settings.preferences,
-      timeout: settings.timeout, transform: render,
+      timeout: settings.timeout, remote: settings.remote, transform: render,
       onOutput: mode == .jsonLines ? jsonLinePrinter(linesFailed) : nil)
     for file in files {
       if let kind = file.errorKind { code = worse(code, exitCode(for: kind)) }

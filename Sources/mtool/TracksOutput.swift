@@ -11,6 +11,7 @@ enum TracksOutput {
   static func reason(_ error: MediaError) -> String {
     switch error.kind {
     case .notFound where error.operation == "list": return error.detail
+    case .notFound where error.operation == "http": return error.description
     case .notFound: return "no such file or not readable"
     case .malformed: return "not readable media (\(error.description))"
     default: return error.description

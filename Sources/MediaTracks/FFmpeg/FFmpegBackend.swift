@@ -9,6 +9,9 @@ enum FFmpegBackend: ProbingBackend {
     case .path(let path):
       let context = try FormatContext(path: path, timeout: timeout)
       return try describe(context, name: path, lenient: lenient)
+    case .remote(let url, let access):
+      let context = try FormatContext(path: url, timeout: timeout, remote: access)
+      return try describe(context, name: url, lenient: lenient)
     case .bytes(let bytes, let name):
       let context = try FormatContext(bytes: bytes, name: name, timeout: timeout)
       return try describe(context, name: name, lenient: lenient)

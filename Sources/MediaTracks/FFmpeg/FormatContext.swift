@@ -48,16 +48,31 @@ struct FormatContext: ~Copyable {
   /// which skips FFmpeg's probe of every format; if it rejects the file, the file is opened
   /// again with the full probe.
   ///
-  /// - Parameter timeout: The longest one reading call may take, in seconds (`nil`:
-  ///   ``MediaProbe/defaultTimeout``).
-  init(path: String, timeout: Double? = nil) throws(MediaError) {
+  /// - Parameters:
+  ///   - timeout: The longest one reading call may take, in seconds (`nil`:
+  ///     ``MediaProbe/defaultTimeout``).
+  ///   - remote: How an http(s) URL is requested (see ``RemoteAccess``).
+  init(path: String, timeout: Double? = nil, remote: RemoteAccess = RemoteAccess())
+    throws(MediaError)
+  {
     try FFmpegLibraries.require()
     let deadline = try Deadline(timeout: timeout)
     if let url = InputPath.url(path) {
-      // FFmpeg's own protocols, under the deadline.
+      // FFmpeg's own protocols, under the deadline; http(s) with the remote options (its
+      // whitelist allows nothing local).
+      var options: OpaquePointer? = nil
+      if RemoteURL.isRemote(url) {
+        _ = RemoteFetch.networkReady
+        options = try RemoteFetch.options(remote, deadline: deadline)
+      }
+      defer { av_dict_free(&options) }
       let (code, opened) = FormatContext.openInput(
-        url: url, reader: nil, format: nil, deadline: deadline, confined: false)
+        url: url, reader: nil, format: nil, deadline: deadline, confined: false,
+        options: &options)
       guard code >= 0, let opened else {
+        if RemoteURL.isRemote(url) {
+          throw RemoteFetch.error(code, url: url, deadline: deadline, operation: "avformat_open_input")
+        }
         throw FormatContext.openingError(path, code: code, deadline: deadline)
       }
       try self.init(adopting: opened, reader: nil, path: path, deadline: deadline)
@@ -184,7 +199,8 @@ struct FormatContext: ~Copyable {
   /// not `reader`) and the result is `nil`.
   private static func openInput(
     url: String?, reader: UnsafeMutablePointer<AVIOContext>?,
-    format: UnsafePointer<AVInputFormat>?, deadline: Deadline, confined: Bool
+    format: UnsafePointer<AVInputFormat>?, deadline: Deadline, confined: Bool,
+    options: UnsafeMutablePointer<OpaquePointer?>? = nil
   ) -> (Int32, UnsafeMutablePointer<AVFormatContext>?) {
     guard let context = avformat_alloc_context() else { return (cff_averror(ENOMEM), nil) }
     context.pointee.interrupt_callback = AVIOInterruptCB(
@@ -210,7 +226,7 @@ struct FormatContext: ~Copyable {
     var opened: UnsafeMutablePointer<AVFormatContext>? = context
     deadline.start()
     // On failure avformat_open_input frees the context but not a custom reader.
-    let code = avformat_open_input(&opened, url, format, nil)
+    let code = avformat_open_input(&opened, url, format, options)
     guard code >= 0, let opened else { return (code < 0 ? code : cff_averror(EINVAL), nil) }
     if deadline.expired {
       // A demuxer may carry on with what it read before the reader gave up (the probe of a

@@ -76,15 +76,27 @@ public enum ManifestParser {
   /// documentation for which files are read); its duration is the sum of its segments' when it
   /// ends with `#EXT-X-ENDLIST`.
   ///
-  /// - Parameter timeout: For a named pipe, the longest one read may wait, in seconds (see
-  ///   ``MediaProbe/defaultTimeout``, which `nil` means); for a segment read, the longest one
-  ///   reading call may take.
-  /// - Throws: `MediaError` with kind `.notFound` when the file cannot be read and `.malformed`
-  ///   when it is not a manifest of its kind, or is a media playlist whose first segment is not
-  ///   a local file in its folder, cannot be read, or is encrypted as a whole (`AES-128`).
-  public static func parseIfManifest(path: String, timeout: Double? = nil) throws(MediaError)
-    -> MediaInfo?
-  {
+  /// An `http:` or `https:` URL is fetched (see ``RemoteAccess``): its first 64 KiB decide as a
+  /// file's content does (a URL whose path ends in a media extension such as `.mp4` is taken
+  /// for media without a request), and what it names resolves against its URL, to http(s)
+  /// URLs only.
+  ///
+  /// - Parameters:
+  ///   - timeout: For a named pipe, the longest one read may wait, in seconds (see
+  ///     ``MediaProbe/defaultTimeout``, which `nil` means); for a segment read, the longest one
+  ///     reading call may take; for a remote manifest, the longest its transfer may take.
+  ///   - remote: How remote manifests and what they name are requested.
+  /// - Throws: `MediaError` with kind `.notFound` when the file cannot be read (for a URL: a 4xx
+  ///   answer, an unreachable server) and `.malformed` when it is not a manifest of its kind, or
+  ///   is a media playlist whose first segment is not a local file in its folder (for a remote
+  ///   playlist, an http(s) URL), cannot be read, or is encrypted as a whole (`AES-128`); for a
+  ///   URL, also what ``RemoteFile/fetch(_:access:timeout:limit:)`` throws.
+  public static func parseIfManifest(
+    path: String, timeout: Double? = nil, remote: RemoteAccess = RemoteAccess()
+  ) throws(MediaError) -> MediaInfo? {
+    if RemoteURL.isRemote(path) {
+      return try remoteManifest(url: path, timeout: timeout, access: remote)
+    }
     if InputPath.url(path) != nil { return nil }
     let local = InputPath.localPath(path)
     // A regular file is recognised by its content; a pipe (not read ahead), a file that cannot
@@ -113,6 +125,38 @@ public enum ManifestParser {
       return result
     case .dash:
       return self.info(path: path, dash: try DASHManifest(bytes: bytes))
+    }
+  }
+
+  /// The manifest at the http(s) `url`, parsed, or `nil` when it is media.
+  private static func remoteManifest(url: String, timeout: Double?, access: RemoteAccess)
+    throws(MediaError) -> MediaInfo?
+  {
+    var name = Substring(url)
+    if let cut = name.firstIndex(where: { $0 == "?" || $0 == "#" }) { name = name[..<cut] }
+    let named = InputSignature.manifest(named: String(name))
+    if named == nil, InputSignature.demuxer(named: String(name)) != nil { return nil }
+    let deadline = try Deadline(timeout: timeout)
+    let headLength = 1 << 16
+    let head = try RemoteFetch.fetch(
+      url, access: access, deadline: deadline, limit: headLength, prefixOnly: true)
+    guard let kind = sniff(head[...]) ?? named else { return nil }
+    let bytes =
+      head.count < headLength
+      ? head
+      : try RemoteFetch.fetch(url, access: access, deadline: deadline, limit: manifestLimit)
+    switch kind {
+    case .hls:
+      let playlist = try HLSPlaylist(bytes: bytes)
+      var reader = SegmentReader(manifest: url, timeout: timeout, remote: access)
+      if playlist.isMediaPlaylist {
+        return try mediaPlaylistInfo(path: url, playlist: playlist, reader: &reader)
+      }
+      var result = self.info(path: url, hls: playlist)
+      fillFromSegments(&result, playlist: playlist, reader: &reader)
+      return result
+    case .dash:
+      return self.info(path: url, dash: try DASHManifest(bytes: bytes))
     }
   }
 

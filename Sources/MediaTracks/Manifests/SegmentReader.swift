@@ -4,39 +4,61 @@
   import Darwin
 #endif
 
-/// Reads the local files a manifest names, and only those it may: a relative reference (no
-/// scheme, not an absolute path) to a file inside the manifest's folder once links are resolved,
-/// through ``MediaProbe/Backend`` (this module's reader, the timeout, no nested inputs), at most
-/// ``ManifestParser/maximumSegmentReads`` files in all.
+/// Reads the files a manifest names, and only those it may, at most
+/// ``ManifestParser/maximumSegmentReads`` in all, through ``MediaProbe/Backend`` under the
+/// timeout:
+/// - for a local manifest, a relative reference (no scheme, not an absolute path) to a file
+///   inside the manifest's folder once links are resolved (this module's reader, no nested
+///   inputs);
+/// - for a remote manifest (``RemoteAccess``), a reference resolved against the manifest's URL
+///   that gives an `http:` or `https:` URL: never a local file, never another protocol.
 struct SegmentReader {
-  /// The manifest's local path.
+  /// The manifest's local path or URL.
   let manifest: String
   /// The longest one reading call may take, in seconds (`nil`: the default).
   let timeout: Double?
-  /// The manifest's folder, links resolved; `nil` when it cannot be resolved (nothing is read).
+  /// How a remote manifest's references are requested; `nil` for a local manifest.
+  let remote: RemoteAccess?
+  /// The manifest's folder, links resolved; `nil` when it cannot be resolved or the manifest is
+  /// remote.
   private let root: String?
   /// The files read so far.
   private var reads = 0
 
-  init(manifest: String, timeout: Double?) {
+  init(manifest: String, timeout: Double?, remote: RemoteAccess? = nil) {
     self.manifest = manifest
     self.timeout = timeout
-    root = SegmentReader.realPath(SegmentReader.folder(of: manifest))
+    self.remote = remote
+    root = remote == nil ? SegmentReader.realPath(SegmentReader.folder(of: manifest)) : nil
   }
 
   /// The audio and subtitle tracks of the first segment of the media playlist `uri` names
-  /// (relative to the manifest); `nil` when it is not a local file the manifest may name, is
-  /// not a media playlist, cannot be read, or the reads are used up.
+  /// (relative to the manifest); `nil` when it is not a file the manifest may name, is not a
+  /// media playlist, cannot be read, or the reads are used up.
   mutating func firstSegmentTracks(ofPlaylist uri: String) -> (
     audio: [AudioTrack], subtitles: [SubtitleTrack]
   )? {
-    guard reads < ManifestParser.maximumSegmentReads, let path = resolve(uri, relativeTo: manifest),
-      let file = try? FileBytes(path: path), ManifestParser.sniff(file.signatureHead()) == .hls
+    guard reads < ManifestParser.maximumSegmentReads, let path = resolve(uri, relativeTo: manifest)
     else { return nil }
-    reads += 1
-    guard (try? Deadline(timeout: timeout)) != nil,
-      let bytes = try? ManifestParser.manifestBytes(file),
-      let playlist = try? HLSPlaylist(bytes: bytes), playlist.isMediaPlaylist,
+    let bytes: [UInt8]
+    if let remote {
+      reads += 1
+      guard let deadline = try? Deadline(timeout: timeout),
+        let fetched = try? RemoteFetch.fetch(
+          path, access: remote, deadline: deadline, limit: ManifestParser.manifestLimit),
+        ManifestParser.sniff(fetched.prefix(1 << 16)) == .hls
+      else { return nil }
+      bytes = fetched
+    } else {
+      guard let file = try? FileBytes(path: path), ManifestParser.sniff(file.signatureHead()) == .hls
+      else { return nil }
+      reads += 1
+      guard (try? Deadline(timeout: timeout)) != nil,
+        let read = try? ManifestParser.manifestBytes(file)
+      else { return nil }
+      bytes = read
+    }
+    guard let playlist = try? HLSPlaylist(bytes: bytes), playlist.isMediaPlaylist,
       let segment = playlist.segments.first
     else { return nil }
     return try? tracks(of: segment, playlist: path, name: uri)
@@ -60,13 +82,16 @@ struct SegmentReader {
     else {
       throw MediaError(
         kind: .malformed, operation: "HLSPlaylist",
-        detail:
-          "'\(name)' is a media playlist whose first segment '\(target)' is not a file in its "
-          + "folder (URLs, absolute paths and paths out of the folder are not opened)")
+        detail: remote == nil
+          ? "'\(name)' is a media playlist whose first segment '\(target)' is not a file in its "
+            + "folder (URLs, absolute paths and paths out of the folder are not opened)"
+          : "'\(name)' is a media playlist whose first segment '\(target)' is not an http(s) "
+            + "URL (a remote playlist names remote media only)")
     }
     reads += 1
+    let input: MediaInput = remote.map { .remote(path, access: $0) } ?? .path(path)
     do {
-      let probed = try MediaProbe.Backend.probe(.path(path), timeout: timeout, lenient: false)
+      let probed = try MediaProbe.Backend.probe(input, timeout: timeout, lenient: false)
       return (probed.audio, probed.subtitles)
     } catch {
       if error.isTimeout { throw error }
@@ -78,8 +103,10 @@ struct SegmentReader {
 
   /// The local file `uri` names relative to the file `base`, links resolved, when it is inside
   /// the manifest's folder; `nil` for a URL, an absolute path, a path out of the folder or a
-  /// missing file.
+  /// missing file. For a remote manifest, the http(s) URL `uri` resolves to against the URL
+  /// `base`, or `nil`.
   func resolve(_ uri: String, relativeTo base: String) -> String? {
+    if remote != nil { return RemoteURL.resolve(uri, against: base) }
     guard let root else { return nil }
     var text = Substring(uri.trimmingSpaces)
     if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = text[..<cut] }

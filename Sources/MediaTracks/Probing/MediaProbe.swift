@@ -29,7 +29,10 @@ public enum MediaProbe {
   /// A local file is read by FFmpeg through this module's reader and may make FFmpeg open
   /// nothing else: no other file and no network, whatever it holds (a playlist, an `ffconcat`
   /// list). Named pipes are read as they come, within the timeout; devices (`/dev/zero`) are
-  /// refused. A path that is a URL (`https://…`) is opened by FFmpeg's own protocols.
+  /// refused. A path that is a URL (`https://…`) is opened by FFmpeg's own protocols; an
+  /// `http:` or `https:` URL with `remote`'s headers, only `http`, `https`, `tls` and `tcp`
+  /// allowed, and, when it is an HLS or DASH manifest, read as a local one is, what it names
+  /// resolved against its URL (see ``RemoteAccess``).
   ///
   /// - Parameters:
   ///   - path: A file path (or any URL FFmpeg can open).
@@ -37,21 +40,26 @@ public enum MediaProbe {
   ///   - locale: The words labels are made of.
   ///   - timeout: The longest one reading call may take, in seconds (see ``defaultTimeout``,
   ///     which `nil` means; `.infinity` sets no limit).
+  ///   - remote: How an http(s) input is requested (extra headers, user agent).
   /// - Returns: The tracks with kinds, labels and the default choice filled in.
-  /// - Throws: `MediaError` with kind `.notFound` for a missing or unreadable file,
+  /// - Throws: `MediaError` with kind `.notFound` for a missing or unreadable file (for a URL:
+  ///   a 4xx answer or a server that cannot be reached),
   ///   `.malformed` for data that is not media (or not a manifest) and for a device,
   ///   `.invalidArgument` for a timeout that is not a positive number, and kind `.other` with
   ///   ``MediaError/isTimeout`` when a call took longer than the timeout.
   public static func probe(
     path: String, preferences: TrackPreferences = TrackPreferences(),
-    locale: LabelLocale = .english, timeout: Double? = nil
+    locale: LabelLocale = .english, timeout: Double? = nil, remote: RemoteAccess = RemoteAccess()
   ) throws(MediaError) -> MediaInfo {
-    if let manifest = try ManifestParser.parseIfManifest(path: path, timeout: timeout) {
+    if let manifest = try ManifestParser.parseIfManifest(
+      path: path, timeout: timeout, remote: remote)
+    {
       var info = manifest
       info.finish(preferences: preferences, locale: locale, classifyKinds: false)
       return info
     }
-    return try describe(.path(path), preferences: preferences, locale: locale, timeout: timeout)
+    let input: MediaInput = RemoteURL.isRemote(path) ? .remote(path, access: remote) : .path(path)
+    return try describe(input, preferences: preferences, locale: locale, timeout: timeout)
   }
 
   /// Probes media held in memory (a download in progress, a file inside an archive), read
@@ -125,6 +133,7 @@ public enum MediaProbe {
   ///   - locale: The words labels are made of.
   ///   - timeout: The longest one reading call may take, per file, in seconds (see
   ///     ``defaultTimeout``, which `nil` means).
+  ///   - remote: How http(s) inputs are requested.
   ///   - transform: Called once per file, on a worker thread, possibly several at a time, with
   ///     the file's position in `paths` and its result; returns what is kept for it.
   ///   - onOutput: Called as each file completes (in completion order, one call at a time, from
@@ -132,12 +141,12 @@ public enum MediaProbe {
   /// - Returns: One output per path, in input order.
   public static func probe<Output: Sendable>(
     paths: [String], jobs: Int, preferences: TrackPreferences = TrackPreferences(),
-    locale: LabelLocale = .english, timeout: Double? = nil,
+    locale: LabelLocale = .english, timeout: Double? = nil, remote: RemoteAccess = RemoteAccess(),
     transform: @escaping @Sendable (Int, Result<MediaInfo, MediaError>) -> Output,
     onOutput: (@Sendable (Int, Output) -> Void)? = nil
   ) -> [Output] {
     let work = ProbeBatch(
-      paths: paths, preferences: preferences, locale: locale, timeout: timeout,
+      paths: paths, preferences: preferences, locale: locale, timeout: timeout, remote: remote,
       transform: transform, onOutput: onOutput)
     let workers = max(1, min(jobs, paths.count))
     if workers == 1 {

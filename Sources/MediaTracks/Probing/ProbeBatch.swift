@@ -17,6 +17,8 @@ final class ProbeBatch<Output: Sendable>: Sendable {
   let locale: LabelLocale
   /// The per-call timeout in seconds, or `nil` for the default.
   let timeout: Double?
+  /// How http(s) inputs are requested.
+  let remote: RemoteAccess
   /// Turns a file's result into the output kept for it; runs on the worker, outside the lock.
   let transform: @Sendable (Int, Result<MediaInfo, MediaError>) -> Output
   let onOutput: (@Sendable (Int, Output) -> Void)?
@@ -24,6 +26,7 @@ final class ProbeBatch<Output: Sendable>: Sendable {
 
   init(
     paths: [String], preferences: TrackPreferences, locale: LabelLocale, timeout: Double?,
+    remote: RemoteAccess = RemoteAccess(),
     transform: @escaping @Sendable (Int, Result<MediaInfo, MediaError>) -> Output,
     onOutput: (@Sendable (Int, Output) -> Void)?
   ) {
@@ -31,6 +34,7 @@ final class ProbeBatch<Output: Sendable>: Sendable {
     self.preferences = preferences
     self.locale = locale
     self.timeout = timeout
+    self.remote = remote
     self.transform = transform
     self.onOutput = onOutput
     state = PthreadLocked(State(outputs: Array(repeating: nil, count: paths.count)))
@@ -49,7 +53,8 @@ final class ProbeBatch<Output: Sendable>: Sendable {
       do throws(MediaError) {
         result = .success(
           try MediaProbe.probe(
-            path: paths[position], preferences: preferences, locale: locale, timeout: timeout))
+            path: paths[position], preferences: preferences, locale: locale, timeout: timeout,
+            remote: remote))
       } catch {
         result = .failure(error)
       }

@@ -5,12 +5,15 @@ enum MediaInput {
   case path(String)
   /// The whole file in memory; `name` names it in results and errors.
   case bytes([UInt8], name: String)
+  /// An http(s) URL, requested with `access`.
+  case remote(String, access: RemoteAccess)
 
   /// The name results and errors give the input.
   var name: String {
     switch self {
     case .path(let path): return path
     case .bytes(_, let name): return name
+    case .remote(let url, _): return url
     }
   }
 }
