@@ -169,6 +169,8 @@ enum { LIB_AVUTIL, LIB_SWRESAMPLE, LIB_AVCODEC, LIB_AVFORMAT, LIB_COUNT };
   X(LIB_AVFORMAT, int, AVERROR(ENOSYS), avio_read, (AVIOContext * s, unsigned char *buf, int size), \
     (s, buf, size))                                                                               \
   X(LIB_AVFORMAT, int64_t, AVERROR(ENOSYS), avio_size, (AVIOContext * s), (s))                    \
+  X(LIB_AVFORMAT, int64_t, AVERROR(ENOSYS), avio_seek, (AVIOContext * s, int64_t offset, int whence), \
+    (s, offset, whence))                                                                          \
   X(LIB_AVFORMAT, int, AVERROR(ENOSYS), avformat_network_init, (void), ())
 
 /* The real functions, found by `load`. */

@@ -26,6 +26,7 @@ let stretchCommand = Command(
     OptionSpec("bitrate", value: "BPS", help: "Bit rate for lossy outputs (bits per second)."),
     OptionSpec("json", help: "Print a JSON summary on stdout."),
     timeoutOption,
+    headerOption,
   ] + filesFromOptions + [
     OptionSpec(
       "output-template", value: "T",
@@ -52,6 +53,8 @@ let stretchCommand = Command(
     permissions): a failure or an interrupt never leaves a partial file, and the input is never
     overwritten. A named pipe or a device is written in place (.wav with a streaming header).
     \(timeoutHelp) A progress bar is drawn on stderr when it is a terminal.
+
+    \(remoteHelp)
 
     \(filesFromHelp)
     Files are stretched one at a time, in list order (run one batch per processor to use
@@ -94,6 +97,8 @@ struct StretchSettings: Sendable {
   var bitRate: Int?
   /// `--track N|LANG`.
   var track: String?
+  /// `--header`: how http(s) inputs are requested.
+  var remote: RemoteAccess
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
     baseSpeed = try parseSpeed(
@@ -103,6 +108,7 @@ struct StretchSettings: Sendable {
         try parseSpeedMap(text)
       } ?? []
     timeout = try parseTimeout(arguments, command: "stretch")
+    remote = try parseRemoteAccess(arguments, command: "stretch")
     bitRate = try arguments.int("bitrate", command: "stretch")
     if let bitRate, bitRate <= 0 {
       throw CLIError.usage("stretch", "--bitrate must be positive, got \(bitRate)")
@@ -237,9 +243,10 @@ func stretchFile(
 private func openDecoder(
   _ source: String, _ settings: StretchSettings
 ) throws(CLIError) -> AudioDecoder {
-  let streamIndex = try chooseTrack(settings.track, input: source, timeout: settings.timeout)
+  let streamIndex = try chooseTrack(settings.track, input: source, settings)
   do throws(MediaError) {
-    return try AudioDecoder(path: source, streamIndex: streamIndex, timeout: settings.timeout)
+    return try AudioDecoder(
+      path: source, streamIndex: streamIndex, timeout: settings.timeout, remote: settings.remote)
   } catch {
     throw mediaFailure(error, command: "stretch", input: source)
   }
@@ -371,7 +378,7 @@ func parseSpeedMap(_ text: String) throws(CLIError) -> [SpeedChange] {
 
 /// Picks the stream index for `--track N|LANG`, or `nil` for the default audio track.
 private func chooseTrack(
-  _ selector: String?, input: String, timeout: Double?
+  _ selector: String?, input: String, _ settings: StretchSettings
 ) throws(CLIError) -> Int? {
   guard let selector else { return nil }
   if let index = Int(selector) {
@@ -387,7 +394,8 @@ private func chooseTrack(
   let info: MediaInfo
   do throws(MediaError) {
     info = try MediaProbe.probe(
-      path: input, preferences: TrackPreferences(languages: [language]), timeout: timeout)
+      path: input, preferences: TrackPreferences(languages: [language]),
+      timeout: settings.timeout, remote: settings.remote)
   } catch {
     throw mediaFailure(error, command: "stretch", input: input)
   }
@@ -405,6 +413,8 @@ private func chooseTrack(
 
 /// Exit 66 for a missing, unreadable or directory input.
 func checkInputFile(_ path: String, command: String) throws(CLIError) {
+  // A URL is checked by its request.
+  if RemoteFile.isRemote(path) { return }
   var info = stat()
   guard stat(fileSystemPath(path), &info) == 0 else {
     throw CLIError.noInput(command, "cannot open '\(path)': \(String(cString: strerror(errno)))")

@@ -62,11 +62,14 @@ final class FFmpegAudioSource {
   ///     audio track (``TrackSelection/defaultAudio(in:preferences:)`` with no language
   ///     preference).
   ///   - timeout: The longest one reading call may take, in seconds (`nil`: the default).
+  ///   - remote: How an http(s) URL is requested.
   /// - Throws: `MediaError` with kind `.notFound` when the file is missing or unreadable,
   ///   `.malformed` when it is not decodable media, `.noSuchStream` when it has no audio track
   ///   (or `streamIndex` is not an audio track).
-  init(path: String, streamIndex: Int?, timeout: Double? = nil) throws(MediaError) {
-    let format = try FormatContext(path: path, timeout: timeout)
+  init(
+    path: String, streamIndex: Int?, timeout: Double? = nil, remote: RemoteAccess = RemoteAccess()
+  ) throws(MediaError) {
+    let format = try FormatContext(path: path, timeout: timeout, remote: remote)
     // Stream facts first: the default track is chosen from them (MPEG-TS states no channel
     // counts in its headers, and the choice then differed from the probe's).
     // The durations the headers state, read before the stream-info pass, which fills in

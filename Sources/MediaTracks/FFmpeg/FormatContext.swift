@@ -26,6 +26,8 @@ struct FormatContext: ~Copyable {
   private var memory: MemorySource? = nil
   /// The local file a context reads; kept alive as long as the context.
   private var file: FileSource? = nil
+  /// Range reads of an http(s) input, for the container's declarations.
+  private var remoteBytes: HTTPBytes? = nil
   /// The limit of each reading call; FFmpeg's interrupt callback points at it.
   let deadline: Deadline
   /// Where the demuxer's reader stood once the headers were read: the first byte of the media
@@ -76,6 +78,9 @@ struct FormatContext: ~Copyable {
         throw FormatContext.openingError(path, code: code, deadline: deadline)
       }
       try self.init(adopting: opened, reader: nil, path: path, deadline: deadline)
+      if RemoteURL.isRemote(url), let io = opened.pointee.pb, avio_size(io) > 0 {
+        remoteBytes = HTTPBytes(url: url, size: avio_size(io), access: remote, deadline: deadline)
+      }
       return
     }
     let localPath = InputPath.localPath(path)
@@ -269,9 +274,11 @@ struct FormatContext: ~Copyable {
   }
 
   /// Random access to the input's bytes, for reading the container's own declarations: the
-  /// local regular file or the bytes in memory; `nil` for pipes and URLs.
+  /// local regular file, the bytes in memory or an http(s) input of known size (range
+  /// requests); `nil` for pipes and other URLs.
   var byteSource: (any ByteSource)? {
     if let memory { return MemoryBytes(memory.bytes, name: memory.name) }
+    if let remoteBytes { return remoteBytes }
     return file.flatMap { FileBytes($0) }
   }
 

@@ -120,3 +120,70 @@ enum RemoteFetch {
     return MediaError(kind: .other, code: code, operation: operation, detail: "cannot read '\(url)'")
   }
 }
+
+/// An http(s) media input as a ``ByteSource``, for the container-declaration readers: each read
+/// is a range request (FFmpeg's `http` protocol seeks with `Range: bytes=offset-`), on one
+/// connection opened at the first read and kept for the next. `size` is what the server
+/// stated (`Content-Length`), as the demuxer's own reader saw it.
+final class HTTPBytes: ByteSource {
+  let name: String
+  let size: Int64
+  private let access: RemoteAccess
+  private let deadline: Deadline
+  private var context: UnsafeMutablePointer<AVIOContext>? = nil
+  /// Whether opening failed once (no second try).
+  private var failed = false
+
+  /// A source for `url` of `size` bytes; nothing is requested until the first read.
+  init(url: String, size: Int64, access: RemoteAccess, deadline: Deadline) {
+    name = url
+    self.size = size
+    self.access = access
+    self.deadline = deadline
+  }
+
+  deinit { avio_closep(&context) }
+
+  func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(MediaError)
+    -> Int
+  {
+    guard offset >= 0, offset < size, buffer.count > 0 else { return 0 }
+    deadline.start()
+    let io = try open()
+    let position = avio_seek(io, offset, SEEK_SET)
+    guard position == offset else {
+      throw RemoteFetch.error(
+        Int32(truncatingIfNeeded: position < 0 ? position : -1), url: name, deadline: deadline,
+        operation: "avio_seek")
+    }
+    guard let start = buffer.baseAddress else { return 0 }
+    let base = start.assumingMemoryBound(to: UInt8.self)
+    var filled = 0
+    while filled < buffer.count {
+      let want = Int32(min(buffer.count - filled, 1 << 20))
+      let got = avio_read(io, base + filled, want)
+      if deadline.isPast { throw deadline.error("avio_read", path: name) }
+      if got <= 0 { break }
+      filled += Int(got)
+    }
+    return filled
+  }
+
+  /// The connection, opened on first use.
+  private func open() throws(MediaError) -> UnsafeMutablePointer<AVIOContext> {
+    if let context { return context }
+    guard !failed else {
+      throw MediaError(kind: .notFound, operation: "http", detail: "cannot open '\(name)'")
+    }
+    var dictionary = try RemoteFetch.options(access, deadline: deadline)
+    defer { av_dict_free(&dictionary) }
+    var callback = AVIOInterruptCB(
+      callback: Deadline.interruptCallback, opaque: Unmanaged.passUnretained(deadline).toOpaque())
+    let code = avio_open2(&context, name, cff_avio_flag_read(), &callback, &dictionary)
+    guard code >= 0, let io = context else {
+      failed = true
+      throw RemoteFetch.error(code, url: name, deadline: deadline, operation: "avio_open2")
+    }
+    return io
+  }
+}

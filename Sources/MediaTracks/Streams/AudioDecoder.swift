@@ -76,6 +76,8 @@ public struct AudioDecoder: ~Copyable {
   ///     stream-information pass, or reading one packet, here and in every later
   ///     ``read(into:maxFrames:)`` (see ``MediaProbe/defaultTimeout``, which `nil` means;
   ///     `.infinity` sets no limit). It bounds a pipe whose writer stalls, not the whole decode.
+  ///   - remote: How an http(s) URL is requested (see ``RemoteAccess``); its byte ranges are
+  ///     read as the decoder goes.
   /// - Throws: `MediaError` with kind `.notFound` when the file is missing or unreadable,
   ///   `.malformed` when it is not decodable media (or is a device, or its track cannot be
   ///   decoded here, as the type's notes say), `.noSuchStream` when it
@@ -83,16 +85,21 @@ public struct AudioDecoder: ~Copyable {
   ///   timeout that is not a positive number, `.other` when FFmpeg is needed but cannot be
   ///   loaded, and kind `.other` with ``MediaError/isTimeout`` when a call took longer than
   ///   the timeout.
-  public init(path: String, streamIndex: Int? = nil, timeout: Double? = nil) throws(MediaError) {
-    try self.init(path: path, streamIndex: streamIndex, waveFastPath: true, timeout: timeout)
+  public init(
+    path: String, streamIndex: Int? = nil, timeout: Double? = nil,
+    remote: RemoteAccess = RemoteAccess()
+  ) throws(MediaError) {
+    try self.init(
+      path: path, streamIndex: streamIndex, waveFastPath: true, timeout: timeout, remote: remote)
   }
 
   /// Opens `path`; with `waveFastPath` false, FFmpeg decodes every file (for comparisons).
-  init(path: String, streamIndex: Int?, waveFastPath: Bool, timeout: Double? = nil)
-    throws(MediaError)
-  {
+  init(
+    path: String, streamIndex: Int?, waveFastPath: Bool, timeout: Double? = nil,
+    remote: RemoteAccess = RemoteAccess()
+  ) throws(MediaError) {
     _ = try Deadline(timeout: timeout)
-    if waveFastPath, streamIndex == nil || streamIndex == 0,
+    if waveFastPath, !RemoteURL.isRemote(path), streamIndex == nil || streamIndex == 0,
       let wave = try WaveReader(path: path)
     {
       sampleRate = wave.sampleRate
@@ -104,7 +111,7 @@ public struct AudioDecoder: ~Copyable {
       source = .wave(wave)
     } else {
       let decoder = try FFmpegAudioSource(
-        path: path, streamIndex: streamIndex, timeout: timeout)
+        path: path, streamIndex: streamIndex, timeout: timeout, remote: remote)
       sampleRate = decoder.sampleRate
       channels = decoder.channels
       self.streamIndex = decoder.streamIndex

@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+
+// http(s) inputs, served on 127.0.0.1 by Scripts/http-fixture-server.py (with its fault modes):
+// every remote answer equals the local answer for the same files, and every fault ends within
+// its deadline with the documented exit code.
+
+/// The fixture server: a child process serving one folder, stopped when the suite ends.
+private final class FixtureServer: @unchecked Sendable {
+  let process = Process()
+  let port: Int
+  let root: String
+  let requestLog: String
+
+  init(root: String) throws {
+    self.root = root
+    requestLog = root + "/.requests"
+    let script = fixtures + "/../../Scripts/http-fixture-server.py"
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", script, root, "--count-file", requestLog]
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    var line = Data()
+    while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty,
+      byte != Data([0x0A])
+    {
+      line.append(byte)
+    }
+    guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+      process.terminate()
+      throw CocoaError(.fileReadUnknown)
+    }
+    self.port = port
+  }
+
+  deinit { process.terminate() }
+
+  /// The URL of `path` under the fault `mode` (`ok`, `slow`, `missing`…).
+  func url(_ mode: String, _ path: String) -> String { "http://127.0.0.1:\(port)/\(mode)/\(path)" }
+
+  /// The requests made since the log was last cleared, one line each.
+  func takeRequests() -> [String] {
+    let text = (try? String(contentsOfFile: requestLog, encoding: .utf8)) ?? ""
+    try? FileManager.default.removeItem(atPath: requestLog)
+    return text.split(separator: "\n").map(String.init)
+  }
+}
+
+/// A folder holding an HLS presentation whose facts live in its segments, beside the fixtures
+/// served as they are.
+private let site: String = {
+  let dir = NSTemporaryDirectory() + "mtool-remote-\(getpid())"
+  let files = FileManager.default
+  try? files.removeItem(atPath: dir)
+  for sub in ["audio/en", "audio/fr", "subs/en", "media", "evil"] {
+    try? files.createDirectory(atPath: dir + "/" + sub, withIntermediateDirectories: true)
+  }
+  func write(_ text: String, _ name: String) {
+    try? text.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8)
+  }
+  func media(_ segments: [String]) -> String {
+    "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+      + segments.map { "#EXTINF:4.0,\n\($0)\n" }.joined() + "#EXT-X-ENDLIST\n"
+  }
+  // The master states no codec, channels or rate: they come from the first segments.
+  write(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",LANGUAGE="en",DEFAULT=YES,URI="audio/en/index.m3u8"
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="Français",LANGUAGE="fr",URI="audio/fr/index.m3u8?t=1"
+    #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="English",LANGUAGE="en",URI="subs/en/index.m3u8"
+    #EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO="a",SUBTITLES="s"
+    media/video.m3u8
+
+    """, "master.m3u8")
+  write(media(["seg0.ts"]), "audio/en/index.m3u8")
+  write(media(["../en/seg0.ts"]), "audio/fr/index.m3u8")
+  write(media(["0.vtt"]), "subs/en/index.m3u8")
+  write(media(["seg.mkv"]), "media/video.m3u8")
+  for (name, target) in [
+    ("audio/en/seg0.ts", "stereo-surround.ts"), ("subs/en/0.vtt", "sample.vtt"),
+    ("media/seg.mkv", "multitrack.mkv"), ("clip.wav", "clip.wav"),
+    ("accessibility.mkv", "accessibility.mkv"), ("sample.vtt", "sample.vtt"),
+    ("sample.srt", "sample.srt"), ("manifest.mpd", "manifest.mpd"),
+  ] {
+    try? files.copyItem(atPath: fixtures + "/" + target, toPath: dir + "/" + name)
+  }
+  // Remote playlists that name local files: never read.
+  write(media(["file:///etc/passwd"]), "evil/file-url.m3u8")
+  write(media(["/etc/passwd"]), "evil/absolute.m3u8")
+  write(media(["../../../../../../etc/passwd"]), "evil/climb.m3u8")
+  write(media(["data:text/plain,hello"]), "evil/data.m3u8")
+  return dir
+}()
+
+private let server = Result { try FixtureServer(root: site) }
+
+/// `json` with every `"path"` value (the input's name) removed, so that local and remote runs
+/// compare.
+private func withoutPaths(_ json: String) -> String {
+  json.replacing(/"path":"[^"]*"/, with: "\"path\":\"\"")
+}
+
+@Suite("Remote inputs on a loopback server", .serialized)
+struct RemoteInputTests {
+  @Test(
+    "tracks on a URL gives the local answer",
+    arguments: ["master.m3u8", "audio/en/index.m3u8", "manifest.mpd", "accessibility.mkv"])
+  func tracksMatchLocal(path: String) throws {
+    let server = try server.get()
+    let local = try runMtool(["tracks", "--json", site + "/" + path])
+    let remote = try runMtool(["tracks", "--json", server.url("ok", path)])
+    #expect(local.status == 0)
+    #expect(remote.status == 0, "\(remote.stderr)")
+    #expect(withoutPaths(remote.stdout) == withoutPaths(local.stdout))
+  }
+
+  @Test("Facts the master omits come from the first remote segments")
+  func segmentFacts() throws {
+    let server = try server.get()
+    let remote = try runMtool(["tracks", "--json", server.url("ok", "master.m3u8")])
+    #expect(remote.stdout.contains("\"codec\":\"mp2\""))
+    #expect(remote.stdout.contains("\"sampleRate\":48000"))
+    #expect(remote.stdout.contains("\"codec\":\"webvtt\""))
+  }
+
+  @Test("cues on a URL gives the local answer, its format from the URL's path")
+  func cuesMatchLocal() throws {
+    let server = try server.get()
+    for name in ["sample.vtt", "sample.srt"] {
+      let local = try runMtool(["cues", "--json", site + "/" + name])
+      let remote = try runMtool(["cues", "--json", server.url("ok", name) + "?token=1"])
+      #expect(remote.status == 0, "\(remote.stderr)")
+      #expect(withoutPaths(remote.stdout) == withoutPaths(local.stdout))
+    }
+  }
+
+  @Test("stretch on a URL writes what it writes from the local file")
+  func stretchMatchesLocal() throws {
+    let server = try server.get()
+    let dir = NSTemporaryDirectory() + "mtool-remote-out-\(getpid())"
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    for name in ["clip.wav", "accessibility.mkv"] {
+      let local = try runMtool(["stretch", site + "/" + name, dir + "/l.wav", "--speed", "1.5"])
+      let remote = try runMtool([
+        "stretch", server.url("ok", name), dir + "/r.wav", "--speed", "1.5",
+      ])
+      #expect(local.status == 0 && remote.status == 0, "\(remote.stderr)")
+      let a = FileManager.default.contents(atPath: dir + "/l.wav")
+      let b = FileManager.default.contents(atPath: dir + "/r.wav")
+      #expect(a != nil && a == b)
+    }
+  }
+
+  @Test(
+    "Every fault ends within its deadline with its exit code and one stderr line",
+    arguments: [
+      ("missing", "master.m3u8", 66), ("gone", "sample.vtt", 66), ("error", "master.m3u8", 1),
+      ("slow", "master.m3u8", 1), ("silent", "master.m3u8", 1), ("reset", "master.m3u8", 1),
+      ("loop", "master.m3u8", 1), ("badlength", "master.m3u8", 1),
+      ("endless", "master.m3u8", 65), ("needheader", "master.m3u8", 66),
+      ("missing", "clip.wav", 66), ("slow", "clip.wav", 1), ("endless", "a.vtt", 65),
+    ])
+  func faults(mode: String, path: String, code: Int32) throws {
+    let server = try server.get()
+    let command = path.hasSuffix(".vtt") ? "cues" : "tracks"
+    let started = Date()
+    let result = try runMtool([command, "--timeout", "2", server.url(mode, path)])
+    let seconds = Date().timeIntervalSince(started)
+    #expect(result.status == code, "\(result.stderr)")
+    #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    #expect(seconds < 2 + 5, "took \(seconds) s")
+  }
+
+  @Test("A retried 5xx answer, a redirect and a needed header all succeed")
+  func recoverable() throws {
+    let server = try server.get()
+    #expect(try runMtool(["tracks", server.url("flaky", "master.m3u8")]).status == 0)
+    #expect(try runMtool(["tracks", server.url("redirect", "master.m3u8")]).status == 0)
+    let token = try runMtool([
+      "tracks", "--header", "X-Token: secret", server.url("needheader", "master.m3u8"),
+    ])
+    #expect(token.status == 0, "\(token.stderr)")
+    let bad = try runMtool(["tracks", "--header", "no colon", server.url("ok", "master.m3u8")])
+    #expect(bad.status == 64)
+  }
+
+  @Test(
+    "A remote playlist never makes mtool read a local file",
+    arguments: ["file-url", "absolute", "climb", "data"])
+  func neverLocal(name: String) throws {
+    let server = try server.get()
+    _ = server.takeRequests()
+    let result = try runMtool(["tracks", server.url("ok", "evil/\(name).m3u8")])
+    #expect(result.status == 65, "\(result.stderr)")
+    #expect(!result.stdout.contains("root:"))
+    // An absolute path or a climb resolves on the server, which has no such file.
+    let requests = server.takeRequests()
+    #expect(requests.allSatisfy { $0.hasPrefix("GET /") }, "\(requests)")
+  }
+}
