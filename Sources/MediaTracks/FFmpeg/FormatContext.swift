@@ -73,7 +73,8 @@ struct FormatContext: ~Copyable {
         options: &options)
       guard code >= 0, let opened else {
         if RemoteURL.isRemote(url) {
-          throw RemoteFetch.error(code, url: url, deadline: deadline, operation: "avformat_open_input")
+          throw RemoteFetch.error(
+            code, url: url, deadline: deadline, operation: "avformat_open_input")
         }
         throw FormatContext.openingError(path, code: code, deadline: deadline)
       }

@@ -117,7 +117,8 @@ enum RemoteFetch {
       return MediaError(
         kind: .notFound, code: code, operation: "http", detail: "cannot open '\(url)'")
     }
-    return MediaError(kind: .other, code: code, operation: operation, detail: "cannot read '\(url)'")
+    return MediaError(
+      kind: .other, code: code, operation: operation, detail: "cannot read '\(url)'")
   }
 }
 

@@ -50,7 +50,8 @@ struct SegmentReader {
       else { return nil }
       bytes = fetched
     } else {
-      guard let file = try? FileBytes(path: path), ManifestParser.sniff(file.signatureHead()) == .hls
+      guard let file = try? FileBytes(path: path),
+        ManifestParser.sniff(file.signatureHead()) == .hls
       else { return nil }
       reads += 1
       guard (try? Deadline(timeout: timeout)) != nil,
