@@ -118,7 +118,8 @@ bench: peer-deps report-deps
 	.build/release/StretchQuality --json-out .build/bench/StretchQuality.json \
 	  --audio-out .build/bench/audio
 	.build/release/ResourceBench --json-out .build/bench/ResourceBench.json
-	@status=0; for name in SubtitleBench TracksBench StretchQuality ResourceBench; do \
+	python3 Scripts/remote-bench.py .build/release/mtool --json-out .build/bench/RemoteBench.json
+	@status=0; for name in SubtitleBench TracksBench StretchQuality ResourceBench RemoteBench; do \
 	  python3 Scripts/check-thresholds.py Benchmarks/Thresholds/$$name.json \
 	    .build/bench/$$name.json || status=1; \
 	done; \

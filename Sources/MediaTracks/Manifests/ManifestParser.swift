@@ -334,6 +334,17 @@ public enum ManifestParser {
     let tracks = playlist.renditionTracks()
     var members: [Int: [Int]] = [:]
     for track in tracks { members[track.renditions[0]] = track.renditions }
+    // A remote manifest's playlists are read at once (their round trips overlap): each track's
+    // first rendition that names one, or the variants when no rendition carries the audio.
+    let hasAudioRenditions = playlist.renditions.contains { $0.type == "AUDIO" }
+    var wanted: [String] = info.audio.compactMap { track in
+      guard track.codec.isEmpty || track.channels == 0 || track.sampleRate == 0,
+        let first = members[track.index]?.first.map({ playlist.renditions[$0] })
+      else { return nil }
+      return first.uri ?? groupVariant[first.groupID]
+    }
+    if !hasAudioRenditions { wanted += playlist.variants.prefix(4).map(\.uri) }
+    reader.prefetch(playlists: wanted)
     for position in info.audio.indices {
       let track = info.audio[position]
       guard track.codec.isEmpty || track.channels == 0 || track.sampleRate == 0,
@@ -349,7 +360,6 @@ public enum ManifestParser {
     }
     // Audio muxed into variants whose CODECS say nothing (or not everything): the first local
     // variant's first segment lists it.
-    let hasAudioRenditions = playlist.renditions.contains { $0.type == "AUDIO" }
     guard !hasAudioRenditions else { return }
     for variant in playlist.variants.prefix(4) {
       guard let found = reader.firstSegmentTracks(ofPlaylist: variant.uri) else { continue }

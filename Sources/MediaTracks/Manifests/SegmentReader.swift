@@ -24,6 +24,16 @@ struct SegmentReader {
   private let root: String?
   /// The files read so far.
   private var reads = 0
+  /// What ``prefetch(playlists:)`` read, by the reference as the manifest writes it (`nil`:
+  /// not readable).
+  private var prefetched: [String: Tracks?] = [:]
+
+  /// The audio and subtitle tracks of one segment.
+  typealias Tracks = (audio: [AudioTrack], subtitles: [SubtitleTrack])
+
+  /// The most bytes read of a remote segment: its start, which holds what a probe needs (a TS
+  /// segment's tables and first packets, an initialization section whole).
+  static let remoteSegmentPrefix = 2 << 20
 
   init(manifest: String, timeout: Double?, remote: RemoteAccess? = nil) {
     self.manifest = manifest
@@ -32,65 +42,112 @@ struct SegmentReader {
     root = remote == nil ? SegmentReader.realPath(SegmentReader.folder(of: manifest)) : nil
   }
 
+  /// For a remote manifest, reads the first segments of the media playlists `uris` names
+  /// (relative to the manifest) at once, on up to eight threads, so that their round trips
+  /// overlap; ``firstSegmentTracks(ofPlaylist:)`` then answers from them. Each counts as two
+  /// reads (the playlist and its segment), as it would one at a time. Nothing for a local
+  /// manifest.
+  mutating func prefetch(playlists uris: [String]) {
+    guard let remote else { return }
+    var wanted: [String] = []
+    for uri in uris where prefetched[uri] == nil && !wanted.contains(uri) {
+      guard reads + 2 * (wanted.count + 1) <= ManifestParser.maximumSegmentReads else { break }
+      wanted.append(uri)
+    }
+    guard !wanted.isEmpty else { return }
+    reads += 2 * wanted.count
+    let playlists = wanted
+    let manifest = self.manifest
+    let timeout = self.timeout
+    let work = PthreadLocked((next: 0, results: [String: Tracks?]()))
+    WorkerThreads.run(count: min(playlists.count, 8)) {
+      while true {
+        let position = work.withLock { state -> Int? in
+          guard state.next < playlists.count else { return nil }
+          defer { state.next += 1 }
+          return state.next
+        }
+        guard let position else { return }
+        let uri = playlists[position]
+        let found = RemoteURL.resolve(uri, against: manifest).flatMap {
+          SegmentReader.remoteFirstSegmentTracks(
+            playlist: $0, name: uri, access: remote, timeout: timeout)
+        }
+        work.withLock { $0.results[uri] = .some(found) }
+      }
+    }
+    prefetched.merge(work.withLock { $0.results }) { first, _ in first }
+  }
+
   /// The audio and subtitle tracks of the first segment of the media playlist `uri` names
   /// (relative to the manifest); `nil` when it is not a file the manifest may name, is not a
   /// media playlist, cannot be read, or the reads are used up.
-  mutating func firstSegmentTracks(ofPlaylist uri: String) -> (
-    audio: [AudioTrack], subtitles: [SubtitleTrack]
-  )? {
+  mutating func firstSegmentTracks(ofPlaylist uri: String) -> Tracks? {
+    if let known = prefetched[uri] { return known }
     guard reads < ManifestParser.maximumSegmentReads, let path = resolve(uri, relativeTo: manifest)
     else { return nil }
-    let bytes: [UInt8]
     if let remote {
-      reads += 1
-      guard let deadline = try? Deadline(timeout: timeout),
-        let fetched = try? RemoteFetch.fetch(
-          path, access: remote, deadline: deadline, limit: ManifestParser.manifestLimit),
-        ManifestParser.sniff(fetched.prefix(1 << 16)) == .hls
-      else { return nil }
-      bytes = fetched
-    } else {
-      guard let file = try? FileBytes(path: path),
-        ManifestParser.sniff(file.signatureHead()) == .hls
-      else { return nil }
-      reads += 1
-      guard (try? Deadline(timeout: timeout)) != nil,
-        let read = try? ManifestParser.manifestBytes(file)
-      else { return nil }
-      bytes = read
+      reads += 2
+      return SegmentReader.remoteFirstSegmentTracks(
+        playlist: path, name: uri, access: remote, timeout: timeout)
     }
-    guard let playlist = try? HLSPlaylist(bytes: bytes), playlist.isMediaPlaylist,
+    guard let file = try? FileBytes(path: path),
+      ManifestParser.sniff(file.signatureHead()) == .hls
+    else { return nil }
+    reads += 1
+    guard (try? Deadline(timeout: timeout)) != nil,
+      let bytes = try? ManifestParser.manifestBytes(file),
+      let playlist = try? HLSPlaylist(bytes: bytes), playlist.isMediaPlaylist,
       let segment = playlist.segments.first
     else { return nil }
     return try? tracks(of: segment, playlist: path, name: uri)
   }
 
   /// The tracks of `segment` (its initialization section when it has one) of the media
-  /// playlist at the local path `playlist`; `name` names the playlist in errors.
-  /// - Throws: `.malformed` when the segment is not a local file the playlist may name, is
+  /// playlist at `playlist` (the manifest's local path or URL); `name` names the playlist in
+  /// errors.
+  /// - Throws: `.malformed` when the segment is not a file the playlist may name, is
   ///   encrypted as a whole, or cannot be read as media; a timeout as the backend does.
   mutating func tracks(of segment: HLSPlaylist.Segment, playlist: String, name: String)
-    throws(MediaError) -> (audio: [AudioTrack], subtitles: [SubtitleTrack])
+    throws(MediaError) -> Tracks
   {
-    let target = segment.initialization ?? segment.uri
-    if segment.encryption?.uppercased() == "AES-128" {
-      throw MediaError(
-        kind: .malformed, operation: "HLSPlaylist",
-        detail: "'\(name)': its segments are encrypted (AES-128) and cannot be read")
+    if let remote {
+      reads += 1
+      return try SegmentReader.remoteTracks(
+        of: segment, playlist: playlist, name: name, access: remote, timeout: timeout)
     }
+    let target = try SegmentReader.readableTarget(of: segment, name: name)
     guard reads < ManifestParser.maximumSegmentReads,
       let path = resolve(target, relativeTo: playlist)
     else {
       throw MediaError(
         kind: .malformed, operation: "HLSPlaylist",
-        detail: remote == nil
-          ? "'\(name)' is a media playlist whose first segment '\(target)' is not a file in its "
-            + "folder (URLs, absolute paths and paths out of the folder are not opened)"
-          : "'\(name)' is a media playlist whose first segment '\(target)' is not an http(s) "
-            + "URL (a remote playlist names remote media only)")
+        detail:
+          "'\(name)' is a media playlist whose first segment '\(target)' is not a file in its "
+          + "folder (URLs, absolute paths and paths out of the folder are not opened)")
     }
     reads += 1
-    let input: MediaInput = remote.map { .remote(path, access: $0) } ?? .path(path)
+    return try SegmentReader.probe(.path(path), target: target, name: name, timeout: timeout)
+  }
+
+  /// The reference of what is read of `segment`: its initialization section when it has one.
+  /// - Throws: `.malformed` when the segments are encrypted as a whole (`AES-128`).
+  private static func readableTarget(of segment: HLSPlaylist.Segment, name: String)
+    throws(MediaError) -> String
+  {
+    if segment.encryption?.uppercased() == "AES-128" {
+      throw MediaError(
+        kind: .malformed, operation: "HLSPlaylist",
+        detail: "'\(name)': its segments are encrypted (AES-128) and cannot be read")
+    }
+    return segment.initialization ?? segment.uri
+  }
+
+  /// The tracks of `input`, a playlist's segment: a failure other than a timeout is
+  /// `.malformed`, naming the playlist and the segment.
+  private static func probe(_ input: MediaInput, target: String, name: String, timeout: Double?)
+    throws(MediaError) -> Tracks
+  {
     do {
       let probed = try MediaProbe.Backend.probe(input, timeout: timeout, lenient: false)
       return (probed.audio, probed.subtitles)
@@ -100,6 +157,51 @@ struct SegmentReader {
         kind: .malformed, code: error.code, operation: error.operation,
         detail: "'\(name)': first segment '\(target)': \(error.detail)")
     }
+  }
+
+  /// The tracks of the first segment of the remote media playlist at the URL `playlist`, or
+  /// `nil` when it is not one or cannot be read.
+  private static func remoteFirstSegmentTracks(
+    playlist: String, name: String, access: RemoteAccess, timeout: Double?
+  ) -> Tracks? {
+    guard let deadline = try? Deadline(timeout: timeout),
+      let bytes = try? RemoteFetch.fetch(
+        playlist, access: access, deadline: deadline, limit: ManifestParser.manifestLimit),
+      ManifestParser.sniff(bytes.prefix(1 << 16)) == .hls,
+      let parsed = try? HLSPlaylist(bytes: bytes), parsed.isMediaPlaylist,
+      let segment = parsed.segments.first
+    else { return nil }
+    return try? remoteTracks(
+      of: segment, playlist: playlist, name: name, access: access, timeout: timeout)
+  }
+
+  /// The tracks of `segment` of the remote media playlist at the URL `playlist`: its first
+  /// ``remoteSegmentPrefix`` bytes, fetched in one request and probed in memory (confined, as
+  /// bytes are: they cannot make FFmpeg open anything).
+  private static func remoteTracks(
+    of segment: HLSPlaylist.Segment, playlist: String, name: String, access: RemoteAccess,
+    timeout: Double?
+  ) throws(MediaError) -> Tracks {
+    let target = try readableTarget(of: segment, name: name)
+    guard let url = RemoteURL.resolve(target, against: playlist) else {
+      throw MediaError(
+        kind: .malformed, operation: "HLSPlaylist",
+        detail:
+          "'\(name)' is a media playlist whose first segment '\(target)' is not an http(s) "
+          + "URL (a remote playlist names remote media only)")
+    }
+    let bytes: [UInt8]
+    do {
+      bytes = try RemoteFetch.fetch(
+        url, access: access, deadline: try Deadline(timeout: timeout),
+        limit: remoteSegmentPrefix, prefixOnly: true)
+    } catch {
+      if error.isTimeout { throw error }
+      throw MediaError(
+        kind: .malformed, code: error.code, operation: error.operation,
+        detail: "'\(name)': first segment '\(target)': \(error.description)")
+    }
+    return try probe(.bytes(bytes, name: url), target: target, name: name, timeout: timeout)
   }
 
   /// The local file `uri` names relative to the file `base`, links resolved, when it is inside
