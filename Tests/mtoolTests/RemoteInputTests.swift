@@ -1,4 +1,5 @@
 import Foundation
+import MediaTracks
 import Testing
 
 // http(s) inputs, served on 127.0.0.1 by Scripts/http-fixture-server.py (with its fault modes):
@@ -96,6 +97,11 @@ private let site: String = {
 }()
 
 private let server = Result { try FixtureServer(root: site) }
+
+/// The blocking probe (in an async context the async overload is chosen).
+private func blockingProbe(_ path: String) throws -> MediaInfo {
+  try MediaProbe.probe(path: path)
+}
 
 /// `json` with every `"path"` value (the input's name) removed, so that local and remote runs
 /// compare.
@@ -200,5 +206,52 @@ struct RemoteInputTests {
     // An absolute path or a climb resolves on the server, which has no such file.
     let requests = server.takeRequests()
     #expect(requests.allSatisfy { $0.hasPrefix("GET /") }, "\(requests)")
+  }
+
+  @Test("The async entry points give the blocking answers")
+  func asyncAnswers() async throws {
+    let server = try server.get()
+    let blocking = try blockingProbe(server.url("ok", "master.m3u8"))
+    let awaited = try await MediaProbe.probe(path: server.url("ok", "master.m3u8"))
+    #expect(awaited == blocking)
+    let bytes = try await RemoteFile.fetch(server.url("ok", "sample.vtt"))
+    #expect(bytes == Array(try Data(contentsOf: URL(fileURLWithPath: site + "/sample.vtt"))))
+    do {
+      _ = try await RemoteFile.fetch(server.url("missing", "sample.vtt"))
+      Issue.record("a 404 answer gave bytes")
+    } catch {
+      #expect(error.kind == .notFound)
+    }
+  }
+
+  @Test("Cancelling the task ends a stalled probe or transfer at once, as cancelled")
+  func cancellation() async throws {
+    let server = try server.get()
+    for url in [server.url("silent", "master.m3u8"), server.url("slow", "clip.wav")] {
+      let started = Date()
+      let task = Task { () async throws(MediaError) -> MediaInfo in
+        try await MediaProbe.probe(path: url, timeout: 60)
+      }
+      try await Task.sleep(for: .milliseconds(300))
+      task.cancel()
+      let result = await task.result
+      let seconds = Date().timeIntervalSince(started)
+      guard case .failure(let error) = result else {
+        Issue.record("a stalled server gave an answer")
+        continue
+      }
+      #expect((error as? MediaError)?.isCancelled == true, "\(error)")
+      #expect(seconds < 5, "took \(seconds) s")
+    }
+    let fetch = Task { () async throws(MediaError) -> [UInt8] in
+      try await RemoteFile.fetch(server.url("slow", "sample.vtt"), timeout: 60)
+    }
+    try await Task.sleep(for: .milliseconds(300))
+    fetch.cancel()
+    guard case .failure(let error) = await fetch.result else {
+      Issue.record("a slow transfer completed")
+      return
+    }
+    #expect((error as? MediaError)?.isCancelled == true, "\(error)")
   }
 }

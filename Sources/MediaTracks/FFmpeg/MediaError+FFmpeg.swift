@@ -11,6 +11,16 @@ extension MediaError {
   /// The code of a call that ran past its deadline: `AVERROR(ETIMEDOUT)`.
   static var timedOutCode: Int32 { cff_averror(ETIMEDOUT) }
 
+  /// The code of a cancelled call, `AVERROR(ECANCELED)`.
+  static var cancelledCode: Int32 { cff_averror(ECANCELED) }
+
+  /// The error of work whose task was cancelled during `operation`.
+  static func cancelled(_ operation: String) -> MediaError {
+    MediaError(
+      kind: .other, code: cancelledCode, operation: operation,
+      detail: "cancelled: the task was cancelled (\(operation))")
+  }
+
   /// A timeout of `operation` on `path` after `seconds`.
   static func timeout(_ operation: String, path: String, seconds: String) -> MediaError {
     MediaError(

@@ -17,8 +17,12 @@ final class Deadline {
   let seconds: Double
   /// When the current call must end, in seconds of the monotonic clock.
   private var limit = Double.infinity
-  /// Whether a call ran past its limit since the last ``start()``.
+  /// Whether a call ran past its limit since the last ``start()`` (or was cancelled).
   private(set) var expired = false
+  /// Whether the async call this deadline works for was cancelled (see ``CancellationFlag``).
+  private(set) var cancelled = false
+  /// The cancellation flag current when the deadline was made.
+  private let cancellation = CancellationFlag.current
 
   /// A deadline of `timeout` seconds per call, or of ``MediaProbe/defaultTimeout`` for `nil`.
   /// - Throws: `.invalidArgument` when `timeout` is not a positive number of seconds.
@@ -41,6 +45,11 @@ final class Deadline {
   /// Whether the current call has run past its limit (remembered in ``expired``).
   var isPast: Bool {
     if expired { return true }
+    if let cancellation, cancellation.isCancelled {
+      cancelled = true
+      expired = true
+      return true
+    }
     if limit.isFinite && Deadline.now() >= limit { expired = true }
     return expired
   }
@@ -52,9 +61,10 @@ final class Deadline {
     return left <= 0 ? 0 : Int32(min(left.rounded(.up), Double(Int32.max)))
   }
 
-  /// The error for a call that ran past the limit.
+  /// The error for a call that ran past the limit, or was cancelled.
   func error(_ operation: String, path: String) -> MediaError {
-    MediaError.timeout(operation, path: path, seconds: Deadline.text(seconds))
+    if cancelled { return MediaError.cancelled(operation) }
+    return MediaError.timeout(operation, path: path, seconds: Deadline.text(seconds))
   }
 
   /// Seconds as short text: `30`, `0.5`.

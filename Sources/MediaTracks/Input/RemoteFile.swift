@@ -36,4 +36,16 @@ public enum RemoteFile {
     let deadline = try Deadline(timeout: timeout)
     return try RemoteFetch.fetch(url, access: access, deadline: deadline, limit: max(0, limit))
   }
+
+  /// ``fetch(_:access:timeout:limit:)`` as an async call that honours task cancellation: the
+  /// transfer runs on a thread of its own and ends at FFmpeg's next check once the task is
+  /// cancelled, with an error whose ``MediaError/isCancelled`` is true.
+  public static func fetch(
+    _ url: String, access: RemoteAccess = RemoteAccess(), timeout: Double? = nil,
+    limit: Int = documentLimit
+  ) async throws(MediaError) -> [UInt8] {
+    try await BlockingWork.run("fetch") { () throws(MediaError) -> [UInt8] in
+      try fetch(url, access: access, timeout: timeout, limit: limit)
+    }
+  }
 }

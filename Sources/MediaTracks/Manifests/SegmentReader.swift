@@ -60,7 +60,14 @@ struct SegmentReader {
     let manifest = self.manifest
     let timeout = self.timeout
     let work = PthreadLocked((next: 0, results: [String: Tracks?]()))
+    // The workers' deadlines see the caller's cancellation.
+    let cancellation = CancellationFlag.current
     WorkerThreads.run(count: min(playlists.count, 8)) {
+      CancellationFlag.$current.withValue(cancellation) { fetchPlaylists() }
+    }
+    prefetched.merge(work.withLock { $0.results }) { first, _ in first }
+
+    @Sendable func fetchPlaylists() {
       while true {
         let position = work.withLock { state -> Int? in
           guard state.next < playlists.count else { return nil }
@@ -76,7 +83,6 @@ struct SegmentReader {
         work.withLock { $0.results[uri] = .some(found) }
       }
     }
-    prefetched.merge(work.withLock { $0.results }) { first, _ in first }
   }
 
   /// The audio and subtitle tracks of the first segment of the media playlist `uri` names

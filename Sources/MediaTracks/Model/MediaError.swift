@@ -45,9 +45,20 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
     kind == .other && code == MediaError.timedOutCode
   }
 
+  /// Whether the work was given up because its task was cancelled (an async entry point such
+  /// as ``MediaProbe/probe(path:preferences:locale:timeout:remote:)-async``). Such an error
+  /// has kind ``Kind/other`` and code `AVERROR(ECANCELED)`.
+  public var isCancelled: Bool {
+    kind == .other && code == MediaError.cancelledCode
+  }
+
   /// A one-line description: the detail and, for FFmpeg failures, FFmpeg's message.
   public var description: String {
-    if code == 0 || (isTimeout && detail.hasPrefix("timed out")) { return detail }
+    if code == 0 || (isTimeout && detail.hasPrefix("timed out"))
+      || (isCancelled && detail.hasPrefix("cancelled"))
+    {
+      return detail
+    }
     return "\(detail): \(MediaError.message(for: code))"
   }
 }

@@ -62,6 +62,22 @@ public enum MediaProbe {
     return try describe(input, preferences: preferences, locale: locale, timeout: timeout)
   }
 
+  /// ``probe(path:preferences:locale:timeout:remote:)`` as an async call that honours task
+  /// cancellation: the work runs on a thread of its own (never blocking a thread of Swift's
+  /// cooperative pool), and cancelling the task ends it at its next read or transfer (FFmpeg
+  /// checks within milliseconds) with an error whose ``MediaError/isCancelled`` is true.
+  ///
+  /// - Throws: As the blocking call, and the cancellation error.
+  public static func probe(
+    path: String, preferences: TrackPreferences = TrackPreferences(),
+    locale: LabelLocale = .english, timeout: Double? = nil, remote: RemoteAccess = RemoteAccess()
+  ) async throws(MediaError) -> MediaInfo {
+    try await BlockingWork.run("probe") { () throws(MediaError) -> MediaInfo in
+      try probe(
+        path: path, preferences: preferences, locale: locale, timeout: timeout, remote: remote)
+    }
+  }
+
   /// Probes media held in memory (a download in progress, a file inside an archive), read
   /// through a custom reader: no temporary file. Manifests are not recognised here, and the
   /// bytes cannot make FFmpeg open any file or the network.

@@ -110,6 +110,27 @@ enum WorkerThreads {
     }
     for thread in threads { pthread_join(thread, nil) }
   }
+
+  /// Runs `body` on a new detached thread (or, if one cannot be created, on the calling thread)
+  /// and returns at once.
+  static func detach(_ body: @escaping @Sendable () -> Void) {
+    let box = Unmanaged.passRetained(Box(body)).toOpaque()
+    var thread = pthread_t()
+    let code = pthread_create(
+      &thread, nil,
+      { raw in
+        guard let raw else { return nil }
+        let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
+        box.body()
+        return nil
+      }, box)
+    if code == 0 {
+      pthread_detach(thread)
+    } else {
+      Unmanaged<Box>.fromOpaque(box).release()
+      body()
+    }
+  }
 }
 
 /// A value guarded by a `pthread_mutex_t`. (The standard library's `Mutex` waits on a futex
