@@ -35,6 +35,9 @@ let cuesCommand = Command(
     exit 65, as in browsers), .srt is SRT (any case); for - and other names the content
     decides (a WEBVTT signature, else an SRT timing line). --format vtt|srt overrides.
     A URL's name is the last part of its path (https://cdn/a.vtt?token=1 is WebVTT).
+    An HLS subtitle playlist (#EXTM3U, local or remote) is read with its WebVTT segments,
+    joined into one document on the first segment's timeline (X-TIMESTAMP-MAP applied, cues
+    repeated across segments kept once).
 
     \(remoteHelp) A subtitle file may have at most 16 MiB.
 
@@ -115,16 +118,21 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   let clock = ContinuousClock()
   let started = clock.now
   var document: SubtitleDocument
-  do throws(SubtitleError) {
-    document = try SubtitleFile.parse(bytes, format: options.format, encoding: options.encoding)
-  } catch {
+  if options.format == nil, HLSSubtitleSegments.isPlaylist(bytes) {
+    document = try joinedSegments(
+      playlist: bytes, at: path, timeout: timeout, arguments, command: name)
+  } else {
+    do throws(SubtitleError) {
+      document = try SubtitleFile.parse(bytes, format: options.format, encoding: options.encoding)
+    } catch {
     // A `.vtt` name that holds SRT (a renamed file) says how to read it anyway.
     if case .badSignature = error, options.format == .webVTT, arguments.value("format") == nil,
       SubRip.looksLikeSRT(bytes)
     {
-      throw CLIError.data(name, error.description + "; it reads as SRT with --format srt")
+        throw CLIError.data(name, error.description + "; it reads as SRT with --format srt")
+      }
+      throw CLIError.data(name, error.description)
     }
-    throw CLIError.data(name, error.description)
   }
   let elapsed = clock.now - started
   if let shift = options.shift { document = document.shifted(by: shift) }
@@ -142,6 +150,34 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
     stderr.write("mtool: cues: \(diagnosticCount) \(plural) (see --json)\n")
   }
   return .ok
+}
+
+/// The WebVTT segments of the HLS subtitle playlist `playlist` (read from `path`), joined into
+/// one document on the first segment's timeline.
+/// - Throws: 65 for a playlist that is not a subtitle media playlist or a segment that is not
+///   WebVTT, and the media exit codes for segments that cannot be read.
+private func joinedSegments(
+  playlist: [UInt8], at path: String, timeout: Double?, _ arguments: ParsedArguments,
+  command: String
+) throws(CLIError) -> SubtitleDocument {
+  let access = try parseRemoteAccess(arguments, command: command)
+  let segments: [[UInt8]]
+  do throws(MediaError) {
+    segments = try HLSSubtitleSegments.read(
+      playlist: playlist, at: path == "-" ? "." : path, timeout: timeout, remote: access)
+  } catch {
+    throw mediaFailure(error, command: command)
+  }
+  var documents: [SubtitleDocument] = []
+  documents.reserveCapacity(segments.count)
+  for (number, segment) in segments.enumerated() {
+    do throws(SubtitleError) {
+      documents.append(try SubtitleFile.parse(segment, format: .webVTT))
+    } catch {
+      throw CLIError.data(command, "segment \(number + 1) of '\(path)': \(error.description)")
+    }
+  }
+  return SubtitleDocument(joiningSegments: documents)
 }
 
 /// The input options of `mtool cues`: how to read the input and which times to keep.

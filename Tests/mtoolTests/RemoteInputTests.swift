@@ -88,6 +88,16 @@ private let site: String = {
   ] {
     try? files.copyItem(atPath: fixtures + "/" + target, toPath: dir + "/" + name)
   }
+  // A segmented WebVTT playlist: two segments, each with its X-TIMESTAMP-MAP, one cue across.
+  try? files.createDirectory(atPath: dir + "/subs/two", withIntermediateDirectories: true)
+  write(
+    "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000\n\n00:01.000 --> 00:02.000\nOne\n\n"
+      + "00:03.000 --> 00:05.000\nAcross\n", "subs/two/s0.vtt")
+  write(
+    "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:1260000,LOCAL:00:00:04.000\n\n00:03.000 --> 00:05.000\nAcross\n\n"
+      + "00:05.500 --> 00:06.000\nTwo\n", "subs/two/s1.vtt")
+  write(media(["s0.vtt", "s1.vtt"]), "subs/two/index.m3u8")
+  write(media(["s0.vtt", "../../../../etc/passwd"]), "subs/two/escape.m3u8")
   // Remote playlists that name local files: never read.
   write(media(["file:///etc/passwd"]), "evil/file-url.m3u8")
   write(media(["/etc/passwd"]), "evil/absolute.m3u8")
@@ -253,5 +263,38 @@ struct RemoteInputTests {
       return
     }
     #expect((error as? MediaError)?.isCancelled == true, "\(error)")
+  }
+
+  @Test("An HLS subtitle playlist's WebVTT segments are one document, local or remote")
+  func segmentedSubtitles() throws {
+    let server = try server.get()
+    let local = try runMtool(["cues", "--json", site + "/subs/two/index.m3u8"])
+    let remote = try runMtool(["cues", "--json", server.url("ok", "subs/two/index.m3u8")])
+    #expect(local.status == 0, "\(local.stderr)")
+    #expect(withoutPaths(remote.stdout) == withoutPaths(local.stdout))
+    let srt = try runMtool(["cues", site + "/subs/two/index.m3u8", "--to", "srt"])
+    #expect(
+      srt.stdout == """
+        1
+        00:00:01,000 --> 00:00:02,000
+        One
+
+        2
+        00:00:03,000 --> 00:00:05,000
+        Across
+
+        3
+        00:00:05,500 --> 00:00:06,000
+        Two
+
+        """)
+    // A master playlist names the subtitle playlists to give; a segment out of the folder is
+    // never read.
+    let master = try runMtool(["cues", site + "/master.m3u8"])
+    #expect(master.status == 65)
+    #expect(master.stderr.contains("subs/en/index.m3u8"))
+    let escape = try runMtool(["cues", site + "/subs/two/escape.m3u8"])
+    #expect(escape.status == 65)
+    #expect(!escape.stdout.contains("root:"))
   }
 }

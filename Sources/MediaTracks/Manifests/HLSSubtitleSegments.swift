@@ -1,0 +1,151 @@
+/// The segments of an HLS subtitle media playlist (segmented WebVTT), read whole and in order,
+/// for a subtitle parser to join into one document (SubtitleParser's
+/// `SubtitleDocument(joiningSegments:)` applies each segment's `X-TIMESTAMP-MAP`).
+///
+/// The playlist's references are read as ``ManifestParser`` reads a manifest's: for a local
+/// playlist only relative references to files inside its folder (links resolved), for a remote
+/// one only http(s) URLs resolved against its URL, fetched eight at a time so their round trips
+/// overlap. A live playlist is read once, with the segments it lists.
+public enum HLSSubtitleSegments {
+  /// The most segments read from one playlist.
+  public static let maximumSegments = 100_000
+  /// The most bytes read in all, over every segment: 256 MiB.
+  public static let maximumBytes = 256 << 20
+
+  /// Whether `bytes` (a file's content) is an HLS playlist (`#EXTM3U` at its start, after an
+  /// optional byte order mark).
+  public static func isPlaylist(_ bytes: [UInt8]) -> Bool {
+    ManifestParser.sniff(bytes.prefix(1 << 16)) == .hls
+  }
+
+  /// The bytes of each segment the media playlist `playlist` lists, in playlist order.
+  ///
+  /// - Parameters:
+  ///   - playlist: The playlist's content.
+  ///   - path: Where it was read: a local path or an http(s) URL (what references resolve
+  ///     against).
+  ///   - timeout: The longest one segment's transfer may take, in seconds (`nil`:
+  ///     ``MediaProbe/defaultTimeout``).
+  ///   - remote: How a remote playlist's segments are requested.
+  /// - Returns: One byte array per segment; the caller owns them.
+  /// - Throws: `MediaError` `.malformed` when it is not an HLS media playlist (a multivariant
+  ///   playlist names the subtitle playlists to give instead), lists no segment or too many,
+  ///   names a segment that is not a file in its folder (local) or not an http(s) URL (remote),
+  ///   is encrypted, or its segments exceed ``maximumBytes``; a segment's read error (a 4xx
+  ///   answer: `.notFound`; a timeout) as it happens.
+  public static func read(
+    playlist: [UInt8], at path: String, timeout: Double? = nil,
+    remote: RemoteAccess = RemoteAccess()
+  ) throws(MediaError) -> [[UInt8]] {
+    let parsed = try HLSPlaylist(bytes: playlist)
+    guard parsed.isMediaPlaylist else {
+      let names = parsed.renditions.filter { $0.type == "SUBTITLES" }.compactMap(\.uri)
+      throw failure(
+        path,
+        "is a multivariant playlist; give one of its subtitle playlists"
+          + (names.isEmpty ? "" : " (\(names.prefix(4).joined(separator: ", ")))"))
+    }
+    let segments = parsed.segments
+    guard !segments.isEmpty else { throw failure(path, "lists no segment") }
+    guard segments.count <= maximumSegments else {
+      throw failure(path, "lists more than \(maximumSegments) segments")
+    }
+    if segments.contains(where: { $0.encryption?.uppercased() == "AES-128" }) {
+      throw failure(path, "has encrypted segments (AES-128), which cannot be read")
+    }
+    let isRemote = RemoteURL.isRemote(path)
+    let reader = SegmentReader(
+      manifest: path, timeout: timeout, remote: isRemote ? remote : nil)
+    var targets: [String] = []
+    for segment in segments {
+      guard let target = reader.resolve(segment.uri, relativeTo: path) else {
+        throw failure(
+          path,
+          isRemote
+            ? "names a segment '\(segment.uri)' that is not an http(s) URL"
+            : "names a segment '\(segment.uri)' that is not a file in its folder")
+      }
+      targets.append(target)
+    }
+    let bodies =
+      isRemote
+      ? try fetchAll(targets, access: remote, timeout: timeout)
+      : try readAll(targets)
+    return bodies
+  }
+
+  /// Local segment files, each whole.
+  private static func readAll(_ paths: [String]) throws(MediaError) -> [[UInt8]] {
+    var total = 0
+    var bodies: [[UInt8]] = []
+    bodies.reserveCapacity(paths.count)
+    for path in paths {
+      guard let file = try FileBytes(path: path) else {
+        throw MediaError(
+          kind: .notFound, operation: "HLSPlaylist", detail: "cannot read segment '\(path)'")
+      }
+      total += Int(file.size)
+      guard total <= maximumBytes else { throw tooLarge(path) }
+      bodies.append(try file.contents())
+    }
+    return bodies
+  }
+
+  /// Remote segments, eight transfers at a time; the first failure (in playlist order) is the
+  /// error.
+  private static func fetchAll(_ urls: [String], access: RemoteAccess, timeout: Double?)
+    throws(MediaError) -> [[UInt8]]
+  {
+    let cancellation = CancellationFlag.current
+    let work = PthreadLocked(
+      (
+        next: 0, total: 0, bodies: [[UInt8]?](repeating: nil, count: urls.count),
+        errors: [MediaError?](repeating: nil, count: urls.count)
+      ))
+    WorkerThreads.run(count: min(urls.count, 8)) {
+      CancellationFlag.$current.withValue(cancellation) {
+        while true {
+          let position = work.withLock { state -> Int? in
+            guard state.next < urls.count, !state.errors.contains(where: { $0 != nil }) else {
+              return nil
+            }
+            defer { state.next += 1 }
+            return state.next
+          }
+          guard let position else { return }
+          let result = Result { () throws(MediaError) -> [UInt8] in
+            try RemoteFetch.fetch(
+              urls[position], access: access, deadline: try Deadline(timeout: timeout),
+              limit: RemoteFile.documentLimit)
+          }
+          work.withLock { state in
+            switch result {
+            case .success(let body):
+              state.total += body.count
+              if state.total > maximumBytes {
+                state.errors[position] = tooLarge(urls[position])
+              } else {
+                state.bodies[position] = body
+              }
+            case .failure(let error):
+              state.errors[position] = error
+            }
+          }
+        }
+      }
+    }
+    let (bodies, errors) = work.withLock { ($0.bodies, $0.errors) }
+    if let error = errors.lazy.compactMap({ $0 }).first { throw error }
+    return bodies.map { $0 ?? [] }
+  }
+
+  private static func failure(_ path: String, _ reason: String) -> MediaError {
+    MediaError(kind: .malformed, operation: "HLSPlaylist", detail: "'\(path)' \(reason)")
+  }
+
+  private static func tooLarge(_ path: String) -> MediaError {
+    MediaError(
+      kind: .malformed, operation: "HLSPlaylist",
+      detail: "the segments up to '\(path)' hold more than \(maximumBytes) bytes")
+  }
+}

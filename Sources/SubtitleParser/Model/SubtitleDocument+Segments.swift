@@ -1,0 +1,85 @@
+extension SubtitleDocument {
+  /// One document from the WebVTT segments of an HLS subtitle playlist, in playlist order.
+  ///
+  /// Each segment's cue times are moved onto the first segment's timeline through the
+  /// segments' `X-TIMESTAMP-MAP` headers (RFC 8216, 3.5): a cue at time *t* of a segment that
+  /// maps `LOCAL` *l* to `MPEGTS` *m* plays at media time *t* − *l* + *m*/90000, and the result
+  /// keeps the first segment's map, so its times are the first segment's own. MPEG-TS times
+  /// that wrap (33 bits) are unwrapped; a segment without a map takes the one before it. A cue
+  /// repeated in a later segment (one that spans a segment boundary, with the same times,
+  /// settings and text) is kept once. Regions are kept once per identifier and styles once
+  /// each; diagnostics keep their lines within their segment, their offsets moved into the
+  /// joined `text`, with one more for each repeated cue dropped.
+  ///
+  /// - Parameter segments: The parsed segments (the caller keeps them; the result copies what
+  ///   it needs).
+  public init(joiningSegments segments: [SubtitleDocument]) {
+    self.init(format: .webVTT, text: [])
+    guard let first = segments.first else { return }
+    header = first.header
+    timestampMap = first.timestampMap
+    let base = first.timestampMap.map { Double($0.mpegts) / 90_000 - $0.local } ?? 0
+    var previousTicks = first.timestampMap?.mpegts
+    var offset = 0.0
+    var seen = Set<CueKey>()
+    var regionIndex: [String: Int] = [:]
+    var log = DiagnosticLog()
+    for (number, segment) in segments.enumerated() {
+      if let map = segment.timestampMap {
+        var ticks = map.mpegts
+        if let previous = previousTicks {
+          // 33-bit MPEG-TS time: a value far below the one before has wrapped.
+          let wrap: Int64 = 1 << 33
+          while ticks < previous - wrap / 2 { ticks += wrap }
+        }
+        previousTicks = ticks
+        offset = Double(ticks) / 90_000 - map.local - base
+      }
+      let shift = text.count
+      text.append(contentsOf: segment.text)
+      for style in segment.styles where !styles.contains(style) { styles.append(style) }
+      var regionMap: [Int: Int] = [:]
+      for (index, region) in segment.regions.enumerated() {
+        if let known = regionIndex[region.id], !region.id.isEmpty {
+          regionMap[index] = known
+        } else {
+          regionMap[index] = regions.count
+          if !region.id.isEmpty { regionIndex[region.id] = regions.count }
+          regions.append(region)
+        }
+      }
+      for var diagnostic in segment.diagnostics {
+        diagnostic.offset += shift
+        log.append(diagnostic)
+      }
+      for var cue in segment.cues {
+        cue.startTime = ((cue.startTime + offset) * 1000).rounded() / 1000
+        cue.endTime = ((cue.endTime + offset) * 1000).rounded() / 1000
+        cue.idRange = (cue.idRange.lowerBound + shift)..<(cue.idRange.upperBound + shift)
+        cue.textRange = (cue.textRange.lowerBound + shift)..<(cue.textRange.upperBound + shift)
+        cue.settings.region = cue.settings.region.flatMap { regionMap[$0] }
+        let key = CueKey(
+          start: cue.startTime, end: cue.endTime, settings: cue.settings,
+          text: Array(text[cue.textRange]))
+        guard seen.insert(key).inserted else {
+          if number > 0 {
+            log.add(
+              line: cue.line, offset: cue.textRange.lowerBound,
+              "cue repeated from an earlier segment; kept once")
+          }
+          continue
+        }
+        cues.append(cue)
+      }
+    }
+    diagnostics = log.list
+  }
+
+  /// What makes two cues of consecutive segments the same cue.
+  private struct CueKey: Hashable {
+    var start: Double
+    var end: Double
+    var settings: CueSettings
+    var text: [UInt8]
+  }
+}

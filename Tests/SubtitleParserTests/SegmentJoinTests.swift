@@ -1,0 +1,75 @@
+import SubtitleParser
+import Testing
+
+// HLS subtitle playlists: WebVTT segments joined into one document through their
+// X-TIMESTAMP-MAP headers (RFC 8216, 3.5).
+
+private func segment(_ map: String?, _ body: String) throws -> SubtitleDocument {
+  var text = "WEBVTT\n"
+  if let map { text += "X-TIMESTAMP-MAP=\(map)\n" }
+  return try SubtitleFile.parse(Array((text + "\n" + body).utf8), format: .webVTT)
+}
+
+private func times(_ document: SubtitleDocument) -> [[Double]] {
+  document.cues.map { [$0.startTime, $0.endTime] }
+}
+
+@Test func segmentsWithOneMapKeepTheirTimes() throws {
+  let a = try segment("MPEGTS:900000,LOCAL:00:00:00.000", "00:01.000 --> 00:02.000\nOne\n")
+  let b = try segment("MPEGTS:900000,LOCAL:00:00:00.000", "00:05.000 --> 00:06.000\nTwo\n")
+  let joined = SubtitleDocument(joiningSegments: [a, b])
+  #expect(times(joined) == [[1, 2], [5, 6]])
+  #expect(joined.cues.map { joined.text(of: $0) } == ["One", "Two"])
+  #expect(joined.timestampMap == TimestampMap(mpegts: 900_000, local: 0))
+}
+
+@Test func eachSegmentsMapMovesItsCuesOntoTheFirstTimeline() throws {
+  // The second segment's cue times are local to it: LOCAL 0 is MPEGTS 900000 + 4 s.
+  let a = try segment("MPEGTS:900000,LOCAL:00:00:00.000", "00:01.000 --> 00:02.000\nOne\n")
+  let b = try segment("MPEGTS:1260000,LOCAL:00:00:00.000", "00:00.500 --> 00:01.000\nTwo\n")
+  // LOCAL other than 0: the cue at 10.5 s of a segment mapping LOCAL 10 s to MPEGTS 900000 + 8 s.
+  let c = try segment("MPEGTS:1620000,LOCAL:00:00:10.000", "00:10.500 --> 00:11.000\nThree\n")
+  let joined = SubtitleDocument(joiningSegments: [a, b, c])
+  #expect(times(joined) == [[1, 2], [4.5, 5], [8.5, 9]])
+}
+
+@Test func mpegTimeThatWrapsIsUnwrapped() throws {
+  let wrap: Int64 = 1 << 33
+  let a = try segment("MPEGTS:\(wrap - 90000),LOCAL:00:00:00.000", "00:00.000 --> 00:00.500\nA\n")
+  // One second later, past the wrap.
+  let b = try segment("MPEGTS:0,LOCAL:00:00:00.000", "00:00.000 --> 00:00.500\nB\n")
+  #expect(times(SubtitleDocument(joiningSegments: [a, b])) == [[0, 0.5], [1, 1.5]])
+}
+
+@Test func aCueRepeatedAcrossABoundaryIsKeptOnce() throws {
+  let body = "00:03.000 --> 00:05.000 line:0\nAcross\n"
+  let a = try segment("MPEGTS:900000,LOCAL:00:00:00.000", "00:01.000 --> 00:02.000\nOne\n\n" + body)
+  let b = try segment("MPEGTS:900000,LOCAL:00:00:00.000", body + "\n00:06.000 --> 00:07.000\nTwo\n")
+  let joined = SubtitleDocument(joiningSegments: [a, b])
+  #expect(joined.cues.map { joined.text(of: $0) } == ["One", "Across", "Two"])
+  #expect(joined.diagnostics.contains { $0.reason.contains("repeated") })
+  // Same times, other text: two cues.
+  let c = try segment(nil, "00:03.000 --> 00:05.000\nOther\n")
+  #expect(SubtitleDocument(joiningSegments: [a, c]).cues.count == 3)
+}
+
+@Test func aSegmentWithoutAMapTakesTheOneBefore() throws {
+  let a = try segment("MPEGTS:900000,LOCAL:00:00:00.000", "00:01.000 --> 00:02.000\nOne\n")
+  let b = try segment("MPEGTS:1260000,LOCAL:00:00:00.000", "00:00.000 --> 00:00.500\nTwo\n")
+  let c = try segment(nil, "00:01.000 --> 00:01.500\nThree\n")
+  #expect(times(SubtitleDocument(joiningSegments: [a, b, c])) == [[1, 2], [4, 4.5], [5, 5.5]])
+}
+
+@Test func regionsAreKeptOncePerIdentifierAndCuesPointAtThem() throws {
+  let region = "REGION\nid:r1\nwidth:40%\n\n"
+  let a = try segment(nil, region + "00:01.000 --> 00:02.000 region:r1\nOne\n")
+  let b = try segment(nil, region + "00:03.000 --> 00:04.000 region:r1\nTwo\n")
+  let joined = SubtitleDocument(joiningSegments: [a, b])
+  #expect(joined.regions.map(\.id) == ["r1"])
+  #expect(joined.cues.map { joined.region(of: $0)?.id } == ["r1", "r1"])
+}
+
+@Test func noSegmentsIsAnEmptyDocument() {
+  let joined = SubtitleDocument(joiningSegments: [])
+  #expect(joined.cues.isEmpty && joined.text.isEmpty)
+}
