@@ -125,10 +125,10 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
     do throws(SubtitleError) {
       document = try SubtitleFile.parse(bytes, format: options.format, encoding: options.encoding)
     } catch {
-    // A `.vtt` name that holds SRT (a renamed file) says how to read it anyway.
-    if case .badSignature = error, options.format == .webVTT, arguments.value("format") == nil,
-      SubRip.looksLikeSRT(bytes)
-    {
+      // A `.vtt` name that holds SRT (a renamed file) says how to read it anyway.
+      if case .badSignature = error, options.format == .webVTT, arguments.value("format") == nil,
+        SubRip.looksLikeSRT(bytes)
+      {
         throw CLIError.data(name, error.description + "; it reads as SRT with --format srt")
       }
       throw CLIError.data(name, error.description)
