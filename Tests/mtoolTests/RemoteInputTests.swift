@@ -98,6 +98,23 @@ private let site: String = {
       + "00:05.500 --> 00:06.000\nTwo\n", "subs/two/s1.vtt")
   write(media(["s0.vtt", "s1.vtt"]), "subs/two/index.m3u8")
   write(media(["s0.vtt", "../../../../etc/passwd"]), "subs/two/escape.m3u8")
+  // A DASH manifest that states no audio facts: the initialization segments do.
+  try? files.createDirectory(atPath: dir + "/dash/media/a1", withIntermediateDirectories: true)
+  try? files.copyItem(
+    atPath: fixtures + "/aac-movtext.mp4", toPath: dir + "/dash/media/a1/init.mp4")
+  write(
+    """
+    <?xml version="1.0"?>
+    <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT4S">
+      <Period><BaseURL>media/</BaseURL>
+        <AdaptationSet contentType="audio" lang="en">
+          <Representation id="a1" bandwidth="64000">
+            <SegmentTemplate initialization="$RepresentationID$/init.mp4" media="$Number$.m4s"/>
+          </Representation>
+        </AdaptationSet>
+      </Period>
+    </MPD>
+    """, "dash/m.mpd")
   // Remote playlists that name local files: never read.
   write(media(["file:///etc/passwd"]), "evil/file-url.m3u8")
   write(media(["/etc/passwd"]), "evil/absolute.m3u8")
@@ -123,7 +140,9 @@ private func withoutPaths(_ json: String) -> String {
 struct RemoteInputTests {
   @Test(
     "tracks on a URL gives the local answer",
-    arguments: ["master.m3u8", "audio/en/index.m3u8", "manifest.mpd", "accessibility.mkv"])
+    arguments: [
+      "master.m3u8", "audio/en/index.m3u8", "manifest.mpd", "dash/m.mpd", "accessibility.mkv",
+    ])
   func tracksMatchLocal(path: String) throws {
     let server = try server.get()
     let local = try runMtool(["tracks", "--json", site + "/" + path])
@@ -140,6 +159,8 @@ struct RemoteInputTests {
     #expect(remote.stdout.contains("\"codec\":\"mp2\""))
     #expect(remote.stdout.contains("\"sampleRate\":48000"))
     #expect(remote.stdout.contains("\"codec\":\"webvtt\""))
+    let dash = try runMtool(["tracks", "--json", server.url("ok", "dash/m.mpd")])
+    #expect(dash.stdout.contains("\"sampleRate\":8000"), "\(dash.stdout)")
   }
 
   @Test("cues on a URL gives the local answer, its format from the URL's path")

@@ -43,6 +43,14 @@ public struct DASHManifest: Hashable, Sendable, Codable {
     /// `SupplementalProperty` or `EssentialProperty` descriptors with the scheme
     /// `urn:mpeg:dash:adaptation-set-switching:2016` (their value is a comma-separated list).
     public var switchableWith: [String]
+    /// Where the first `Representation`'s initialization segment is, as a reference relative
+    /// to the manifest (or absolute where a `BaseURL` is): the `BaseURL`s of the `MPD`,
+    /// `Period`, set and `Representation` applied in turn, then the initialization of the
+    /// `SegmentTemplate` (its `$RepresentationID$` and `$Bandwidth$` filled in), `SegmentList`
+    /// or `SegmentBase` nearest the `Representation`; for a `SegmentBase` without an
+    /// `Initialization` `sourceURL`, the representation's media file itself. `nil` when the
+    /// manifest says none.
+    public var initialization: String? = nil
   }
 
   /// One `Period`.
@@ -87,15 +95,22 @@ public struct DASHManifest: Hashable, Sendable, Codable {
     isDynamic = mpd.attributes["type"]?.trimmingSpaces == "dynamic"
     var periods: [Period] = []
     var sets: [AdaptationSet] = []
+    let mpdBase = DASHManifest.joined(nil, mpd.child("BaseURL")?.text)
     for (position, period) in mpd.children("Period").enumerated() {
       let found = period.children("AdaptationSet")
+      let periodBase = DASHManifest.joined(mpdBase, period.child("BaseURL")?.text)
       periods.append(
         Period(
           id: period.attributes["id"],
           start: period.attributes["start"].flatMap(DASHManifest.seconds),
           duration: period.attributes["duration"].flatMap(DASHManifest.seconds),
           adaptationSetCount: found.count))
-      for element in found { sets.append(DASHManifest.adaptationSet(element, period: position)) }
+      for element in found {
+        var set = DASHManifest.adaptationSet(element, period: position)
+        set.initialization = DASHManifest.initialization(
+          of: element, base: periodBase, inherited: [period, mpd])
+        sets.append(set)
+      }
     }
     self.periods = periods
     adaptationSets = sets
@@ -169,6 +184,93 @@ public struct DASHManifest: Hashable, Sendable, Codable {
         Int($0.split(separator: " ").first.map(String.init) ?? "").flatMap { $0 > 0 ? $0 : nil }
       }, bandwidth: bandwidths.last, bandwidths: bandwidths, period: period,
       switchableWith: switchable)
+  }
+
+  /// The initialization reference of the first `Representation` of `set` (see
+  /// ``AdaptationSet/initialization``); `inherited` are the enclosing `Period` and `MPD`.
+  private static func initialization(
+    of set: XMLElement, base: String?, inherited: [XMLElement]
+  ) -> String? {
+    let representation = set.child("Representation")
+    let setBase = joined(base, set.child("BaseURL")?.text)
+    let mediaBase = joined(setBase, representation?.child("BaseURL")?.text)
+    // The nearest segment description: the Representation's, the set's, the Period's, the MPD's.
+    let scopes = (representation.map { [$0] } ?? []) + [set] + inherited
+    for scope in scopes {
+      if let template = scope.child("SegmentTemplate"),
+        let pattern = template.attributes["initialization"]
+          ?? scopes.lazy.compactMap({ $0.child("SegmentTemplate")?.attributes["initialization"] })
+          .first
+      {
+        let filled = filledTemplate(
+          pattern, id: representation?.attributes["id"] ?? "",
+          bandwidth: representation?.attributes["bandwidth"] ?? "")
+        return joined(mediaBase, filled)
+      }
+      if let list = scope.child("SegmentList") {
+        if let source = list.child("Initialization")?.attributes["sourceURL"] {
+          return joined(mediaBase, source)
+        }
+        return list.child("SegmentURL")?.attributes["media"].map { joined(mediaBase, $0) }
+          ?? nil
+      }
+      if let segmentBase = scope.child("SegmentBase") {
+        if let source = segmentBase.child("Initialization")?.attributes["sourceURL"] {
+          return joined(mediaBase, source)
+        }
+        return mediaBase
+      }
+    }
+    // No segment description: the representation's BaseURL is the whole media file.
+    return representation?.child("BaseURL") != nil || set.child("BaseURL") != nil
+      ? mediaBase : nil
+  }
+
+  /// `reference` relative to `base` (both relative to the manifest, or absolute): a reference
+  /// with a scheme or a leading `/` stands alone, else it follows `base`'s folder.
+  static func joined(_ base: String?, _ reference: String?) -> String? {
+    guard let reference = reference?.trimmingSpaces, !reference.isEmpty else { return base }
+    guard let base, !base.isEmpty else { return reference }
+    if reference.hasPrefix("/") || RemoteURL.scheme(of: Substring(reference)) != nil {
+      return reference
+    }
+    let folder = base.lastIndex(of: "/").map { String(base[...$0]) } ?? ""
+    return folder + reference
+  }
+
+  /// A `SegmentTemplate` pattern with `$RepresentationID$`, `$Bandwidth$` (with an optional
+  /// `%0Nd` width) and `$$` filled in; other identifiers are left as written.
+  static func filledTemplate(_ pattern: String, id: String, bandwidth: String) -> String {
+    var out = ""
+    var rest = Substring(pattern)
+    while let open = rest.firstIndex(of: "$") {
+      out += rest[..<open]
+      let afterOpen = rest.index(after: open)
+      guard let close = rest[afterOpen...].firstIndex(of: "$") else {
+        out += rest[open...]
+        return out
+      }
+      let name = rest[afterOpen..<close]
+      if name.isEmpty {
+        out += "$"
+      } else if name == "RepresentationID" {
+        out += id
+      } else if name.hasPrefix("Bandwidth") {
+        let format = name.dropFirst("Bandwidth".count)
+        var value = bandwidth.trimmingSpaces
+        if format.hasPrefix("%0"), format.hasSuffix("d"),
+          let width = Int(format.dropFirst(2).dropLast())
+        {
+          value = String(repeating: "0", count: max(0, width - value.count)) + value
+        }
+        out += value
+      } else {
+        out += "$" + name + "$"
+      }
+      rest = rest[rest.index(after: close)...]
+    }
+    out += rest
+    return out
   }
 
   /// An ISO 8601 duration such as `PT1H2M3.5S` (days allowed; years and months, which have no

@@ -124,7 +124,11 @@ public enum ManifestParser {
       fillFromSegments(&result, playlist: playlist, reader: &reader)
       return result
     case .dash:
-      return self.info(path: path, dash: try DASHManifest(bytes: bytes))
+      let manifest = try DASHManifest(bytes: bytes)
+      var result = self.info(path: path, dash: manifest)
+      var reader = SegmentReader(manifest: local, timeout: timeout)
+      fillFromInitialization(&result, manifest: manifest, reader: &reader)
+      return result
     }
   }
 
@@ -156,7 +160,28 @@ public enum ManifestParser {
       fillFromSegments(&result, playlist: playlist, reader: &reader)
       return result
     case .dash:
-      return self.info(path: url, dash: try DASHManifest(bytes: bytes))
+      let manifest = try DASHManifest(bytes: bytes)
+      var result = self.info(path: url, dash: manifest)
+      var reader = SegmentReader(manifest: url, timeout: timeout, remote: access)
+      fillFromInitialization(&result, manifest: manifest, reader: &reader)
+      return result
+    }
+  }
+
+  /// Fills in the codec, channels, sample rate and bit rate a DASH manifest does not state
+  /// for an audio track from its adaptation set's initialization segment (see
+  /// ``DASHManifest/AdaptationSet/initialization``), read as ``SegmentReader`` may.
+  static func fillFromInitialization(
+    _ info: inout MediaInfo, manifest: DASHManifest, reader: inout SegmentReader
+  ) {
+    for position in info.audio.indices {
+      let track = info.audio[position]
+      guard track.codec.isEmpty || track.channels == 0 || track.sampleRate == 0,
+        manifest.adaptationSets.indices.contains(track.index),
+        let uri = manifest.adaptationSets[track.index].initialization,
+        let found = reader.mediaTracks(uri)?.audio.first
+      else { continue }
+      info.audio[position].fill(from: found)
     }
   }
 

@@ -109,6 +109,27 @@ struct SegmentReader {
     return try? tracks(of: segment, playlist: path, name: uri)
   }
 
+  /// The tracks of the media file `uri` names relative to the manifest (a DASH
+  /// representation's initialization segment), or `nil` when it is not a file the manifest may
+  /// name, cannot be read as media, or the reads are used up. A remote file is read up to its
+  /// first ``remoteSegmentPrefix`` bytes, in one request, and probed in memory.
+  mutating func mediaTracks(_ uri: String) -> Tracks? {
+    guard reads < ManifestParser.maximumSegmentReads,
+      let target = resolve(uri, relativeTo: manifest)
+    else { return nil }
+    reads += 1
+    if let remote {
+      guard let deadline = try? Deadline(timeout: timeout),
+        let bytes = try? RemoteFetch.fetch(
+          target, access: remote, deadline: deadline, limit: SegmentReader.remoteSegmentPrefix,
+          prefixOnly: true)
+      else { return nil }
+      return try? SegmentReader.probe(
+        .bytes(bytes, name: target), target: uri, name: manifest, timeout: timeout)
+    }
+    return try? SegmentReader.probe(.path(target), target: uri, name: manifest, timeout: timeout)
+  }
+
   /// The tracks of `segment` (its initialization section when it has one) of the media
   /// playlist at `playlist` (the manifest's local path or URL); `name` names the playlist in
   /// errors.
