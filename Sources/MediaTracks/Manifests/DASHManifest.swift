@@ -96,9 +96,11 @@ public struct DASHManifest: Hashable, Sendable, Codable {
     var periods: [Period] = []
     var sets: [AdaptationSet] = []
     let mpdBase = DASHManifest.joined(nil, mpd.child("BaseURL")?.text)
+    let mpdSegments = SegmentDescriptions(mpd)
     for (position, period) in mpd.children("Period").enumerated() {
       let found = period.children("AdaptationSet")
       let periodBase = DASHManifest.joined(mpdBase, period.child("BaseURL")?.text)
+      let periodSegments = SegmentDescriptions(period)
       periods.append(
         Period(
           id: period.attributes["id"],
@@ -108,7 +110,7 @@ public struct DASHManifest: Hashable, Sendable, Codable {
       for element in found {
         var set = DASHManifest.adaptationSet(element, period: position)
         set.initialization = DASHManifest.initialization(
-          of: element, base: periodBase, inherited: [period, mpd])
+          of: element, base: periodBase, inherited: [periodSegments, mpdSegments])
         sets.append(set)
       }
     }
@@ -186,35 +188,54 @@ public struct DASHManifest: Hashable, Sendable, Codable {
       switchableWith: switchable)
   }
 
+  /// The segment descriptions one element holds (its first `SegmentTemplate`, `SegmentList`
+  /// and `SegmentBase`), found in one pass over its children.
+  struct SegmentDescriptions {
+    var template: XMLElement?
+    var list: XMLElement?
+    var base: XMLElement?
+
+    init(_ element: XMLElement?) {
+      for child in element?.children ?? [] {
+        switch child.name {
+        case "SegmentTemplate" where template == nil: template = child
+        case "SegmentList" where list == nil: list = child
+        case "SegmentBase" where base == nil: base = child
+        default: break
+        }
+      }
+    }
+  }
+
   /// The initialization reference of the first `Representation` of `set` (see
-  /// ``AdaptationSet/initialization``); `inherited` are the enclosing `Period` and `MPD`.
+  /// ``AdaptationSet/initialization``); `inherited` are the segment descriptions of the
+  /// enclosing `Period` and `MPD`, found once for all their sets (so the work per set does not
+  /// grow with the number of sets).
   private static func initialization(
-    of set: XMLElement, base: String?, inherited: [XMLElement]
+    of set: XMLElement, base: String?, inherited: [SegmentDescriptions]
   ) -> String? {
     let representation = set.child("Representation")
     let setBase = joined(base, set.child("BaseURL")?.text)
     let mediaBase = joined(setBase, representation?.child("BaseURL")?.text)
     // The nearest segment description: the Representation's, the set's, the Period's, the MPD's.
-    let scopes = (representation.map { [$0] } ?? []) + [set] + inherited
+    let scopes =
+      [SegmentDescriptions(representation), SegmentDescriptions(set)] + inherited
     for scope in scopes {
-      if let template = scope.child("SegmentTemplate"),
-        let pattern = template.attributes["initialization"]
-          ?? scopes.lazy.compactMap({ $0.child("SegmentTemplate")?.attributes["initialization"] })
-          .first
+      if scope.template != nil,
+        let pattern = scopes.lazy.compactMap({ $0.template?.attributes["initialization"] }).first
       {
         let filled = filledTemplate(
           pattern, id: representation?.attributes["id"] ?? "",
           bandwidth: representation?.attributes["bandwidth"] ?? "")
         return joined(mediaBase, filled)
       }
-      if let list = scope.child("SegmentList") {
+      if let list = scope.list {
         if let source = list.child("Initialization")?.attributes["sourceURL"] {
           return joined(mediaBase, source)
         }
-        return list.child("SegmentURL")?.attributes["media"].map { joined(mediaBase, $0) }
-          ?? nil
+        return list.child("SegmentURL")?.attributes["media"].flatMap { joined(mediaBase, $0) }
       }
-      if let segmentBase = scope.child("SegmentBase") {
+      if let segmentBase = scope.base {
         if let source = segmentBase.child("Initialization")?.attributes["sourceURL"] {
           return joined(mediaBase, source)
         }
