@@ -17,11 +17,13 @@ with byte ranges, and these fault modes chosen by the first path segment:
   /endless/PATH      200 with no length and a body that never ends
   /badlength/PATH    Content-Length 100000 larger than the body sent, then close
   /needheader/PATH   403 unless the request has "X-Token: secret"
+  /gzip/PATH         the file gzip-compressed, with Content-Encoding: gzip
 
 --latency-ms N delays every answer by N ms. --count-file F appends one line per request
 ("METHOD PATH RANGE") to F, so tests can count the requests a command made.
 """
 import argparse
+import gzip
 import os
 import socket
 import struct
@@ -168,6 +170,17 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
         self.close_connection = True
+
+    def mode_gzip(self, rest):
+        data = self.file_bytes(rest)
+        if data is None:
+            return self.status(404)
+        body = gzip.compress(data)
+        self.send_response(200)
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def mode_needheader(self, rest):
         if self.headers.get("X-Token") != "secret":

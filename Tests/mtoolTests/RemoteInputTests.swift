@@ -217,6 +217,14 @@ struct RemoteInputTests {
     let server = try server.get()
     #expect(try runMtool(["tracks", server.url("flaky", "master.m3u8")]).status == 0)
     #expect(try runMtool(["tracks", server.url("redirect", "master.m3u8")]).status == 0)
+    // A compressed body is inflated, small or large.
+    for name in ["audio/en/index.m3u8", "sample.vtt", "master.m3u8"] {
+      let command = name.hasSuffix(".vtt") ? "cues" : "tracks"
+      let plain = try runMtool([command, "--json", server.url("ok", name)])
+      let gzip = try runMtool([command, "--json", server.url("gzip", name)])
+      #expect(gzip.status == 0, "\(gzip.stderr)")
+      #expect(withoutPaths(gzip.stdout) == withoutPaths(plain.stdout))
+    }
     let token = try runMtool([
       "tracks", "--header", "X-Token: secret", server.url("needheader", "master.m3u8"),
     ])
