@@ -7,6 +7,8 @@ APT_PEERS := ffmpeg soundstretch rubberband-cli mpv
 # Debian ships): Scripts/make-realworld-corpus.sh, Scripts/make-othermuxer-media.sh.
 APT_CORPUS := mkvtoolnix sox libsox-fmt-base flac lame opus-tools vorbis-tools wavpack \
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good sound-theme-freedesktop
+# What the remote-input tests run beside mtool: the loopback fixture server and a certificate.
+APT_REMOTE := python3 openssl
 FIXTURES := Tests/Fixtures
 MTOOL := .build/release/mtool
 # Release builds link the Swift runtime statically: the binary then runs without the Swift
@@ -58,7 +60,7 @@ test: test-quick sanitize
 # The real-world tests' tools and media, each installed when missing.
 test-deps: deps
 	@missing=""; \
-	for p in $(APT_CORPUS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	for p in $(APT_CORPUS) $(APT_REMOTE); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \
 	  export DEBIAN_FRONTEND=noninteractive; \

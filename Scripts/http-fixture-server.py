@@ -19,7 +19,7 @@ with byte ranges, and these fault modes chosen by the first path segment:
   /needheader/PATH   403 unless the request has "X-Token: secret"
   /gzip/PATH         the file gzip-compressed, with Content-Encoding: gzip
 
---latency-ms N delays every answer by N ms. --count-file F appends one line per request
+--tls CERT KEY serves https with that certificate. --latency-ms N delays every answer by N ms. --count-file F appends one line per request
 ("METHOD PATH RANGE") to F, so tests can count the requests a command made.
 """
 import argparse
@@ -194,8 +194,14 @@ def main():
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--latency-ms", type=float, default=0)
     parser.add_argument("--count-file")
+    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
     options = parser.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", options.port), Handler)
+    if options.tls:
+        import ssl
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(*options.tls)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     server.daemon_threads = True
     server.options = options
     print(server.server_address[1], flush=True)

@@ -26,6 +26,7 @@ let cuesCommand = Command(
       "timeout", value: "S",
       help: "Longest wait for data from a pipe or URL, seconds (default 30; stdin: none)."),
     headerOption,
+    cacertOption,
   ],
   details: """
     arguments:

@@ -27,6 +27,7 @@ let stretchCommand = Command(
     OptionSpec("json", help: "Print a JSON summary on stdout."),
     timeoutOption,
     headerOption,
+    cacertOption,
   ] + filesFromOptions + [
     OptionSpec(
       "output-template", value: "T",

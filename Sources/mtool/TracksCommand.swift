@@ -22,6 +22,7 @@ let tracksCommand = Command(
       "jobs", short: "j", value: "N", help: "Files probed at once (default: one per processor)."),
     timeoutOption,
     headerOption,
+    cacertOption,
   ] + filesFromOptions,
   details: """
     arguments:

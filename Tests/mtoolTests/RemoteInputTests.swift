@@ -13,12 +13,14 @@ private final class FixtureServer: @unchecked Sendable {
   let root: String
   let requestLog: String
 
-  init(root: String) throws {
+  init(root: String, tls: (certificate: String, key: String)? = nil) throws {
     self.root = root
     requestLog = root + "/.requests"
     let script = fixtures + "/../../Scripts/http-fixture-server.py"
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", script, root, "--count-file", requestLog]
+    process.arguments =
+      ["python3", script, root, "--count-file", requestLog]
+      + (tls.map { ["--tls", $0.certificate, $0.key] } ?? [])
     let out = Pipe()
     process.standardOutput = out
     process.standardError = FileHandle.nullDevice
@@ -325,5 +327,32 @@ struct RemoteInputTests {
     let escape = try runMtool(["cues", site + "/subs/two/escape.m3u8"])
     #expect(escape.status == 65)
     #expect(!escape.stdout.contains("root:"))
+  }
+
+  @Test("https: a certificate the authorities do not vouch for is refused; --cacert trusts one")
+  func https() throws {
+    let dir = NSTemporaryDirectory() + "mtool-tls-\(getpid())"
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let openssl = Process()
+    openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    openssl.arguments = [
+      "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", dir + "/key.pem",
+      "-out", dir + "/cert.pem", "-days", "2", "-subj", "/CN=127.0.0.1", "-addext",
+      "subjectAltName=IP:127.0.0.1",
+    ]
+    openssl.standardError = FileHandle.nullDevice
+    try openssl.run()
+    openssl.waitUntilExit()
+    try #require(openssl.terminationStatus == 0)
+    let server = try FixtureServer(root: site, tls: (dir + "/cert.pem", dir + "/key.pem"))
+    let url = server.url("ok", "master.m3u8").replacing("http://", with: "https://")
+    let refused = try runMtool(["tracks", "--timeout", "5", url])
+    #expect(refused.status != 0)
+    #expect(refused.stdout.isEmpty)
+    let trusted = try runMtool(["tracks", "--json", "--cacert", dir + "/cert.pem", url])
+    let plain = try runMtool(["tracks", "--json", site + "/master.m3u8"])
+    #expect(trusted.status == 0, "\(trusted.stderr)")
+    #expect(withoutPaths(trusted.stdout) == withoutPaths(plain.stdout))
   }
 }

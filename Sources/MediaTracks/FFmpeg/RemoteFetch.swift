@@ -12,7 +12,8 @@ enum RemoteFetch {
   /// The protocols a remote input may use, FFmpeg's whitelist: nothing local, nothing else.
   static let protocols = "http,https,tls,tcp"
 
-  /// The options of every remote open: the whitelist, headers and user agent, connect and read
+  /// The options of every remote open: the whitelist, headers and user agent, certificate
+  /// verification, connect and read
   /// timeouts of the deadline's length, and bounded retries (a reset connection or a 5xx
   /// answer is retried with pauses of 0, 1, 3 s… up to 4 s, within the deadline).
   /// The caller frees the dictionary with `av_dict_free`.
@@ -22,18 +23,22 @@ enum RemoteFetch {
     var dictionary: OpaquePointer? = nil
     let microseconds =
       deadline.seconds.isFinite ? String(Int64(min(deadline.seconds, 1e6) * 1e6)) : "-1"
-    let pairs: [(String, String)] = [
-      ("protocol_whitelist", protocols),
-      ("headers", try access.headerBlock()),
-      ("user_agent", access.userAgent),
-      ("rw_timeout", microseconds),
-      ("timeout", microseconds),
-      ("reconnect", "1"),
-      ("reconnect_on_network_error", "1"),
-      ("reconnect_on_http_error", "5xx"),
-      ("reconnect_delay_max", "4"),
-      ("icy", "0"),
-    ]
+    let pairs: [(String, String)] =
+      [
+        ("protocol_whitelist", protocols),
+        ("headers", try access.headerBlock()),
+        ("user_agent", access.userAgent),
+        ("rw_timeout", microseconds),
+        ("timeout", microseconds),
+        ("reconnect", "1"),
+        ("reconnect_on_network_error", "1"),
+        ("reconnect_on_http_error", "5xx"),
+        ("reconnect_delay_max", "4"),
+        ("icy", "0"),
+        // FFmpeg does not verify certificates unless asked; the system's trust store (GnuTLS)
+        // or the given authorities.
+        ("tls_verify", "1"),
+      ] + (access.certificateAuthorities.map { [("ca_file", $0)] } ?? [])
     for (key, value) in pairs {
       _ = av_dict_set(&dictionary, key, value, 0)
     }

@@ -5,21 +5,30 @@
 /// file and its range requests) goes through FFmpeg's own `http` and `https` protocols with
 /// these fields, under the caller's timeout, following at most FFmpeg's bound of redirects,
 /// retrying a reset connection or a 5xx answer a bounded number of times with growing pauses,
-/// and with only `http`, `https`, `tls` and `tcp` allowed: a remote document can never make
-/// mtool read a local file or use another protocol.
+/// verifying an https server's certificate and name, and with only `http`, `https`, `tls` and
+/// `tcp` allowed: a remote document can never make mtool read a local file or use another
+/// protocol.
 public struct RemoteAccess: Hashable, Sendable {
   /// Extra request headers, each `Name: value` (no line breaks).
   public var headers: [String]
   /// The `User-Agent` header.
   public var userAgent: String
+  /// A PEM file of the certificate authorities an https server's certificate must chain to,
+  /// or `nil` for the system's trust store. Certificates are always verified.
+  public var certificateAuthorities: String?
 
   /// The user agent sent when none is given.
   public static let defaultUserAgent = "mtool/1"
 
-  /// Access with `headers` (each `Name: value`) and `userAgent`.
-  public init(headers: [String] = [], userAgent: String = RemoteAccess.defaultUserAgent) {
+  /// Access with `headers` (each `Name: value`), `userAgent` and, for https, the certificate
+  /// authorities in the PEM file `certificateAuthorities` (`nil`: the system's).
+  public init(
+    headers: [String] = [], userAgent: String = RemoteAccess.defaultUserAgent,
+    certificateAuthorities: String? = nil
+  ) {
     self.headers = headers
     self.userAgent = userAgent
+    self.certificateAuthorities = certificateAuthorities
   }
 
   /// The headers as one block of `Name: value` lines, each ended by CR LF.
