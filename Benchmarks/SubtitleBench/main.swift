@@ -228,6 +228,18 @@ for round in 0..<rounds {
     rows.append(
       Row(file: file, name: "SubtitleFile", bytes: bytes.count, samples: entry, cues: cueCount))
 
+    // Conversion to the other format through the neutral model (cue texts read into trees and
+    // written by the target's writer), from the parsed document; MB/s of the source file.
+    if let document {
+      let converted = measure(samples: samples, minTime: minTime) {
+        blackHole(isSRT ? document.webVTT() : document.srt())
+      }
+      rows.append(
+        Row(
+          file: file, name: isSRT ? "to WebVTT" : "to SRT", bytes: bytes.count,
+          samples: converted, cues: cueCount))
+    }
+
     var lines = 0
     let vector = measure(samples: samples, minTime: minTime) {
       lines = ByteScanner.count(of: 0x0A, in: bytes, kernel: .vector)

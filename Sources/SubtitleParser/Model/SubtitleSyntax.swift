@@ -17,6 +17,21 @@ protocol SubtitleSyntax {
   /// the top) the text left open at its end, so that a writer can leave them open too.
   static func cueTreeForConversion(_ text: ArraySlice<UInt8>) -> (nodes: [CueNode], openAtEnd: Int)
 
+  /// Appends a cue text tree, read from any format, to `out` as this format's cue text (the
+  /// format's cue-text writer), noting what it cannot express.
+  ///
+  /// - Parameters:
+  ///   - nodes: The top-level nodes of one cue's text.
+  ///   - openAtEnd: How many elements of the tree's last branch the source left open at the
+  ///     end of its text (`cueTreeForConversion(_:)`); a writer may leave them open too.
+  ///   - line: The cue's source line, for the notes.
+  ///   - offset: The cue text's source byte offset, for the notes.
+  ///   - out: Where the cue text goes.
+  ///   - notes: Where the notes go.
+  static func appendCueText(
+    _ nodes: [CueNode], openAtEnd: Int, line: Int, offset: Int, to out: inout [UInt8],
+    notes: inout DiagnosticLog)
+
   /// `document` (already in this format) written as a file of this format.
   static func serialize(_ document: SubtitleDocument) -> [UInt8]
 
@@ -81,10 +96,19 @@ enum WebVTTSyntax: SubtitleSyntax {
     // writes it.
     let tree = source.format.syntax.cueTreeForConversion(
       source.text[source.clamped(cue.textRange)])
-    WebVTTCueTextWriter(line: cue.line, offset: cue.textRange.lowerBound)
-      .append(tree.nodes, openAtEnd: tree.openAtEnd, to: &out.text, notes: &notes)
+    appendCueText(
+      tree.nodes, openAtEnd: tree.openAtEnd, line: cue.line, offset: cue.textRange.lowerBound,
+      to: &out.text, notes: &notes)
     new.textRange = start..<out.text.count
     return new
+  }
+
+  static func appendCueText(
+    _ nodes: [CueNode], openAtEnd: Int, line: Int, offset: Int, to out: inout [UInt8],
+    notes: inout DiagnosticLog
+  ) {
+    WebVTTCueTextWriter(line: line, offset: offset)
+      .append(nodes, openAtEnd: openAtEnd, to: &out, notes: &notes)
   }
 }
 
@@ -102,6 +126,13 @@ enum SubRipSyntax: SubtitleSyntax {
   }
 
   static func serialize(_ document: SubtitleDocument) -> [UInt8] { document.serializedSRT() }
+
+  static func appendCueText(
+    _ nodes: [CueNode], openAtEnd: Int, line: Int, offset: Int, to out: inout [UInt8],
+    notes: inout DiagnosticLog
+  ) {
+    SubRipCueTextWriter(line: line, offset: offset).append(nodes, to: &out, notes: &notes)
+  }
 
   static func adoptExtras(
     of source: SubtitleDocument, into out: inout SubtitleDocument, notes: inout DiagnosticLog
@@ -124,10 +155,12 @@ enum SubRipSyntax: SubtitleSyntax {
     var new = cue
     new.idRange = out.text.count..<out.text.count
     let start = out.text.count
-    // Not through the model: the WebVTT cue text parser's tree would change the output for
-    // some input (see `MarkupConverter`).
-    MarkupConverter(line: cue.line, offset: cue.textRange.lowerBound)
-      .webVTTToSRT(source.text[source.clamped(cue.textRange)], into: &out.text, notes: &notes)
+    // Through the model: the source format's reader makes the tree, this format's writer
+    // writes it (closing every element: SRT readers differ on tags left open).
+    let nodes = source.format.syntax.cueTree(source.text[source.clamped(cue.textRange)])
+    appendCueText(
+      nodes, openAtEnd: 0, line: cue.line, offset: cue.textRange.lowerBound, to: &out.text,
+      notes: &notes)
     new.textRange = start..<out.text.count
     // SRT positions a cue by an ASS alignment only: the nearest one stands for the settings.
     let alignment = SubRip.assAlignment(for: cue.settings)
