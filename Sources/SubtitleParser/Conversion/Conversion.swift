@@ -17,19 +17,34 @@ extension SubtitleDocument {
   /// text get end tags; text that would read as SRT markup is kept as text. Settings become the
   /// nearest `{\anN}` alignment; cue identifiers become sequence numbers.
   ///
+  /// SSA/ASS to either: the cue text tree (`SubStationAlpha`) is written by the target's
+  /// writer; the tags the tree does not hold (`\fn`, `\fs`, `\move`, karaoke, …) are noted
+  /// per cue. A target that is not writable (`.ass`) returns `self`, with a diagnostic.
+  ///
   /// - Parameter target: The format to convert to; the same format returns `self`.
   /// - Returns: A document with its own text buffer and `format == target`.
   /// - Complexity: O(*n*) in the size of the text.
   public func converted(to target: SubtitleFormat) -> SubtitleDocument {
     guard target != format else { return self }
+    guard target.isWritable else {
+      var log = DiagnosticLog(diagnostics)
+      log.add(line: 1, offset: 0, "conversion to \(target.rawValue) is not supported; unchanged")
+      var same = self
+      same.diagnostics = log.list
+      return same
+    }
     var out = SubtitleDocument(format: target, text: [], diagnostics: diagnostics)
     out.text.reserveCapacity(text.count + text.count / 8)
     out.cues.reserveCapacity(cues.count)
     var notes = DiagnosticLog()
     // Through the model: the target keeps the extras and settings it can express.
     let syntax = target.syntax
+    let source = format.syntax
     syntax.adoptExtras(of: self, into: &out, notes: &notes)
     for cue in cues {
+      for phrase in source.droppedFeatures(text[clamped(cue.textRange)]) {
+        notes.add(line: cue.line, offset: cue.textRange.lowerBound, phrase)
+      }
       let adopted = syntax.adoptCue(cue, of: self, into: &out, notes: &notes)
       out.cues.append(adopted)
     }

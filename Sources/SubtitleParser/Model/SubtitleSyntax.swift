@@ -32,6 +32,10 @@ protocol SubtitleSyntax {
     _ nodes: [CueNode], openAtEnd: Int, line: Int, offset: Int, to out: inout [UInt8],
     notes: inout DiagnosticLog)
 
+  /// What a conversion out of this format loses of a cue's text (markup the `CueNode` tree
+  /// does not hold), one phrase per kind; each becomes a diagnostic of the conversion.
+  static func droppedFeatures(_ text: ArraySlice<UInt8>) -> [String]
+
   /// `document` (already in this format) written as a file of this format.
   static func serialize(_ document: SubtitleDocument) -> [UInt8]
 
@@ -50,6 +54,9 @@ protocol SubtitleSyntax {
 }
 
 extension SubtitleSyntax {
+  /// Nothing: the tree holds all of the format's markup.
+  static func droppedFeatures(_ text: ArraySlice<UInt8>) -> [String] { [] }
+
   /// The tree, with no element counted as left open.
   static func cueTreeForConversion(
     _ text: ArraySlice<UInt8>
@@ -64,6 +71,7 @@ extension SubtitleFormat {
     switch self {
     case .webVTT: WebVTTSyntax.self
     case .srt: SubRipSyntax.self
+    case .ass: SSASyntax.self
     }
   }
 }
