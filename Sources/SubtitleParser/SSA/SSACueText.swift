@@ -85,8 +85,11 @@ enum SSACueText {
     } else if tag.is("u") {
       look.underline = tag.argument.isEmpty ? base.underline : flag(look.underline)
     } else if tag.is("c") || tag.is("1c") {
-      look.colour = tag.argument.isEmpty ? base.colour : colour(tag.argument).map { $0.css }
-        ?? look.colour
+      look.colour =
+        tag.argument.isEmpty
+        ? base.colour
+        : colour(tag.argument).map { $0.css }
+          ?? look.colour
       if look.colour == "#ffffff" { look.colour = nil }
     } else if tag.is("r") {
       look = base

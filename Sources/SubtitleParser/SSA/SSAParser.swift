@@ -18,7 +18,11 @@ struct SSAParser {
     subscript(_ name: String) -> Int? { fields[name] }
   }
 
-  enum Section { case none, scriptInfo, styles(legacy: Bool), events, other }
+  enum Section {
+    case none, scriptInfo
+    case styles(legacy: Bool)
+    case events, other
+  }
 
   var section = Section.none
   var playResX: Double? = nil
