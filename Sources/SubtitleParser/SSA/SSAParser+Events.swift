@@ -2,20 +2,27 @@ extension SSAParser {
   /// Reads a `Dialogue:` line whose fields are `text[start..<end]`: the fields before `Text`
   /// end at commas (found by `memchr`), and `Text` is the rest of the line.
   mutating func readEvent(_ text: ArraySlice<UInt8>, _ start: Int, _ end: Int, line: Int) {
-    let columns =
-      eventColumns
-      ?? Self.builtIn(legacyScript ? Self.defaultLegacyEventColumns : Self.defaultEventColumns)
-    let startField = columns["start"] ?? 1
-    let endField = columns["end"] ?? 2
-    let styleField = columns["style"] ?? -1
+    if eventColumns == nil {
+      // No Format line before the first event: the default columns of the script type.
+      eventColumns = EventColumns(
+        Self.builtIn(legacyScript ? Self.defaultLegacyEventColumns : Self.defaultEventColumns))
+    }
+    let columns = eventColumns ?? EventColumns(Columns())
+    let startField = columns.start
+    let endField = columns.end
+    let styleField = columns.style
     let textField = columns.count - 1
     var fieldStart = start
     var startRange = start..<start
     var endRange = start..<start
     var styleRange = start..<start
     var field = 0
+    // `text` is the whole file (its indices start at 0). Fields are short: a plain loop finds
+    // each comma sooner than a call to `memchr`.
+    let base = text.withUnsafeBufferPointer { $0.baseAddress }
     while field < textField {
-      guard let comma = text[fieldStart..<end].firstIndex(of: 0x2C) else {
+      let comma = base.map { ByteScanner.findScalar(0x2C, $0, fieldStart, end) } ?? end
+      guard comma < end else {
         diagnostics.add(
           line: line, offset: start,
           "Dialogue line with \(field + 1) of \(columns.count) fields skipped")
@@ -89,41 +96,60 @@ extension SSAParser {
   mutating func appendText(
     _ text: ArraySlice<UInt8>, _ start: Int, _ end: Int, tag: (SSATag) -> Void
   ) {
-    var copied = start
-    var i = start
-    while i < end {
-      let c = text[i]
-      if c == 0x7B, let close = text[(i + 1)..<end].firstIndex(of: 0x7D) {
-        if text[(i + 1)..<close].contains(0x5C) { SSATag.forEach(in: text, i + 1, close, tag) }
-        i = close + 1
-        continue
-      }
-      if c == 0x5C, i + 1 < end {
-        let next = text[i + 1]
-        let replacement: [UInt8]? =
-          switch next {
-          case 0x4E: [0x0A]
-          case 0x6E: wrapStyle == 2 ? [0x0A] : [0x20]
-          case 0x68: [0xC2, 0xA0]
-          default: nil
+    // `text` is the whole file (its indices start at 0); the scan reads through its buffer.
+    text.withUnsafeBufferPointer { p in
+      guard let base = p.baseAddress else { return }
+      var copied = start
+      var i = start
+      while i < end {
+        // Straight to the next `{` or backslash, 32 bytes at a time.
+        i = ByteScanner.findEitherVector(0x7B, 0x5C, base, i, end)
+        guard i < end else { break }
+        let c = p[i]
+        if c == 0x7B {
+          var close = i + 1
+          while close < end, p[close] != 0x7D { close += 1 }
+          if close < end {
+            if p[(i + 1)..<close].contains(0x5C) { SSATag.forEach(in: text, i + 1, close, tag) }
+            i = close + 1
+            continue
           }
-        if let replacement {
-          out.append(contentsOf: text[copied..<i])
-          out.append(contentsOf: replacement)
-          i += 2
-          copied = i
-          continue
+        } else if c == 0x5C, i + 1 < end {
+          let next = p[i + 1]
+          if next == 0x4E || next == 0x6E || next == 0x68 {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: p[copied..<i]))
+            switch next {
+            case 0x4E: out.append(0x0A)
+            case 0x6E: out.append(wrapStyle == 2 ? 0x0A : 0x20)
+            default: out.append(contentsOf: [0xC2, 0xA0] as [UInt8])
+            }
+            i += 2
+            copied = i
+            continue
+          }
         }
+        i += 1
       }
-      i += 1
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: p[copied..<end]))
     }
-    out.append(contentsOf: text[copied..<end])
   }
 
   /// `H:MM:SS.cc` in seconds (the fraction's digits a fraction of a second, at most three
   /// read), or nil.
   static func time(_ field: ArraySlice<UInt8>) -> Double? {
-    var parts: [Int] = [0, 0, 0]
+    // The form every writer uses, `H:MM:SS.cc`, read at once.
+    if field.count == 10 {
+      let s = field.startIndex
+      let d = { (k: Int) -> Int in Int(field[s + k]) &- 0x30 }
+      if field[s + 1] == 0x3A, field[s + 4] == 0x3A, field[s + 7] == 0x2E,
+        [0, 2, 3, 5, 6, 8, 9].allSatisfy({ UInt(bitPattern: d($0)) < 10 })
+      {
+        let centiseconds =
+          ((d(0) * 60 + d(2) * 10 + d(3)) * 60 + d(5) * 10 + d(6)) * 100 + d(8) * 10 + d(9)
+        return Double(centiseconds * 10) / 1000
+      }
+    }
+    var parts = (0, 0, 0)
     var fraction = 0.0
     var scale = 0.1
     var index = 0
@@ -138,7 +164,12 @@ extension SSAParser {
           scale /= 10
         } else {
           guard digits < 9 else { return nil }
-          parts[index] = parts[index] * 10 + Int(c - 0x30)
+          let digit = Int(c - 0x30)
+          switch index {
+          case 0: parts.0 = parts.0 * 10 + digit
+          case 1: parts.1 = parts.1 * 10 + digit
+          default: parts.2 = parts.2 * 10 + digit
+          }
           digits += 1
         }
         sawDigit = true
@@ -156,7 +187,7 @@ extension SSAParser {
       }
     }
     guard sawDigit, index == 2 else { return nil }
-    let millis = (Double(parts[0] * 3600 + parts[1] * 60 + parts[2]) + fraction) * 1000
+    let millis = (Double(parts.0 * 3600 + parts.1 * 60 + parts.2) + fraction) * 1000
     return millis.rounded() / 1000
   }
 }

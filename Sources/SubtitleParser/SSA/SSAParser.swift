@@ -18,6 +18,22 @@ struct SSAParser {
     subscript(_ name: String) -> Int? { fields[name] }
   }
 
+  /// The event fields a `Dialogue:` line is read for, resolved once per `Format:` line.
+  struct EventColumns {
+    var start = 1
+    var end = 2
+    var style = 3
+    /// The number of fields; `Text` is the last.
+    var count = 10
+
+    init(_ columns: Columns) {
+      start = columns["start"] ?? 1
+      end = columns["end"] ?? 2
+      style = columns["style"] ?? -1
+      count = columns.count
+    }
+  }
+
   enum Section {
     case none, scriptInfo
     case styles(legacy: Bool)
@@ -30,7 +46,7 @@ struct SSAParser {
   var wrapStyle = 0
   var legacyScript = false
   var styleColumns: Columns? = nil
-  var eventColumns: Columns? = nil
+  var eventColumns: EventColumns? = nil
   var styles: [Style] = []
   var sawEvents = false
   var diagnostics = DiagnosticLog()
@@ -48,11 +64,15 @@ struct SSAParser {
       var i = 0
       if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { i = 3 }
       var line = 1
+      // Lines end at LF; files with a CR take a second search per line (CRLF, lone CR).
+      let hasCR = ByteScanner.findMemchr(0x0D, base, i, buffer.count) < buffer.count
+      // At most one cue per line: reserved once, the cue list is never copied as it grows.
+      cues.reserveCapacity(ByteScanner.countVector(0x0A, base, i, buffer.count) + 1)
       while i < buffer.count, failure == nil {
         var end = ByteScanner.findMemchr(0x0A, base, i, buffer.count)
         var next = end + 1
         // A lone CR ends a line too; a CR before the LF is not part of it.
-        let cr = ByteScanner.findMemchr(0x0D, base, i, end)
+        let cr = hasCR ? ByteScanner.findMemchr(0x0D, base, i, end) : end
         if cr < end {
           next = cr + 1 == end ? end + 1 : cr + 1
           end = cr
@@ -88,18 +108,19 @@ struct SSAParser {
     while v < end, text[v] == 0x20 || text[v] == 0x09 { v += 1 }
     switch section {
     case .events:
-      if key.elementsEqual("Dialogue".utf8) {
+      if Self.equals(key, "Dialogue") {
         readEvent(text, v, end, line: line)
-      } else if key.elementsEqual("Format".utf8) {
-        eventColumns = try columns(text[v..<end], line: line, offset: s, events: true)
-      } else if !key.elementsEqual("Comment".utf8) {
+      } else if Self.equals(key, "Format") {
+        eventColumns = EventColumns(
+          try columns(text[v..<end], line: line, offset: s, events: true))
+      } else if !Self.equals(key, "Comment") {
         diagnostics.add(
           line: line, offset: s, "\(String(decoding: key, as: UTF8.self)) event skipped")
       }
     case .styles(let legacy):
-      if key.elementsEqual("Style".utf8) {
+      if Self.equals(key, "Style") {
         readStyle(text[v..<end], legacy: legacy, line: line, offset: s)
-      } else if key.elementsEqual("Format".utf8) {
+      } else if Self.equals(key, "Format") {
         styleColumns = try columns(text[v..<end], line: line, offset: s, events: false)
       }
     case .scriptInfo:
@@ -107,6 +128,19 @@ struct SSAParser {
     case .none, .other:
       break
     }
+  }
+
+  /// Whether `bytes` spell `word` (ASCII, case as given).
+  @inline(__always)
+  static func equals(_ bytes: ArraySlice<UInt8>, _ word: StaticString) -> Bool {
+    guard bytes.count == word.utf8CodeUnitCount else { return false }
+    let p = word.utf8Start
+    var k = 0
+    for c in bytes {
+      if c != p[k] { return false }
+      k += 1
+    }
+    return true
   }
 
   mutating func enterSection(_ header: ArraySlice<UInt8>, line: Int) {
@@ -230,7 +264,15 @@ struct SSAParser {
 
   /// The index of the style named `name` (the first style, or none, for an unknown name).
   mutating func style(named name: ArraySlice<UInt8>, line: Int, offset: Int) -> Int {
-    if lastStyle >= 0, styles[lastStyle].name.elementsEqual(name) { return lastStyle }
+    if lastStyle >= 0, styles[lastStyle].name.count == name.count,
+      styles[lastStyle].name.withUnsafeBufferPointer({ a in
+        name.withUnsafeBufferPointer { b in
+          a.count == 0 || memcmpEqual(a.baseAddress, b.baseAddress, a.count)
+        }
+      })
+    {
+      return lastStyle
+    }
     var trimmed = name
     while trimmed.first == 0x2A { trimmed = trimmed.dropFirst() }  // `*Default`, as libass
     if let index = styles.firstIndex(where: { $0.name.elementsEqual(trimmed) }) {
@@ -245,6 +287,18 @@ struct SSAParser {
     }
     return -1
   }
+}
+
+/// Whether `count` bytes at `a` and `b` are equal.
+@inline(__always)
+func memcmpEqual(_ a: UnsafePointer<UInt8>?, _ b: UnsafePointer<UInt8>?, _ count: Int) -> Bool {
+  guard let a, let b else { return false }
+  var k = 0
+  while k < count {
+    if a[k] != b[k] { return false }
+    k += 1
+  }
+  return true
 }
 
 extension String {
