@@ -60,7 +60,8 @@ seed() {
       cp Tests/Fixtures/wpt-webvtt/inputs/file-parsing/*.vtt Tests/Fixtures/*.vtt "$dir"/ ;;
     SRT | RoundTrip)
       cp Tests/Fixtures/*.srt Tests/Fixtures/*.vtt "$dir"/
-      if [ -d Tests/Fixtures/subtitles ]; then cp Tests/Fixtures/subtitles/* "$dir"/; fi ;;
+      if [ -d Tests/Fixtures/subtitles ]; then cp Tests/Fixtures/subtitles/* "$dir"/; fi
+      if [ "$name" = RoundTrip ]; then cp Tests/Fixtures/ass/* "$dir"/; fi ;;
     Manifest) cp Tests/Fixtures/*.m3u8 Tests/Fixtures/*.mpd "$dir"/ ;;
     SSA) cp Tests/Fixtures/ass/* "$dir"/ ;;
     Probe)

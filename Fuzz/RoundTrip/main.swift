@@ -1,7 +1,7 @@
 import SubtitleParser
 
-// Parse, write and parse again, in both formats: the second write must equal the first
-// (conversion is stable after one round).
+// Parse (any format, SSA/ASS included), write and parse again, in both writable formats: the
+// second write must equal the first (conversion is stable after one round).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRoundTrip(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))

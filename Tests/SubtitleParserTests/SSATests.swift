@@ -311,7 +311,7 @@ func colour(_ css: String, _ children: CueNode...) -> CueNode {
     #expect(same.diagnostics.map(\.reason) == ["conversion to ass is not supported; unchanged"])
   }
 
-  // MARK: - Round trip (the check of Fuzz/SSA, on the fixtures and mutations of them)
+  // MARK: - Round trip (the check of Fuzz/RoundTrip, on the fixtures and mutations of them)
 
   @Test(arguments: ["basic.ass", "override.ass", "legacy.ssa", "reordered.ass"])
   func conversionsAreStableAfterOneRound(name: String) throws {

@@ -101,7 +101,7 @@ enum SSACueText {
   /// An ASS colour (`&HBBGGRR&`, `&HAABBGGRR`, or a decimal number as SSA styles write it):
   /// CSS `#rrggbb` and ASS `BBGGRR` hex.
   static func colour(_ value: ArraySlice<UInt8>) -> (css: String, bgr: String)? {
-    var text = String(decoding: value, as: UTF8.self).trimmingSpaces
+    var text = SSAParser.trimmedString(value)
     var number: UInt64?
     if text.hasPrefix("&") { text.removeFirst() }
     if text.hasPrefix("H") || text.hasPrefix("h") {

@@ -9,16 +9,7 @@ struct SSATag {
 
   /// Whether the name is `text` (ASCII).
   @inline(__always)
-  func `is`(_ text: StaticString) -> Bool {
-    guard name.count == text.utf8CodeUnitCount else { return false }
-    let p = text.utf8Start
-    var k = 0
-    for c in name {
-      if c != p[k] { return false }
-      k += 1
-    }
-    return true
-  }
+  func `is`(_ text: StaticString) -> Bool { SSAParser.equals(name, text) }
 
   /// The argument as an integer (leading sign, digits; a fraction ignored), or nil.
   var integer: Int? {

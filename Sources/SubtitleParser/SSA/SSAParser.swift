@@ -130,6 +130,14 @@ struct SSAParser {
     }
   }
 
+  /// `bytes` without leading and trailing spaces and tabs, as a `String`.
+  static func trimmedString(_ bytes: ArraySlice<UInt8>) -> String {
+    var text = bytes
+    while let c = text.first, c == 0x20 || c == 0x09 { text = text.dropFirst() }
+    while let c = text.last, c == 0x20 || c == 0x09 { text = text.dropLast() }
+    return String(decoding: text, as: UTF8.self)
+  }
+
   /// Whether `bytes` spell `word` (ASCII, case as given).
   @inline(__always)
   static func equals(_ bytes: ArraySlice<UInt8>, _ word: StaticString) -> Bool {
@@ -158,7 +166,7 @@ struct SSAParser {
   }
 
   mutating func readInfo(_ key: String, _ value: ArraySlice<UInt8>) {
-    let text = String(decoding: value, as: UTF8.self).trimmingSpaces
+    let text = Self.trimmedString(value)
     switch key.lowercased() {
     case "playresx": playResX = Double(text).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
     case "playresy": playResY = Double(text).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
@@ -176,7 +184,7 @@ struct SSAParser {
     for (index, part) in value.split(separator: 0x2C, omittingEmptySubsequences: false)
       .enumerated()
     {
-      let name = String(decoding: part, as: UTF8.self).trimmingSpaces.lowercased()
+      let name = Self.trimmedString(part).lowercased()
       if result.fields[name] == nil { result.fields[name] = index }
       result.count = index + 1
     }
@@ -209,7 +217,7 @@ struct SSAParser {
   static func builtIn(_ text: String) -> Columns {
     var result = Columns()
     for (index, name) in text.split(separator: ",").enumerated() {
-      result.fields[name.trimmingSpaces.lowercased()] = index
+      result.fields[Self.trimmedString(Array(name.utf8)[...]).lowercased()] = index
       result.count = index + 1
     }
     return result
@@ -225,7 +233,7 @@ struct SSAParser {
       separator: 0x2C, maxSplits: max(0, columns.count - 1), omittingEmptySubsequences: false)
     func field(_ name: String) -> String? {
       guard let index = columns[name], index < parts.count else { return nil }
-      return String(decoding: parts[index], as: UTF8.self).trimmingSpaces
+      return Self.trimmedString(parts[index])
     }
     guard let name = field("name") else {
       diagnostics.add(line: line, offset: offset, "style without a name skipped")
@@ -299,20 +307,4 @@ func memcmpEqual(_ a: UnsafePointer<UInt8>?, _ b: UnsafePointer<UInt8>?, _ count
     k += 1
   }
   return true
-}
-
-extension String {
-  /// The string without leading and trailing spaces and tabs.
-  var trimmingSpaces: String {
-    let scalars = unicodeScalars
-    guard let first = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }),
-      let last = scalars.lastIndex(where: { $0 != " " && $0 != "\t" })
-    else { return "" }
-    return String(scalars[first...last])
-  }
-}
-
-extension Substring {
-  /// The text without leading and trailing spaces and tabs.
-  var trimmingSpaces: String { String(self).trimmingSpaces }
 }
