@@ -227,6 +227,16 @@ func colour(_ css: String, _ children: CueNode...) -> CueNode {
     #expect(try assTree("a { b") == [.text("a { b")])
   }
 
+  @Test func unmatchedBracesStayLinear() throws {
+    // 40,000 `{` that no `}` follows: the parser, the tree and the notes each finish in one
+    // pass (a quadratic scan would not finish in a test's time), and they stay text.
+    let noise = String(repeating: "{\\b1", count: 20_000) + String(repeating: "{", count: 20_000)
+    let document = try SubStationAlpha.parse(assScript(["x{\\i1}y" + noise]))
+    let tree = document.cueTree(of: document.cues[0])
+    #expect(CueNode.plainText(tree) == "x" + "y" + noise)
+    #expect(document.converted(to: .srt).cues.count == 1)
+  }
+
   // MARK: - Errors and input
 
   @Test func noEventsSectionIsAnError() {

@@ -45,9 +45,15 @@ enum SSACueText {
       nodes.append(node)
     }
     var i = text.startIndex
+    // The next `}`, found once and reused while it is ahead: linear for unmatched `{`.
+    var nextClose = text.startIndex - 1
     while i < text.endIndex {
       let c = text[i]
-      if c == 0x7B, let close = text[(i + 1)...].firstIndex(of: 0x7D) {
+      if c == 0x7B, nextClose <= i {
+        nextClose = text[(i + 1)...].firstIndex(of: 0x7D) ?? text.endIndex
+      }
+      if c == 0x7B, nextClose < text.endIndex {
+        let close = nextClose
         var next = look
         var startsWithReset = false
         var firstTag = true
@@ -132,11 +138,16 @@ enum SSACueText {
     var found: [String] = []
     func note(_ phrase: String) { if !found.contains(phrase) { found.append(phrase) } }
     var i = text.startIndex
+    var nextClose = text.startIndex - 1
     while i < text.endIndex {
-      guard text[i] == 0x7B, let close = text[(i + 1)...].firstIndex(of: 0x7D) else {
+      if text[i] == 0x7B, nextClose <= i {
+        nextClose = text[(i + 1)...].firstIndex(of: 0x7D) ?? text.endIndex
+      }
+      guard text[i] == 0x7B, nextClose < text.endIndex else {
         i += 1
         continue
       }
+      let close = nextClose
       SSATag.forEach(in: text, i + 1, close) { tag in
         let name = String(decoding: tag.name, as: UTF8.self)
         switch name {

@@ -101,14 +101,16 @@ extension SSAParser {
       guard let base = p.baseAddress else { return }
       var copied = start
       var i = start
+      // The next `}`, found once and reused while it is ahead: linear for unmatched `{`.
+      var nextClose = start - 1
       while i < end {
         // Straight to the next `{` or backslash, 32 bytes at a time.
         i = ByteScanner.findEitherVector(0x7B, 0x5C, base, i, end)
         guard i < end else { break }
         let c = p[i]
         if c == 0x7B {
-          var close = i + 1
-          while close < end, p[close] != 0x7D { close += 1 }
+          if nextClose <= i { nextClose = ByteScanner.findScalar(0x7D, base, i + 1, end) }
+          let close = nextClose
           if close < end {
             if p[(i + 1)..<close].contains(0x5C) { SSATag.forEach(in: text, i + 1, close, tag) }
             i = close + 1
