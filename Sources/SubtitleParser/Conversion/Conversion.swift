@@ -26,7 +26,7 @@ extension SubtitleDocument {
   /// - Complexity: O(*n*) in the size of the text.
   public func converted(to target: SubtitleFormat) -> SubtitleDocument {
     guard target != format else { return self }
-    guard target.isWritable else {
+    guard let syntax = target.writer else {
       var log = DiagnosticLog(diagnostics)
       log.add(line: 1, offset: 0, "conversion to \(target.rawValue) is not supported; unchanged")
       var same = self
@@ -38,7 +38,6 @@ extension SubtitleDocument {
     out.cues.reserveCapacity(cues.count)
     var notes = DiagnosticLog()
     // Through the model: the target keeps the extras and settings it can express.
-    let syntax = target.syntax
     let source = format.syntax
     syntax.adoptExtras(of: self, into: &out, notes: &notes)
     for cue in cues {

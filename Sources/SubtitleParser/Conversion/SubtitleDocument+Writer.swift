@@ -30,9 +30,10 @@ extension SubtitleDocument {
 
   // MARK: - Internals
 
-  /// The document written as `target`, converted first when it is in another format.
+  /// The document written as `target` (a writable format), converted first when it is in
+  /// another format; empty for a read-only target.
   func written(as target: SubtitleFormat) -> [UInt8] {
-    target.syntax.serialize(format == target ? self : converted(to: target))
+    target.writer?.serialize(format == target ? self : converted(to: target)) ?? []
   }
 
   func serializedSRT() -> [UInt8] {

@@ -16,7 +16,7 @@ public enum SubtitleFormat: String, Hashable, Sendable, Codable, CaseIterable {
 
   /// Whether documents can be converted to and written in this format (`converted(to:)`,
   /// `srt()`, `webVTT()`): WebVTT and SRT; ASS is read only.
-  public var isWritable: Bool { self != .ass }
+  public var isWritable: Bool { writer != nil }
 }
 
 /// A parsed subtitle file: header, regions, style sheets, cues and diagnostics.

@@ -1,13 +1,14 @@
 /// What one subtitle format plugs into the format-neutral model (besides its parser): its reader
-/// of cue text into a `CueNode` tree, its writer, and what it keeps of a document converted into
-/// it. The model (`SubtitleDocument`: cues with times and a text that reads as a `CueNode`
-/// tree, `CueSettings`, and the extras only some formats carry: WebVTT's header, regions,
-/// styles and timestamp map) belongs to no format; `cueTree(of:)`, the
-/// writers and `converted(to:)` reach each format through `SubtitleFormat.syntax`. A new
-/// format (TTML, ASS) is a case of `SubtitleFormat` and one conformance: its parser and its
-/// writer, plus the extras it adds to the model.
+/// of cue text into a `CueNode` tree and, when the format can be written
+/// (`SubtitleWriterSyntax`), its writer and what it keeps of a document converted into it. The
+/// model (`SubtitleDocument`: cues with times and a text that reads as a `CueNode` tree,
+/// `CueSettings`, and the extras only some formats carry: WebVTT's header, regions, styles and
+/// timestamp map) belongs to no format; `cueTree(of:)`, the writers and `converted(to:)` reach
+/// each format through `SubtitleFormat.syntax` and `SubtitleFormat.writer`. A new format (TTML,
+/// ASS) is a case of `SubtitleFormat` and one conformance: its parser and its cue-text reader,
+/// plus a writer if it is written, plus the extras it adds to the model.
 protocol SubtitleSyntax {
-  /// The format this syntax reads and writes.
+  /// The format this syntax reads.
   static var format: SubtitleFormat { get }
 
   /// The cue text tree of cue-text bytes in this format's markup.
@@ -17,6 +18,14 @@ protocol SubtitleSyntax {
   /// the top) the text left open at its end, so that a writer can leave them open too.
   static func cueTreeForConversion(_ text: ArraySlice<UInt8>) -> (nodes: [CueNode], openAtEnd: Int)
 
+  /// What a conversion out of this format loses of a cue's text (markup the `CueNode` tree
+  /// does not hold), one phrase per kind; each becomes a diagnostic of the conversion.
+  static func droppedFeatures(_ text: ArraySlice<UInt8>) -> [String]
+}
+
+/// A format documents can be converted to and written in: its cue-text writer, its file writer
+/// and what it keeps of a converted document.
+protocol SubtitleWriterSyntax: SubtitleSyntax {
   /// Appends a cue text tree, read from any format, to `out` as this format's cue text (the
   /// format's cue-text writer), noting what it cannot express.
   ///
@@ -31,10 +40,6 @@ protocol SubtitleSyntax {
   static func appendCueText(
     _ nodes: [CueNode], openAtEnd: Int, line: Int, offset: Int, to out: inout [UInt8],
     notes: inout DiagnosticLog)
-
-  /// What a conversion out of this format loses of a cue's text (markup the `CueNode` tree
-  /// does not hold), one phrase per kind; each becomes a diagnostic of the conversion.
-  static func droppedFeatures(_ text: ArraySlice<UInt8>) -> [String]
 
   /// `document` (already in this format) written as a file of this format.
   static func serialize(_ document: SubtitleDocument) -> [UInt8]
@@ -66,7 +71,7 @@ extension SubtitleSyntax {
 }
 
 extension SubtitleFormat {
-  /// The syntax that reads and writes this format.
+  /// The syntax that reads this format.
   var syntax: any SubtitleSyntax.Type {
     switch self {
     case .webVTT: WebVTTSyntax.self
@@ -74,10 +79,19 @@ extension SubtitleFormat {
     case .ass: SSASyntax.self
     }
   }
+
+  /// The syntax that writes this format; nil for a format that is read only (`.ass`).
+  var writer: (any SubtitleWriterSyntax.Type)? {
+    switch self {
+    case .webVTT: WebVTTSyntax.self
+    case .srt: SubRipSyntax.self
+    case .ass: nil
+    }
+  }
 }
 
 /// WebVTT as a `SubtitleSyntax`.
-enum WebVTTSyntax: SubtitleSyntax {
+enum WebVTTSyntax: SubtitleWriterSyntax {
   static var format: SubtitleFormat { .webVTT }
 
   static func cueTree(_ text: ArraySlice<UInt8>) -> [CueNode] { WebVTT.parseCueText(text) }
@@ -122,7 +136,7 @@ enum WebVTTSyntax: SubtitleSyntax {
 
 /// SubRip as a `SubtitleSyntax`. (Its members look like `WebVTTSyntax`'s: both answer the same
 /// requirements, each for its own format.)
-enum SubRipSyntax: SubtitleSyntax {
+enum SubRipSyntax: SubtitleWriterSyntax {
   static var format: SubtitleFormat { .srt }
 
   static func cueTree(_ text: ArraySlice<UInt8>) -> [CueNode] { SubRip.parseCueText(text) }

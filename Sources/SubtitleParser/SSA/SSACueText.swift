@@ -168,8 +168,8 @@ enum SSACueText {
   }
 }
 
-/// SSA/ASS as a `SubtitleSyntax`: a reader only. No writer: a document is not converted or
-/// written into ASS (`SubtitleFormat.isWritable`).
+/// SSA/ASS as a `SubtitleSyntax`: a reader only (no `SubtitleWriterSyntax`), so documents are
+/// not converted to or written in it (`SubtitleFormat.isWritable`).
 enum SSASyntax: SubtitleSyntax {
   static var format: SubtitleFormat { .ass }
 
@@ -178,24 +178,4 @@ enum SSASyntax: SubtitleSyntax {
   static func droppedFeatures(_ text: ArraySlice<UInt8>) -> [String] {
     SSACueText.droppedFeatures(text)
   }
-
-  static func appendCueText(
-    _ nodes: [CueNode], openAtEnd: Int, line: Int, offset: Int, to out: inout [UInt8],
-    notes: inout DiagnosticLog
-  ) {
-    // Not reached: `converted(to:)` keeps a document whose target is not writable.
-    WebVTTSyntax.appendCueText(
-      nodes, openAtEnd: openAtEnd, line: line, offset: offset, to: &out, notes: &notes)
-  }
-
-  static func serialize(_ document: SubtitleDocument) -> [UInt8] { document.text }
-
-  static func adoptExtras(
-    of source: SubtitleDocument, into out: inout SubtitleDocument, notes: inout DiagnosticLog
-  ) {}
-
-  static func adoptCue(
-    _ cue: Cue, of source: SubtitleDocument, into out: inout SubtitleDocument,
-    notes: inout DiagnosticLog
-  ) -> Cue { cue }
 }
