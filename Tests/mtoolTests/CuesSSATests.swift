@@ -43,6 +43,7 @@ import Testing
 
   @Test func writingASSIsAUsageError() throws {
     let folder = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
     let result = try runMtool(["cues", basic, "-o", folder.appendingPathComponent("x.ass").path])
     #expect(result.status == 64)
     let to = try runMtool(["cues", basic, "--to", "ass"])
@@ -51,6 +52,7 @@ import Testing
 
   @Test func scriptsWithoutEventsOrWithABadFormatLineAreMalformed() throws {
     let folder = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
     let noEvents = folder.appendingPathComponent("none.ass")
     try Data("[Script Info]\nTitle: x\n".utf8).write(to: noEvents)
     let a = try runMtool(["cues", noEvents.path])
