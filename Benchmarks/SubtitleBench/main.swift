@@ -407,7 +407,7 @@ if !jsonOutput {
         + pad(met ? "met" : "MISSED", 8) + pad(ratio(ours, ffmpeg), 11)
         + pad(ratio(ours, ceiling), 20))
   }
-  for file in files where file.hasSuffix(".ass") {
+  for file in files where file.hasSuffix(".ass") && rows.contains(where: { $0.file == file }) {
     let ours = rows.first { $0.file == file && $0.name == "ours" }
     let peer = rows.first { $0.file == file && $0.name == "pysubs2" }
     let met = (ours?.cpuMBps ?? 0) >= 20 * (peer?.cpuMBps ?? .infinity)
