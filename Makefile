@@ -217,6 +217,7 @@ format:
 fixtures: peer-deps
 	Scripts/make-fixtures.sh
 	python3 Scripts/make-wild-srt.py
+	python3 Scripts/make-ass-fixtures.py
 
 clean:
 	rm -rf .build
