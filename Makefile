@@ -112,6 +112,10 @@ demo: release
 
 bench: peer-deps report-deps
 	$(SWIFT) build $(RELEASE)
+	@# pysubs2, the peer of SubtitleBench's ASS row, in a virtual environment of its own.
+	@test -x .build/venv-subs/bin/python || python3 -m venv .build/venv-subs
+	@.build/venv-subs/bin/python -c "import pysubs2" 2>/dev/null || \
+	  .build/venv-subs/bin/pip install -q pysubs2
 	python3 Scripts/make-subtitle-corpus.py Benchmarks/corpus
 	mkdir -p .build/bench
 	.build/release/SubtitleBench --json-out .build/bench/SubtitleBench.json
@@ -216,6 +220,7 @@ format:
 fixtures: peer-deps
 	Scripts/make-fixtures.sh
 	python3 Scripts/make-wild-srt.py
+	python3 Scripts/make-ass-fixtures.py
 
 clean:
 	rm -rf .build

@@ -99,6 +99,7 @@ if Context.environment["MTOOL_FUZZ"] != nil {
     ("WebVTT", ["SubtitleParser"]), ("SRT", ["SubtitleParser"]), ("CueText", ["SubtitleParser"]),
     ("Incremental", ["SubtitleParser"]), ("RoundTrip", ["SubtitleParser"]),
     ("Manifest", ["MediaTracks"]), ("Stretch", ["TimeStretch"]), ("Probe", ["MediaTracks"]),
+    ("SSA", ["SubtitleParser"]),
   ]
   for (name, dependencies) in fuzzTargets {
     package.targets.append(

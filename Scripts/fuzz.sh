@@ -26,12 +26,13 @@ short_runs() {
     Manifest) echo 15000 ;;
     Stretch) echo 350 ;;
     Probe) echo 7500 ;;
+    SSA) echo 35000 ;;
     *) echo 5000 ;;
   esac
 }
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(WebVTT SRT CueText Incremental RoundTrip Manifest Stretch Probe)
+  targets=(WebVTT SRT CueText Incremental RoundTrip Manifest Stretch Probe SSA)
 fi
 scratch=.build-fuzz
 export MTOOL_FUZZ=1
@@ -59,8 +60,10 @@ seed() {
       cp Tests/Fixtures/wpt-webvtt/inputs/file-parsing/*.vtt Tests/Fixtures/*.vtt "$dir"/ ;;
     SRT | RoundTrip)
       cp Tests/Fixtures/*.srt Tests/Fixtures/*.vtt "$dir"/
-      if [ -d Tests/Fixtures/subtitles ]; then cp Tests/Fixtures/subtitles/* "$dir"/; fi ;;
+      if [ -d Tests/Fixtures/subtitles ]; then cp Tests/Fixtures/subtitles/* "$dir"/; fi
+      if [ "$name" = RoundTrip ]; then cp Tests/Fixtures/ass/* "$dir"/; fi ;;
     Manifest) cp Tests/Fixtures/*.m3u8 Tests/Fixtures/*.mpd "$dir"/ ;;
+    SSA) cp Tests/Fixtures/ass/* "$dir"/ ;;
     Probe)
       for f in Tests/Fixtures/*; do
         # Small media files only: the fuzzer mutates them in memory.

@@ -1,5 +1,6 @@
-// Subtitle parsing throughput: our SRT and WebVTT parsers beside FFmpeg's demuxers and a plain
-// newline scan, on the generated corpus (Scripts/make-subtitle-corpus.py).
+// Subtitle parsing throughput: our SRT, WebVTT and SSA/ASS parsers beside FFmpeg's demuxers, a
+// plain newline scan and, for ASS, Python's pysubs2 (Scripts/pysubs2-bench.py, run once per
+// round in a process of its own), on the generated corpus (Scripts/make-subtitle-corpus.py).
 //
 //   swift run -c release SubtitleBench [--json] [--json-out PATH] [--samples N] [--rounds N]
 //                                      [--min-time SECONDS] [--only NAME] [--no-ffmpeg]
@@ -108,6 +109,38 @@ func ffmpegDemux(_ path: String) -> Int {
   return count
 }
 
+/// pysubs2's CPU and wall-clock times for `path` (Scripts/pysubs2-bench.py in its own process,
+/// the interpreter of .build/venv-subs when there is one), and its event count; nil when it
+/// does not run.
+func pysubs2(_ path: String) -> (Samples, Int)? {
+  let venv = ".build/venv-subs/bin/python"
+  let python = access(venv, X_OK) == 0 ? venv : "python3"
+  guard let pipe = popen("\(python) Scripts/pysubs2-bench.py '\(path)' 3 2>/dev/null", "r") else {
+    return nil
+  }
+  var output: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 4096)
+  while true {
+    let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, pipe) }
+    if n == 0 { break }
+    output.append(contentsOf: chunk[0..<n])
+  }
+  guard pclose(pipe) == 0 else { return nil }
+  // {"cpu_s": C, "wall_s": [W, …], "bytes": B, "events": E, …}
+  let text = String(decoding: output, as: UTF8.self)
+  func value(_ key: String) -> Substring? {
+    guard let range = text.firstRange(of: "\"\(key)\": ") else { return nil }
+    return text[range.upperBound...].prefix { $0 != "," && $0 != "}" }
+  }
+  guard let cpu = value("cpu_s").flatMap({ Double($0) }),
+    let events = value("events").flatMap({ Int($0) }),
+    let wallStart = text.firstRange(of: "\"wall_s\": [")
+  else { return nil }
+  let wall = text[wallStart.upperBound...].prefix { $0 != "]" }.split(separator: ",")
+    .compactMap { Double($0.filter { $0 != " " }) }
+  return (Samples(wall: wall.sorted(), cpu: cpu), events)
+}
+
 extension String {
   func replacingPrefix(_ prefix: String, _ replacement: String) -> String {
     hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
@@ -190,7 +223,7 @@ while let argument = argumentIterator.next() {
 }
 
 cff_quiet_logging()
-let files = ["bench.srt", "bench-crlf.srt", "bench.vtt", "bench-crlf.vtt"]
+let files = ["bench.srt", "bench-crlf.srt", "bench.vtt", "bench-crlf.vtt", "bench.ass"]
 var rows: [Row] = []
 var memoryLines: [String] = []
 var notes: [String] = []
@@ -204,21 +237,23 @@ for round in 0..<rounds {
       exit(1)
     }
     let isSRT = file.hasSuffix(".srt")
+    let isASS = file.hasSuffix(".ass")
+    func parse() throws(SubtitleError) -> SubtitleDocument {
+      if isSRT { return try SubRip.parse(bytes) }
+      if isASS { return try SubStationAlpha.parse(bytes) }
+      return try WebVTT.parse(bytes)
+    }
     var cueCount = 0
     var document: SubtitleDocument? = nil
     do {
-      document = isSRT ? try SubRip.parse(bytes) : try WebVTT.parse(bytes)
+      document = try parse()
       cueCount = document?.cues.count ?? 0
     } catch {
       if round == 0 { notes.append("\(file): our parser failed: \(error)") }
     }
 
     let ours = measure(samples: samples, minTime: minTime) {
-      if isSRT {
-        blackHole(try? SubRip.parse(bytes))
-      } else {
-        blackHole(try? WebVTT.parse(bytes))
-      }
+      blackHole(try? parse())
     }
     rows.append(Row(file: file, name: "ours", bytes: bytes.count, samples: ours, cues: cueCount))
 
@@ -227,6 +262,25 @@ for round in 0..<rounds {
     }
     rows.append(
       Row(file: file, name: "SubtitleFile", bytes: bytes.count, samples: entry, cues: cueCount))
+
+    // Conversion to the other format through the neutral model (cue texts read into trees and
+    // written by the target's writer), from the parsed document; MB/s of the source file.
+    if let document {
+      let converted = measure(samples: samples, minTime: minTime) {
+        blackHole(isSRT || isASS ? document.webVTT() : document.srt())
+      }
+      rows.append(
+        Row(
+          file: file, name: isSRT || isASS ? "to WebVTT" : "to SRT", bytes: bytes.count,
+          samples: converted, cues: cueCount))
+    }
+    if isASS, let peer = pysubs2(path) {
+      rows.append(
+        Row(file: file, name: "pysubs2", bytes: bytes.count, samples: peer.0, cues: peer.1))
+    } else if isASS, round == 0 {
+      notes.append(
+        "\(file): pysubs2 did not run (python3 -m venv .build/venv-subs, then pip install pysubs2)")
+    }
 
     var lines = 0
     let vector = measure(samples: samples, minTime: minTime) {
@@ -242,8 +296,9 @@ for round in 0..<rounds {
 
     var packets = 0
     // FFmpeg 5.1's WebVTT demuxer stops at a STYLE block, so it reads the twin without it.
-    let ffmpegPath = isSRT ? path : corpus + "/" + file.replacingPrefix("bench", "bench-nostyle")
-    let ffmpegBytes = isSRT ? bytes.count : (readFile(ffmpegPath)?.count ?? 0)
+    let ownFile = isSRT || isASS
+    let ffmpegPath = ownFile ? path : corpus + "/" + file.replacingPrefix("bench", "bench-nostyle")
+    let ffmpegBytes = ownFile ? bytes.count : (readFile(ffmpegPath)?.count ?? 0)
     var ffmpeg = Samples(wall: [], cpu: 0)
     if withFFmpeg {
       ffmpeg = measure(samples: samples, minTime: minTime) {
@@ -293,6 +348,11 @@ do {
     {
       out += ",\"cpu_over_FFmpeg\":\(fixed(row.cpuMBps / ffmpeg.cpuMBps, 2))"
     }
+    if let peer = rows.first(where: { $0.file == row.file && $0.name == "pysubs2" }),
+      peer.cpuMBps > 0, peer.cpuMBps.isFinite, row.cpuMBps.isFinite
+    {
+      out += ",\"cpu_over_pysubs2\":\(fixed(row.cpuMBps / peer.cpuMBps, 2))"
+    }
     out += "}"
   }
   out += "]}"
@@ -334,7 +394,7 @@ if !jsonOutput {
   print(
     pad("file", 15, left: true) + pad("ours MB/s", 11) + pad("cpu MB/s", 10) + pad("goal", 7)
       + pad("", 8) + pad("vs FFmpeg", 11) + pad("vs newline ceiling", 20))
-  for file in files where rows.contains(where: { $0.file == file }) {
+  for file in files where rows.contains(where: { $0.file == file }) && !file.hasSuffix(".ass") {
     let ours = rows.first { $0.file == file && $0.name == "ours" }
     let ffmpeg = rows.first { $0.file == file && $0.name == "FFmpeg" }
     let ceiling = rows.filter { $0.file == file && $0.name.hasPrefix("newline") }
@@ -346,6 +406,15 @@ if !jsonOutput {
         + pad(fixed(ours?.cpuMBps ?? 0, 0), 10) + pad(fixed(goal, 0), 7)
         + pad(met ? "met" : "MISSED", 8) + pad(ratio(ours, ffmpeg), 11)
         + pad(ratio(ours, ceiling), 20))
+  }
+  for file in files where file.hasSuffix(".ass") && rows.contains(where: { $0.file == file }) {
+    let ours = rows.first { $0.file == file && $0.name == "ours" }
+    let peer = rows.first { $0.file == file && $0.name == "pysubs2" }
+    let met = (ours?.cpuMBps ?? 0) >= 20 * (peer?.cpuMBps ?? .infinity)
+    print(
+      "\(file): ours \(fixed(ours?.cpuMBps ?? 0, 0)) cpu MB/s, pysubs2 "
+        + "\(fixed(peer?.cpuMBps ?? 0, 1)) cpu MB/s: \(ratio(ours, peer)) (goal 20x: "
+        + "\(peer == nil ? "not measured" : met ? "met" : "MISSED"))")
   }
   print("\nmemory (MemoryLayout<Cue>.stride = \(MemoryLayout<Cue>.stride) B):")
   for line in memoryLines { print("  " + line) }

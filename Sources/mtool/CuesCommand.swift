@@ -3,12 +3,12 @@ import SubtitleParser
 
 let cuesCommand = Command(
   name: "cues",
-  summary: "Parse, inspect and convert WebVTT and SRT subtitles.",
+  summary: "Parse, inspect and convert WebVTT, SRT and SSA/ASS subtitles.",
   usage: "mtool cues FILE|- [options]",
   options: [
     OptionSpec(
-      "format", value: "auto|vtt|srt",
-      help: "Input format (default auto: by .vtt/.srt name, else content)."),
+      "format", value: "auto|vtt|srt|ass",
+      help: "Input format (default auto: by .vtt/.srt/.ass/.ssa name, else content)."),
     OptionSpec("encoding", value: "NAME", help: "Input encoding (default: detect)."),
     OptionSpec("json", help: "Print one JSON document."),
     OptionSpec("jsonl", help: "Print one JSON object per cue (JSON Lines)."),
@@ -30,11 +30,15 @@ let cuesCommand = Command(
   ],
   details: """
     arguments:
-      FILE   a .vtt or .srt file, an http(s) URL of one, or - for standard input
+      FILE   a .vtt, .srt, .ass or .ssa file, an http(s) URL of one, or - for standard
+             input
 
     The input's format: a name ending in .vtt is WebVTT (a damaged WEBVTT signature is
-    exit 65, as in browsers), .srt is SRT (any case); for - and other names the content
-    decides (a WEBVTT signature, else an SRT timing line). --format vtt|srt overrides.
+    exit 65, as in browsers), .srt is SRT, .ass and .ssa SSA/ASS (any case); for - and
+    other names the content decides (a WEBVTT signature, a first line [Script Info], else
+    an SRT timing line). --format vtt|srt|ass overrides. SSA/ASS is read only: --to and -o
+    write WebVTT or SRT (-o X.ass is exit 64); an SSA/ASS file without [Events] or with a
+    bad Format line is exit 65.
     A URL's name is the last part of its path (https://cdn/a.vtt?token=1 is WebVTT).
     An HLS subtitle playlist (#EXTM3U, local or remote) is read with its WebVTT segments,
     joined into one document on the first segment's timeline (X-TIMESTAMP-MAP applied, cues
@@ -204,8 +208,8 @@ private struct CuesOptions {
       format = path == "-" ? nil : SubtitleFile.format(forPath: path)
     }
     if let value = arguments.value("format"), value != "auto" {
-      guard let parsed = SubtitleFormat(rawValue: value) else {
-        throw CLIError.usage(name, "--format expects auto, vtt or srt, got '\(value)'")
+      guard let parsed = SubtitleFormat(pathExtension: value), value == value.lowercased() else {
+        throw CLIError.usage(name, "--format expects auto, vtt, srt or ass, got '\(value)'")
       }
       format = parsed
     }
@@ -296,7 +300,7 @@ private func selectMode(_ arguments: ParsedArguments, command: String) throws(CL
   }
   var asked: CuesMode? = nil
   if let target = arguments.value("to") {
-    guard let format = SubtitleFormat(rawValue: target) else {
+    guard let format = SubtitleFormat(rawValue: target), format.isWritable else {
       throw CLIError.usage(command, "--to expects vtt or srt, got '\(target)'")
     }
     asked = .convert(format)
@@ -308,6 +312,12 @@ private func selectMode(_ arguments: ParsedArguments, command: String) throws(CL
     asked = .stats
   }
   var mode = asked ?? .listing
+  if let output = arguments.value("output"), output != "-",
+    SubtitleFile.format(forPath: output)?.isWritable == false
+  {
+    throw CLIError.usage(
+      command, "-o '\(output)': SSA/ASS is read only; write .vtt or .srt")
+  }
   if let output = arguments.value("output"), output != "-", let implied = outputMode(output) {
     if let asked, asked != implied {
       throw CLIError.usage(
@@ -350,6 +360,7 @@ extension CuesMode: Equatable {
     case .stats: "statistics"
     case .convert(.webVTT): "WebVTT"
     case .convert(.srt): "SRT"
+    case .convert(.ass): "SSA/ASS"
     }
   }
 

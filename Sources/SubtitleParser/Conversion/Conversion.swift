@@ -9,24 +9,41 @@ extension SubtitleDocument {
   /// black, by name or `#rrggbb`) or is dropped; other font attributes are dropped; `&`, `<` and
   /// `>` that are not markup are escaped. Settings from `{\anN}` carry over.
   ///
-  /// WebVTT to SRT: `<i>`, `<b>`, `<u>` stay; `<c.colour>` with a default colour class becomes
-  /// `<font color="colour">`; voice, language, ruby and timestamp tags, other classes, regions,
-  /// styles and the header are dropped; character references are decoded. Settings become the
+  /// WebVTT to SRT: the cue text is read by the WebVTT cue text parsing rules and the tree
+  /// written as SRT (`SubRipCueTextWriter`): `<i>`, `<b>`, `<u>` stay; `<c.colour>` with a
+  /// default colour class becomes `<font color="colour">`; voice, language, ruby and timestamp
+  /// tags, other classes, regions, styles and the header are dropped; character references are
+  /// decoded; end tags the parser ignores are dropped and elements it closes at the end of the
+  /// text get end tags; text that would read as SRT markup is kept as text. Settings become the
   /// nearest `{\anN}` alignment; cue identifiers become sequence numbers.
+  ///
+  /// SSA/ASS to either: the cue text tree (`SubStationAlpha`) is written by the target's
+  /// writer; the tags the tree does not hold (`\fn`, `\fs`, `\move`, karaoke, …) are noted
+  /// per cue. A target that is not writable (`.ass`) returns `self`, with a diagnostic.
   ///
   /// - Parameter target: The format to convert to; the same format returns `self`.
   /// - Returns: A document with its own text buffer and `format == target`.
   /// - Complexity: O(*n*) in the size of the text.
   public func converted(to target: SubtitleFormat) -> SubtitleDocument {
     guard target != format else { return self }
+    guard let syntax = target.writer else {
+      var log = DiagnosticLog(diagnostics)
+      log.add(line: 1, offset: 0, "conversion to \(target.rawValue) is not supported; unchanged")
+      var same = self
+      same.diagnostics = log.list
+      return same
+    }
     var out = SubtitleDocument(format: target, text: [], diagnostics: diagnostics)
     out.text.reserveCapacity(text.count + text.count / 8)
     out.cues.reserveCapacity(cues.count)
     var notes = DiagnosticLog()
     // Through the model: the target keeps the extras and settings it can express.
-    let syntax = target.syntax
+    let source = format.syntax
     syntax.adoptExtras(of: self, into: &out, notes: &notes)
     for cue in cues {
+      for phrase in source.droppedFeatures(text[clamped(cue.textRange)]) {
+        notes.add(line: cue.line, offset: cue.textRange.lowerBound, phrase)
+      }
       let adopted = syntax.adoptCue(cue, of: self, into: &out, notes: &notes)
       out.cues.append(adopted)
     }
@@ -84,104 +101,3 @@ let webVTTColourClasses: [(name: String, rgb: String)] = [
   ("white", "ffffff"), ("lime", "00ff00"), ("cyan", "00ffff"), ("red", "ff0000"),
   ("yellow", "ffff00"), ("magenta", "ff00ff"), ("blue", "0000ff"), ("black", "000000"),
 ]
-
-/// Translates the markup of one WebVTT cue's text into SRT markup.
-///
-/// WebVTT to SRT does not go through the model (the WebVTT cue text parser's tree and an SRT
-/// writer of trees) because that would change what it writes for some input: this scan keeps
-/// end tags the parser ignores (`</i>` while `<b>` is the current element; `</i >`), notes
-/// classes that are empty (`<c.>`), timestamp tags that are not timestamps and `<rt>` outside
-/// `<ruby>`, keeps tags nested deeper than `WebVTT.maximumCueTextDepth`, and tells a control
-/// character written as a character reference (which it replaces) from a literal one (which it
-/// keeps). Every other conversion writes a tree.
-struct MarkupConverter {
-  /// Source line and offset of the cue, for diagnostics.
-  let line: Int
-  let offset: Int
-
-  func note(_ notes: inout DiagnosticLog, _ reason: @autoclosure () -> String) {
-    notes.add(line: line, offset: offset, reason())
-  }
-
-  func webVTTToSRT(_ src: ArraySlice<UInt8>, into out: inout [UInt8], notes: inout DiagnosticLog) {
-    var classes: [Bool] = []
-    var dropped: [String] = []
-    var i = src.startIndex
-    while i < src.endIndex {
-      let c = src[i]
-      if c == 0x3C {
-        let close = src[(i + 1)...].firstIndex(of: 0x3E) ?? src.endIndex
-        let tag = String(decoding: src[(i + 1)..<close], as: UTF8.self)
-        i = min(src.endIndex, close + 1)
-        let closing = tag.hasPrefix("/")
-        let body = closing ? tag.dropFirst() : Substring(tag)
-        if body.first?.isNumber == true {
-          if !dropped.contains("timestamp") { dropped.append("timestamp") }
-          continue
-        }
-        let head = body.prefix { $0 != " " && $0 != "\t" && $0 != "\n" }
-        let parts = head.split(separator: ".", omittingEmptySubsequences: false)
-        let name = parts.first.map(String.init) ?? ""
-        let tagClasses = parts.dropFirst().map(String.init)
-        switch name {
-        case "i", "b", "u":
-          out.append(contentsOf: (closing ? "</\(name)>" : "<\(name)>").utf8)
-          if !tagClasses.isEmpty && !dropped.contains("class") { dropped.append("class") }
-        case "c":
-          if closing {
-            if classes.popLast() == true { out.append(contentsOf: "</font>".utf8) }
-          } else if let colour = tagClasses.first(where: {
-            WebVTTCueTextWriter.colourClass($0) == $0
-          }) {
-            out.append(contentsOf: "<font color=\"\(colour)\">".utf8)
-            classes.append(true)
-            if tagClasses.count > 1 && !dropped.contains("class") { dropped.append("class") }
-          } else {
-            if !tagClasses.isEmpty && !dropped.contains("class") { dropped.append("class") }
-            classes.append(false)
-          }
-        case "v", "lang", "ruby", "rt":
-          if !closing && !dropped.contains(name) { dropped.append(name) }
-        default:
-          break
-        }
-        continue
-      }
-      if c == 0x26, let (scalars, next) = characterReference(src, i) {
-        for scalar in scalars { appendUTF8(scalar, to: &out) }
-        i = next
-        continue
-      }
-      out.append(c)
-      i += 1
-    }
-    for kind in dropped {
-      switch kind {
-      case "timestamp": note(&notes, "timestamp tags dropped (not in SRT)")
-      case "class": note(&notes, "cue classes dropped (not in SRT)")
-      default: note(&notes, "<\(kind)> markup dropped (not in SRT)")
-      }
-    }
-  }
-
-  /// The character reference at `i` (`src[i]` is `&`), decoded as the WebVTT cue-text parser
-  /// does (every HTML named reference, numeric references with HTML's replacements): its
-  /// scalars, fit for SRT text, and the index after it; nil when there is none. A carriage
-  /// return becomes a space (as CSS renders it; written raw, an SRT reader would end the line
-  /// there) and other control characters but tab and line feed become U+FFFD.
-  private func characterReference(_ src: ArraySlice<UInt8>, _ i: Int) -> ([UInt32], Int)? {
-    let found = src.withUnsafeBufferPointer { p in
-      HTMLEntities.consume(p, at: i - src.startIndex + 1, end: p.count)
-    }
-    guard let found else { return nil }
-    let scalars = [found.scalars.0, found.scalars.1].filter { $0 != 0 }.map { scalar -> UInt32 in
-      switch scalar {
-      case 0x0D: return 0x20
-      case 0x09, 0x0A: return scalar
-      case 0..<0x20, 0x7F..<0xA0: return 0xFFFD
-      default: return scalar
-      }
-    }
-    return (scalars, src.startIndex + found.end)
-  }
-}

@@ -30,9 +30,10 @@ extension SubtitleDocument {
 
   // MARK: - Internals
 
-  /// The document written as `target`, converted first when it is in another format.
+  /// The document written as `target` (a writable format), converted first when it is in
+  /// another format; empty for a read-only target.
   func written(as target: SubtitleFormat) -> [UInt8] {
-    target.syntax.serialize(format == target ? self : converted(to: target))
+    target.writer?.serialize(format == target ? self : converted(to: target)) ?? []
   }
 
   func serializedSRT() -> [UInt8] {
@@ -75,17 +76,7 @@ extension SubtitleDocument {
         lineStart = lineEnd + 1
       }
     }
-    guard !timingLines.isEmpty else { return }
-    var rebuilt: [UInt8] = []
-    rebuilt.reserveCapacity(out.count - start + 3 * timingLines.count)
-    var copied = start
-    for lineStart in timingLines {
-      rebuilt.append(contentsOf: out[copied..<lineStart])
-      rebuilt.append(contentsOf: [0xE2, 0x81, 0xA0])
-      copied = lineStart
-    }
-    rebuilt.append(contentsOf: out[copied...])
-    out.replaceSubrange(start..., with: rebuilt)
+    insertWordJoiners(at: timingLines, in: &out, from: start)
   }
 
   /// An SRT reader takes `{\…}` in cue text as an ASS override block and removes it (or, for
@@ -241,6 +232,23 @@ extension SubtitleDocument {
   }
 
   func clamped(_ range: Range<Int>) -> Range<Int> { range.clamped(to: 0..<text.count) }
+}
+
+/// Puts a WORD JOINER (U+2060, invisible) before each offset of `positions` (ascending, each at
+/// least `start`) in `out`, which SRT writing uses to keep text from reading as markup or as a
+/// timing line. One copy of the text from `start` on, whatever the number of joiners.
+func insertWordJoiners(at positions: [Int], in out: inout [UInt8], from start: Int) {
+  guard !positions.isEmpty else { return }
+  var rebuilt: [UInt8] = []
+  rebuilt.reserveCapacity(out.count - start + 3 * positions.count)
+  var copied = start
+  for at in positions {
+    rebuilt.append(contentsOf: out[copied..<at])
+    rebuilt.append(contentsOf: [0xE2, 0x81, 0xA0])
+    copied = at
+  }
+  rebuilt.append(contentsOf: out[copied...])
+  out.replaceSubrange(start..., with: rebuilt)
 }
 
 /// `HH:MM:SS<sep>mmm` (hours at least two digits) for `seconds`, rounded to the millisecond;

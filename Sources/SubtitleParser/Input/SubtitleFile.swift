@@ -10,8 +10,8 @@ public enum SubtitleFile {
   /// formats NUL characters become U+FFFD, with a diagnostic per line.
   ///
   /// Format: a forced `format` is used as given. Otherwise a `WEBVTT` signature (after an
-  /// optional byte order mark, followed by a space, tab, line end or the end) means WebVTT, and
-  /// an SRT timing line among the first 64 lines means SRT. For a named file, pass
+  /// optional byte order mark, followed by a space, tab, line end or the end) means WebVTT, a
+  /// first line `[Script Info]` SSA/ASS, and an SRT timing line among the first 64 lines SRT. For a named file, pass
   /// `format(forPath:)` (as `mtool cues` does): a `.vtt` is then WebVTT whatever its start, and
   /// the content decides only for other names and standard input.
   ///
@@ -25,7 +25,8 @@ public enum SubtitleFile {
   ///   `Diagnostic` describes.
   /// - Throws: `SubtitleError.notSubtitles` when the input is neither format, is empty (or
   ///   only white space; also as forced SRT) or is SRT without a timing line,
-  ///   `SubtitleError.badSignature` for WebVTT without a valid signature.
+  ///   `SubtitleError.badSignature` for WebVTT without a valid signature, and for SSA/ASS
+  ///   `SubtitleError.missingSection` or `.badFormatLine` (see `SubStationAlpha.parse(_:)`).
   /// - Complexity: O(*n*).
   public static func parse(
     _ bytes: [UInt8], format: SubtitleFormat? = nil, encoding: TextEncoding? = nil
@@ -44,6 +45,8 @@ public enum SubtitleFile {
       chosen = format
     } else if hasWebVTTSignature(utf8) {
       chosen = .webVTT
+    } else if SubStationAlpha.looksLikeSSA(utf8) {
+      chosen = .ass
     } else if SubRip.looksLikeSRT(utf8) {
       chosen = .srt
     } else if blank() {
@@ -69,9 +72,10 @@ public enum SubtitleFile {
         diagnostics.append(
           contentsOf: TextEncoding.repairUTF8(bytes, reportingNUL: true).diagnostics)
       }
-    case .srt:
+    case .srt, .ass:
       // NUL characters become U+FFFD here, as the WebVTT parser makes them, each line's with
-      // a diagnostic (offsets in the file's bytes).
+      // a diagnostic (offsets in the file's bytes). SSA/ASS, which old files write in their
+      // ANSI code page, is read as SRT is: windows-1252 when it is not UTF-8.
       let hasNUL = containsNUL(utf8)
       if validated, hasNUL {
         (utf8, diagnostics, _) = decode(bytes, encoding: encoding, reportingNUL: true)
@@ -87,7 +91,7 @@ public enum SubtitleFile {
         bytes.withUnsafeBufferPointer { TextEncoding.reportNUL($0, from: 0, into: &diagnostics) }
       }
       if hasNUL { utf8 = replacingNUL(utf8) }
-      document = try SubRip.parse(utf8)
+      document = chosen == .srt ? try SubRip.parse(utf8) : try SubStationAlpha.parse(utf8)
     }
     if !diagnostics.isEmpty {
       diagnostics.append(contentsOf: document.diagnostics)
@@ -191,11 +195,12 @@ public enum SubtitleFile {
 }
 
 extension SubtitleFormat {
-  /// The format a file extension names: `vtt` (WebVTT) or `srt` (SRT), in any case; `nil` for
-  /// any other extension.
+  /// The format a file extension names: `vtt` (WebVTT), `srt` (SRT), `ass` or `ssa` (SSA/ASS),
+  /// in any case; `nil` for any other extension.
   ///
   /// - Parameter pathExtension: The extension without the dot.
   public init?(pathExtension: String) {
-    self.init(rawValue: pathExtension.lowercased())
+    let name = pathExtension.lowercased()
+    self.init(rawValue: name == "ssa" ? "ass" : name)
   }
 }

@@ -8,6 +8,15 @@ public enum SubtitleFormat: String, Hashable, Sendable, Codable, CaseIterable {
   case webVTT = "vtt"
   /// SubRip (SRT), as found in the wild.
   case srt
+  /// SubStation Alpha and Advanced SubStation Alpha (`.ssa`, `.ass`): read only.
+  ///
+  /// `allCases` lists it, as every format a document can come from; the formats a document
+  /// can be converted to and written in are those whose `isWritable` is true.
+  case ass
+
+  /// Whether documents can be converted to and written in this format (`converted(to:)`,
+  /// `srt()`, `webVTT()`): WebVTT and SRT; ASS is read only.
+  public var isWritable: Bool { writer != nil }
 }
 
 /// A parsed subtitle file: header, regions, style sheets, cues and diagnostics.
@@ -323,6 +332,11 @@ public enum SubtitleError: Error, Hashable, Sendable, CustomStringConvertible {
   case unknownEncoding(String)
   /// Nothing in the input looks like subtitles of the requested or detected format.
   case notSubtitles(reason: String)
+  /// An SSA/ASS file without a section it needs (`[Events]`).
+  case missingSection(name: String)
+  /// An SSA/ASS `Format:` line that events or styles cannot be read by: `line` and byte
+  /// `offset` of the line, and what is wrong with it.
+  case badFormatLine(line: Int, offset: Int, reason: String)
 
   /// A one-line description.
   public var description: String {
@@ -331,6 +345,8 @@ public enum SubtitleError: Error, Hashable, Sendable, CustomStringConvertible {
     case .badEncoding(let name, let offset): "invalid \(name) at byte \(offset)"
     case .unknownEncoding(let name): "unknown encoding '\(name)'"
     case .notSubtitles(let reason): "not a subtitle file: \(reason)"
+    case .missingSection(let name): "not an SSA/ASS file: no \(name) section"
+    case .badFormatLine(let line, _, let reason): "bad Format line (line \(line)): \(reason)"
     }
   }
 }

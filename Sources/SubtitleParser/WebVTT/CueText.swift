@@ -17,7 +17,11 @@ extension WebVTT {
   public static func parseCueText(
     _ bytes: ArraySlice<UInt8>, language: String? = nil
   ) -> [CueNode] {
-    bytes.withUnsafeBufferPointer { p in
+    // Text without `<` or `&` is one text node (the tokenizer's data state reads it whole).
+    if !bytes.contains(where: { $0 == 0x3C || $0 == 0x26 }) {
+      return bytes.isEmpty ? [] : [.text(String(decoding: bytes, as: UTF8.self))]
+    }
+    return bytes.withUnsafeBufferPointer { p in
       var parser = CueTextParser(p)
       return parser.run(language: language)
     }
