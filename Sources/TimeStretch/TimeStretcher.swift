@@ -44,7 +44,8 @@
 /// channel, so level differences between channels are kept exactly. Onsets (a 0.5 ms block with ten times the energy of the 8 ms before
 /// it) are played once, in one segment continued exactly by the next, at their scaled time where
 /// the look-ahead allows (late by up to a few milliseconds above 1.5x), and never repeated or
-/// skipped.
+/// skipped, as long as they are at least 25 ms of output apart; closer ones (applause) are
+/// played as any other sound, so that a dense texture is not turned into a string of attacks.
 ///
 /// Timeline: a segment plays its input at the input's own rate, so within it the media time runs
 /// at slope 1 rather than at the speed (±2.5 ms × |1 − speed| around its centre's), and the
@@ -281,6 +282,16 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// How long a block's energy counts as recent for ``onsetOverPeak``: it decays to a tenth in
   /// this time, longer than the beat period of tones 33 Hz apart.
   static let peakMemorySeconds = 0.03
+  /// The least output time between two onsets that are each played once at their scaled time:
+  /// an onset that follows the last one kept by less than this (times the speed, in input) is
+  /// sound like any other. In dense textures (applause: some 60 claps a second) keeping every
+  /// clap's attack filled the output with attacks when speeding up, since each one played in
+  /// full and the quieter decays between them were skipped: applause came out 0.54 dB louder at
+  /// 3x (+0.23 at 2x), against −0.27 dB with no onsets at all. A click train, drum hits on
+  /// eighth notes at 120 bpm and speech syllables stay well apart at 3x (42 ms or more).
+  static let onsetSpacingSeconds = 0.025
+  /// ``onsetSpacingSeconds`` in output frames.
+  let onsetSpacingFrames: Double
   static let distancePenalty: Float = 0.05
   /// Lags whose correlation is within this of the best peak's count as equal matches; the one
   /// nearest the ideal position is taken (see ``nearEqualSpread``).
@@ -340,6 +351,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     innerRadius = Int(rate * Self.innerRadiusSeconds)
     budget = Int(rate * Self.budgetSeconds)
     scatterReach = max(1, Int(rate * Self.scatterReachSeconds))
+    onsetSpacingFrames = rate * Self.onsetSpacingSeconds
     behind = window + radius
     reach = radius + window + 4
     // Both comparisons are centred on the overlap's centre, where the crossfade weighs the two
