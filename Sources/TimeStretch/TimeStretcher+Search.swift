@@ -244,7 +244,8 @@ extension TimeStretcher {
   /// ``periodicCheckInterval`` segments while the answer is no). (A chord's period is
   /// out of range now and then; dropping to the budget for those segments alone garbled it.)
   /// A check that finds the sound tonal without being periodic (see ``tonalMatch``) marks this
-  /// segment alone (``tonalSegment``) and is made again for the next one.
+  /// segment alone (``tonalSegment``) and is made again for the next one, as is a check that
+  /// comes near it (``nearlyTonal``).
   mutating func periodicMode(
     lo: Double, hi: Double, ideal: Double, refEnergy: Float, beating: Float
   ) -> Bool {
@@ -261,6 +262,8 @@ extension TimeStretcher {
       }
       if away >= Self.tonalMatch && away >= beating + Self.tonalGain {
         tonalSegment = segment
+      } else if away >= Self.nearlyTonal {
+        // Checked again for the next segment (see ``nearlyTonal``).
       } else {
         periodicCheckWait = Self.periodicCheckInterval - 1
       }

@@ -242,6 +242,13 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// 0.5 (0.65 at most for pink noise), and a tonal music mix at 0.45 to 0.9; at 0.5 noise
   /// was taken for tonal now and then and drifted off the timeline (2.8 ms at 2x).
   static let tonalGain: Float = 0.2
+  /// A periodicity check whose best match away from the natural continuation reaches this,
+  /// short of tonal, is made again for the next segment rather than after
+  /// ``periodicCheckInterval`` segments: a music mix passes ``tonalMatch`` in some segments and
+  /// not in the next few, which were spliced within the budget (and scattered when slowing
+  /// down) until the next check. Noise comes this near in about one check in ten, so it pays
+  /// for few extra checks.
+  static let nearlyTonal: Float = 0.45
   /// How long a periodic match found outside the drift budget keeps the whole range searched.
   static let periodicHoldSeconds = 1.0
   /// How long after that the whole range is still searched without a new periodic match.
