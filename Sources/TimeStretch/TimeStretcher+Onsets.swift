@@ -1,8 +1,9 @@
 // Onsets: clicks and drum hits found in the similarity signal ahead of the segments, so that
 // each is played once, in one segment, at its scaled time (see `choosePosition`).
 extension TimeStretcher {
-  /// Finds onsets (a block's energy ten times its recent mean and four times its recent peak)
-  /// in the channel sum up to `limit`.
+  /// Finds onsets (a block's energy ten times its recent mean and four times its recent peak,
+  /// at least ``onsetSpacingSeconds`` of output after the last onset found) in the channel sum
+  /// up to `limit`.
   mutating func scanOnsets(upTo limit: Int) {
     let floor = Float(block) * 1e-7
     let history = buffers.history
@@ -21,7 +22,7 @@ extension TimeStretcher {
       let peakBefore = recentPeak
       recentPeak = max(energy, recentPeak * peakDecay)
       if energy > Self.onsetRatio * mean + floor && energy > Self.onsetOverPeak * peakBefore
-        && scanned - lastOnsetBlock > 2 * block
+        && scanned - lastOnsetBlock > max(2 * block, Int(speed * onsetSpacingFrames))
       {
         // The block's peak, needed only here.
         var peak: Float = 0

@@ -92,7 +92,8 @@ extension TimeStretcher {
   /// is taken when low frequencies dominate the signal (the reference crosses zero no more
   /// often than a 250 Hz tone would), or when it is a periodic continuation the budget missed
   /// (at least ``periodicMatch``, and ``periodicGain`` better): a chord's common period is
-  /// longer than a single tone's. The distance penalty then takes the match nearest the ideal
+  /// longer than a single tone's, or when the sound is tonal though not periodic (see
+  /// ``tonalMatch``). The distance penalty then takes the match nearest the ideal
   /// position among near-equal ones, so the offset stays within about half a period and does
   /// not persist.
   mutating func budgetedMatch(
@@ -114,6 +115,10 @@ extension TimeStretcher {
         } else if periodicMode(
           lo: lo, hi: hi, ideal: ideal, refEnergy: refEnergy, beating: match.ncc)
         {
+          let wide = bestMatch(lo: lo, hi: hi, ideal: ideal, refEnergy: refEnergy)
+          if wide.ncc > match.ncc { match = wide }
+        } else if tonalSegment == segment {
+          // Tonal (see ``tonalMatch``): the whole range, as for bass.
           let wide = bestMatch(lo: lo, hi: hi, ideal: ideal, refEnergy: refEnergy)
           if wide.ncc > match.ncc { match = wide }
         } else {
@@ -232,10 +237,15 @@ extension TimeStretcher {
 
   /// Whether the signal counts as periodic with a period longer than the drift budget (a
   /// chord), so that the whole range is searched: after
-  /// ``repeatsAwayFromContinuation(lo:hi:ideal:refEnergy:beating:)`` holds, for ``periodicHoldSegments`` segments without asking, and while one is found
+  /// ``bestAwayFromContinuation(lo:hi:ideal:refEnergy:)`` reaches ``periodicMatch`` and is
+  /// ``periodicGain`` better than `beating` (the best within the budget), for
+  /// ``periodicHoldSegments`` segments without asking, and while one is found
   /// again at least every ``periodicGraceSegments`` segments after that (asked at most every
   /// ``periodicCheckInterval`` segments while the answer is no). (A chord's period is
   /// out of range now and then; dropping to the budget for those segments alone garbled it.)
+  /// A check that finds the sound tonal without being periodic (see ``tonalMatch``) marks this
+  /// segment alone (``tonalSegment``) and is made again for the next one, as is a check that
+  /// comes near it (``nearlyTonal``).
   mutating func periodicMode(
     lo: Double, hi: Double, ideal: Double, refEnergy: Float, beating: Float
   ) -> Bool {
@@ -244,26 +254,33 @@ extension TimeStretcher {
     // segment would otherwise pay for two more searches.
     if periodicCheckWait > 0 {
       periodicCheckWait -= 1
-    } else if repeatsAwayFromContinuation(
-      lo: lo, hi: hi, ideal: ideal, refEnergy: refEnergy, beating: beating)
-    {
-      periodicLeft = periodicHoldSegments
-      return true
     } else {
-      periodicCheckWait = Self.periodicCheckInterval - 1
+      let away = bestAwayFromContinuation(lo: lo, hi: hi, ideal: ideal, refEnergy: refEnergy)
+      if away >= Self.periodicMatch && away > beating + Self.periodicGain {
+        periodicLeft = periodicHoldSegments
+        return true
+      }
+      if away >= Self.tonalMatch && away >= beating + Self.tonalGain {
+        tonalSegment = segment
+      } else if away >= Self.nearlyTonal {
+        // Checked again for the next segment (see ``nearlyTonal``).
+      } else {
+        periodicCheckWait = Self.periodicCheckInterval - 1
+      }
     }
     return periodicLeft > -periodicGraceSegments
   }
 
-  /// Whether the reference repeats away from the natural continuation of the previous segment:
-  /// a signal above the bass that is periodic with a period longer than the drift budget (a
-  /// chord). The natural continuation and the budget's width around it are left out: every
+  /// How well the reference repeats away from the natural continuation of the previous
+  /// segment: the best correlation there. A signal above the bass that is periodic with a period
+  /// longer than the drift budget (a chord) reaches nearly 1; tonal sound that is not periodic
+  /// (a chord over a reverberant cloud of partials) 0.5 to 0.9; noise, by chance, up to about
+  /// 0.5. The natural continuation and the budget's width around it are left out: every
   /// signal, noise included, matches itself there perfectly, and following it would let the
-  /// offset drift. A match a period away from it counts when it reaches ``periodicMatch`` and
-  /// is ``periodicGain`` better than `beating` (the best within the budget).
-  mutating func repeatsAwayFromContinuation(
-    lo: Double, hi: Double, ideal: Double, refEnergy: Float, beating: Float
-  ) -> Bool {
+  /// offset drift.
+  mutating func bestAwayFromContinuation(
+    lo: Double, hi: Double, ideal: Double, refEnergy: Float
+  ) -> Float {
     let natural = previous + Double(hop)
     let gap = Double(budget)
     // Looking for a repetition, not a position to play: earlier lags than the search may take
@@ -279,6 +296,6 @@ extension TimeStretcher {
     }
     consider(max(floor, natural - 2 * Double(radius)), min(hi, natural - gap))
     consider(max(lo, natural + gap), hi)
-    return best >= Self.periodicMatch && best > beating + Self.periodicGain
+    return best
   }
 }
