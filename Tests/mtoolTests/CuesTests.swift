@@ -236,7 +236,7 @@ func cuesExitCodes(index: Int) throws {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: mtoolBinary)
   process.arguments = ["cues", "-", "-o", input]
-  process.standardInput = try #require(FileHandle(forReadingAtPath: input))
+  process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: input))
   process.standardOutput = FileHandle.nullDevice
   process.standardError = FileHandle.nullDevice
   try process.run()
