@@ -4,9 +4,12 @@ SWIFT ?= swift
 APT_DEV := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev pkg-config
 APT_PEERS := ffmpeg soundstretch rubberband-cli mpv
 # What the real-world tests make and read files with (muxers other than FFmpeg's, media that
-# Debian ships): Scripts/make-realworld-corpus.sh, Scripts/make-othermuxer-media.sh.
+# Debian ships): Scripts/make-realworld-corpus.sh, Scripts/make-othermuxer-media.sh, and the
+# committed fixtures of Scripts/make-othertool-fixtures.sh (mpegtsmux is in -bad, twolame in
+# -ugly).
 APT_CORPUS := mkvtoolnix sox libsox-fmt-base flac lame opus-tools vorbis-tools wavpack \
-  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good sound-theme-freedesktop
+  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
+  gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly sound-theme-freedesktop
 FIXTURES := Tests/Fixtures
 MTOOL := .build/release/mtool
 # Release builds link the Swift runtime statically: the binary then runs without the Swift
@@ -210,9 +213,10 @@ format:
 	$(SWIFT) format -i -r Package.swift Sources Tests Benchmarks Examples Fuzz
 
 # Regenerates the committed fixtures (needs the ffmpeg CLI).
-fixtures: peer-deps
+fixtures: peer-deps test-deps
 	Scripts/make-fixtures.sh
 	python3 Scripts/make-wild-srt.py
+	Scripts/make-othertool-fixtures.sh
 
 clean:
 	rm -rf .build

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Writes Tests/Fixtures/othertools/: tiny files whose headers state less than the decoder
+# gives, written by GStreamer's muxers (mp4mux, matroskamux, mpegtsmux), not FFmpeg's:
+#
+#   he-aac-implicit.{aac,mp4,mka}  HE-AAC with implicit SBR: the ADTS header, the MP4 esds and
+#                                  the Matroska track state AAC-LC at 22050 Hz; decoders give
+#                                  44100 Hz (Scripts/inject-implicit-sbr.py adds the SBR data)
+#   he-aacv2-implicit-mono.mp4     the same in mono: decoders assume implicit PS and give stereo
+#   aac-lc-22k.mp4                 the stereo core alone: AAC-LC at 22050 Hz, as stated
+#   mp2-gstreamer.ts               MPEG-1 Layer II (twolame) under stream type 0x03, which FFmpeg
+#                                  5.1 takes for MP3
+#
+# Needs sox, ffmpeg (the AAC-LC core), python3, gst-launch-1.0 with plugins-good (mp4mux,
+# matroskamux), -bad (mpegtsmux) and -ugly (twolamemp2enc); stops at the first missing one.
+# Usage: Scripts/make-othertool-fixtures.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=Tests/Fixtures/othertools
+for tool in sox ffmpeg python3 gst-launch-1.0; do
+  command -v "$tool" >/dev/null || { echo "make-othertool-fixtures: $tool is missing" >&2; exit 1; }
+done
+for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse; do
+  gst-inspect-1.0 "$element" >/dev/null 2>&1 ||
+    { echo "make-othertool-fixtures: GStreamer element $element is missing" >&2; exit 1; }
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$out"
+gst() { timeout 60 gst-launch-1.0 -q "$@" >/dev/null; }
+
+sox -q -n -r 22050 -c 2 -b 16 "$work/stereo.wav" synth 0.5 sine 440 sine 660
+sox -q -n -r 22050 -c 1 -b 16 "$work/mono.wav" synth 0.5 sine 330
+ffmpeg -v error -y -i "$work/stereo.wav" -c:a aac -b:a 24k "$work/stereo.aac"
+ffmpeg -v error -y -i "$work/mono.wav" -c:a aac -b:a 16k "$work/mono.aac"
+python3 Scripts/inject-implicit-sbr.py "$work/stereo.aac" "$out/he-aac-implicit.aac"
+python3 Scripts/inject-implicit-sbr.py "$work/mono.aac" "$work/he-mono.aac"
+gst filesrc location="$out/he-aac-implicit.aac" ! aacparse ! mp4mux \
+  ! filesink location="$out/he-aac-implicit.mp4"
+gst filesrc location="$out/he-aac-implicit.aac" ! aacparse ! matroskamux \
+  ! filesink location="$out/he-aac-implicit.mka"
+gst filesrc location="$work/he-mono.aac" ! aacparse ! mp4mux \
+  ! filesink location="$out/he-aacv2-implicit-mono.mp4"
+gst filesrc location="$work/stereo.aac" ! aacparse ! mp4mux \
+  ! filesink location="$out/aac-lc-22k.mp4"
+
+sox -q -n -r 48000 -c 2 -b 16 "$work/s48.wav" synth 0.5 sine 440 sine 660
+gst filesrc location="$work/s48.wav" ! wavparse ! audioconvert ! twolamemp2enc bitrate=64 \
+  ! mpegaudioparse ! mpegtsmux ! filesink location="$out/mp2-gstreamer.ts"
+ls -l "$out"

@@ -1,0 +1,66 @@
+import Foundation
+import MediaTracks
+import Testing
+
+/// Files written by GStreamer's muxers (`Scripts/make-othertool-fixtures.sh`) whose headers
+/// state less than the decoder gives.
+private func otherTool(_ name: String) -> String { fixtures + "/othertools/" + name }
+
+/// The AudioSpecificConfig's sampling-frequency index (ISO/IEC 14496-3 1.6.2.1) of the first
+/// ADTS header in `bytes`: what a header reader takes for the rate.
+private func adtsStatedRate(_ bytes: [UInt8]) -> Int? {
+  let rates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000]
+  guard bytes.count > 2, bytes[0] == 0xFF, bytes[1] & 0xF0 == 0xF0 else { return nil }
+  let index = Int(bytes[2] >> 2 & 0x0F)
+  return index < rates.count ? rates[index] : nil
+}
+
+@Test func implicitSBRFixtureStatesTheCoreRate() throws {
+  // The fixture is what it claims: its header states 22050 Hz, so the tests below can fail.
+  let data = try #require(FileManager.default.contents(atPath: otherTool("he-aac-implicit.aac")))
+  #expect(adtsStatedRate([UInt8](data)) == 22050)
+}
+
+/// HE-AAC with implicit SBR (and, in mono, implicit PS) in MP4, Matroska and ADTS: the header
+/// states AAC-LC at 22050 Hz; the probe lists the rate, channels and profile the decoder gives,
+/// and `AudioDecoder` agrees.
+@Test(arguments: [
+  ("he-aac-implicit.mp4", 2, "HE-AAC"), ("he-aac-implicit.mka", 2, "HE-AAC"),
+  ("he-aac-implicit.aac", 2, "HE-AAC"), ("he-aacv2-implicit-mono.mp4", 2, "HE-AACv2"),
+])
+func implicitSBRIsListedAtTheDecodersRate(name: String, channels: Int, profile: String) throws {
+  let path = otherTool(name)
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  let decoder = try AudioDecoder(path: path)
+  #expect(decoder.sampleRate == 44100)
+  #expect(track.sampleRate == decoder.sampleRate)
+  #expect(track.channels == decoder.channels)
+  #expect(track.channels == channels)
+  #expect(track.channelLayout == "stereo")
+  #expect(track.profile == profile)
+}
+
+/// AAC-LC at a low rate without SBR keeps its rate: the first frame is decoded, not guessed.
+@Test func lowRateAACWithoutSBRKeepsItsRate() throws {
+  let path = otherTool("aac-lc-22k.mp4")
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  let decoder = try AudioDecoder(path: path)
+  #expect(track.sampleRate == 22050)
+  #expect(track.sampleRate == decoder.sampleRate)
+  #expect(track.channels == decoder.channels)
+  #expect(track.profile == "LC")
+}
+
+/// MPEG-1 Layer II under MPEG-TS stream type 0x03 (GStreamer's mpegtsmux): the stream type
+/// covers every layer and FFmpeg 5.1 takes it for MP3; the frame header says Layer II.
+@Test func layerTwoInTransportStreamIsNamedByItsFrames() throws {
+  let info = try MediaProbe.probe(path: otherTool("mp2-gstreamer.ts"))
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "mp2")
+  #expect(track.ffmpegCodec == "mp3")
+  #expect(track.codecTag == "stream_type 0x03")
+  #expect(track.decodable)
+  #expect(track.sampleRate == 48000)
+}
