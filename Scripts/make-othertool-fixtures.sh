@@ -9,6 +9,10 @@
 #   aac-lc-22k.mp4                 the stereo core alone: AAC-LC at 22050 Hz, as stated
 #   mp2-gstreamer.ts               MPEG-1 Layer II (twolame) under stream type 0x03, which FFmpeg
 #                                  5.1 takes for MP3
+#   pcm-24in32.wav                 WAVE_FORMAT_EXTENSIBLE integer PCM, 24 valid bits in 32-bit
+#                                  containers (written here byte by byte), which FFmpeg 5.1 takes
+#                                  for 24-bit float: 800 mono frames at 8000 Hz, frame i holding
+#                                  ((i * 997) % 65536 - 32768) << 16
 #
 # Needs sox, ffmpeg (the AAC-LC core), python3, gst-launch-1.0 with plugins-good (mp4mux,
 # matroskamux), -bad (mpegtsmux) and -ugly (twolamemp2enc); stops at the first missing one.
@@ -28,8 +32,8 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
 gst() { timeout 60 gst-launch-1.0 -q "$@" >/dev/null; }
 
-sox -q -n -r 22050 -c 2 -b 16 "$work/stereo.wav" synth 0.5 sine 440 sine 660
-sox -q -n -r 22050 -c 1 -b 16 "$work/mono.wav" synth 0.5 sine 330
+sox -R -q -n -r 22050 -c 2 -b 16 "$work/stereo.wav" synth 0.5 sine 440 sine 660
+sox -R -q -n -r 22050 -c 1 -b 16 "$work/mono.wav" synth 0.5 sine 330
 ffmpeg -v error -y -i "$work/stereo.wav" -c:a aac -b:a 24k "$work/stereo.aac"
 ffmpeg -v error -y -i "$work/mono.wav" -c:a aac -b:a 16k "$work/mono.aac"
 python3 Scripts/inject-implicit-sbr.py "$work/stereo.aac" "$out/he-aac-implicit.aac"
@@ -43,7 +47,17 @@ gst filesrc location="$work/he-mono.aac" ! aacparse ! mp4mux \
 gst filesrc location="$work/stereo.aac" ! aacparse ! mp4mux \
   ! filesink location="$out/aac-lc-22k.mp4"
 
-sox -q -n -r 48000 -c 2 -b 16 "$work/s48.wav" synth 0.5 sine 440 sine 660
+sox -R -q -n -r 48000 -c 2 -b 16 "$work/s48.wav" synth 0.5 sine 440 sine 660
 gst filesrc location="$work/s48.wav" ! wavparse ! audioconvert ! twolamemp2enc bitrate=64 \
   ! mpegaudioparse ! mpegtsmux ! filesink location="$out/mp2-gstreamer.ts"
+python3 - "$out/pcm-24in32.wav" <<'PY'
+import struct, sys
+frames = [(((i * 997) % 65536) - 32768) << 16 for i in range(800)]
+data = b"".join(struct.pack("<i", value) for value in frames)
+pcm = b"\x01\x00\x00\x00\x00\x00\x10\x00\x80\x00\x00\xaa\x00\x38\x9b\x71"
+fmt = struct.pack("<HHIIHHHHI", 0xFFFE, 1, 8000, 32000, 4, 32, 22, 24, 0x4) + pcm
+body = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt
+body += b"data" + struct.pack("<I", len(data)) + data
+open(sys.argv[1], "wb").write(b"RIFF" + struct.pack("<I", len(body)) + body)
+PY
 ls -l "$out"

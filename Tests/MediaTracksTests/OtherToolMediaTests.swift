@@ -64,3 +64,26 @@ func implicitSBRIsListedAtTheDecodersRate(name: String, channels: Int, profile: 
   #expect(track.decodable)
   #expect(track.sampleRate == 48000)
 }
+
+/// WAVE_FORMAT_EXTENSIBLE integer PCM with 24 valid bits in 32-bit containers: FFmpeg 5.1 takes
+/// it for 24-bit float (silence, and a duration from 24-bit samples); it is listed and decoded
+/// as 32-bit integers, with the `data` chunk's duration.
+@Test func narrowSamplesInWideWaveContainersAreIntegers() throws {
+  let path = otherTool("pcm-24in32.wav")
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.ffmpegCodec == "pcm_f24le")
+  #expect(track.codec == "pcm_s32le")
+  #expect(track.decodable)
+  #expect(track.duration == 0.1)
+  #expect(info.duration == 0.1)
+  var decoder = try AudioDecoder(path: path)
+  var samples: [Float] = []
+  var frames: [Float] = []
+  while case let count = try decoder.read(into: &frames, maxFrames: 256), count > 0 {
+    samples += frames[0..<count]
+  }
+  // The script writes frame i as ((i * 997) % 65536 - 32768) << 16.
+  let expected = (0..<800).map { Float(((($0 * 997) % 65536) - 32768) << 16) / 2_147_483_648 }
+  #expect(samples == expected)
+}

@@ -73,7 +73,24 @@ extension FormatContext {
     {
       fillFromLastBlocks(&audio, declared: declared)
     }
+    if formatName == "wav", audio.count == 1 { correctNarrowWave(&audio[0]) }
     return (audio, subtitles)
+  }
+
+  /// Corrects a WAVE track whose EXTENSIBLE header states fewer valid bits than the container
+  /// holds (24 in 32): FFmpeg 5.1 takes it for 24-bit float (`pcm_f24le`), decodes silence,
+  /// and states a duration from 24-bit samples. The samples are integers at the container's
+  /// size (as ``WaveReader`` decodes them), and the duration is the `data` chunk's frames.
+  func correctNarrowWave(_ track: inout AudioTrack) {
+    guard let source = byteSource, let format = WaveReader.parse(source.head()),
+      format.validBits < format.containerBits
+    else { return }
+    track.codec = "pcm_s\(format.containerBits)le"
+    track.decodable = true
+    track.bitRate = format.sampleRate * format.blockAlign * 8
+    if format.dataOffset + format.dataSize <= Int(source.size) {
+      track.duration = Double(format.dataSize / format.blockAlign) / Double(format.sampleRate)
+    }
   }
 
   /// Sets the duration of Matroska audio tracks whose headers and tags state none to the end
