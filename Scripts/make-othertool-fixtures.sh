@@ -9,13 +9,17 @@
 #   aac-lc-22k.mp4                 the stereo core alone: AAC-LC at 22050 Hz, as stated
 #   mp2-gstreamer.ts               MPEG-1 Layer II (twolame) under stream type 0x03, which FFmpeg
 #                                  5.1 takes for MP3
+#   amr-nb.amr, amr-wb.amr         AMR in the RFC 4867 storage format (GStreamer's amrnbenc and
+#                                  voamrwbenc frames after the magic): 1 s, 50 frames of 20 ms,
+#                                  which FFmpeg 5.1 states no length for
 #   pcm-24in32.wav                 WAVE_FORMAT_EXTENSIBLE integer PCM, 24 valid bits in 32-bit
 #                                  containers (written here byte by byte), which FFmpeg 5.1 takes
 #                                  for 24-bit float: 800 mono frames at 8000 Hz, frame i holding
 #                                  ((i * 997) % 65536 - 32768) << 16
 #
 # Needs sox, ffmpeg (the AAC-LC core), python3, gst-launch-1.0 with plugins-good (mp4mux,
-# matroskamux), -bad (mpegtsmux) and -ugly (twolamemp2enc); stops at the first missing one.
+# matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc); stops at the
+# first missing one.
 # Usage: Scripts/make-othertool-fixtures.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +27,7 @@ out=Tests/Fixtures/othertools
 for tool in sox ffmpeg python3 gst-launch-1.0; do
   command -v "$tool" >/dev/null || { echo "make-othertool-fixtures: $tool is missing" >&2; exit 1; }
 done
-for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse; do
+for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc; do
   gst-inspect-1.0 "$element" >/dev/null 2>&1 ||
     { echo "make-othertool-fixtures: GStreamer element $element is missing" >&2; exit 1; }
 done
@@ -50,6 +54,13 @@ gst filesrc location="$work/stereo.aac" ! aacparse ! mp4mux \
 sox -R -q -n -r 48000 -c 2 -b 16 "$work/s48.wav" synth 0.5 sine 440 sine 660
 gst filesrc location="$work/s48.wav" ! wavparse ! audioconvert ! twolamemp2enc bitrate=64 \
   ! mpegaudioparse ! mpegtsmux ! filesink location="$out/mp2-gstreamer.ts"
+for kind in nb:amrnbenc:8000:'#!AMR\n' wb:voamrwbenc:16000:'#!AMR-WB\n'; do
+  IFS=: read -r name encoder rate magic <<<"$kind"
+  gst audiotestsrc num-buffers=10 samplesperbuffer=$((rate / 10)) ! audio/x-raw,rate=$rate,channels=1 \
+    ! audioconvert ! "$encoder" ! filesink location="$work/$name.frames"
+  { printf "$magic"; cat "$work/$name.frames"; } >"$out/amr-$name.amr"
+done
+
 python3 - "$out/pcm-24in32.wav" <<'PY'
 import struct, sys
 frames = [(((i * 997) % 65536) - 32768) << 16 for i in range(800)]

@@ -1,6 +1,7 @@
 import Foundation
-import MediaTracks
 import Testing
+
+@testable import MediaTracks
 
 /// Files written by GStreamer's muxers (`Scripts/make-othertool-fixtures.sh`) whose headers
 /// state less than the decoder gives.
@@ -86,4 +87,34 @@ func implicitSBRIsListedAtTheDecodersRate(name: String, channels: Int, profile: 
   // The script writes frame i as ((i * 997) % 65536 - 32768) << 16.
   let expected = (0..<800).map { Float(((($0 * 997) % 65536) - 32768) << 16) / 2_147_483_648 }
   #expect(samples == expected)
+}
+
+/// AMR-NB and AMR-WB in the storage format: FFmpeg 5.1 states no length without decoding;
+/// the frames are counted (20 ms each), and `AudioDecoder` gives as much audio.
+@Test(arguments: ["amr-nb.amr", "amr-wb.amr"])
+func amrDurationIsCountedFromItsFrames(name: String) throws {
+  let path = otherTool(name)
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  var decoder = try AudioDecoder(path: path)
+  var frames: [Float] = []
+  var decoded = 0
+  while case let count = try decoder.read(into: &frames, maxFrames: 1024), count > 0 {
+    decoded += count
+  }
+  let seconds = Double(decoded) / Double(decoder.sampleRate)
+  #expect(abs(try #require(track.duration) - seconds) < 1e-9)
+  #expect(abs(try #require(info.duration) - seconds) < 1e-9)
+  #expect(abs(seconds - 1) < 1e-9)
+}
+
+/// A file that only starts like AMR, cut in its second frame, counts its frames up to the cut.
+@Test func amrFramesAreWalkedToTheEnd() throws {
+  let magic = Array("#!AMR\n".utf8)
+  // Two 12.2 kb/s frames (type 7: 31 bytes after the header byte), then a cut one.
+  let frame = [UInt8(7 << 3)] + [UInt8](repeating: 0x55, count: 31)
+  let bytes = magic + frame + frame + [UInt8(7 << 3), 1, 2]
+  #expect(AMRFrames.duration(MemoryBytes(bytes, name: "cut.amr")) == 0.06)
+  #expect(AMRFrames.duration(MemoryBytes(Array("#!AMR-WB\n".utf8), name: "empty.amr")) == nil)
+  #expect(AMRFrames.duration(MemoryBytes(frame, name: "bare.amr")) == nil)
 }

@@ -369,6 +369,9 @@ extension FormatContext {
       seconds = Self.clockSeconds(tag)
     } else if streamCount == 1 {
       seconds = containerDuration ?? constantRateDuration(ofStream: index)
+      if seconds == nil, formatName == "amr", let source = byteSource {
+        seconds = AMRFrames.duration(source)
+      }
     }
     guard let seconds, seconds.isFinite, seconds > 0 else { return nil }
     if isImplausible(seconds) { return nil }
