@@ -12,6 +12,9 @@
 #   amr-nb.amr, amr-wb.amr         AMR in the RFC 4867 storage format (GStreamer's amrnbenc and
 #                                  voamrwbenc frames after the magic): 1 s, 50 frames of 20 ms,
 #                                  which FFmpeg 5.1 states no length for
+#   opus-le-dops.mp4               0.5 s of Opus from GStreamer 1.22's opusenc and mp4mux, whose
+#                                  dOps box holds its fields little-endian (the format says
+#                                  big-endian): FFmpeg 5.1 then skips 14,337 samples, not 312
 #   pcm-24in32.wav                 WAVE_FORMAT_EXTENSIBLE integer PCM, 24 valid bits in 32-bit
 #                                  containers (written here byte by byte), which FFmpeg 5.1 takes
 #                                  for 24-bit float: 800 mono frames at 8000 Hz, frame i holding
@@ -27,7 +30,7 @@ out=Tests/Fixtures/othertools
 for tool in sox ffmpeg python3 gst-launch-1.0; do
   command -v "$tool" >/dev/null || { echo "make-othertool-fixtures: $tool is missing" >&2; exit 1; }
 done
-for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc; do
+for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc opusenc; do
   gst-inspect-1.0 "$element" >/dev/null 2>&1 ||
     { echo "make-othertool-fixtures: GStreamer element $element is missing" >&2; exit 1; }
 done
@@ -60,6 +63,9 @@ for kind in nb:amrnbenc:8000:'#!AMR\n' wb:voamrwbenc:16000:'#!AMR-WB\n'; do
     ! audioconvert ! "$encoder" ! filesink location="$work/$name.frames"
   { printf "$magic"; cat "$work/$name.frames"; } >"$out/amr-$name.amr"
 done
+
+gst filesrc location="$work/s48.wav" ! wavparse ! audioconvert ! opusenc ! mp4mux \
+  ! filesink location="$out/opus-le-dops.mp4"
 
 python3 - "$out/pcm-24in32.wav" <<'PY'
 import struct, sys

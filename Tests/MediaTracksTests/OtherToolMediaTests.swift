@@ -118,3 +118,41 @@ func amrDurationIsCountedFromItsFrames(name: String) throws {
   #expect(AMRFrames.duration(MemoryBytes(Array("#!AMR-WB\n".utf8), name: "empty.amr")) == nil)
   #expect(AMRFrames.duration(MemoryBytes(frame, name: "bare.amr")) == nil)
 }
+
+/// The `OpusHead` FFmpeg builds from a `dOps` box, with `dOps`'s fields as given.
+private func opusHead(preSkip: [UInt8], rate: [UInt8], gain: [UInt8]) -> [UInt8] {
+  Array("OpusHead".utf8) + [1, 2] + preSkip + rate + gain + [0]
+}
+
+@Test func opusHeadReadFromALittleEndianDOpsIsRepaired() {
+  // 312 and 48000 written little-endian, read big-endian, then stored little-endian.
+  let misread = opusHead(preSkip: [0x01, 0x38], rate: [0x00, 0x00, 0xBB, 0x80], gain: [0, 0])
+  #expect(OpusHeadRepair.isSwapped(misread))
+  #expect(
+    OpusHeadRepair.repaired(misread)
+      == opusHead(preSkip: [0x38, 0x01], rate: [0x80, 0xBB, 0x00, 0x00], gain: [0, 0]))
+  // A big-endian dOps read right (Media3's fragmented Opus states 16000 Hz) stays as it is.
+  let right = opusHead(preSkip: [0x38, 0x01], rate: [0x80, 0x3E, 0x00, 0x00], gain: [0, 0])
+  #expect(!OpusHeadRepair.isSwapped(right))
+  #expect(OpusHeadRepair.repaired(right) == right)
+}
+
+/// GStreamer 1.22's MP4 Opus (`dOps` little-endian): FFmpeg 5.1 alone skips 0.3 s of the
+/// start; decoded with the repaired header, the 0.5 s the file holds come out (give or take
+/// the encoder's padding of the last 20 ms frame).
+@Test func opusWithLittleEndianDOpsDecodesWhole() throws {
+  let path = otherTool("opus-le-dops.mp4")
+  let data = try #require(FileManager.default.contents(atPath: path))
+  let bytes = [UInt8](data)
+  let box = try #require(bytes.indices.first { bytes[$0...].starts(with: Array("dOps".utf8)) })
+  // The fixture is what it claims: pre-skip 312 and 48000 Hz, little-endian.
+  #expect(Array(bytes[(box + 6)..<(box + 12)]) == [0x38, 0x01, 0x80, 0xBB, 0x00, 0x00])
+  var decoder = try AudioDecoder(path: path)
+  var frames: [Float] = []
+  var decoded = 0
+  while case let count = try decoder.read(into: &frames, maxFrames: 1024), count > 0 {
+    decoded += count
+  }
+  #expect(decoded >= 24_000)
+  #expect(decoded < 24_000 + 960)
+}
