@@ -4,9 +4,12 @@ SWIFT ?= swift
 APT_DEV := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev pkg-config
 APT_PEERS := ffmpeg soundstretch rubberband-cli mpv
 # What the real-world tests make and read files with (muxers other than FFmpeg's, media that
-# Debian ships): Scripts/make-realworld-corpus.sh, Scripts/make-othermuxer-media.sh.
+# Debian ships): Scripts/make-realworld-corpus.sh, Scripts/make-othermuxer-media.sh, and the
+# committed fixtures of Scripts/make-othertool-fixtures.sh (mpegtsmux is in -bad, twolame in
+# -ugly).
 APT_CORPUS := mkvtoolnix sox libsox-fmt-base flac lame opus-tools vorbis-tools wavpack \
-  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good sound-theme-freedesktop
+  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
+  gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly sound-theme-freedesktop
 # What the remote-input tests run beside mtool: the loopback fixture server and a certificate.
 APT_REMOTE := python3 openssl
 FIXTURES := Tests/Fixtures
@@ -217,10 +220,11 @@ format:
 	$(SWIFT) format -i -r Package.swift Sources Tests Benchmarks Examples Fuzz
 
 # Regenerates the committed fixtures (needs the ffmpeg CLI).
-fixtures: peer-deps
+fixtures: peer-deps test-deps
 	Scripts/make-fixtures.sh
 	python3 Scripts/make-wild-srt.py
 	python3 Scripts/make-ass-fixtures.py
+	Scripts/make-othertool-fixtures.sh
 
 clean:
 	rm -rf .build

@@ -91,6 +91,10 @@ enum ContainerDeclarations {
     return families.contains { $0.contains(codec) && $0.contains(ffmpeg) }
   }
 
+  /// The MPEG audio layers' codec names: a container that names one declares the layer (a
+  /// Matroska CodecID, a QuickTime sample entry, the frame header of an MPEG-TS stream).
+  static let mpegAudioLayers: Set<String> = ["mp1", "mp2", "mp3"]
+
   /// The layer of an MPEG audio frame header (`"mp1"`, `"mp2"`, `"mp3"`) at the start of
   /// `bytes` (after at most 64 bytes of anything else), or `nil` when none is found.
   static func mpegAudioLayer(_ bytes: [UInt8]) -> String? {

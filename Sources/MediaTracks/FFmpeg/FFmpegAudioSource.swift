@@ -111,6 +111,7 @@ final class FFmpegAudioSource {
         kind: .malformed, operation: "AudioDecoder",
         detail: "'\(path)' does not state the sample rate or channels of its audio")
     }
+    if format.formatName.hasPrefix("mov") { OpusHeadRepair.repair(stream.pointee.codecpar) }
     let codec = try CodecContext(decoderFor: stream, path: path)
     let packet = try Packet()
     framePacket = try Packet()

@@ -32,16 +32,20 @@ enum FFmpegBackend: ProbingBackend {
       }
     }
     var (audio, subtitles) = context.tracks()
+    // A WAVE file's one track is the file: its duration is the track's, which corrects
+    // FFmpeg's for samples narrower than their container (see `correctNarrowWave`).
+    var waveDuration: Double? = nil
+    if context.formatName == "wav", audio.count == 1 { waveDuration = audio[0].duration }
     guard lenient else {
       return ProbedMedia(
-        demuxerName: context.formatName, duration: context.containerDuration,
+        demuxerName: context.formatName, duration: waveDuration ?? context.containerDuration,
         bitRate: context.bitRate, audio: audio, subtitles: subtitles)
     }
     context.refineFromFirstPackets(&audio, path: name)
     // Without the stream-info pass some demuxers (WAVE, Ogg, AVI) leave the container's
     // duration unset; it is then the longest stream's the headers state (video included),
     // else the longest audio track's.
-    var duration = context.containerDuration
+    var duration = waveDuration ?? context.containerDuration
     if let stated = duration, context.isImplausible(stated) { duration = nil }
     duration = duration ?? context.longestStatedStream() ?? audio.compactMap(\.duration).max()
     return ProbedMedia(

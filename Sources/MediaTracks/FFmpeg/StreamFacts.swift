@@ -6,9 +6,9 @@ extension FormatContext {
   /// (or the demuxer announces streams only as packets arrive, as MPEG-TS does).
   ///
   /// With `forDecoding`, AAC at 24 kHz or below also counts: it may carry implicit SBR (HE-AAC),
-  /// which doubles the output rate, and only decoding tells. Probing skips that check: it costs
-  /// about as much as the rest of a probe, and implicit signalling is rare in MP4 and Matroska
-  /// (they usually state the extended rate), so a probe reports the rate the headers state.
+  /// which doubles the output rate, and only decoding tells. Probing skips that pass, which
+  /// costs about as much as the rest of a probe, and decodes such a track's first packet
+  /// instead (see ``refineFromFirstPackets(_:path:)``).
   func needsStreamInfo(forDecoding: Bool = false) -> Bool {
     if streamCount == 0 { return true }
     if (raw.pointee.ctx_flags & Int32(AVFMTCTX_NOHEADER)) != 0 { return true }
@@ -73,7 +73,24 @@ extension FormatContext {
     {
       fillFromLastBlocks(&audio, declared: declared)
     }
+    if formatName == "wav", audio.count == 1 { correctNarrowWave(&audio[0]) }
     return (audio, subtitles)
+  }
+
+  /// Corrects a WAVE track whose EXTENSIBLE header states fewer valid bits than the container
+  /// holds (24 in 32): FFmpeg 5.1 takes it for 24-bit float (`pcm_f24le`), decodes silence,
+  /// and states a duration from 24-bit samples. The samples are integers at the container's
+  /// size (as ``WaveReader`` decodes them), and the duration is the `data` chunk's frames.
+  func correctNarrowWave(_ track: inout AudioTrack) {
+    guard let source = byteSource, let format = WaveReader.parse(source.head()),
+      format.validBits < format.containerBits
+    else { return }
+    track.codec = "pcm_s\(format.containerBits)le"
+    track.decodable = true
+    track.bitRate = format.sampleRate * format.blockAlign * 8
+    if format.dataOffset + format.dataSize <= Int(source.size) {
+      track.duration = Double(format.dataSize / format.blockAlign) / Double(format.sampleRate)
+    }
   }
 
   /// Sets the duration of Matroska audio tracks whose headers and tags state none to the end
@@ -175,19 +192,23 @@ extension FormatContext {
     return track
   }
 
-  /// Corrects what an MP4 sample entry states and only a track's first packet tells (reads at
-  /// most 64 packets, and only for the tracks below):
-  /// - the layer of MPEG audio, whose object type (`0x6B`, `0x69`) covers layers I to III and
-  ///   which FFmpeg 5.1 lists as MP3 whatever the layer: the frame header tells;
-  /// - the duration of E-AC-3, whose sample table may state 1,536 samples (six blocks) per MP4
-  ///   sample when its sync frames carry fewer: the frames' block counts tell, and the duration
-  ///   becomes what the decoder gives (the samples times the audio each really holds).
+  /// Corrects what a sample entry or track header states and only a track's first packet tells
+  /// (reads at most 64 packets, and only for the tracks below):
+  /// - in MP4, the layer of MPEG audio, whose object type (`0x6B`, `0x69`) covers layers I to
+  ///   III and which FFmpeg 5.1 lists as MP3 whatever the layer: the frame header tells;
+  /// - in MP4, the duration of E-AC-3, whose sample table may state 1,536 samples (six blocks)
+  ///   per MP4 sample when its sync frames carry fewer: the frames' block counts tell, and the
+  ///   duration becomes what the decoder gives (the samples times the audio each really holds);
+  /// - in any container, the rate and channels of AAC stated at 24 kHz or below: implicit SBR
+  ///   (HE-AAC) doubles the rate and implicit PS (HE-AAC v2) makes mono stereo, and the
+  ///   header says neither; the decoder's first frame tells (see ``decodedFacts(_:packet:)``).
   func refineFromFirstPackets(_ audio: inout [AudioTrack], path: String) {
-    guard formatName.hasPrefix("mov") else { return }
+    let mp4 = formatName.hasPrefix("mov")
     var waiting: [Int: Int] = [:]
     for (position, track) in audio.enumerated()
-    where (track.codec == "mp3" && track.codecTag == "mp4a")
-      || (track.codec == "eac3" && track.duration != nil && track.sampleRate > 0)
+    where (mp4 && track.codec == "mp3" && track.codecTag == "mp4a")
+      || (mp4 && track.codec == "eac3" && track.duration != nil && track.sampleRate > 0)
+      || (track.codec == "aac" && track.decodable && (1...24000).contains(track.sampleRate))
     {
       waiting[track.index] = position
     }
@@ -201,15 +222,53 @@ extension FormatContext {
       guard let position = waiting[index], let data = packet.pointee.data, packet.pointee.size > 0
       else { continue }
       waiting[index] = nil
-      if audio[position].codec == "eac3" {
+      switch audio[position].codec {
+      case "eac3":
         let bytes = Array(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
         correctEAC3Duration(&audio[position], firstPacket: bytes)
-      } else {
+      case "aac":
+        guard let facts = decodedFacts(index, packet: packet),
+          facts.sampleRate != audio[position].sampleRate
+            || facts.channels != audio[position].channels
+        else { continue }
+        audio[position].sampleRate = facts.sampleRate
+        audio[position].channels = facts.channels
+        audio[position].channelLayout = facts.layout
+        if let profile = facts.profile { audio[position].profile = profile }
+      default:
         let bytes = Array(
           UnsafeBufferPointer(start: data, count: Int(min(packet.pointee.size, 66))))
         if let layer = ContainerDeclarations.mpegAudioLayer(bytes) { audio[position].codec = layer }
       }
     }
+  }
+
+  /// What the decoder of stream `index` gives for `packet` (its first): the rate in Hz, the
+  /// channel count, the layout's name and the profile the decoder found (`"HE-AAC"`), or `nil`
+  /// when the decoder cannot be opened or gives no frame for it.
+  func decodedFacts(_ index: Int, packet: UnsafeMutablePointer<AVPacket>)
+    -> (sampleRate: Int, channels: Int, layout: String, profile: String?)?
+  {
+    guard let codec = try? CodecContext(decoderFor: stream(at: index), path: ""),
+      let frame = try? Frame(),
+      avcodec_send_packet(codec.raw, packet) >= 0,
+      avcodec_receive_frame(codec.raw, frame.raw) >= 0,
+      frame.raw.pointee.sample_rate > 0, frame.raw.pointee.ch_layout.nb_channels > 0
+    else { return nil }
+    let channels = Int(frame.raw.pointee.ch_layout.nb_channels)
+    let layout = withUnsafePointer(to: frame.raw.pointee.ch_layout) {
+      ChannelLayout(copying: $0)
+    }
+    var profile: String? = nil
+    if codec.raw.pointee.profile >= 0,
+      let name = avcodec_profile_name(codec.raw.pointee.codec_id, codec.raw.pointee.profile)
+    {
+      profile = String(cString: name)
+    }
+    return (
+      Int(frame.raw.pointee.sample_rate), channels,
+      ChannelLayoutName.clean(layout.described, channels: channels), profile
+    )
   }
 
   /// Scales an E-AC-3 track's duration by the audio its first MP4 sample really holds over the
@@ -252,6 +311,10 @@ extension FormatContext {
     let ffmpeg = track.ffmpegCodec ?? ""
     if !ffmpeg.isEmpty && ContainerDeclarations.agrees(declared: codec, ffmpeg: ffmpeg) {
       if track.profile == nil { track.profile = declared.profile }
+      // A declared MPEG audio layer is the codec: MPEG-TS stream types 0x03 and 0x04 cover
+      // every layer, FFmpeg 5.1 takes both for MP3, and the declaration is the layer read from
+      // the stream's first frame header.
+      if ContainerDeclarations.mpegAudioLayers.contains(codec) { track.codec = codec }
       return
     }
     let guessed = ffmpeg.isEmpty || ["mp1", "mp2", "mp3"].contains(ffmpeg)
@@ -306,6 +369,9 @@ extension FormatContext {
       seconds = Self.clockSeconds(tag)
     } else if streamCount == 1 {
       seconds = containerDuration ?? constantRateDuration(ofStream: index)
+      if seconds == nil, formatName == "amr", let source = byteSource {
+        seconds = AMRFrames.duration(source)
+      }
     }
     guard let seconds, seconds.isFinite, seconds > 0 else { return nil }
     if isImplausible(seconds) { return nil }

@@ -3,7 +3,9 @@
 ///
 /// It gives what FFmpeg's WAVE demuxer, PCM decoders and float conversion give for the same
 /// file: the same rate, channels, layout name, duration and samples (integers scaled by
-/// 2^-(bits-1)), and the same errors for a file cut short. Anything else (another encoding, a
+/// 2^-(bits-1)), and the same errors for a file cut short. One exception: an EXTENSIBLE header
+/// stating fewer valid bits than the container holds (24 in 32) is integer PCM read at the
+/// container's size, where FFmpeg 5.1 takes it for 24-bit float and gives silence. Anything else (another encoding, a
 /// header it does not read, a data size a streaming writer left unset, a pipe) is not taken:
 /// ``init(path:)`` returns `nil` before reading any audio, and FFmpeg decodes the file.
 final class WaveReader {
@@ -182,6 +184,11 @@ extension WaveReader {
     var channelMask: UInt64?
     var dataOffset: Int
     var dataSize: Int
+    /// The bits of each sample that carry audio: fewer than the container's in an EXTENSIBLE
+    /// header that states so (24 in 32), else the container's.
+    var validBits: Int
+    /// The container's bits per sample.
+    var containerBits: Int
   }
 
   /// Parses the RIFF header in `header` (the first bytes of a file).
@@ -220,11 +227,16 @@ extension WaveReader {
     let blockAlign = u16(at + 12)
     let bits = u16(at + 14)
     var mask = 0
+    var validBits = 0
     if formatTag == 0xFFFE {
       // cbSize, valid bits, channel mask, then the sub-format GUID.
       guard size >= 40, u16(at + 16) >= 22 else { return nil }
-      let validBits = u16(at + 18)
-      guard validBits == 0 || validBits == bits else { return nil }
+      // Integer samples with fewer valid bits than their container (24 in 32) are stored
+      // high-aligned, the low bits zero: they read as the container's integers.
+      validBits = u16(at + 18)
+      guard validBits == 0 || validBits == bits || (8..<bits).contains(validBits) else {
+        return nil
+      }
       mask = u32(at + 20)
       let guidTail = [0x0000, 0x0000, 0x0010, 0x0080, 0xAA00, 0x3800, 0x719B]
       for (i, word) in guidTail.enumerated() where u16(at + 26 + 2 * i) != word { return nil }
@@ -238,6 +250,7 @@ extension WaveReader {
     case (3, 32): encoding = .float32
     default: return nil
     }
+    if encoding == .float32 && validBits != 0 && validBits != bits { return nil }
     guard (1...64).contains(channels), (1...768_000).contains(sampleRate),
       blockAlign == channels * bits / 8,
       let layoutName = layoutName(channels: channels, mask: mask)
@@ -245,7 +258,7 @@ extension WaveReader {
     return Format(
       encoding: encoding, sampleRate: sampleRate, channels: channels, blockAlign: blockAlign,
       layoutName: layoutName, channelMask: mask == 0 ? nil : UInt64(mask), dataOffset: 0,
-      dataSize: 0)
+      dataSize: 0, validBits: validBits == 0 ? bits : validBits, containerBits: bits)
   }
 
   /// The clean layout name FFmpeg gives a WAVE channel mask, or `nil` for a mask this reader

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Writes Tests/Fixtures/othertools/: tiny files whose headers state less than the decoder
+# gives, written by GStreamer's muxers (mp4mux, matroskamux, mpegtsmux), not FFmpeg's:
+#
+#   he-aac-implicit.{aac,mp4,mka}  HE-AAC with implicit SBR: the ADTS header, the MP4 esds and
+#                                  the Matroska track state AAC-LC at 22050 Hz; decoders give
+#                                  44100 Hz (Scripts/inject-implicit-sbr.py adds the SBR data)
+#   he-aacv2-implicit-mono.mp4     the same in mono: decoders assume implicit PS and give stereo
+#   aac-lc-22k.mp4                 the stereo core alone: AAC-LC at 22050 Hz, as stated
+#   mp2-gstreamer.ts               MPEG-1 Layer II (twolame) under stream type 0x03, which FFmpeg
+#                                  5.1 takes for MP3
+#   amr-nb.amr, amr-wb.amr         AMR in the RFC 4867 storage format (GStreamer's amrnbenc and
+#                                  voamrwbenc frames after the magic): 1 s, 50 frames of 20 ms,
+#                                  which FFmpeg 5.1 states no length for
+#   opus-le-dops.mp4               0.5 s of Opus from GStreamer 1.22's opusenc and mp4mux, whose
+#                                  dOps box holds its fields little-endian (the format says
+#                                  big-endian): FFmpeg 5.1 then skips 14,337 samples, not 312
+#   pcm-24in32.wav                 WAVE_FORMAT_EXTENSIBLE integer PCM, 24 valid bits in 32-bit
+#                                  containers (written here byte by byte), which FFmpeg 5.1 takes
+#                                  for 24-bit float: 800 mono frames at 8000 Hz, frame i holding
+#                                  ((i * 997) % 65536 - 32768) << 16
+#
+# Needs sox, ffmpeg (the AAC-LC core), python3, gst-launch-1.0 with plugins-good (mp4mux,
+# matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc); stops at the
+# first missing one.
+# Usage: Scripts/make-othertool-fixtures.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=Tests/Fixtures/othertools
+for tool in sox ffmpeg python3 gst-launch-1.0; do
+  command -v "$tool" >/dev/null || { echo "make-othertool-fixtures: $tool is missing" >&2; exit 1; }
+done
+for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc opusenc; do
+  gst-inspect-1.0 "$element" >/dev/null 2>&1 ||
+    { echo "make-othertool-fixtures: GStreamer element $element is missing" >&2; exit 1; }
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$out"
+gst() { timeout 60 gst-launch-1.0 -q "$@" >/dev/null; }
+
+sox -R -q -n -r 22050 -c 2 -b 16 "$work/stereo.wav" synth 0.5 sine 440 sine 660
+sox -R -q -n -r 22050 -c 1 -b 16 "$work/mono.wav" synth 0.5 sine 330
+ffmpeg -v error -y -i "$work/stereo.wav" -c:a aac -b:a 24k "$work/stereo.aac"
+ffmpeg -v error -y -i "$work/mono.wav" -c:a aac -b:a 16k "$work/mono.aac"
+python3 Scripts/inject-implicit-sbr.py "$work/stereo.aac" "$out/he-aac-implicit.aac"
+python3 Scripts/inject-implicit-sbr.py "$work/mono.aac" "$work/he-mono.aac"
+gst filesrc location="$out/he-aac-implicit.aac" ! aacparse ! mp4mux \
+  ! filesink location="$out/he-aac-implicit.mp4"
+gst filesrc location="$out/he-aac-implicit.aac" ! aacparse ! matroskamux \
+  ! filesink location="$out/he-aac-implicit.mka"
+gst filesrc location="$work/he-mono.aac" ! aacparse ! mp4mux \
+  ! filesink location="$out/he-aacv2-implicit-mono.mp4"
+gst filesrc location="$work/stereo.aac" ! aacparse ! mp4mux \
+  ! filesink location="$out/aac-lc-22k.mp4"
+
+sox -R -q -n -r 48000 -c 2 -b 16 "$work/s48.wav" synth 0.5 sine 440 sine 660
+gst filesrc location="$work/s48.wav" ! wavparse ! audioconvert ! twolamemp2enc bitrate=64 \
+  ! mpegaudioparse ! mpegtsmux ! filesink location="$out/mp2-gstreamer.ts"
+for kind in nb:amrnbenc:8000:'#!AMR\n' wb:voamrwbenc:16000:'#!AMR-WB\n'; do
+  IFS=: read -r name encoder rate magic <<<"$kind"
+  gst audiotestsrc num-buffers=10 samplesperbuffer=$((rate / 10)) ! audio/x-raw,rate=$rate,channels=1 \
+    ! audioconvert ! "$encoder" ! filesink location="$work/$name.frames"
+  { printf "$magic"; cat "$work/$name.frames"; } >"$out/amr-$name.amr"
+done
+
+gst filesrc location="$work/s48.wav" ! wavparse ! audioconvert ! opusenc ! mp4mux \
+  ! filesink location="$out/opus-le-dops.mp4"
+
+python3 - "$out/pcm-24in32.wav" <<'PY'
+import struct, sys
+frames = [(((i * 997) % 65536) - 32768) << 16 for i in range(800)]
+data = b"".join(struct.pack("<i", value) for value in frames)
+pcm = b"\x01\x00\x00\x00\x00\x00\x10\x00\x80\x00\x00\xaa\x00\x38\x9b\x71"
+fmt = struct.pack("<HHIIHHHHI", 0xFFFE, 1, 8000, 32000, 4, 32, 22, 24, 0x4) + pcm
+body = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt
+body += b"data" + struct.pack("<I", len(data)) + data
+open(sys.argv[1], "wb").write(b"RIFF" + struct.pack("<I", len(body)) + body)
+PY
+ls -l "$out"

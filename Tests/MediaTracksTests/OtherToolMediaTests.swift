@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+@testable import MediaTracks
+
+/// Files written by GStreamer's muxers (`Scripts/make-othertool-fixtures.sh`) whose headers
+/// state less than the decoder gives.
+private func otherTool(_ name: String) -> String { fixtures + "/othertools/" + name }
+
+/// The AudioSpecificConfig's sampling-frequency index (ISO/IEC 14496-3 1.6.2.1) of the first
+/// ADTS header in `bytes`: what a header reader takes for the rate.
+private func adtsStatedRate(_ bytes: [UInt8]) -> Int? {
+  let rates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000]
+  guard bytes.count > 2, bytes[0] == 0xFF, bytes[1] & 0xF0 == 0xF0 else { return nil }
+  let index = Int(bytes[2] >> 2 & 0x0F)
+  return index < rates.count ? rates[index] : nil
+}
+
+@Test func implicitSBRFixtureStatesTheCoreRate() throws {
+  // The fixture is what it claims: its header states 22050 Hz, so the tests below can fail.
+  let data = try #require(FileManager.default.contents(atPath: otherTool("he-aac-implicit.aac")))
+  #expect(adtsStatedRate([UInt8](data)) == 22050)
+}
+
+/// HE-AAC with implicit SBR (and, in mono, implicit PS) in MP4, Matroska and ADTS: the header
+/// states AAC-LC at 22050 Hz; the probe lists the rate, channels and profile the decoder gives,
+/// and `AudioDecoder` agrees.
+@Test(arguments: [
+  ("he-aac-implicit.mp4", 2, "HE-AAC"), ("he-aac-implicit.mka", 2, "HE-AAC"),
+  ("he-aac-implicit.aac", 2, "HE-AAC"), ("he-aacv2-implicit-mono.mp4", 2, "HE-AACv2"),
+])
+func implicitSBRIsListedAtTheDecodersRate(name: String, channels: Int, profile: String) throws {
+  let path = otherTool(name)
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  let decoder = try AudioDecoder(path: path)
+  #expect(decoder.sampleRate == 44100)
+  #expect(track.sampleRate == decoder.sampleRate)
+  #expect(track.channels == decoder.channels)
+  #expect(track.channels == channels)
+  #expect(track.channelLayout == "stereo")
+  #expect(track.profile == profile)
+}
+
+/// AAC-LC at a low rate without SBR keeps its rate: the first frame is decoded, not guessed.
+@Test func lowRateAACWithoutSBRKeepsItsRate() throws {
+  let path = otherTool("aac-lc-22k.mp4")
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  let decoder = try AudioDecoder(path: path)
+  #expect(track.sampleRate == 22050)
+  #expect(track.sampleRate == decoder.sampleRate)
+  #expect(track.channels == decoder.channels)
+  #expect(track.profile == "LC")
+}
+
+/// MPEG-1 Layer II under MPEG-TS stream type 0x03 (GStreamer's mpegtsmux): the stream type
+/// covers every layer and FFmpeg 5.1 takes it for MP3; the frame header says Layer II.
+@Test func layerTwoInTransportStreamIsNamedByItsFrames() throws {
+  let info = try MediaProbe.probe(path: otherTool("mp2-gstreamer.ts"))
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "mp2")
+  #expect(track.ffmpegCodec == "mp3")
+  #expect(track.codecTag == "stream_type 0x03")
+  #expect(track.decodable)
+  #expect(track.sampleRate == 48000)
+}
+
+/// WAVE_FORMAT_EXTENSIBLE integer PCM with 24 valid bits in 32-bit containers: FFmpeg 5.1 takes
+/// it for 24-bit float (silence, and a duration from 24-bit samples); it is listed and decoded
+/// as 32-bit integers, with the `data` chunk's duration.
+@Test func narrowSamplesInWideWaveContainersAreIntegers() throws {
+  let path = otherTool("pcm-24in32.wav")
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.ffmpegCodec == "pcm_f24le")
+  #expect(track.codec == "pcm_s32le")
+  #expect(track.decodable)
+  #expect(track.duration == 0.1)
+  #expect(info.duration == 0.1)
+  var decoder = try AudioDecoder(path: path)
+  var samples: [Float] = []
+  var frames: [Float] = []
+  while case let count = try decoder.read(into: &frames, maxFrames: 256), count > 0 {
+    samples += frames[0..<count]
+  }
+  // The script writes frame i as ((i * 997) % 65536 - 32768) << 16.
+  let expected = (0..<800).map { Float(((($0 * 997) % 65536) - 32768) << 16) / 2_147_483_648 }
+  #expect(samples == expected)
+}
+
+/// AMR-NB and AMR-WB in the storage format: FFmpeg 5.1 states no length without decoding;
+/// the frames are counted (20 ms each), and `AudioDecoder` gives as much audio.
+@Test(arguments: ["amr-nb.amr", "amr-wb.amr"])
+func amrDurationIsCountedFromItsFrames(name: String) throws {
+  let path = otherTool(name)
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  var decoder = try AudioDecoder(path: path)
+  var frames: [Float] = []
+  var decoded = 0
+  while case let count = try decoder.read(into: &frames, maxFrames: 1024), count > 0 {
+    decoded += count
+  }
+  let seconds = Double(decoded) / Double(decoder.sampleRate)
+  #expect(abs(try #require(track.duration) - seconds) < 1e-9)
+  #expect(abs(try #require(info.duration) - seconds) < 1e-9)
+  #expect(abs(seconds - 1) < 1e-9)
+}
+
+/// A file that only starts like AMR, cut in its second frame, counts its frames up to the cut.
+@Test func amrFramesAreWalkedToTheEnd() throws {
+  let magic = Array("#!AMR\n".utf8)
+  // Two 12.2 kb/s frames (type 7: 31 bytes after the header byte), then a cut one.
+  let frame = [UInt8(7 << 3)] + [UInt8](repeating: 0x55, count: 31)
+  let bytes = magic + frame + frame + [UInt8(7 << 3), 1, 2]
+  #expect(AMRFrames.duration(MemoryBytes(bytes, name: "cut.amr")) == 0.06)
+  #expect(AMRFrames.duration(MemoryBytes(Array("#!AMR-WB\n".utf8), name: "empty.amr")) == nil)
+  #expect(AMRFrames.duration(MemoryBytes(frame, name: "bare.amr")) == nil)
+}
+
+/// The `OpusHead` FFmpeg builds from a `dOps` box, with `dOps`'s fields as given.
+private func opusHead(preSkip: [UInt8], rate: [UInt8], gain: [UInt8]) -> [UInt8] {
+  Array("OpusHead".utf8) + [1, 2] + preSkip + rate + gain + [0]
+}
+
+@Test func opusHeadReadFromALittleEndianDOpsIsRepaired() {
+  // 312 and 48000 written little-endian, read big-endian, then stored little-endian.
+  let misread = opusHead(preSkip: [0x01, 0x38], rate: [0x00, 0x00, 0xBB, 0x80], gain: [0, 0])
+  #expect(OpusHeadRepair.isSwapped(misread))
+  #expect(
+    OpusHeadRepair.repaired(misread)
+      == opusHead(preSkip: [0x38, 0x01], rate: [0x80, 0xBB, 0x00, 0x00], gain: [0, 0]))
+  // A big-endian dOps read right (Media3's fragmented Opus states 16000 Hz) stays as it is.
+  let right = opusHead(preSkip: [0x38, 0x01], rate: [0x80, 0x3E, 0x00, 0x00], gain: [0, 0])
+  #expect(!OpusHeadRepair.isSwapped(right))
+  #expect(OpusHeadRepair.repaired(right) == right)
+}
+
+/// GStreamer 1.22's MP4 Opus (`dOps` little-endian): FFmpeg 5.1 alone skips 0.3 s of the
+/// start; decoded with the repaired header, the 0.5 s the file holds come out (give or take
+/// the encoder's padding of the last 20 ms frame).
+@Test func opusWithLittleEndianDOpsDecodesWhole() throws {
+  let path = otherTool("opus-le-dops.mp4")
+  let data = try #require(FileManager.default.contents(atPath: path))
+  let bytes = [UInt8](data)
+  let box = try #require(bytes.indices.first { bytes[$0...].starts(with: Array("dOps".utf8)) })
+  // The fixture is what it claims: pre-skip 312 and 48000 Hz, little-endian.
+  #expect(Array(bytes[(box + 6)..<(box + 12)]) == [0x38, 0x01, 0x80, 0xBB, 0x00, 0x00])
+  var decoder = try AudioDecoder(path: path)
+  var frames: [Float] = []
+  var decoded = 0
+  while case let count = try decoder.read(into: &frames, maxFrames: 1024), count > 0 {
+    decoded += count
+  }
+  #expect(decoded >= 24_000)
+  #expect(decoded < 24_000 + 960)
+}
