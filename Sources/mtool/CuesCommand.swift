@@ -7,7 +7,7 @@ let cuesCommand = Command(
   usage: "mtool cues FILE|- [options]",
   options: [
     OptionSpec(
-      "format", value: "auto|vtt|srt|ass",
+      "format", value: "auto|vtt|srt|ass|ttml",
       help: "Input format (default auto: by .vtt/.srt/.ass/.ssa name, else content)."),
     OptionSpec("encoding", value: "NAME", help: "Input encoding (default: detect)."),
     OptionSpec("json", help: "Print one JSON document."),
@@ -209,7 +209,7 @@ private struct CuesOptions {
     }
     if let value = arguments.value("format"), value != "auto" {
       guard let parsed = SubtitleFormat(pathExtension: value), value == value.lowercased() else {
-        throw CLIError.usage(name, "--format expects auto, vtt, srt or ass, got '\(value)'")
+        throw CLIError.usage(name, "--format expects auto, vtt, srt, ass or ttml, got '\(value)'")
       }
       format = parsed
     }
@@ -361,6 +361,7 @@ extension CuesMode: Equatable {
     case .convert(.webVTT): "WebVTT"
     case .convert(.srt): "SRT"
     case .convert(.ass): "SSA/ASS"
+    case .convert(.ttml): "TTML"
     }
   }
 

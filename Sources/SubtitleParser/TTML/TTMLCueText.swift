@@ -1,0 +1,181 @@
+/// Writes what one TTML `p` shows at one time as WebVTT cue text: text escaped, `br` as a line
+/// break, styles as `i`, `b`, `u`, colour class spans and `lang` spans, white space handled as
+/// `xml:space` says (TTML 2, 7.2.3: runs collapsed to one space, spaces at the start and end
+/// of each line removed).
+struct TTMLCueText {
+  private enum Token {
+    case open(String, close: String)
+    case close(String)
+    case text(String, preserve: Bool)
+    case lineBreak
+  }
+
+  private var tokens: [Token] = []
+
+  init(builder: TTMLBuilder) {}
+
+  /// Adds the content of `paragraph` active at `time`, its own style being `style`.
+  mutating func paragraph(_ paragraph: TTMLBuilder.Timed, at time: Double, style: TTMLBuilder.Style)
+  {
+    var own = paragraph
+    own.style = style
+    span(own, parentStyle: [:], parentLanguage: paragraph.language, at: time)
+  }
+
+  private mutating func span(
+    _ node: TTMLBuilder.Timed, parentStyle: TTMLBuilder.Style, parentLanguage: String,
+    at time: Double
+  ) {
+    let style = node.style
+    if style["visibility"] == "hidden" || style["display"] == "none" { return }
+    var closers: [String] = []
+    func open(_ tag: String, _ close: String) {
+      tokens.append(.open(tag, close: close))
+      closers.append(close)
+    }
+    if node.language != parentLanguage, !node.language.isEmpty {
+      open("<lang \(node.language)>", "</lang>")
+    }
+    if TTMLCueText.isItalic(style), !TTMLCueText.isItalic(parentStyle) { open("<i>", "</i>") }
+    if style["fontWeight"] == "bold", parentStyle["fontWeight"] != "bold" { open("<b>", "</b>") }
+    if TTMLCueText.isUnderlined(style), !TTMLCueText.isUnderlined(parentStyle) {
+      open("<u>", "</u>")
+    }
+    if let color = style["color"], color != parentStyle["color"],
+      let name = TTMLCueText.colorClass(color), !(parentStyle.isEmpty && name == "white")
+    {
+      open("<c.\(name)>", "</c>")
+    }
+    for content in node.children {
+      switch content {
+      case .text(let text):
+        tokens.append(.text(text, preserve: node.preserve))
+      case .element(let child):
+        guard child.begin <= time, time < child.end else { continue }
+        switch child.element.name {
+        case "br": tokens.append(.lineBreak)
+        case "span": span(child, parentStyle: style, parentLanguage: node.language, at: time)
+        default: break
+        }
+      }
+    }
+    for close in closers.reversed() { tokens.append(.close(close)) }
+  }
+
+  static func isItalic(_ style: TTMLBuilder.Style) -> Bool {
+    style["fontStyle"] == "italic" || style["fontStyle"] == "oblique"
+  }
+
+  static func isUnderlined(_ style: TTMLBuilder.Style) -> Bool {
+    guard let decoration = style["textDecoration"] else { return false }
+    return decoration.split(separator: " ").contains("underline")
+  }
+
+  /// A WebVTT class for a TTML colour: WebVTT's colour classes for their colours, other named
+  /// colours by name, anything else as `color-rrggbb`; `nil` for a transparent or unreadable
+  /// colour.
+  static func colorClass(_ color: String) -> String? {
+    let value = color.lowercased()
+    var hex: String
+    if value.hasPrefix("#") {
+      hex = String(value.dropFirst())
+      if hex.count == 8 {
+        if hex.hasSuffix("00") { return nil }
+        hex = String(hex.prefix(6))
+      }
+      guard hex.count == 6, hex.allSatisfy(\.isHexDigit) else { return nil }
+    } else if value.hasPrefix("rgb") {
+      let numbers = value.drop { $0 != "(" }.dropFirst().prefix { $0 != ")" }
+        .split(separator: ",").compactMap { Int($0.trimmingCharacters(" ")) }
+      guard numbers.count == 3 || numbers.count == 4 else { return nil }
+      if numbers.count == 4, numbers[3] == 0 { return nil }
+      hex = numbers.prefix(3).map { String(String(min(255, max(0, $0)), radix: 16).reversedPad()) }
+        .joined()
+    } else if value == "transparent" {
+      return nil
+    } else {
+      guard !value.isEmpty, value.allSatisfy({ $0.isLetter }) else { return nil }
+      return value == "aqua" ? "cyan" : value == "fuchsia" ? "magenta" : value
+    }
+    let classes = [
+      "ffffff": "white", "00ff00": "lime", "00ffff": "cyan", "ff0000": "red",
+      "ffff00": "yellow", "ff00ff": "magenta", "0000ff": "blue", "000000": "black",
+    ]
+    return classes[hex] ?? "color-" + hex
+  }
+
+  /// The cue text, empty when nothing visible is left.
+  func finish() -> [UInt8] {
+    // White space: collapse and trim the text that does not preserve it.
+    var pieces: [Token] = []
+    var pendingSpace = false
+    var atLineStart = true
+    for token in tokens {
+      switch token {
+      case .text(let text, let preserve):
+        if preserve {
+          if pendingSpace && !atLineStart { pieces.append(.text(" ", preserve: true)) }
+          pendingSpace = false
+          pieces.append(.text(text, preserve: true))
+          atLineStart = text.hasSuffix("\n")
+          continue
+        }
+        var out = ""
+        for character in text {
+          if character == " " || character == "\t" || character == "\n" || character == "\r" {
+            pendingSpace = true
+          } else {
+            if pendingSpace && !(atLineStart && out.isEmpty) { out.append(" ") }
+            pendingSpace = false
+            out.append(character)
+            atLineStart = false
+          }
+        }
+        if !out.isEmpty { pieces.append(.text(out, preserve: false)) }
+      case .lineBreak:
+        pendingSpace = false
+        atLineStart = true
+        pieces.append(.lineBreak)
+      case .open, .close:
+        pieces.append(token)
+      }
+    }
+    var visible = false
+    var out = ""
+    for piece in pieces {
+      switch piece {
+      case .text(let text, _):
+        for character in text {
+          switch character {
+          case "&": out += "&amp;"
+          case "<": out += "&lt;"
+          case ">": out += "&gt;"
+          default: out.append(character)
+          }
+          if !character.isWhitespace { visible = true }
+        }
+      case .lineBreak: out += "\n"
+      case .open(let tag, _): out += tag
+      case .close(let tag): out += tag
+      }
+    }
+    guard visible else { return [] }
+    // No blank line inside a cue (it would end it in WebVTT): empty lines are dropped.
+    let lines = out.split(separator: "\n", omittingEmptySubsequences: false)
+    let kept = lines.filter { !$0.allSatisfy { $0 == " " } }
+    return Array(kept.joined(separator: "\n").utf8)
+  }
+}
+
+extension Substring {
+  fileprivate func trimmingCharacters(_ set: Character) -> Substring {
+    drop { $0 == set }.reversed().drop { $0 == set }.reversed().reduce(into: Substring()) {
+      $0.append($1)
+    }
+  }
+}
+
+extension String {
+  /// A one-digit hexadecimal number padded to two digits.
+  fileprivate func reversedPad() -> String { count == 1 ? "0" + self : self }
+}
