@@ -37,12 +37,13 @@ public enum TTML {
   static func isParameter(_ namespace: String) -> Bool { namespace.hasSuffix("#parameter") }
 
   /// Whether `bytes` starts like a TTML document: after a byte order mark, white space, the
-  /// XML declaration and comments, a `tt` element (any prefix).
+  /// XML declaration, a DOCTYPE and comments (within the first 64 KiB), a `tt` element (any
+  /// prefix).
   public static func looksLikeTTML(_ bytes: [UInt8]) -> Bool {
-    let head = String(decoding: bytes.prefix(4096), as: UTF8.self)
+    let head = String(decoding: bytes.prefix(1 << 16), as: UTF8.self)
     var rest = Substring(head)
     while true {
-      rest = rest.drop { $0 == "\u{FEFF}" || $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+      rest = rest.drop { $0 == "\u{FEFF}" || $0.isXMLSpace }
       if rest.hasPrefix("<?") || rest.hasPrefix("<!--") || rest.hasPrefix("<!") {
         let end = rest.hasPrefix("<!--") ? "-->" : ">"
         guard let close = rest.firstRange(of: end) else { return false }
@@ -50,7 +51,9 @@ public enum TTML {
         continue
       }
       guard rest.hasPrefix("<") else { return false }
-      let name = rest.dropFirst().prefix { !" \t\r\n/>".contains($0) }
+      let name = rest.dropFirst().prefix {
+        !($0.isXMLSpace || $0 == "/" || $0 == ">")
+      }
       return name == "tt" || name.hasSuffix(":tt")
     }
   }

@@ -26,7 +26,16 @@ struct TTMLCueText {
     _ node: TTMLBuilder.Timed, parentStyle: TTMLBuilder.Style, parentLanguage: String,
     at time: Double
   ) {
-    let style = node.style
+    // The `set` children active now change the element's own style.
+    var style = node.style
+    for content in node.children {
+      guard case .element(let child) = content, child.element.name == "set",
+        child.begin <= time, time < child.end
+      else { continue }
+      for attribute in child.element.attributes where TTML.isStyling(attribute.namespace) {
+        style[attribute.name] = attribute.value.trimmingASCIISpaces
+      }
+    }
     if style["visibility"] == "hidden" || style["display"] == "none" { return }
     var closers: [String] = []
     func open(_ tag: String, _ close: String) {
@@ -122,7 +131,7 @@ struct TTMLCueText {
         }
         var out = ""
         for character in text {
-          if character == " " || character == "\t" || character == "\n" || character == "\r" {
+          if character.isXMLSpace {
             pendingSpace = true
           } else {
             if pendingSpace && !(atLineStart && out.isEmpty) { out.append(" ") }

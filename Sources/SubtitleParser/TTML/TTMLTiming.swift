@@ -96,10 +96,18 @@ struct TTMLTiming {
 extension String {
   /// The string without leading and trailing ASCII spaces, tabs and line breaks.
   var trimmingASCIISpaces: String {
-    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+    let isSpace: (Character) -> Bool = { $0.isXMLSpace }
     guard let start = firstIndex(where: { !isSpace($0) }),
       let end = lastIndex(where: { !isSpace($0) })
     else { return "" }
     return String(self[start...end])
+  }
+}
+
+extension Character {
+  /// XML's white space: space, tab, carriage return, line feed (and the CR LF pair, which
+  /// Swift reads as one character).
+  var isXMLSpace: Bool {
+    self == " " || self == "\t" || self == "\n" || self == "\r" || self == "\r\n"
   }
 }
