@@ -30,6 +30,9 @@ struct TTMLBuilder {
   let timing: TTMLTiming
   var styles: [String: Style] = [:]
   var regions: [String: Style] = [:]
+  /// Each region's origin and extent in percent of the root container, worked out once
+  /// (`nil` when it states neither in a form this reader takes).
+  var regionGeometry: [String: ((Double, Double), (Double, Double))?] = [:]
   /// The `set` elements of each region, timed from the document's start.
   var regionSets: [String: [Timed]] = [:]
   /// The root's `tts:extent` in pixels, when stated.
@@ -57,7 +60,7 @@ struct TTMLBuilder {
   mutating func build() {
     readParameters()
     if let head = root.elements.first(where: { $0.name == "head" }) { readHead(head) }
-    let rootStyle = inlineStyle(root)
+    let rootStyle = inlineStyle(root).filter { Self.inherited.contains($0.key) }
     let language = root.attribute("lang", in: TTMLXML.xmlNamespace) ?? ""
     if let body = root.elements.first(where: { $0.name == "body" }) {
       let timed = time(
@@ -136,6 +139,11 @@ struct TTMLBuilder {
         }
         style.merge(inlineStyle(region)) { $1 }
         regions[id] = style
+        if let origin = pair(style["origin"]), let extent = pair(style["extent"]) {
+          regionGeometry[id] = .some((origin, extent))
+        } else {
+          regionGeometry[id] = .some(nil)
+        }
         let sets = region.elements.filter { $0.name == "set" }.map {
           time(
             $0, parentBegin: 0, parentEnd: .infinity, base: 0, parentStyle: [:], region: nil,
@@ -184,9 +192,15 @@ struct TTMLBuilder {
     if let duration = expression("dur") {
       explicitEnd = min(explicitEnd ?? .infinity, begin + duration)
     }
-    var style = parentStyle.filter { Self.inherited.contains($0.key) }
-    style.merge(referencedStyle(element)) { $1 }
-    style.merge(inlineStyle(element)) { $1 }
+    // `parentStyle` holds only what children inherit.
+    var style = parentStyle
+    if element.attribute("style") != nil { style.merge(referencedStyle(element)) { $1 } }
+    for attribute in element.attributes where TTML.isStyling(attribute.namespace) {
+      style[attribute.name] = attribute.value.trimmingASCIISpaces
+    }
+    let inheritable =
+      style.keys.allSatisfy { Self.inherited.contains($0) }
+      ? style : style.filter { Self.inherited.contains($0.key) }
     let ownRegion = element.attribute("region") ?? region
     let preserveHere =
       element.attribute("space", in: TTMLXML.xmlNamespace).map { $0 == "preserve" } ?? preserve
@@ -202,14 +216,16 @@ struct TTMLBuilder {
       case .text(let text):
         children.append(.text(text))
       case .element(let child):
-        guard TTML.namespaces.contains(child.namespace) || child.namespace.isEmpty else {
-          continue
-        }
+        guard
+          child.namespace == element.namespace || TTML.namespaces.contains(child.namespace)
+            || child.namespace.isEmpty
+        else { continue }
         switch child.name {
         case "div", "p", "span", "br", "set":
           let timed = time(
             child, parentBegin: begin, parentEnd: limit, base: sequential ? cursor : begin,
-            parentStyle: style, region: ownRegion, preserve: preserveHere, language: languageHere)
+            parentStyle: inheritable, region: ownRegion, preserve: preserveHere,
+            language: languageHere)
           cursor = timed.end
           latestChildEnd = max(latestChildEnd, timed.end)
           hasTimedChild = true
@@ -299,7 +315,7 @@ struct TTMLBuilder {
       for set in ancestorSets where set.begin <= start && start < set.end {
         style.merge(inlineStyle(set.element)) { $1 }
       }
-      var writer = TTMLCueText(builder: self)
+      var writer = TTMLCueText()
       writer.paragraph(paragraph, at: start, style: style)
       let text = writer.finish()
       guard !text.isEmpty else { continue }
@@ -366,7 +382,7 @@ struct TTMLBuilder {
       settings.vertical = mode == "tblr" ? .leftToRight : .rightToLeft
     }
     guard let id = paragraph.region, let region = regions[id],
-      let origin = pair(region["origin"]), let extent = pair(region["extent"])
+      let (origin, extent) = regionGeometry[id] ?? nil
     else { return settings }
     let clamp: (Double) -> Double = { min(100, max(0, $0)) }
     settings.size = clamp(extent.0)

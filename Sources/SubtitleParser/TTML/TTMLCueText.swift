@@ -12,8 +12,6 @@ struct TTMLCueText {
 
   private var tokens: [Token] = []
 
-  init(builder: TTMLBuilder) {}
-
   /// Adds the content of `paragraph` active at `time`, its own style being `style`.
   mutating func paragraph(_ paragraph: TTMLBuilder.Timed, at time: Double, style: TTMLBuilder.Style)
   {
@@ -113,66 +111,102 @@ struct TTMLCueText {
     return classes[hex] ?? "color-" + hex
   }
 
-  /// The cue text, empty when nothing visible is left.
+  /// The cue text, empty when nothing visible is left. Works on UTF-8 bytes: XML's white
+  /// space and WebVTT's markup characters are ASCII.
   func finish() -> [UInt8] {
-    // White space: collapse and trim the text that does not preserve it.
-    var pieces: [Token] = []
+    var out: [UInt8] = []
+    var visible = false
     var pendingSpace = false
     var atLineStart = true
+    /// Where the current line starts in `out`, and whether it has shown anything.
+    var lineStart = 0
+    var lineVisible = false
+    func append(text: Substring.UTF8View) {
+      for byte in text {
+        switch byte {
+        case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+        case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+        case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+        default: out.append(byte)
+        }
+      }
+    }
+    func endLine() {
+      // No blank line inside a cue (it would end it in WebVTT): a line that shows nothing
+      // but spaces is dropped.
+      if !lineVisible, out[lineStart...].allSatisfy({ $0 == 0x20 }) {
+        out.removeSubrange(lineStart...)
+        if lineStart > 0 { out.removeLast() }
+      }
+    }
     for token in tokens {
       switch token {
       case .text(let text, let preserve):
         if preserve {
-          if pendingSpace && !atLineStart { pieces.append(.text(" ", preserve: true)) }
+          if pendingSpace && !atLineStart { out.append(0x20) }
           pendingSpace = false
-          pieces.append(.text(text, preserve: true))
+          for line in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.offset > 0 {
+              endLine()
+              out.append(0x0A)
+              lineStart = out.count
+              lineVisible = false
+            }
+            append(text: line.element.utf8)
+            if line.element.utf8.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) {
+              lineVisible = true
+              visible = true
+            }
+          }
           atLineStart = text.hasSuffix("\n")
           continue
         }
-        var out = ""
-        for character in text {
-          if character.isXMLSpace {
-            pendingSpace = true
-          } else {
-            if pendingSpace && !(atLineStart && out.isEmpty) { out.append(" ") }
-            pendingSpace = false
-            out.append(character)
-            atLineStart = false
-          }
+        var runStart: String.UTF8View.Index? = nil
+        let utf8 = text.utf8
+        var index = utf8.startIndex
+        func flush(upTo end: String.UTF8View.Index) {
+          guard let start = runStart else { return }
+          if pendingSpace && !atLineStart { out.append(0x20) }
+          pendingSpace = false
+          append(text: Substring(text).utf8[start..<end])
+          atLineStart = false
+          lineVisible = true
+          visible = true
+          runStart = nil
         }
-        if !out.isEmpty { pieces.append(.text(out, preserve: false)) }
+        while index < utf8.endIndex {
+          let byte = utf8[index]
+          if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+            flush(upTo: index)
+            pendingSpace = true
+          } else if runStart == nil {
+            runStart = index
+          }
+          index = utf8.index(after: index)
+        }
+        flush(upTo: utf8.endIndex)
       case .lineBreak:
         pendingSpace = false
         atLineStart = true
-        pieces.append(.lineBreak)
-      case .open, .close:
-        pieces.append(token)
-      }
-    }
-    var visible = false
-    var out = ""
-    for piece in pieces {
-      switch piece {
-      case .text(let text, _):
-        for character in text {
-          switch character {
-          case "&": out += "&amp;"
-          case "<": out += "&lt;"
-          case ">": out += "&gt;"
-          default: out.append(character)
-          }
-          if !character.isWhitespace { visible = true }
+        endLine()
+        out.append(0x0A)
+        lineStart = out.count
+        lineVisible = false
+      case .open(let tag, _):
+        // A space before a span belongs outside it.
+        if pendingSpace && !atLineStart {
+          out.append(0x20)
+          pendingSpace = false
         }
-      case .lineBreak: out += "\n"
-      case .open(let tag, _): out += tag
-      case .close(let tag): out += tag
+        out.append(contentsOf: tag.utf8)
+      case .close(let tag):
+        out.append(contentsOf: tag.utf8)
       }
     }
-    guard visible else { return [] }
-    // No blank line inside a cue (it would end it in WebVTT): empty lines are dropped.
-    let lines = out.split(separator: "\n", omittingEmptySubsequences: false)
-    let kept = lines.filter { !$0.allSatisfy { $0 == " " } }
-    return Array(kept.joined(separator: "\n").utf8)
+    endLine()
+    // A leading line break of a dropped first line.
+    while out.first == 0x0A { out.removeFirst() }
+    return visible ? out : []
   }
 }
 

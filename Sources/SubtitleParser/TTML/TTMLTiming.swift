@@ -40,6 +40,98 @@ struct TTMLTiming {
   /// clock time `hh:mm:ss`, `hh:mm:ss.fraction` or `hh:mm:ss:frames(.subframes)`, and offset
   /// time `N(.N)` followed by `h`, `m`, `s`, `ms`, `f` or `t`.
   func seconds(_ text: String) -> Double? {
+    if let fast = text.utf8.withContiguousStorageIfAvailable({ quickSeconds($0) }) {
+      return fast
+    }
+    return slowSeconds(text)
+  }
+
+  /// ``seconds(_:)`` on UTF-8 bytes, in one pass with no allocation.
+  private func quickSeconds(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    var index = 0
+    var end = bytes.count
+    func isSpace(_ byte: UInt8) -> Bool {
+      byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+    while index < end, isSpace(bytes[index]) { index += 1 }
+    while end > index, isSpace(bytes[end - 1]) { end -= 1 }
+    func digit(_ at: Int) -> Int? {
+      guard at < end else { return nil }
+      let value = Int(bytes[at]) - 0x30
+      return value >= 0 && value <= 9 ? value : nil
+    }
+    /// Digits from `index`: their value and count (at most 15, so the value stays exact).
+    func integer() -> (value: Double, count: Int) {
+      var value = 0.0
+      var count = 0
+      while let d = digit(index), count < 15 {
+        value = value * 10 + Double(d)
+        index += 1
+        count += 1
+      }
+      return (value, count)
+    }
+    func fraction() -> Double? {
+      guard index < end, bytes[index] == UInt8(ascii: ".") else { return 0 }
+      index += 1
+      var value = 0.0
+      var scale = 1.0
+      var count = 0
+      while let d = digit(index), count < 15 {
+        value = value * 10 + Double(d)
+        scale *= 10
+        index += 1
+        count += 1
+      }
+      return count == 0 ? nil : value / scale
+    }
+    let lead = integer()
+    guard lead.count > 0 else { return nil }
+    if index < end, bytes[index] == UInt8(ascii: ":") {
+      // Clock time: hours ':' minutes(2) ':' seconds(2) ( '.' fraction | ':' frames ('.' sub) )?
+      index += 1
+      let minutes = integer()
+      guard minutes.count == 2, minutes.value < 60, index < end, bytes[index] == UInt8(ascii: ":")
+      else { return nil }
+      index += 1
+      let secondsPart = integer()
+      guard secondsPart.count == 2, secondsPart.value < 61 else { return nil }
+      var total = lead.value * 3600 + minutes.value * 60 + secondsPart.value
+      if index < end, bytes[index] == UInt8(ascii: ":") {
+        index += 1
+        let frames = integer()
+        guard frames.count > 0 else { return nil }
+        total += frames.value / effectiveFrameRate
+        if index < end, bytes[index] == UInt8(ascii: ".") {
+          index += 1
+          let sub = integer()
+          guard sub.count > 0 else { return nil }
+          total += sub.value / (effectiveFrameRate * subFrameRate)
+        }
+      } else {
+        guard let part = fraction() else { return nil }
+        total += part
+      }
+      return index == end ? total : nil
+    }
+    guard let part = fraction() else { return nil }
+    let value = lead.value + part
+    let unitStart = index
+    let unit = end - unitStart
+    func unitIs(_ byte: UInt8) -> Bool { unit == 1 && bytes[unitStart] == byte }
+    if unitIs(UInt8(ascii: "h")) { return value * 3600 }
+    if unitIs(UInt8(ascii: "m")) { return value * 60 }
+    if unitIs(UInt8(ascii: "s")) { return value }
+    if unitIs(UInt8(ascii: "f")) { return value / effectiveFrameRate }
+    if unitIs(UInt8(ascii: "t")) { return value / tickRate }
+    if unit == 2, bytes[unitStart] == UInt8(ascii: "m"), bytes[unitStart + 1] == UInt8(ascii: "s") {
+      return value / 1000
+    }
+    return nil
+  }
+
+  /// ``seconds(_:)`` for a string without contiguous UTF-8 storage.
+  private func slowSeconds(_ text: String) -> Double? {
     let expression = text.trimmingASCIISpaces
     guard let first = expression.first, first.isASCII, first.isNumber else { return nil }
     if expression.contains(":") { return clockTime(expression) }

@@ -78,18 +78,16 @@ struct TTMLXML {
     }
 
     mutating func document() throws(Failure) -> Element {
-      var text: [UInt8] = []
       while index < bytes.count {
-        let byte = bytes[index]
-        if byte != UInt8(ascii: "<") {
-          if byte == 0x0A { line += 1 }
-          text.append(byte)
-          index += 1
+        if bytes[index] != UInt8(ascii: "<") {
+          // A run of text, up to the next tag, taken at once.
+          let start = index
+          while index < bytes.count, bytes[index] != UInt8(ascii: "<") {
+            if bytes[index] == 0x0A { line += 1 }
+            index += 1
+          }
+          appendText(bytes[start..<index])
           continue
-        }
-        if !text.isEmpty {
-          appendText(text)
-          text.removeAll(keepingCapacity: true)
         }
         if starts(with: "<!--") {
           skip(past: "-->")
@@ -109,7 +107,6 @@ struct TTMLXML {
           try startTag()
         }
       }
-      if !text.isEmpty { appendText(text) }
       while !stack.isEmpty { closeTop() }
       guard let root else { throw .noRootElement }
       return root
@@ -148,12 +145,16 @@ struct TTMLXML {
       }
     }
 
-    mutating func appendText(_ raw: [UInt8]) {
+    mutating func appendText(_ raw: ArraySlice<UInt8>) {
       guard !stack.isEmpty else { return }
-      appendRaw(TTMLXML.decodeEntities(raw))
+      if raw.contains(UInt8(ascii: "&")) {
+        appendRaw(TTMLXML.decodeEntities(Array(raw)))
+      } else {
+        appendRaw(raw)
+      }
     }
 
-    mutating func appendRaw(_ decoded: [UInt8]) {
+    mutating func appendRaw<Bytes: Collection<UInt8>>(_ decoded: Bytes) {
       guard !stack.isEmpty else { return }
       let text = String(decoding: decoded, as: UTF8.self)
       let top = stack.count - 1
