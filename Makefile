@@ -115,10 +115,11 @@ demo: release
 
 bench: peer-deps report-deps
 	$(SWIFT) build $(RELEASE)
-	@# pysubs2, the peer of SubtitleBench's ASS row, in a virtual environment of its own.
+	@# pysubs2 and ttconv, the peers of SubtitleBench's ASS and TTML rows, in a virtual
+	@# environment of their own.
 	@test -x .build/venv-subs/bin/python || python3 -m venv .build/venv-subs
-	@.build/venv-subs/bin/python -c "import pysubs2" 2>/dev/null || \
-	  .build/venv-subs/bin/pip install -q pysubs2
+	@.build/venv-subs/bin/python -c "import pysubs2, ttconv" 2>/dev/null || \
+	  .build/venv-subs/bin/pip install -q pysubs2 ttconv
 	python3 Scripts/make-subtitle-corpus.py Benchmarks/corpus
 	mkdir -p .build/bench
 	.build/release/SubtitleBench --json-out .build/bench/SubtitleBench.json

@@ -100,6 +100,7 @@ if Context.environment["MTOOL_FUZZ"] != nil {
     ("Incremental", ["SubtitleParser"]), ("RoundTrip", ["SubtitleParser"]),
     ("Manifest", ["MediaTracks"]), ("Stretch", ["TimeStretch"]), ("Probe", ["MediaTracks"]),
     ("SSA", ["SubtitleParser"]),
+    ("TTML", ["SubtitleParser"]),
   ]
   for (name, dependencies) in fuzzTargets {
     package.targets.append(

@@ -27,12 +27,13 @@ short_runs() {
     Stretch) echo 350 ;;
     Probe) echo 7500 ;;
     SSA) echo 35000 ;;
+    TTML) echo 35000 ;;
     *) echo 5000 ;;
   esac
 }
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(WebVTT SRT CueText Incremental RoundTrip Manifest Stretch Probe SSA)
+  targets=(WebVTT SRT CueText Incremental RoundTrip Manifest Stretch Probe SSA TTML)
 fi
 scratch=.build-fuzz
 export MTOOL_FUZZ=1
@@ -64,6 +65,7 @@ seed() {
       if [ "$name" = RoundTrip ]; then cp Tests/Fixtures/ass/* "$dir"/; fi ;;
     Manifest) cp Tests/Fixtures/*.m3u8 Tests/Fixtures/*.mpd "$dir"/ ;;
     SSA) cp Tests/Fixtures/ass/* "$dir"/ ;;
+    TTML) find Tests/Fixtures/imsc-tests -name '*.ttml' -exec cp {} "$dir"/ \; ;;
     Probe)
       for f in Tests/Fixtures/*; do
         # Small media files only: the fuzzer mutates them in memory.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the subtitle benchmark corpus: 100,000-cue SRT and WebVTT files, LF and CRLF, and a
-100,000-event ASS script.
+100,000-event ASS script and a 100,000-paragraph TTML document.
 
 Deterministic (fixed seed): the same files on every machine. Usage:
 
@@ -11,7 +11,8 @@ Existing files are kept unless --force is given.
 Files: bench.srt, bench-crlf.srt, bench.vtt, bench-crlf.vtt (about 9 MB each), and
 bench-nostyle.vtt, bench-nostyle-crlf.vtt (the same cues without the STYLE block, which
 FFmpeg 5.1's WebVTT demuxer cannot read past), bench.ass (two styles, override blocks in
-about one event in five, commas in text, two layers).
+about one event in five, commas in text, two layers), bench.ttml (IMSC 1 text profile: styles
+by reference, two regions, spans for italics, bold and colour, line breaks).
 """
 import os
 import random
@@ -157,6 +158,55 @@ def write_ass(path, newline):
         f.write(data)
 
 
+def ttml_stamp(ms):
+    h, rest = divmod(ms, 3_600_000)
+    m, rest = divmod(rest, 60_000)
+    s, ms = divmod(rest, 1000)
+    return "%02d:%02d:%02d.%03d" % (h, m, s, ms)
+
+
+def xml_text(text):
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def write_ttml(path, newline):
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<tt xmlns="http://www.w3.org/ns/ttml" xmlns:tts="http://www.w3.org/ns/ttml#styling"\n'
+        '    xmlns:ttp="http://www.w3.org/ns/ttml#parameter" xml:lang="en"\n'
+        '    ttp:profile="http://www.w3.org/ns/ttml/profile/imsc1/text">\n'
+        '  <head>\n    <styling>\n'
+        '      <style xml:id="base" tts:color="white" tts:fontSize="100%"/>\n'
+        '      <style xml:id="sign" style="base" tts:fontWeight="bold" tts:color="yellow"/>\n'
+        '    </styling>\n    <layout>\n'
+        '      <region xml:id="bottom" tts:origin="10% 70%" tts:extent="80% 20%"'
+        ' tts:displayAlign="after"/>\n'
+        '      <region xml:id="top" tts:origin="10% 10%" tts:extent="80% 20%"/>\n'
+        '    </layout>\n  </head>\n  <body style="base">\n    <div>\n'
+    ]
+    for n, start, end, lines, rng in cues(4, True):
+        parts = []
+        for line in lines:
+            line = xml_text(line)
+            line = (line.replace("&lt;i&gt;", '<span tts:fontStyle="italic">')
+                    .replace("&lt;/i&gt;", "</span>")
+                    .replace("&lt;b&gt;", '<span tts:fontWeight="bold">')
+                    .replace("&lt;/b&gt;", "</span>")
+                    .replace('&lt;font color="#ffff00"&gt;', '<span tts:color="#ffff00">')
+                    .replace("&lt;/font&gt;", "</span>"))
+            parts.append(line)
+        sign = rng.random() < 0.05
+        out.append('      <p xml:id="c%d" begin="%s" end="%s" region="%s"%s>%s</p>\n' % (
+            n, ttml_stamp(start), ttml_stamp(end), "top" if sign else "bottom",
+            ' style="sign"' if sign else "", "<br/>".join(parts)))
+    out.append("    </div>\n  </body>\n</tt>\n")
+    data = "".join(out)
+    if newline != "\n":
+        data = data.replace("\n", newline)
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        f.write(data)
+
+
 def main():
     args = [a for a in sys.argv[1:] if a != "--force"]
     outdir = args[0] if args else os.path.join("Benchmarks", "corpus")
@@ -170,6 +220,7 @@ def main():
         ("bench-nostyle.vtt", lambda p, nl: write_vtt(p, nl, style=False), "\n"),
         ("bench-nostyle-crlf.vtt", lambda p, nl: write_vtt(p, nl, style=False), "\r\n"),
         ("bench.ass", write_ass, "\n"),
+        ("bench.ttml", write_ttml, "\n"),
     ]
     for name, writer, newline in jobs:
         path = os.path.join(outdir, name)

@@ -1,4 +1,5 @@
-// Subtitle parsing throughput: our SRT, WebVTT and SSA/ASS parsers beside FFmpeg's demuxers, a
+// Subtitle parsing throughput: our SRT, WebVTT, SSA/ASS and TTML parsers beside FFmpeg's
+// demuxers (TTML: ttconv, Scripts/ttconv-bench.py; FFmpeg 5.1 reads no TTML), a
 // plain newline scan and, for ASS, Python's pysubs2 (Scripts/pysubs2-bench.py, run once per
 // round in a process of its own), on the generated corpus (Scripts/make-subtitle-corpus.py).
 //
@@ -112,10 +113,17 @@ func ffmpegDemux(_ path: String) -> Int {
 /// pysubs2's CPU and wall-clock times for `path` (Scripts/pysubs2-bench.py in its own process,
 /// the interpreter of .build/venv-subs when there is one), and its event count; nil when it
 /// does not run.
-func pysubs2(_ path: String) -> (Samples, Int)? {
+func pysubs2(_ path: String) -> (Samples, Int)? { pythonPeer("pysubs2-bench.py", path) }
+
+/// ttconv's CPU and wall-clock times for `path` (Scripts/ttconv-bench.py, as for pysubs2) and
+/// its paragraph count; nil when it does not run.
+func ttconv(_ path: String) -> (Samples, Int)? { pythonPeer("ttconv-bench.py", path) }
+
+/// A Python peer's times for `path`: `script` in Scripts/, run in its own process.
+func pythonPeer(_ script: String, _ path: String) -> (Samples, Int)? {
   let venv = ".build/venv-subs/bin/python"
   let python = access(venv, X_OK) == 0 ? venv : "python3"
-  guard let pipe = popen("\(python) Scripts/pysubs2-bench.py '\(path)' 3 2>/dev/null", "r") else {
+  guard let pipe = popen("\(python) Scripts/\(script) '\(path)' 3 2>/dev/null", "r") else {
     return nil
   }
   var output: [UInt8] = []
@@ -223,7 +231,9 @@ while let argument = argumentIterator.next() {
 }
 
 cff_quiet_logging()
-let files = ["bench.srt", "bench-crlf.srt", "bench.vtt", "bench-crlf.vtt", "bench.ass"]
+let files = [
+  "bench.srt", "bench-crlf.srt", "bench.vtt", "bench-crlf.vtt", "bench.ass", "bench.ttml",
+]
 var rows: [Row] = []
 var memoryLines: [String] = []
 var notes: [String] = []
@@ -238,9 +248,11 @@ for round in 0..<rounds {
     }
     let isSRT = file.hasSuffix(".srt")
     let isASS = file.hasSuffix(".ass")
+    let isTTML = file.hasSuffix(".ttml")
     func parse() throws(SubtitleError) -> SubtitleDocument {
       if isSRT { return try SubRip.parse(bytes) }
       if isASS { return try SubStationAlpha.parse(bytes) }
+      if isTTML { return try TTML.parse(bytes) }
       return try WebVTT.parse(bytes)
     }
     var cueCount = 0
@@ -267,11 +279,11 @@ for round in 0..<rounds {
     // written by the target's writer), from the parsed document; MB/s of the source file.
     if let document {
       let converted = measure(samples: samples, minTime: minTime) {
-        blackHole(isSRT || isASS ? document.webVTT() : document.srt())
+        blackHole(isSRT || isASS || isTTML ? document.webVTT() : document.srt())
       }
       rows.append(
         Row(
-          file: file, name: isSRT || isASS ? "to WebVTT" : "to SRT", bytes: bytes.count,
+          file: file, name: isSRT || isASS || isTTML ? "to WebVTT" : "to SRT", bytes: bytes.count,
           samples: converted, cues: cueCount))
     }
     if isASS, let peer = pysubs2(path) {
@@ -280,6 +292,13 @@ for round in 0..<rounds {
     } else if isASS, round == 0 {
       notes.append(
         "\(file): pysubs2 did not run (python3 -m venv .build/venv-subs, then pip install pysubs2)")
+    }
+    if isTTML, let peer = ttconv(path) {
+      rows.append(
+        Row(file: file, name: "ttconv", bytes: bytes.count, samples: peer.0, cues: peer.1))
+    } else if isTTML, round == 0 {
+      notes.append(
+        "\(file): ttconv did not run (python3 -m venv .build/venv-subs, then pip install ttconv)")
     }
 
     var lines = 0
@@ -296,18 +315,22 @@ for round in 0..<rounds {
 
     var packets = 0
     // FFmpeg 5.1's WebVTT demuxer stops at a STYLE block, so it reads the twin without it.
-    let ownFile = isSRT || isASS
+    let ownFile = isSRT || isASS || isTTML
     let ffmpegPath = ownFile ? path : corpus + "/" + file.replacingPrefix("bench", "bench-nostyle")
     let ffmpegBytes = ownFile ? bytes.count : (readFile(ffmpegPath)?.count ?? 0)
     var ffmpeg = Samples(wall: [], cpu: 0)
-    if withFFmpeg {
+    // FFmpeg 5.1 has no TTML demuxer: the TTML row has no FFmpeg peer.
+    if withFFmpeg && !isTTML {
       ffmpeg = measure(samples: samples, minTime: minTime) {
         packets = ffmpegDemux(ffmpegPath)
         blackHole(packets)
       }
     }
     if packets < 0 && round == 0 { notes.append("\(file): FFmpeg could not open the file") }
-    rows.append(Row(file: file, name: "FFmpeg", bytes: ffmpegBytes, samples: ffmpeg, cues: packets))
+    if !isTTML {
+      rows.append(
+        Row(file: file, name: "FFmpeg", bytes: ffmpegBytes, samples: ffmpeg, cues: packets))
+    }
 
     if let document, round == 0 {
       let stride = MemoryLayout<Cue>.stride
@@ -353,6 +376,11 @@ do {
     {
       out += ",\"cpu_over_pysubs2\":\(fixed(row.cpuMBps / peer.cpuMBps, 2))"
     }
+    if let peer = rows.first(where: { $0.file == row.file && $0.name == "ttconv" }),
+      peer.cpuMBps > 0, peer.cpuMBps.isFinite, row.cpuMBps.isFinite
+    {
+      out += ",\"cpu_over_ttconv\":\(fixed(row.cpuMBps / peer.cpuMBps, 2))"
+    }
     out += "}"
   }
   out += "]}"
@@ -394,7 +422,10 @@ if !jsonOutput {
   print(
     pad("file", 15, left: true) + pad("ours MB/s", 11) + pad("cpu MB/s", 10) + pad("goal", 7)
       + pad("", 8) + pad("vs FFmpeg", 11) + pad("vs newline ceiling", 20))
-  for file in files where rows.contains(where: { $0.file == file }) && !file.hasSuffix(".ass") {
+  for file in files
+  where rows.contains(where: { $0.file == file }) && !file.hasSuffix(".ass")
+    && !file.hasSuffix(".ttml")
+  {
     let ours = rows.first { $0.file == file && $0.name == "ours" }
     let ffmpeg = rows.first { $0.file == file && $0.name == "FFmpeg" }
     let ceiling = rows.filter { $0.file == file && $0.name.hasPrefix("newline") }
@@ -413,6 +444,15 @@ if !jsonOutput {
     let met = (ours?.cpuMBps ?? 0) >= 20 * (peer?.cpuMBps ?? .infinity)
     print(
       "\(file): ours \(fixed(ours?.cpuMBps ?? 0, 0)) cpu MB/s, pysubs2 "
+        + "\(fixed(peer?.cpuMBps ?? 0, 1)) cpu MB/s: \(ratio(ours, peer)) (goal 20x: "
+        + "\(peer == nil ? "not measured" : met ? "met" : "MISSED"))")
+  }
+  for file in files where file.hasSuffix(".ttml") && rows.contains(where: { $0.file == file }) {
+    let ours = rows.first { $0.file == file && $0.name == "ours" }
+    let peer = rows.first { $0.file == file && $0.name == "ttconv" }
+    let met = (ours?.cpuMBps ?? 0) >= 20 * (peer?.cpuMBps ?? .infinity)
+    print(
+      "\(file): ours \(fixed(ours?.cpuMBps ?? 0, 0)) cpu MB/s, ttconv "
         + "\(fixed(peer?.cpuMBps ?? 0, 1)) cpu MB/s: \(ratio(ours, peer)) (goal 20x: "
         + "\(peer == nil ? "not measured" : met ? "met" : "MISSED"))")
   }

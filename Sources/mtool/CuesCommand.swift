@@ -3,11 +3,11 @@ import SubtitleParser
 
 let cuesCommand = Command(
   name: "cues",
-  summary: "Parse, inspect and convert WebVTT, SRT and SSA/ASS subtitles.",
+  summary: "Parse, inspect and convert WebVTT, SRT, SSA/ASS and TTML subtitles.",
   usage: "mtool cues FILE|- [options]",
   options: [
     OptionSpec(
-      "format", value: "auto|vtt|srt|ass",
+      "format", value: "auto|vtt|srt|ass|ttml",
       help: "Input format (default auto: by .vtt/.srt/.ass/.ssa name, else content)."),
     OptionSpec("encoding", value: "NAME", help: "Input encoding (default: detect)."),
     OptionSpec("json", help: "Print one JSON document."),
@@ -30,15 +30,16 @@ let cuesCommand = Command(
   ],
   details: """
     arguments:
-      FILE   a .vtt, .srt, .ass or .ssa file, an http(s) URL of one, or - for standard
-             input
+      FILE   a .vtt, .srt, .ass, .ssa, .ttml, .dfxp or .xml file, an http(s) URL of one, or
+             - for standard input
 
     The input's format: a name ending in .vtt is WebVTT (a damaged WEBVTT signature is
-    exit 65, as in browsers), .srt is SRT, .ass and .ssa SSA/ASS (any case); for - and
-    other names the content decides (a WEBVTT signature, a first line [Script Info], else
-    an SRT timing line). --format vtt|srt|ass overrides. SSA/ASS is read only: --to and -o
-    write WebVTT or SRT (-o X.ass is exit 64); an SSA/ASS file without [Events] or with a
-    bad Format line is exit 65.
+    exit 65, as in browsers), .srt is SRT, .ass and .ssa SSA/ASS, .ttml, .dfxp and .xml
+    TTML/IMSC1 (any case); for - and other names the content decides (a WEBVTT signature,
+    a first line [Script Info], a tt root element, else an SRT timing line).
+    --format vtt|srt|ass|ttml overrides. SSA/ASS and TTML are read only: --to and -o write
+    WebVTT or SRT (-o X.ass or X.ttml is exit 64); an SSA/ASS file without [Events] or with
+    a bad Format line, or a TTML file without a tt root, is exit 65.
     A URL's name is the last part of its path (https://cdn/a.vtt?token=1 is WebVTT).
     An HLS subtitle playlist (#EXTM3U, local or remote) is read with its WebVTT segments,
     joined into one document on the first segment's timeline (X-TIMESTAMP-MAP applied, cues
@@ -209,7 +210,7 @@ private struct CuesOptions {
     }
     if let value = arguments.value("format"), value != "auto" {
       guard let parsed = SubtitleFormat(pathExtension: value), value == value.lowercased() else {
-        throw CLIError.usage(name, "--format expects auto, vtt, srt or ass, got '\(value)'")
+        throw CLIError.usage(name, "--format expects auto, vtt, srt, ass or ttml, got '\(value)'")
       }
       format = parsed
     }
@@ -313,10 +314,11 @@ private func selectMode(_ arguments: ParsedArguments, command: String) throws(CL
   }
   var mode = asked ?? .listing
   if let output = arguments.value("output"), output != "-",
-    SubtitleFile.format(forPath: output)?.isWritable == false
+    let named = SubtitleFile.format(forPath: output), !named.isWritable
   {
     throw CLIError.usage(
-      command, "-o '\(output)': SSA/ASS is read only; write .vtt or .srt")
+      command,
+      "-o '\(output)': \(CuesMode.convert(named).name) is read only; write .vtt or .srt")
   }
   if let output = arguments.value("output"), output != "-", let implied = outputMode(output) {
     if let asked, asked != implied {
@@ -361,6 +363,7 @@ extension CuesMode: Equatable {
     case .convert(.webVTT): "WebVTT"
     case .convert(.srt): "SRT"
     case .convert(.ass): "SSA/ASS"
+    case .convert(.ttml): "TTML"
     }
   }
 

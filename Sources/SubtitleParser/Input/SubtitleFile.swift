@@ -47,6 +47,8 @@ public enum SubtitleFile {
       chosen = .webVTT
     } else if SubStationAlpha.looksLikeSSA(utf8) {
       chosen = .ass
+    } else if TTML.looksLikeTTML(utf8) {
+      chosen = .ttml
     } else if SubRip.looksLikeSRT(utf8) {
       chosen = .srt
     } else if blank() {
@@ -92,6 +94,9 @@ public enum SubtitleFile {
       }
       if hasNUL { utf8 = replacingNUL(utf8) }
       document = chosen == .srt ? try SubRip.parse(utf8) : try SubStationAlpha.parse(utf8)
+    case .ttml:
+      // XML: invalid UTF-8 becomes U+FFFD as the text is read.
+      document = try TTML.parse(utf8)
     }
     if !diagnostics.isEmpty {
       diagnostics.append(contentsOf: document.diagnostics)
@@ -196,11 +201,14 @@ public enum SubtitleFile {
 
 extension SubtitleFormat {
   /// The format a file extension names: `vtt` (WebVTT), `srt` (SRT), `ass` or `ssa` (SSA/ASS),
-  /// in any case; `nil` for any other extension.
+  /// `ttml`, `dfxp` or `xml` (TTML), in any case; `nil` for any other extension.
   ///
   /// - Parameter pathExtension: The extension without the dot.
   public init?(pathExtension: String) {
-    let name = pathExtension.lowercased()
-    self.init(rawValue: name == "ssa" ? "ass" : name)
+    switch pathExtension.lowercased() {
+    case "ssa": self = .ass
+    case "dfxp", "xml": self = .ttml
+    case let name: self.init(rawValue: name)
+    }
   }
 }

@@ -13,9 +13,12 @@ public enum SubtitleFormat: String, Hashable, Sendable, Codable, CaseIterable {
   /// `allCases` lists it, as every format a document can come from; the formats a document
   /// can be converted to and written in are those whose `isWritable` is true.
   case ass
+  /// TTML and IMSC 1 (text profile), from `.ttml`, `.dfxp` and `.xml` files: read only (see
+  /// ``TTML``).
+  case ttml
 
   /// Whether documents can be converted to and written in this format (`converted(to:)`,
-  /// `srt()`, `webVTT()`): WebVTT and SRT; ASS is read only.
+  /// `srt()`, `webVTT()`): WebVTT and SRT; ASS and TTML are read only.
   public var isWritable: Bool { writer != nil }
 }
 

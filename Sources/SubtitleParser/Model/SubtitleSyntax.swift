@@ -77,15 +77,16 @@ extension SubtitleFormat {
     case .webVTT: WebVTTSyntax.self
     case .srt: SubRipSyntax.self
     case .ass: SSASyntax.self
+    case .ttml: TTMLSyntax.self
     }
   }
 
-  /// The syntax that writes this format; nil for a format that is read only (`.ass`).
+  /// The syntax that writes this format; nil for a format that is read only (`.ass`, `.ttml`).
   var writer: (any SubtitleWriterSyntax.Type)? {
     switch self {
     case .webVTT: WebVTTSyntax.self
     case .srt: SubRipSyntax.self
-    case .ass: nil
+    case .ass, .ttml: nil
     }
   }
 }

@@ -1,0 +1,96 @@
+/// TTML and IMSC 1 (text profile) documents read onto the format-neutral model.
+///
+/// - **Timing** (TTML 2, 10.4): `begin`, `end` and `dur` on `body`, `div`, `p`, `span` and
+///   `set`, clock time (`hh:mm:ss.fff`, `hh:mm:ss:ff.sf`) and offset time (`h m s ms f t`)
+///   with `ttp:frameRate`, `ttp:frameRateMultiplier`, `ttp:subFrameRate` and `ttp:tickRate`,
+///   `timeContainer` `par` (the default: times from the parent's begin) and `seq` (each child
+///   from the end of the one before), nested at any depth; an element with no end lasts as
+///   long as its parent (a container without one, as long as its children). Each `p` is one
+///   cue per interval in which what it shows stays the same: a `span` or a `set` with times of
+///   its own splits it, so the cues change exactly when the presentation does.
+/// - **Text**: `span` and `br`, `xml:space` `default` (white space collapsed, trimmed at line
+///   ends) and `preserve`, character references.
+/// - **Styles**: `style` elements by reference (chained) and inline `tts:` attributes,
+///   inherited down the tree; `tts:fontStyle` italic, `tts:fontWeight` bold and
+///   `tts:textDecoration` underline become `i`, `b` and `u` nodes, `tts:color` a class span
+///   (`c.yellow`, `c.color-ff8000`), and `xml:lang` on a span a `lang` span.
+/// - **Layout**: the `region` of a `p` (or of its ancestors), its `tts:origin` and
+///   `tts:extent` (percent, pixels of the root's `tts:extent`, or cells of
+///   `ttp:cellResolution`), `tts:displayAlign` and the text's `tts:textAlign` give the cue's
+///   position, line, size and alignment; `tts:direction` `rtl` and `tts:writingMode` (`tb…`
+///   vertical) map to WebVTT's `vertical` setting.
+///
+/// The document keeps each cue's text as WebVTT cue text (the markup the neutral tree is read
+/// from), so a TTML document converts to WebVTT and SRT as any other. Images (`smpte:` and
+/// IMSC image profile content), animation other than `set`, and styles with no counterpart
+/// (outline, background, font family and size) are dropped, each noted once.
+public enum TTML {
+  /// The TTML namespaces: TTML 1/2 and the DFXP draft one.
+  static let namespaces: Set<String> = [
+    "http://www.w3.org/ns/ttml", "http://www.w3.org/2006/10/ttaf1",
+    "http://www.w3.org/2006/04/ttaf1",
+  ]
+
+  /// Whether `namespace` is TTML's styling namespace.
+  static func isStyling(_ namespace: String) -> Bool { namespace.hasSuffix("#styling") }
+  /// Whether `namespace` is TTML's parameter namespace.
+  static func isParameter(_ namespace: String) -> Bool { namespace.hasSuffix("#parameter") }
+
+  /// Whether `bytes` starts like a TTML document: after a byte order mark, white space, the
+  /// XML declaration, a DOCTYPE and comments (within the first 64 KiB), a `tt` element (any
+  /// prefix).
+  public static func looksLikeTTML(_ bytes: [UInt8]) -> Bool {
+    let head = String(decoding: bytes.prefix(1 << 16), as: UTF8.self)
+    var rest = Substring(head)
+    while true {
+      rest = rest.drop { $0 == "\u{FEFF}" || $0.isXMLSpace }
+      if rest.hasPrefix("<?") || rest.hasPrefix("<!--") || rest.hasPrefix("<!") {
+        let end = rest.hasPrefix("<!--") ? "-->" : ">"
+        guard let close = rest.firstRange(of: end) else { return false }
+        rest = rest[close.upperBound...]
+        continue
+      }
+      guard rest.hasPrefix("<") else { return false }
+      let name = rest.dropFirst().prefix {
+        !($0.isXMLSpace || $0 == "/" || $0 == ">")
+      }
+      return name == "tt" || name.hasSuffix(":tt")
+    }
+  }
+
+  /// Parses a TTML document (UTF-8, a byte order mark allowed).
+  ///
+  /// - Parameter bytes: The file's content; the caller keeps it.
+  /// - Returns: A document of format ``SubtitleFormat/ttml`` whose cues carry WebVTT cue text
+  ///   (see the type's notes).
+  /// - Throws: `SubtitleError.notSubtitles` when there is no `tt` element or elements nest
+  ///   more than 256 deep.
+  public static func parse(_ bytes: [UInt8]) throws(SubtitleError) -> SubtitleDocument {
+    let root: TTMLXML.Element
+    do {
+      root = try TTMLXML.parse(bytes)
+    } catch {
+      switch error {
+      case .noRootElement:
+        throw SubtitleError.notSubtitles(reason: "no XML element (not a TTML document)")
+      case .tooDeep(let line):
+        throw SubtitleError.notSubtitles(
+          reason: "TTML elements nest more than \(TTMLXML.maximumDepth) deep (line \(line))")
+      }
+    }
+    guard root.name == "tt", namespaces.contains(root.namespace) || root.namespace.isEmpty else {
+      throw SubtitleError.notSubtitles(reason: "the root element is not TTML's tt")
+    }
+    var builder = TTMLBuilder(root: root)
+    builder.build()
+    return builder.document
+  }
+}
+
+/// TTML as a `SubtitleSyntax`: its cues hold WebVTT cue text (see ``TTML``), so the tree is
+/// WebVTT's.
+enum TTMLSyntax: SubtitleSyntax {
+  static var format: SubtitleFormat { .ttml }
+
+  static func cueTree(_ text: ArraySlice<UInt8>) -> [CueNode] { WebVTT.parseCueText(text) }
+}

@@ -1,0 +1,414 @@
+/// Turns a parsed TTML tree into a ``SubtitleDocument`` (see ``TTML`` for the rules).
+struct TTMLBuilder {
+  /// A style: `tts:` properties by local name.
+  typealias Style = [String: String]
+
+  /// One timed element of the body, with its computed interval and style.
+  struct Timed {
+    var element: TTMLXML.Element
+    /// The active interval in seconds (`end` may be infinite).
+    var begin: Double
+    var end: Double
+    /// The computed style (inherited, then referenced, then inline).
+    var style: Style
+    /// The region in effect (own or inherited), or nil.
+    var region: String?
+    /// Whether white space is preserved (`xml:space="preserve"`, inherited).
+    var preserve: Bool
+    /// The language in effect (`xml:lang`, inherited).
+    var language: String
+    /// Timed children and text, in order.
+    var children: [Content]
+  }
+
+  enum Content {
+    case element(Timed)
+    case text(String)
+  }
+
+  let root: TTMLXML.Element
+  let timing: TTMLTiming
+  var styles: [String: Style] = [:]
+  var regions: [String: Style] = [:]
+  /// Each region's origin and extent in percent of the root container, worked out once
+  /// (`nil` when it states neither in a form this reader takes).
+  var regionGeometry: [String: ((Double, Double), (Double, Double))?] = [:]
+  /// The `set` elements of each region, timed from the document's start.
+  var regionSets: [String: [Timed]] = [:]
+  /// The root's `tts:extent` in pixels, when stated.
+  var rootExtent: (width: Double, height: Double)? = nil
+  /// `ttp:cellResolution` (columns, rows), default 32 by 15.
+  var cells: (columns: Double, rows: Double) = (32, 15)
+  var document = SubtitleDocument(format: .ttml, text: [])
+  var log = DiagnosticLog()
+  /// Notes already given, so each dropped feature is noted once.
+  var noted: Set<String> = []
+
+  /// The largest end a cue gets when the document gives it none (WebVTT's largest timestamp).
+  static let unbounded = Double(VTTSyntax.maxMilliseconds) / 1000
+
+  init(root: TTMLXML.Element) {
+    self.root = root
+    timing = TTMLTiming(root: root)
+  }
+
+  mutating func note(_ key: String, line: Int, _ reason: String) {
+    guard noted.insert(key).inserted else { return }
+    log.add(line: line, offset: document.text.count, reason)
+  }
+
+  mutating func build() {
+    readParameters()
+    if let head = root.elements.first(where: { $0.name == "head" }) { readHead(head) }
+    let rootStyle = inlineStyle(root).filter { Self.inherited.contains($0.key) }
+    let language = root.attribute("lang", in: TTMLXML.xmlNamespace) ?? ""
+    if let body = root.elements.first(where: { $0.name == "body" }) {
+      let timed = time(
+        body, parentBegin: 0, parentEnd: .infinity, base: 0, parentStyle: rootStyle,
+        region: nil, preserve: root.attribute("space", in: TTMLXML.xmlNamespace) == "preserve",
+        language: language)
+      emitCues(in: timed, ancestorSets: [])
+    }
+    document.cues.sort { ($0.startTime, $0.endTime) < ($1.startTime, $1.endTime) }
+    document.diagnostics = log.list
+  }
+
+  // MARK: - Parameters, styles and regions
+
+  mutating func readParameters() {
+    if let extent = root.attributes.first(where: {
+      $0.name == "extent" && TTML.isStyling($0.namespace)
+    })?
+    .value {
+      let parts = extent.split(whereSeparator: { $0 == " " || $0 == "\t" })
+      if parts.count == 2, parts[0].hasSuffix("px"), parts[1].hasSuffix("px"),
+        let width = Double(parts[0].dropLast(2)), let height = Double(parts[1].dropLast(2)),
+        width > 0, height > 0
+      {
+        rootExtent = (width, height)
+      }
+    }
+    if let resolution = root.attributes.first(where: {
+      $0.name == "cellResolution" && TTML.isParameter($0.namespace)
+    })?.value {
+      let parts = resolution.split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap {
+        Double($0)
+      }
+      if parts.count == 2, parts[0] > 0, parts[1] > 0 { cells = (parts[0], parts[1]) }
+    }
+  }
+
+  /// The `tts:` attributes of `element`.
+  func inlineStyle(_ element: TTMLXML.Element) -> Style {
+    var style: Style = [:]
+    for attribute in element.attributes where TTML.isStyling(attribute.namespace) {
+      style[attribute.name] = attribute.value.trimmingASCIISpaces
+    }
+    return style
+  }
+
+  mutating func readHead(_ head: TTMLXML.Element) {
+    var raw: [String: TTMLXML.Element] = [:]
+    for styling in head.elements where styling.name == "styling" {
+      for style in styling.elements where style.name == "style" {
+        if let id = style.attribute("id", in: TTMLXML.xmlNamespace) { raw[id] = style }
+      }
+    }
+    // Referential styles, resolved with cycles cut.
+    func resolve(_ id: String, _ visiting: inout Set<String>) -> Style {
+      if let done = styles[id] { return done }
+      guard let element = raw[id], visiting.insert(id).inserted else { return [:] }
+      var style: Style = [:]
+      for reference in (element.attribute("style") ?? "").split(separator: " ") {
+        style.merge(resolve(String(reference), &visiting)) { $1 }
+      }
+      style.merge(inlineStyle(element)) { $1 }
+      styles[id] = style
+      return style
+    }
+    for id in raw.keys {
+      var visiting: Set<String> = []
+      _ = resolve(id, &visiting)
+    }
+    for layout in head.elements where layout.name == "layout" {
+      for region in layout.elements where region.name == "region" {
+        guard let id = region.attribute("id", in: TTMLXML.xmlNamespace) else { continue }
+        var style = referencedStyle(region)
+        for nested in region.elements where nested.name == "style" {
+          style.merge(inlineStyle(nested)) { $1 }
+        }
+        style.merge(inlineStyle(region)) { $1 }
+        regions[id] = style
+        if let origin = pair(style["origin"]), let extent = pair(style["extent"]) {
+          regionGeometry[id] = .some((origin, extent))
+        } else {
+          regionGeometry[id] = .some(nil)
+        }
+        let sets = region.elements.filter { $0.name == "set" }.map {
+          time(
+            $0, parentBegin: 0, parentEnd: .infinity, base: 0, parentStyle: [:], region: nil,
+            preserve: false, language: "")
+        }
+        if !sets.isEmpty { regionSets[id] = sets }
+      }
+    }
+  }
+
+  /// The styles `element` references with `style`, merged in order.
+  func referencedStyle(_ element: TTMLXML.Element) -> Style {
+    var style: Style = [:]
+    for reference in (element.attribute("style") ?? "").split(separator: " ") {
+      style.merge(styles[String(reference)] ?? [:]) { $1 }
+    }
+    return style
+  }
+
+  /// Properties a child inherits from its parent (TTML 2's inheritable styles that this
+  /// reader uses).
+  static let inherited: Set<String> = [
+    "color", "fontStyle", "fontWeight", "textDecoration", "textAlign", "direction",
+    "fontFamily", "fontSize", "lineHeight", "visibility", "writingMode",
+  ]
+
+  // MARK: - Timing
+
+  /// The timed tree of `element`: its interval from its parent's (`base` is where its times
+  /// count from: the parent's begin in a `par` container, the previous sibling's end in a
+  /// `seq` one), its style and its children's.
+  mutating func time(
+    _ element: TTMLXML.Element, parentBegin: Double, parentEnd: Double, base: Double,
+    parentStyle: Style, region: String?, preserve: Bool, language: String
+  ) -> Timed {
+    func expression(_ name: String) -> Double? {
+      guard let text = element.attribute(name) else { return nil }
+      guard let value = timing.seconds(text) else {
+        note("time:" + text, line: element.line, "'\(text)' is not a TTML time expression; ignored")
+        return nil
+      }
+      return value
+    }
+    let begin = max(parentBegin, base + (expression("begin") ?? 0))
+    var explicitEnd: Double? = expression("end").map { base + $0 }
+    if let duration = expression("dur") {
+      explicitEnd = min(explicitEnd ?? .infinity, begin + duration)
+    }
+    // `parentStyle` holds only what children inherit.
+    var style = parentStyle
+    if element.attribute("style") != nil { style.merge(referencedStyle(element)) { $1 } }
+    for attribute in element.attributes where TTML.isStyling(attribute.namespace) {
+      style[attribute.name] = attribute.value.trimmingASCIISpaces
+    }
+    let inheritable =
+      style.keys.allSatisfy { Self.inherited.contains($0) }
+      ? style : style.filter { Self.inherited.contains($0.key) }
+    let ownRegion = element.attribute("region") ?? region
+    let preserveHere =
+      element.attribute("space", in: TTMLXML.xmlNamespace).map { $0 == "preserve" } ?? preserve
+    let languageHere = element.attribute("lang", in: TTMLXML.xmlNamespace) ?? language
+    let limit = min(parentEnd, explicitEnd ?? .infinity)
+    let sequential = element.attribute("timeContainer") == "seq"
+    var children: [Content] = []
+    var cursor = begin
+    var latestChildEnd = begin
+    var hasTimedChild = false
+    for node in element.children {
+      switch node {
+      case .text(let text):
+        children.append(.text(text))
+      case .element(let child):
+        guard
+          child.namespace == element.namespace || TTML.namespaces.contains(child.namespace)
+            || child.namespace.isEmpty
+        else { continue }
+        switch child.name {
+        case "div", "p", "span", "br", "set":
+          let timed = time(
+            child, parentBegin: begin, parentEnd: limit, base: sequential ? cursor : begin,
+            parentStyle: inheritable, region: ownRegion, preserve: preserveHere,
+            language: languageHere)
+          cursor = timed.end
+          latestChildEnd = max(latestChildEnd, timed.end)
+          hasTimedChild = true
+          children.append(.element(timed))
+        case "metadata": break
+        case "animate":
+          note("animate", line: child.line, "TTML animate elements are not kept")
+        default:
+          note(
+            "element:" + child.name, line: child.line, "TTML element '\(child.name)' is not kept")
+        }
+      }
+    }
+    // The implicit duration (TTML 2, 10.4): a `set` or `br` lasts as long as its parent; text
+    // in a `p` or `span` (an anonymous span) is indefinite in a parallel container and lasts 0
+    // in a sequence; a container lasts as long as its children (in a sequence, up to the end
+    // of the last one), and an empty element 0.
+    var end: Double
+    if let explicitEnd {
+      end = explicitEnd
+    } else if element.name == "set" || element.name == "br" {
+      end = .infinity
+    } else if sequential {
+      end = cursor
+    } else if ["p", "span"].contains(element.name),
+      children.contains(where: {
+        if case .text(let text) = $0 { !text.trimmingASCIISpaces.isEmpty } else { false }
+      })
+    {
+      end = .infinity
+    } else {
+      end = hasTimedChild ? latestChildEnd : begin
+    }
+    end = min(end, parentEnd)
+    if element.attribute(
+      "backgroundImage", in: "http://www.smpte-ra.org/schemas/2052-1/2010/smpte-tt") != nil
+    {
+      note("image", line: element.line, "TTML image content (smpte:backgroundImage) is not kept")
+    }
+    return Timed(
+      element: element, begin: begin, end: max(begin, end), style: style, region: ownRegion,
+      preserve: preserveHere, language: languageHere, children: children)
+  }
+
+  // MARK: - Cues
+
+  /// Emits the cues of every `p` under `node`; `ancestorSets` are the `set` elements of its
+  /// ancestors, which change what a `p` shows while they are active.
+  mutating func emitCues(in node: Timed, ancestorSets: [Timed]) {
+    let sets =
+      ancestorSets
+      + node.children.compactMap {
+        if case .element(let child) = $0, child.element.name == "set" { child } else { nil }
+      }
+    for content in node.children {
+      guard case .element(let child) = content else { continue }
+      switch child.element.name {
+      case "p": emitParagraph(child, ancestorSets: sets)
+      case "div", "body": emitCues(in: child, ancestorSets: sets)
+      default: break
+      }
+    }
+  }
+
+  /// The times inside `node` at which something in it starts or stops.
+  func boundaries(_ node: Timed, into times: inout [Double]) {
+    for content in node.children {
+      guard case .element(let child) = content else { continue }
+      times.append(child.begin)
+      times.append(child.end)
+      boundaries(child, into: &times)
+    }
+  }
+
+  mutating func emitParagraph(_ paragraph: Timed, ancestorSets: [Timed]) {
+    guard paragraph.begin < paragraph.end else { return }
+    let ancestorSets = ancestorSets + (paragraph.region.flatMap { regionSets[$0] } ?? [])
+    var times = [paragraph.begin, paragraph.end]
+    boundaries(paragraph, into: &times)
+    for set in ancestorSets { times += [set.begin, set.end] }
+    let cuts = Array(Set(times.filter { $0 >= paragraph.begin && $0 <= paragraph.end })).sorted()
+    for index in cuts.indices.dropLast() {
+      let start = cuts[index]
+      let stop = cuts[index + 1]
+      guard start < stop else { continue }
+      var style = paragraph.style
+      for set in ancestorSets where set.begin <= start && start < set.end {
+        style.merge(inlineStyle(set.element)) { $1 }
+      }
+      var writer = TTMLCueText()
+      writer.paragraph(paragraph, at: start, style: style)
+      let text = writer.finish()
+      guard !text.isEmpty else { continue }
+      appendCue(text: text, start: start, end: stop, paragraph: paragraph, style: style)
+    }
+  }
+
+  mutating func appendCue(text: [UInt8], start: Double, end: Double, paragraph: Timed, style: Style)
+  {
+    let textStart = document.text.count
+    document.text.append(contentsOf: text)
+    var cueEnd = end
+    if !cueEnd.isFinite || cueEnd > Self.unbounded {
+      cueEnd = Self.unbounded
+      note(
+        "unbounded", line: paragraph.element.line,
+        "a paragraph has no end; its cue lasts to the largest timestamp")
+    }
+    let idText = paragraph.element.attribute("id", in: TTMLXML.xmlNamespace) ?? ""
+    let idStart = document.text.count
+    document.text.append(contentsOf: idText.utf8)
+    var cue = Cue(
+      idRange: idStart..<document.text.count, textRange: textStart..<idStart,
+      startTime: (start * 1000).rounded() / 1000, endTime: (cueEnd * 1000).rounded() / 1000)
+    cue.line = paragraph.element.line
+    cue.settings = settings(for: paragraph, style: style)
+    document.cues.append(cue)
+  }
+
+  // MARK: - Layout
+
+  /// A length along one axis as a percentage of the root container: `N%`, `Npx` (of the
+  /// root's pixel extent) or `Nc` (cells).
+  func percent(_ text: Substring, horizontal: Bool) -> Double? {
+    if text.hasSuffix("%") { return Double(text.dropLast()) }
+    if text.hasSuffix("px"), let pixels = Double(text.dropLast(2)), let rootExtent {
+      return pixels / (horizontal ? rootExtent.width : rootExtent.height) * 100
+    }
+    if text.hasSuffix("c"), let count = Double(text.dropLast()) {
+      return count / (horizontal ? cells.columns : cells.rows) * 100
+    }
+    return nil
+  }
+
+  func pair(_ text: String?) -> (Double, Double)? {
+    guard let parts = text?.split(whereSeparator: { $0 == " " || $0 == "\t" }), parts.count == 2,
+      let x = percent(parts[0], horizontal: true), let y = percent(parts[1], horizontal: false)
+    else { return nil }
+    return (x, y)
+  }
+
+  /// WebVTT cue settings for `paragraph`: from its region's origin, extent and display
+  /// alignment, and the text alignment and writing mode in effect.
+  func settings(for paragraph: Timed, style: Style) -> CueSettings {
+    var settings = CueSettings()
+    switch style["textAlign"] {
+    case "left": settings.align = .left
+    case "right": settings.align = .right
+    case "start": settings.align = .start
+    case "end": settings.align = .end
+    default: settings.align = .center
+    }
+    if let mode = style["writingMode"], mode.hasPrefix("tb") {
+      settings.vertical = mode == "tblr" ? .leftToRight : .rightToLeft
+    }
+    guard let id = paragraph.region, let region = regions[id],
+      let (origin, extent) = regionGeometry[id] ?? nil
+    else { return settings }
+    let clamp: (Double) -> Double = { min(100, max(0, $0)) }
+    settings.size = clamp(extent.0)
+    switch settings.align {
+    case .left, .start:
+      settings.position = clamp(origin.0)
+      settings.positionAlign = .lineLeft
+    case .right, .end:
+      settings.position = clamp(origin.0 + extent.0)
+      settings.positionAlign = .lineRight
+    default:
+      settings.position = clamp(origin.0 + extent.0 / 2)
+      settings.positionAlign = .center
+    }
+    settings.snapToLines = false
+    switch region["displayAlign"] ?? style["displayAlign"] {
+    case "after":
+      settings.line = clamp(origin.1 + extent.1)
+      settings.lineAlign = .end
+    case "center":
+      settings.line = clamp(origin.1 + extent.1 / 2)
+      settings.lineAlign = .center
+    default:
+      settings.line = clamp(origin.1)
+      settings.lineAlign = .start
+    }
+    return settings
+  }
+}

@@ -1,0 +1,224 @@
+/// Writes what one TTML `p` shows at one time as WebVTT cue text: text escaped, `br` as a line
+/// break, styles as `i`, `b`, `u`, colour class spans and `lang` spans, white space handled as
+/// `xml:space` says (TTML 2, 7.2.3: runs collapsed to one space, spaces at the start and end
+/// of each line removed).
+struct TTMLCueText {
+  private enum Token {
+    case open(String, close: String)
+    case close(String)
+    case text(String, preserve: Bool)
+    case lineBreak
+  }
+
+  private var tokens: [Token] = []
+
+  /// Adds the content of `paragraph` active at `time`, its own style being `style`.
+  mutating func paragraph(_ paragraph: TTMLBuilder.Timed, at time: Double, style: TTMLBuilder.Style)
+  {
+    var own = paragraph
+    own.style = style
+    span(own, parentStyle: [:], parentLanguage: paragraph.language, at: time)
+  }
+
+  private mutating func span(
+    _ node: TTMLBuilder.Timed, parentStyle: TTMLBuilder.Style, parentLanguage: String,
+    at time: Double
+  ) {
+    // The `set` children active now change the element's own style.
+    var style = node.style
+    for content in node.children {
+      guard case .element(let child) = content, child.element.name == "set",
+        child.begin <= time, time < child.end
+      else { continue }
+      for attribute in child.element.attributes where TTML.isStyling(attribute.namespace) {
+        style[attribute.name] = attribute.value.trimmingASCIISpaces
+      }
+    }
+    if style["visibility"] == "hidden" || style["display"] == "none" { return }
+    var closers: [String] = []
+    func open(_ tag: String, _ close: String) {
+      tokens.append(.open(tag, close: close))
+      closers.append(close)
+    }
+    if node.language != parentLanguage, !node.language.isEmpty {
+      open("<lang \(node.language)>", "</lang>")
+    }
+    if TTMLCueText.isItalic(style), !TTMLCueText.isItalic(parentStyle) { open("<i>", "</i>") }
+    if style["fontWeight"] == "bold", parentStyle["fontWeight"] != "bold" { open("<b>", "</b>") }
+    if TTMLCueText.isUnderlined(style), !TTMLCueText.isUnderlined(parentStyle) {
+      open("<u>", "</u>")
+    }
+    if let color = style["color"], color != parentStyle["color"],
+      let name = TTMLCueText.colorClass(color), !(parentStyle.isEmpty && name == "white")
+    {
+      open("<c.\(name)>", "</c>")
+    }
+    for content in node.children {
+      switch content {
+      case .text(let text):
+        tokens.append(.text(text, preserve: node.preserve))
+      case .element(let child):
+        guard child.begin <= time, time < child.end else { continue }
+        switch child.element.name {
+        case "br": tokens.append(.lineBreak)
+        case "span": span(child, parentStyle: style, parentLanguage: node.language, at: time)
+        default: break
+        }
+      }
+    }
+    for close in closers.reversed() { tokens.append(.close(close)) }
+  }
+
+  static func isItalic(_ style: TTMLBuilder.Style) -> Bool {
+    style["fontStyle"] == "italic" || style["fontStyle"] == "oblique"
+  }
+
+  static func isUnderlined(_ style: TTMLBuilder.Style) -> Bool {
+    guard let decoration = style["textDecoration"] else { return false }
+    return decoration.split(separator: " ").contains("underline")
+  }
+
+  /// A WebVTT class for a TTML colour: WebVTT's colour classes for their colours, other named
+  /// colours by name, anything else as `color-rrggbb`; `nil` for a transparent or unreadable
+  /// colour.
+  static func colorClass(_ color: String) -> String? {
+    let value = color.lowercased()
+    var hex: String
+    if value.hasPrefix("#") {
+      hex = String(value.dropFirst())
+      if hex.count == 8 {
+        if hex.hasSuffix("00") { return nil }
+        hex = String(hex.prefix(6))
+      }
+      guard hex.count == 6, hex.allSatisfy(\.isHexDigit) else { return nil }
+    } else if value.hasPrefix("rgb") {
+      let numbers = value.drop { $0 != "(" }.dropFirst().prefix { $0 != ")" }
+        .split(separator: ",").compactMap { Int($0.trimmingCharacters(" ")) }
+      guard numbers.count == 3 || numbers.count == 4 else { return nil }
+      if numbers.count == 4, numbers[3] == 0 { return nil }
+      hex = numbers.prefix(3).map { String(String(min(255, max(0, $0)), radix: 16).reversedPad()) }
+        .joined()
+    } else if value == "transparent" {
+      return nil
+    } else {
+      guard !value.isEmpty, value.allSatisfy({ $0.isLetter }) else { return nil }
+      return value == "aqua" ? "cyan" : value == "fuchsia" ? "magenta" : value
+    }
+    let classes = [
+      "ffffff": "white", "00ff00": "lime", "00ffff": "cyan", "ff0000": "red",
+      "ffff00": "yellow", "ff00ff": "magenta", "0000ff": "blue", "000000": "black",
+    ]
+    return classes[hex] ?? "color-" + hex
+  }
+
+  /// The cue text, empty when nothing visible is left. Works on UTF-8 bytes: XML's white
+  /// space and WebVTT's markup characters are ASCII.
+  func finish() -> [UInt8] {
+    var out: [UInt8] = []
+    var visible = false
+    var pendingSpace = false
+    var atLineStart = true
+    /// Where the current line starts in `out`, and whether it has shown anything.
+    var lineStart = 0
+    var lineVisible = false
+    func append(text: Substring.UTF8View) {
+      for byte in text {
+        switch byte {
+        case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+        case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+        case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+        default: out.append(byte)
+        }
+      }
+    }
+    func endLine() {
+      // No blank line inside a cue (it would end it in WebVTT): a line that shows nothing
+      // but spaces is dropped.
+      if !lineVisible, out[lineStart...].allSatisfy({ $0 == 0x20 }) {
+        out.removeSubrange(lineStart...)
+        if lineStart > 0 { out.removeLast() }
+      }
+    }
+    for token in tokens {
+      switch token {
+      case .text(let text, let preserve):
+        if preserve {
+          if pendingSpace && !atLineStart { out.append(0x20) }
+          pendingSpace = false
+          for line in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.offset > 0 {
+              endLine()
+              out.append(0x0A)
+              lineStart = out.count
+              lineVisible = false
+            }
+            append(text: line.element.utf8)
+            if line.element.utf8.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) {
+              lineVisible = true
+              visible = true
+            }
+          }
+          atLineStart = text.hasSuffix("\n")
+          continue
+        }
+        var runStart: String.UTF8View.Index? = nil
+        let utf8 = text.utf8
+        var index = utf8.startIndex
+        func flush(upTo end: String.UTF8View.Index) {
+          guard let start = runStart else { return }
+          if pendingSpace && !atLineStart { out.append(0x20) }
+          pendingSpace = false
+          append(text: Substring(text).utf8[start..<end])
+          atLineStart = false
+          lineVisible = true
+          visible = true
+          runStart = nil
+        }
+        while index < utf8.endIndex {
+          let byte = utf8[index]
+          if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+            flush(upTo: index)
+            pendingSpace = true
+          } else if runStart == nil {
+            runStart = index
+          }
+          index = utf8.index(after: index)
+        }
+        flush(upTo: utf8.endIndex)
+      case .lineBreak:
+        pendingSpace = false
+        atLineStart = true
+        endLine()
+        out.append(0x0A)
+        lineStart = out.count
+        lineVisible = false
+      case .open(let tag, _):
+        // A space before a span belongs outside it.
+        if pendingSpace && !atLineStart {
+          out.append(0x20)
+          pendingSpace = false
+        }
+        out.append(contentsOf: tag.utf8)
+      case .close(let tag):
+        out.append(contentsOf: tag.utf8)
+      }
+    }
+    endLine()
+    // A leading line break of a dropped first line.
+    while out.first == 0x0A { out.removeFirst() }
+    return visible ? out : []
+  }
+}
+
+extension Substring {
+  fileprivate func trimmingCharacters(_ set: Character) -> Substring {
+    drop { $0 == set }.reversed().drop { $0 == set }.reversed().reduce(into: Substring()) {
+      $0.append($1)
+    }
+  }
+}
+
+extension String {
+  /// A one-digit hexadecimal number padded to two digits.
+  fileprivate func reversedPad() -> String { count == 1 ? "0" + self : self }
+}

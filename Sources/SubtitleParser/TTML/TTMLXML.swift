@@ -1,0 +1,325 @@
+/// A small XML reader for TTML documents: elements with namespace-resolved names and
+/// attributes, and text in document order (TTML content is mixed: text, `span` and `br`
+/// interleave). Comments, processing instructions, the declaration and a DOCTYPE are skipped;
+/// CDATA sections are text; the five predefined entities and numeric character references are
+/// replaced. It is tolerant where a reader of subtitles should be (an unclosed element ends
+/// with its parent, a stray end tag is ignored) and bounded: elements nest at most
+/// ``maximumDepth`` deep, and the work is linear in the input.
+struct TTMLXML {
+  /// The namespace of `xml:` attributes.
+  static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
+  /// The deepest nesting read.
+  static let maximumDepth = 256
+
+  /// One element.
+  struct Element {
+    /// The namespace URI (`""` for none).
+    var namespace: String
+    /// The name without its prefix.
+    var name: String
+    /// Attributes: namespace URI (`""` for an unprefixed attribute), local name, value.
+    var attributes: [Attribute]
+    /// Children in document order.
+    var children: [Node]
+    /// The 1-based line of the start tag.
+    var line: Int
+
+    /// The value of the attribute `name` in `namespace`, or `nil`.
+    func attribute(_ name: String, in namespace: String = "") -> String? {
+      attributes.first { $0.name == name && $0.namespace == namespace }?.value
+    }
+
+    /// The child elements, in order.
+    var elements: [Element] {
+      children.compactMap { if case .element(let element) = $0 { element } else { nil } }
+    }
+  }
+
+  /// One attribute.
+  struct Attribute {
+    var namespace: String
+    var name: String
+    var value: String
+  }
+
+  /// One piece of content.
+  enum Node {
+    case element(Element)
+    case text(String)
+  }
+
+  /// Why a document could not be read.
+  enum Failure: Error {
+    case noRootElement
+    case tooDeep(line: Int)
+  }
+
+  /// Parses `bytes` (UTF-8).
+  /// - Returns: The root element.
+  /// - Throws: ``Failure`` when there is no element or they nest too deep.
+  static func parse(_ bytes: [UInt8]) throws(Failure) -> Element {
+    var reader = Reader(bytes: bytes)
+    return try reader.document()
+  }
+
+  private struct Reader {
+    let bytes: [UInt8]
+    var index = 0
+    var line = 1
+    /// Open elements with their namespace scope (prefix → URI) as it was before them.
+    var stack: [(element: Element, qualified: String, scope: [String: String])] = []
+    var scope: [String: String] = ["xml": TTMLXML.xmlNamespace]
+    var root: Element? = nil
+
+    init(bytes: [UInt8]) {
+      self.bytes = bytes
+      // A UTF-8 byte order mark.
+      if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+    }
+
+    mutating func document() throws(Failure) -> Element {
+      while index < bytes.count {
+        if bytes[index] != UInt8(ascii: "<") {
+          // A run of text, up to the next tag, taken at once.
+          let start = index
+          while index < bytes.count, bytes[index] != UInt8(ascii: "<") {
+            if bytes[index] == 0x0A { line += 1 }
+            index += 1
+          }
+          appendText(bytes[start..<index])
+          continue
+        }
+        if starts(with: "<!--") {
+          skip(past: "-->")
+        } else if starts(with: "<![CDATA[") {
+          index += 9
+          let start = index
+          skip(past: "]]>")
+          let end = max(start, index - 3)
+          appendRaw(Array(bytes[start..<min(end, bytes.count)]))
+        } else if starts(with: "<?") {
+          skip(past: "?>")
+        } else if starts(with: "<!") {
+          skipDeclaration()
+        } else if starts(with: "</") {
+          endTag()
+        } else {
+          try startTag()
+        }
+      }
+      while !stack.isEmpty { closeTop() }
+      guard let root else { throw .noRootElement }
+      return root
+    }
+
+    func starts(with literal: StaticString) -> Bool {
+      let count = literal.utf8CodeUnitCount
+      guard index + count <= bytes.count else { return false }
+      return literal.withUTF8Buffer { pattern in
+        for offset in 0..<count where bytes[index + offset] != pattern[offset] { return false }
+        return true
+      }
+    }
+
+    mutating func skip(past literal: StaticString) {
+      while index < bytes.count {
+        if starts(with: literal) {
+          index += literal.utf8CodeUnitCount
+          return
+        }
+        if bytes[index] == 0x0A { line += 1 }
+        index += 1
+      }
+    }
+
+    /// `<!DOCTYPE …>` with an internal subset in brackets.
+    mutating func skipDeclaration() {
+      var depth = 0
+      while index < bytes.count {
+        let byte = bytes[index]
+        index += 1
+        if byte == 0x0A { line += 1 }
+        if byte == UInt8(ascii: "[") { depth += 1 }
+        if byte == UInt8(ascii: "]") { depth -= 1 }
+        if byte == UInt8(ascii: ">") && depth <= 0 { return }
+      }
+    }
+
+    mutating func appendText(_ raw: ArraySlice<UInt8>) {
+      guard !stack.isEmpty else { return }
+      if raw.contains(UInt8(ascii: "&")) {
+        appendRaw(TTMLXML.decodeEntities(Array(raw)))
+      } else {
+        appendRaw(raw)
+      }
+    }
+
+    mutating func appendRaw<Bytes: Collection<UInt8>>(_ decoded: Bytes) {
+      guard !stack.isEmpty else { return }
+      let text = String(decoding: decoded, as: UTF8.self)
+      let top = stack.count - 1
+      if case .text(let previous)? = stack[top].element.children.last {
+        stack[top].element.children[stack[top].element.children.count - 1] = .text(previous + text)
+      } else {
+        stack[top].element.children.append(.text(text))
+      }
+    }
+
+    func isNameByte(_ byte: UInt8) -> Bool {
+      !(byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "/")
+        || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "=") || byte == UInt8(ascii: "<"))
+    }
+
+    mutating func name() -> String {
+      let start = index
+      while index < bytes.count, isNameByte(bytes[index]) { index += 1 }
+      return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    mutating func skipSpace() {
+      while index < bytes.count,
+        bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D
+      {
+        if bytes[index] == 0x0A { line += 1 }
+        index += 1
+      }
+    }
+
+    mutating func startTag() throws(Failure) {
+      let tagLine = line
+      index += 1
+      let qualified = name()
+      var raw: [(String, String)] = []
+      var selfClosing = false
+      while index < bytes.count {
+        skipSpace()
+        guard index < bytes.count else { break }
+        let byte = bytes[index]
+        if byte == UInt8(ascii: ">") {
+          index += 1
+          break
+        }
+        if byte == UInt8(ascii: "/") {
+          selfClosing = true
+          index += 1
+          continue
+        }
+        let attributeName = name()
+        if attributeName.isEmpty {
+          index += 1
+          continue
+        }
+        skipSpace()
+        var value = ""
+        if index < bytes.count, bytes[index] == UInt8(ascii: "=") {
+          index += 1
+          skipSpace()
+          if index < bytes.count, bytes[index] == 0x22 || bytes[index] == 0x27 {
+            let quote = bytes[index]
+            index += 1
+            let start = index
+            while index < bytes.count, bytes[index] != quote {
+              if bytes[index] == 0x0A { line += 1 }
+              index += 1
+            }
+            value = String(
+              decoding: TTMLXML.decodeEntities(Array(bytes[start..<index])), as: UTF8.self)
+            index = min(index + 1, bytes.count)
+          } else {
+            value = name()
+          }
+        }
+        raw.append((attributeName, value))
+      }
+      guard stack.count < TTMLXML.maximumDepth else { throw .tooDeep(line: tagLine) }
+      let outer = scope
+      for (attributeName, value) in raw {
+        if attributeName == "xmlns" {
+          scope[""] = value
+        } else if attributeName.hasPrefix("xmlns:") {
+          scope[String(attributeName.dropFirst(6))] = value
+        }
+      }
+      var attributes: [Attribute] = []
+      for (attributeName, value) in raw
+      where attributeName != "xmlns" && !attributeName.hasPrefix("xmlns:") {
+        let (prefix, local) = split(attributeName)
+        attributes.append(
+          Attribute(
+            namespace: prefix.map { scope[$0] ?? $0 } ?? "", name: local, value: value))
+      }
+      let (prefix, local) = split(qualified)
+      let element = Element(
+        namespace: scope[prefix ?? ""] ?? "", name: local, attributes: attributes, children: [],
+        line: tagLine)
+      stack.append((element, qualified, outer))
+      if selfClosing { closeTop() }
+    }
+
+    func split(_ qualified: String) -> (String?, String) {
+      guard let colon = qualified.firstIndex(of: ":") else { return (nil, qualified) }
+      return (String(qualified[..<colon]), String(qualified[qualified.index(after: colon)...]))
+    }
+
+    mutating func endTag() {
+      index += 2
+      let qualified = name()
+      skip(past: ">")
+      // A stray end tag is ignored; one that closes an outer element closes the inner ones.
+      guard let position = stack.lastIndex(where: { $0.qualified == qualified }) else { return }
+      while stack.count > position { closeTop() }
+    }
+
+    mutating func closeTop() {
+      guard let (element, _, outer) = stack.popLast() else { return }
+      scope = outer
+      if stack.isEmpty {
+        if root == nil { root = element }
+      } else {
+        stack[stack.count - 1].element.children.append(.element(element))
+      }
+    }
+  }
+
+  /// `raw` with `&lt;` `&gt;` `&amp;` `&quot;` `&apos;` and `&#N;` `&#xH;` replaced (an unknown
+  /// or malformed reference is kept as written).
+  static func decodeEntities(_ raw: [UInt8]) -> [UInt8] {
+    guard raw.contains(UInt8(ascii: "&")) else { return raw }
+    var out: [UInt8] = []
+    out.reserveCapacity(raw.count)
+    var index = 0
+    while index < raw.count {
+      let byte = raw[index]
+      guard byte == UInt8(ascii: "&"),
+        let semicolon = raw[index...].prefix(12).firstIndex(of: UInt8(ascii: ";"))
+      else {
+        out.append(byte)
+        index += 1
+        continue
+      }
+      let name = String(decoding: raw[(index + 1)..<semicolon], as: UTF8.self)
+      var scalar: Unicode.Scalar? = nil
+      switch name {
+      case "lt": scalar = "<"
+      case "gt": scalar = ">"
+      case "amp": scalar = "&"
+      case "quot": scalar = "\""
+      case "apos": scalar = "'"
+      default:
+        if name.hasPrefix("#x") || name.hasPrefix("#X") {
+          scalar = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
+        } else if name.hasPrefix("#") {
+          scalar = UInt32(name.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init)
+        }
+      }
+      if let scalar, scalar.value != 0 {
+        out.append(contentsOf: String(Character(scalar)).utf8)
+        index = semicolon + 1
+      } else {
+        out.append(byte)
+        index += 1
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,229 @@
+import SubtitleParser
+import Testing
+
+// TTML/IMSC1 rules, one test each: timing (TTML 2, 10), text and white space (7.2.3), styles
+// (8) and layout (9) as they map onto the neutral model.
+
+private func ttml(_ body: String, head: String = "", root: String = "") -> [UInt8] {
+  Array(
+    """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <tt xmlns="http://www.w3.org/ns/ttml" xmlns:tts="http://www.w3.org/ns/ttml#styling"
+        xmlns:ttp="http://www.w3.org/ns/ttml#parameter" xml:lang="en" \(root)>
+      <head>\(head)</head>
+      <body>\(body)</body>
+    </tt>
+    """.utf8)
+}
+
+private func parse(_ bytes: [UInt8]) throws -> SubtitleDocument {
+  try SubtitleFile.parse(bytes, format: .ttml)
+}
+
+private func times(_ document: SubtitleDocument) -> [[Double]] {
+  document.cues.map { [$0.startTime, $0.endTime] }
+}
+
+private func texts(_ document: SubtitleDocument) -> [String] {
+  document.cues.map { document.text(of: $0) }
+}
+
+@Test func clockAndOffsetTimes() throws {
+  let document = try parse(
+    ttml(
+      """
+      <div>
+        <p begin="00:00:01.500" end="00:00:02">a</p>
+        <p begin="3s" dur="500ms">b</p>
+        <p begin="0.1m" end="0.002h">c</p>
+        <p begin="00:00:10:12" end="00:00:11:00.1">d</p>
+        <p begin="240f" end="25000t">e</p>
+      </div>
+      """, root: #"ttp:frameRate="24" ttp:subFrameRate="2" ttp:tickRate="10000""#))
+  // 12 frames at 24 fps; 1 subframe of 2 is 1/48 s; 240 frames are 10 s; 25000 ticks 2.5 s
+  // (a cue that ends before it begins is clipped to nothing).
+  #expect(times(document) == [[1.5, 2], [3, 3.5], [6, 7.2], [10.5, 11.021]])
+}
+
+@Test func frameRateMultiplierAndTheDefaultTickRate() throws {
+  // 30 × 1000/1001 fps: clock time counts whole seconds as seconds, ticks default to the
+  // effective frame rate, so 30 ticks are 1.001 s.
+  let document = try parse(
+    ttml(
+      #"<p begin="00:00:00:00" end="00:00:01:00">a</p><p begin="30t" end="60t">b</p>"#,
+      root: #"ttp:frameRate="30" ttp:frameRateMultiplier="1000 1001""#))
+  #expect(times(document) == [[0, 1], [1.001, 2.002]])
+}
+
+@Test func parallelTimesCountFromTheParentsBeginAndAreClippedToIt() throws {
+  let document = try parse(
+    ttml(
+      """
+      <div begin="10s" end="20s">
+        <p begin="1s" end="3s">a</p>
+        <p begin="5s" end="30s">b</p>
+        <p begin="15s" end="16s">never</p>
+      </div>
+      """))
+  #expect(times(document) == [[11, 13], [15, 20]])
+  #expect(texts(document) == ["a", "b"])
+}
+
+@Test func sequentialTimesCountFromTheEndOfTheOneBefore() throws {
+  let document = try parse(
+    ttml(
+      """
+      <div timeContainer="seq">
+        <p dur="2s">a</p>
+        <p begin="1s" dur="2s">b</p>
+        <p dur="1s">c</p>
+      </div>
+      """))
+  #expect(times(document) == [[0, 2], [3, 5], [5, 6]])
+}
+
+@Test func anonymousSpansLastNothingInASequence() throws {
+  // A `p` that is a sequence of its own text shows nothing; the next one starts at once.
+  let document = try parse(
+    ttml(
+      """
+      <div timeContainer="seq">
+        <p begin="1s" timeContainer="seq">hidden</p>
+        <p dur="2s">shown</p>
+      </div>
+      """))
+  #expect(texts(document) == ["shown"])
+  #expect(times(document) == [[1, 3]])
+}
+
+@Test func aContainerWithoutTimesLastsAsLongAsItsChildren() throws {
+  let document = try parse(
+    ttml(
+      """
+      <div timeContainer="seq">
+        <div><p begin="1s" end="2s">a</p><p begin="0s" end="4s">b</p></div>
+        <div><p dur="1s">c</p></div>
+      </div>
+      """))
+  #expect(times(document) == [[0, 4], [1, 2], [4, 5]])
+}
+
+@Test func timedSpansSplitAParagraphIntoTheCuesOfEachPresentation() throws {
+  let document = try parse(
+    ttml(#"<p begin="0s" end="6s">one <span begin="2s" end="4s">two</span> three</p>"#))
+  #expect(times(document) == [[0, 2], [2, 4], [4, 6]])
+  #expect(texts(document) == ["one three", "one two three", "one three"])
+}
+
+@Test func setChangesTheStyleWhileItIsActive() throws {
+  let document = try parse(
+    ttml(#"<p begin="0s" end="4s"><set begin="1s" end="2s" tts:fontStyle="italic"/>text</p>"#))
+  #expect(times(document) == [[0, 1], [1, 2], [2, 4]])
+  #expect(texts(document) == ["text", "<i>text</i>", "text"])
+}
+
+@Test func anUnboundedParagraphLastsToTheLargestTimestamp() throws {
+  let document = try parse(ttml(#"<p begin="1s">forever</p>"#))
+  #expect(document.cues.first?.startTime == 1)
+  #expect(document.cues.first.map { $0.endTime > 1e9 } == true)
+  #expect(document.diagnostics.contains { $0.reason.contains("no end") })
+}
+
+@Test func whiteSpaceIsCollapsedOrPreserved() throws {
+  let document = try parse(
+    ttml(
+      """
+      <p begin="0s" end="1s">
+          Two   words<br/>   and
+        a line  </p>
+      <p begin="1s" end="2s" xml:space="preserve">keep  this</p>
+      """))
+  #expect(texts(document) == ["Two words\nand a line", "keep  this"])
+}
+
+@Test func charactersThatAreMarkupInWebVTTAreEscaped() throws {
+  let document = try parse(ttml(#"<p begin="0s" end="1s">a &lt;b&gt; &amp; c&#x263A;</p>"#))
+  #expect(texts(document) == ["a &lt;b&gt; &amp; c\u{263A}"])
+  #expect(document.plainText(of: document.cues[0]) == "a <b> & c\u{263A}")
+}
+
+@Test func stylesByReferenceChainAndInline() throws {
+  let head = """
+    <styling>
+      <style xml:id="base" tts:fontWeight="bold"/>
+      <style xml:id="emphasis" style="base" tts:fontStyle="italic"/>
+    </styling>
+    """
+  let document = try parse(
+    ttml(
+      """
+      <p begin="0s" end="1s" style="emphasis">both</p>
+      <p begin="1s" end="2s"><span tts:textDecoration="underline">under</span> plain</p>
+      <p begin="2s" end="3s" tts:color="yellow">yellow <span tts:color="#ff8000">orange</span></p>
+      """, head: head))
+  #expect(
+    texts(document) == [
+      "<i><b>both</b></i>", "<u>under</u> plain",
+      "<c.yellow>yellow <c.color-ff8000>orange</c></c>",
+    ])
+}
+
+@Test func aLanguageSpanIsKept() throws {
+  let document = try parse(
+    ttml(#"<p begin="0s" end="1s">Hello <span xml:lang="fr">bonjour</span></p>"#))
+  #expect(texts(document) == ["Hello <lang fr>bonjour</lang>"])
+}
+
+@Test func regionsPlaceTheCue() throws {
+  let head = """
+    <layout>
+      <region xml:id="bottom" tts:origin="10% 70%" tts:extent="80% 20%" tts:displayAlign="after"/>
+      <region xml:id="top" tts:origin="64px 48px" tts:extent="512px 96px"/>
+    </layout>
+    """
+  let document = try parse(
+    ttml(
+      """
+      <p begin="0s" end="1s" region="bottom">a</p>
+      <p begin="1s" end="2s" region="top" tts:textAlign="left">b</p>
+      """, head: head, root: #"tts:extent="640px 480px""#))
+  let bottom = document.cues[0].settings
+  #expect(bottom.line == 90 && bottom.lineAlign == .end && !bottom.snapToLines)
+  #expect(bottom.position == 50 && bottom.size == 80 && bottom.align == .center)
+  let top = document.cues[1].settings
+  #expect(top.line == 10 && top.lineAlign == .start)
+  #expect(top.position == 10 && top.positionAlign == .lineLeft && top.size == 80)
+}
+
+@Test func verticalWritingModes() throws {
+  let head = #"<styling><style xml:id="v" tts:writingMode="tbrl"/></styling>"#
+  let document = try parse(ttml(#"<p begin="0s" end="1s" style="v">縦</p>"#, head: head))
+  #expect(document.cues.first?.settings.vertical == .rightToLeft)
+}
+
+@Test func badInputGivesATypedErrorOrNotes() throws {
+  #expect(throws: SubtitleError.self) { try parse(Array("not xml at all".utf8)) }
+  #expect(throws: SubtitleError.self) { try parse(Array("<html><body/></html>".utf8)) }
+  let deep = String(repeating: "<span>", count: 300)
+  #expect(throws: SubtitleError.self) { try parse(ttml("<p>" + deep + "x</p>")) }
+  // A bad time expression is noted and ignored.
+  let document = try parse(ttml(#"<p begin="soon" end="2s">a</p>"#))
+  #expect(times(document) == [[0, 2]])
+  #expect(document.diagnostics.contains { $0.reason.contains("soon") })
+  // Not valid UTF-8: replaced, not refused.
+  var bytes = ttml(#"<p begin="0s" end="1s">caf_</p>"#)
+  if let at = bytes.firstIndex(of: UInt8(ascii: "_")) { bytes[at] = 0xE9 }
+  #expect(try parse(bytes).cues.count == 1)
+}
+
+@Test func filesAreRecognisedByNameAndContent() throws {
+  #expect(SubtitleFile.format(forPath: "a.ttml") == .ttml)
+  #expect(SubtitleFile.format(forPath: "a.DFXP") == .ttml)
+  #expect(SubtitleFile.format(forPath: "a.xml") == .ttml)
+  let document = try SubtitleFile.parse(ttml(#"<p begin="0s" end="1s">a</p>"#))
+  #expect(document.format == .ttml)
+  #expect(!SubtitleFormat.ttml.isWritable)
+  // Converted through the neutral model.
+  let vtt = String(decoding: document.webVTT(), as: UTF8.self)
+  #expect(vtt.contains("00:00:00.000 --> 00:00:01.000\na"))
+}

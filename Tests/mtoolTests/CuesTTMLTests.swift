@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+// mtool cues on TTML/IMSC1 documents: listing, JSON, conversion, detection, errors.
+
+@Suite struct CuesTTMLTests {
+  let sample = fixtures + "/imsc-tests/imsc1/ttml/timing/BasicTiming001.ttml"
+
+  @Test func listsConvertsAndDescribesATTMLFile() throws {
+    let listing = try runMtool(["cues", sample])
+    #expect(listing.status == 0)
+    #expect(listing.stdout.contains("00:00:10.000 --> 00:00:20.000"))
+    let srt = try runMtool(["cues", sample, "--to", "srt"])
+    #expect(srt.stdout.hasPrefix("1\n00:00:10,000 --> 00:00:20,000\nThis text must appear"))
+    let vtt = try runMtool(["cues", sample, "--to", "vtt"])
+    #expect(vtt.stdout.hasPrefix("WEBVTT\n\n00:00:10.000 --> 00:00:20.000\n"))
+    let json = try runMtool(["cues", sample, "--json"])
+    #expect(json.stdout.hasPrefix("{\"format\":\"ttml\""))
+  }
+
+  @Test func contentDecidesForStandardInputAndTTMLIsReadOnly() throws {
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: sample))
+    let piped = try runMtool(["cues", "-", "--to", "srt"], stdin: bytes)
+    #expect(piped.status == 0)
+    #expect(piped.stdout.contains("00:00:10,000 --> 00:00:20,000"))
+    let write = try runMtool(["cues", sample, "-o", NSTemporaryDirectory() + "x.ttml"])
+    #expect(write.status == 64)
+    #expect(write.stderr.contains("TTML is read only"))
+    let to = try runMtool(["cues", sample, "--to", "ttml"])
+    #expect(to.status == 64)
+  }
+
+  @Test func aFileNamedTTMLThatIsNotIsMalformed() throws {
+    let path = NSTemporaryDirectory() + "mtool-not-\(getpid()).ttml"
+    try "WEBVTT\n\n00:01.000 --> 00:02.000\nhi\n".write(
+      toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = try runMtool(["cues", path])
+    #expect(result.status == 65)
+    #expect(result.stderr.split(separator: "\n").count == 1)
+  }
+}
