@@ -13,7 +13,7 @@ private final class FixtureServer: @unchecked Sendable {
   let root: String
   let requestLog: String
 
-  init(root: String, tls: (certificate: String, key: String)? = nil) throws {
+  init(root: String, tls: (certificate: String, key: String)? = nil, latency: Int = 0) throws {
     self.root = root
     requestLog = root + "/.requests"
     let script = fixtures + "/../../Scripts/http-fixture-server.py"
@@ -21,6 +21,7 @@ private final class FixtureServer: @unchecked Sendable {
     process.arguments =
       ["python3", script, root, "--count-file", requestLog]
       + (tls.map { ["--tls", $0.certificate, $0.key] } ?? [])
+      + ["--latency-ms", String(latency)]
     let out = Pipe()
     process.standardOutput = out
     process.standardError = FileHandle.nullDevice
@@ -354,5 +355,33 @@ struct RemoteInputTests {
     let plain = try runMtool(["tracks", "--json", site + "/master.m3u8"])
     #expect(trusted.status == 0, "\(trusted.stderr)")
     #expect(withoutPaths(trusted.stdout) == withoutPaths(plain.stdout))
+  }
+
+  @Test("A remote item ends within the timeout in all, however many requests each keep to it")
+  func wholeItemDeadline() throws {
+    // Each answer takes 0.8 s, under the 1.5 s timeout; the master, its rendition playlists
+    // and their segments take three round trips, 2.4 s.
+    // When the time is up while facts the master omits are being read, the tracks are listed
+    // with what the master declares (the rest unknown): a menu in time.
+    let slow = try FixtureServer(root: site, latency: 800)
+    let started = Date()
+    let result = try runMtool([
+      "tracks", "--json", "--timeout", "1.5", slow.url("ok", "master.m3u8"),
+    ])
+    let seconds = Date().timeIntervalSince(started)
+    #expect(seconds < 2.3, "took \(seconds) s")
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("\"title\":\"Français\""))
+    #expect(!result.stdout.contains("\"codec\":\"mp2\""))
+    // With time enough, the facts the segments hold.
+    let patient = try runMtool([
+      "tracks", "--json", "--timeout", "10", slow.url("ok", "master.m3u8"),
+    ])
+    #expect(patient.status == 0, "\(patient.stderr)")
+    #expect(patient.stdout.contains("\"codec\":\"mp2\""))
+    // A master that itself takes longer than the whole timeout is a timeout.
+    let late = try runMtool(["tracks", "--timeout", "0.5", slow.url("ok", "master.m3u8")])
+    #expect(late.status == 1)
+    #expect(late.stderr.contains("timed out"))
   }
 }

@@ -23,6 +23,29 @@ final class Deadline {
   private(set) var cancelled = false
   /// The cancellation flag current when the deadline was made.
   private let cancellation = CancellationFlag.current
+  /// The end of the whole item this deadline's calls work for (``itemEnd`` when it was made).
+  private let itemLimit = Deadline.itemEnd
+
+  /// When the item being read must be done, in seconds of the monotonic clock, or `nil`: set
+  /// around the reading of a remote input (``within(seconds:_:)``), so that its manifest, its
+  /// playlists and segments, or its transfer end within the timeout in all, not per call.
+  @TaskLocal static var itemEnd: Double? = nil
+
+  /// Runs `body` with every deadline made in it also ending `seconds` from now (nested
+  /// calls keep the earlier end).
+  static func within<T>(seconds: Double, _ body: () throws(MediaError) -> T) throws(MediaError) -> T
+  {
+    guard seconds.isFinite, seconds > 0 else { return try body() }
+    let end = min(itemEnd ?? .infinity, now() + seconds)
+    let result: Result<T, MediaError> = $itemEnd.withValue(end) {
+      do throws(MediaError) {
+        return .success(try body())
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try result.get()
+  }
 
   /// A deadline of `timeout` seconds per call, or of ``MediaProbe/defaultTimeout`` for `nil`.
   /// - Throws: `.invalidArgument` when `timeout` is not a positive number of seconds.
@@ -39,7 +62,7 @@ final class Deadline {
   /// Starts a call: it may run until `seconds` from now.
   func start() {
     expired = false
-    limit = seconds.isFinite ? Deadline.now() + seconds : .infinity
+    limit = min(seconds.isFinite ? Deadline.now() + seconds : .infinity, itemLimit ?? .infinity)
   }
 
   /// Whether the current call has run past its limit (remembered in ``expired``).
@@ -73,7 +96,7 @@ final class Deadline {
   }
 
   /// The monotonic clock, in seconds.
-  private static func now() -> Double {
+  static func now() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9

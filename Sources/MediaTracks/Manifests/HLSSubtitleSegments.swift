@@ -67,11 +67,12 @@ public enum HLSSubtitleSegments {
       }
       targets.append(target)
     }
-    let bodies =
-      isRemote
-      ? try fetchAll(targets, access: remote, timeout: timeout)
-      : try readAll(targets)
-    return bodies
+    guard isRemote else { return try readAll(targets) }
+    // Remote segments are read within the timeout in all.
+    return try Deadline.within(seconds: timeout ?? MediaProbe.defaultTimeout) {
+      () throws(MediaError) -> [[UInt8]] in
+      try fetchAll(targets, access: remote, timeout: timeout)
+    }
   }
 
   /// Local segment files, each whole.
@@ -96,7 +97,9 @@ public enum HLSSubtitleSegments {
   private static func fetchAll(_ urls: [String], access: RemoteAccess, timeout: Double?)
     throws(MediaError) -> [[UInt8]]
   {
+    // The workers' deadlines see the caller's cancellation and the end of the whole item.
     let cancellation = CancellationFlag.current
+    let itemEnd = Deadline.itemEnd
     let work = PthreadLocked(
       (
         next: 0, total: 0, bodies: [[UInt8]?](repeating: nil, count: urls.count),
@@ -104,39 +107,43 @@ public enum HLSSubtitleSegments {
       ))
     WorkerThreads.run(count: min(urls.count, 8)) {
       CancellationFlag.$current.withValue(cancellation) {
-        while true {
-          let position = work.withLock { state -> Int? in
-            guard state.next < urls.count, !state.errors.contains(where: { $0 != nil }) else {
-              return nil
-            }
-            defer { state.next += 1 }
-            return state.next
-          }
-          guard let position else { return }
-          let result = Result { () throws(MediaError) -> [UInt8] in
-            try RemoteFetch.fetch(
-              urls[position], access: access, deadline: try Deadline(timeout: timeout),
-              limit: RemoteFile.documentLimit)
-          }
-          work.withLock { state in
-            switch result {
-            case .success(let body):
-              state.total += body.count
-              if state.total > maximumBytes {
-                state.errors[position] = tooLarge(urls[position])
-              } else {
-                state.bodies[position] = body
-              }
-            case .failure(let error):
-              state.errors[position] = error
-            }
-          }
-        }
+        Deadline.$itemEnd.withValue(itemEnd) { fetchSegments() }
       }
     }
     let (bodies, errors) = work.withLock { ($0.bodies, $0.errors) }
     if let error = errors.lazy.compactMap({ $0 }).first { throw error }
     return bodies.map { $0 ?? [] }
+
+    @Sendable func fetchSegments() {
+      while true {
+        let position = work.withLock { state -> Int? in
+          guard state.next < urls.count, !state.errors.contains(where: { $0 != nil }) else {
+            return nil
+          }
+          defer { state.next += 1 }
+          return state.next
+        }
+        guard let position else { return }
+        let result = Result { () throws(MediaError) -> [UInt8] in
+          try RemoteFetch.fetch(
+            urls[position], access: access, deadline: try Deadline(timeout: timeout),
+            limit: RemoteFile.documentLimit)
+        }
+        work.withLock { state in
+          switch result {
+          case .success(let body):
+            state.total += body.count
+            if state.total > maximumBytes {
+              state.errors[position] = tooLarge(urls[position])
+            } else {
+              state.bodies[position] = body
+            }
+          case .failure(let error):
+            state.errors[position] = error
+          }
+        }
+      }
+    }
   }
 
   private static func failure(_ path: String, _ reason: String) -> MediaError {

@@ -113,10 +113,18 @@ public enum ManifestParser {
       bytes = try manifestBytes(
         MemoryBytes(reading: local, deadline: deadline, limit: manifestLimit))
     }
+    var reader = SegmentReader(manifest: local, timeout: timeout)
+    return try parsed(kind, bytes: bytes, path: path, reader: &reader)
+  }
+
+  /// The tracks of the manifest `bytes` of `kind`, named `path`, with what `reader` may read
+  /// of the files it names.
+  private static func parsed(
+    _ kind: ManifestKind, bytes: [UInt8], path: String, reader: inout SegmentReader
+  ) throws(MediaError) -> MediaInfo {
     switch kind {
     case .hls:
       let playlist = try HLSPlaylist(bytes: bytes)
-      var reader = SegmentReader(manifest: local, timeout: timeout)
       if playlist.isMediaPlaylist {
         return try mediaPlaylistInfo(path: path, playlist: playlist, reader: &reader)
       }
@@ -126,7 +134,6 @@ public enum ManifestParser {
     case .dash:
       let manifest = try DASHManifest(bytes: bytes)
       var result = self.info(path: path, dash: manifest)
-      var reader = SegmentReader(manifest: local, timeout: timeout)
       fillFromInitialization(&result, manifest: manifest, reader: &reader)
       return result
     }
@@ -149,23 +156,8 @@ public enum ManifestParser {
       head.count < headLength
       ? head
       : try RemoteFetch.fetch(url, access: access, deadline: deadline, limit: manifestLimit)
-    switch kind {
-    case .hls:
-      let playlist = try HLSPlaylist(bytes: bytes)
-      var reader = SegmentReader(manifest: url, timeout: timeout, remote: access)
-      if playlist.isMediaPlaylist {
-        return try mediaPlaylistInfo(path: url, playlist: playlist, reader: &reader)
-      }
-      var result = self.info(path: url, hls: playlist)
-      fillFromSegments(&result, playlist: playlist, reader: &reader)
-      return result
-    case .dash:
-      let manifest = try DASHManifest(bytes: bytes)
-      var result = self.info(path: url, dash: manifest)
-      var reader = SegmentReader(manifest: url, timeout: timeout, remote: access)
-      fillFromInitialization(&result, manifest: manifest, reader: &reader)
-      return result
-    }
+    var reader = SegmentReader(manifest: url, timeout: timeout, remote: access)
+    return try parsed(kind, bytes: bytes, path: url, reader: &reader)
   }
 
   /// Fills in the codec, channels, sample rate and bit rate a DASH manifest does not state

@@ -60,10 +60,13 @@ struct SegmentReader {
     let manifest = self.manifest
     let timeout = self.timeout
     let work = PthreadLocked((next: 0, results: [String: Tracks?]()))
-    // The workers' deadlines see the caller's cancellation.
+    // The workers' deadlines see the caller's cancellation and the end of the whole item.
     let cancellation = CancellationFlag.current
+    let itemEnd = Deadline.itemEnd
     WorkerThreads.run(count: min(playlists.count, 8)) {
-      CancellationFlag.$current.withValue(cancellation) { fetchPlaylists() }
+      CancellationFlag.$current.withValue(cancellation) {
+        Deadline.$itemEnd.withValue(itemEnd) { fetchPlaylists() }
+      }
     }
     prefetched.merge(work.withLock { $0.results }) { first, _ in first }
 

@@ -51,15 +51,21 @@ public enum MediaProbe {
     path: String, preferences: TrackPreferences = TrackPreferences(),
     locale: LabelLocale = .english, timeout: Double? = nil, remote: RemoteAccess = RemoteAccess()
   ) throws(MediaError) -> MediaInfo {
-    if let manifest = try ManifestParser.parseIfManifest(
-      path: path, timeout: timeout, remote: remote)
-    {
-      var info = manifest
-      info.finish(preferences: preferences, locale: locale, classifyKinds: false)
-      return info
+    // A remote input ends within the timeout in all: its manifest, playlists and segments, or
+    // its media's opening and stream-information pass.
+    let whole = RemoteURL.isRemote(path) ? timeout ?? defaultTimeout : .infinity
+    return try Deadline.within(seconds: whole) { () throws(MediaError) -> MediaInfo in
+      if let manifest = try ManifestParser.parseIfManifest(
+        path: path, timeout: timeout, remote: remote)
+      {
+        var info = manifest
+        info.finish(preferences: preferences, locale: locale, classifyKinds: false)
+        return info
+      }
+      let input: MediaInput =
+        RemoteURL.isRemote(path) ? .remote(path, access: remote) : .path(path)
+      return try describe(input, preferences: preferences, locale: locale, timeout: timeout)
     }
-    let input: MediaInput = RemoteURL.isRemote(path) ? .remote(path, access: remote) : .path(path)
-    return try describe(input, preferences: preferences, locale: locale, timeout: timeout)
   }
 
   /// ``probe(path:preferences:locale:timeout:remote:)`` as an async call that honours task

@@ -91,20 +91,9 @@ enum WorkerThreads {
   static func run(count: Int, _ body: @escaping @Sendable () -> Void) {
     var threads: [pthread_t] = []
     for _ in 0..<count {
-      let box = Unmanaged.passRetained(Box(body)).toOpaque()
-      var thread = pthread_t()
-      let code = pthread_create(
-        &thread, nil,
-        { raw in
-          guard let raw else { return nil }
-          let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
-          box.body()
-          return nil
-        }, box)
-      if code == 0 {
+      if let thread = spawn(body) {
         threads.append(thread)
       } else {
-        Unmanaged<Box>.fromOpaque(box).release()
         body()
       }
     }
@@ -114,6 +103,15 @@ enum WorkerThreads {
   /// Runs `body` on a new detached thread (or, if one cannot be created, on the calling thread)
   /// and returns at once.
   static func detach(_ body: @escaping @Sendable () -> Void) {
+    if let thread = spawn(body) {
+      pthread_detach(thread)
+    } else {
+      body()
+    }
+  }
+
+  /// A new thread running `body`, or `nil` when none can be created (`body` not run).
+  private static func spawn(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
     let box = Unmanaged.passRetained(Box(body)).toOpaque()
     var thread = pthread_t()
     let code = pthread_create(
@@ -124,12 +122,11 @@ enum WorkerThreads {
         box.body()
         return nil
       }, box)
-    if code == 0 {
-      pthread_detach(thread)
-    } else {
+    guard code == 0 else {
       Unmanaged<Box>.fromOpaque(box).release()
-      body()
+      return nil
     }
+    return thread
   }
 }
 

@@ -283,6 +283,11 @@ struct TTMLXML {
 
   /// `raw` with `&lt;` `&gt;` `&amp;` `&quot;` `&apos;` and `&#N;` `&#xH;` replaced (an unknown
   /// or malformed reference is kept as written).
+  ///
+  /// MediaTracks' manifest XML reader decodes the same references: the two modules share no
+  /// code (SubtitleParser depends on nothing but the standard library, MediaTracks on
+  /// nothing in SubtitleParser), so each keeps its own small reader, and this one differs
+  /// where TTML needs it (mixed content in order, namespaces resolved).
   static func decodeEntities(_ raw: [UInt8]) -> [UInt8] {
     guard raw.contains(UInt8(ascii: "&")) else { return raw }
     var out: [UInt8] = []
