@@ -293,8 +293,7 @@ public final class SubtitlesPlugin {
     case .file?: next = sideloaded
     case .track(let index)?:
       do {
-        let cues = try SubtitleStreamReader(path: path, streamIndex: index).read()
-        next = Self.document(from: cues)
+        next = try Self.document(path: path, streamIndex: index)
       } catch {
         throw .media(error)
       }
@@ -373,8 +372,10 @@ public final class SubtitlesPlugin {
       .index
   }
 
-  /// Reads and parses a side-loaded subtitle file.
-  static func load(file: String) throws(PlayerError) -> SubtitleDocument {
+  /// Reads and parses a side-loaded subtitle file (WebVTT, SRT, SSA/ASS or TTML, by its
+  /// extension, else by its content): one call puts it on the same model as in-media cues.
+  /// - Throws: `PlayerError.subtitleFileUnreadable` or `.subtitles` (the parse error).
+  public static func load(file: String) throws(PlayerError) -> SubtitleDocument {
     guard let bytes = readFile(file) else { throw .subtitleFileUnreadable(path: file) }
     let ext = file.split(separator: ".").last.map(String.init) ?? ""
     do {
@@ -389,6 +390,21 @@ public final class SubtitlesPlugin {
     SubtitleDocument(
       format: .srt,
       timedTexts: cues.map { (startTime: $0.startTime, endTime: $0.endTime, text: $0.text) })
+  }
+
+  /// A text subtitle stream of a media file as a document, its markup read as the stream's
+  /// syntax (ASS override blocks, WebVTT cue text, SubRip tags): one call puts in-media
+  /// subtitles on the same model, and a `CueTimeline`, as a side-loaded file.
+  /// - Throws: As `SubtitleStreamReader.read()`.
+  public static func document(path: String, streamIndex: Int) throws(MediaError)
+    -> SubtitleDocument
+  {
+    let (markup, cues) = try SubtitleStreamReader(path: path, streamIndex: streamIndex)
+      .readWithMarkup()
+    let texts = cues.map { (startTime: $0.startTime, endTime: $0.endTime, text: $0.text) }
+    if markup == .ass { return SubStationAlpha.document(events: texts) }
+    return SubtitleDocument(
+      format: SubtitleFormat(rawValue: markup.rawValue) ?? .srt, timedTexts: texts)
   }
 
   /// The whole content of a file, or `nil` when it cannot be read.

@@ -97,6 +97,43 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   ///   ``MediaError/isTimeout`` when a call took longer than the timeout.
   /// - Complexity: O(*n*) in the size of the file (the demuxer reads all of it).
   public func read() throws(MediaError) -> [TimedText] {
+    try read(keepingMarkup: false).cues
+  }
+
+  /// The syntax the texts of ``readWithMarkup()`` are written in: the raw value of
+  /// SubtitleParser's `SubtitleFormat` that reads them (`SubtitleDocument(format:timedTexts:)`
+  /// takes it: `SubtitleFormat(rawValue: markup)`).
+  public enum Markup: String, Hashable, Sendable {
+    /// SubRip markup (`<i>`, `<b>`, `<u>`, `<font>`): SRT streams, `mov_text` (its text; its
+    /// style boxes are not kept) and plain text.
+    case subRip = "srt"
+    /// WebVTT cue text: WebVTT streams.
+    case webVTT = "vtt"
+    /// SSA/ASS dialogue text with its override blocks (`{\i1}`, `{\an8}`) and `\N`: ASS and SSA
+    /// streams (the style table in the codec's private data is not applied).
+    case ass
+  }
+
+  /// Reads all cues of the stream as ``read()`` does, but keeps each text's markup as the
+  /// stream writes it (an ASS event's override blocks included) and says which syntax that
+  /// is, so a subtitle parser can read it as it reads a file of that syntax:
+  ///
+  /// ```swift
+  /// let (markup, cues) = try SubtitleStreamReader(path: "movie.mkv", streamIndex: 3)
+  ///   .readWithMarkup()
+  /// let document = SubtitleDocument(
+  ///   format: SubtitleFormat(rawValue: markup.rawValue) ?? .srt,
+  ///   timedTexts: cues.map { ($0.startTime, $0.endTime, $0.text) })
+  /// ```
+  ///
+  /// - Throws: As ``read()``.
+  public func readWithMarkup() throws(MediaError) -> (markup: Markup, cues: [TimedText]) {
+    try read(keepingMarkup: true)
+  }
+
+  private func read(keepingMarkup: Bool) throws(MediaError) -> (
+    markup: Markup, cues: [TimedText]
+  ) {
     let path = path
     let index = streamIndex
     let (codec, packets) = try SubtitlePackets.read(
@@ -111,12 +148,14 @@ public struct SubtitleStreamReader: Hashable, Sendable {
             + "only text subtitles can be read")
       }
     }
+    let markup: Markup =
+      codec == "webvtt" ? .webVTT : codec == "ass" || codec == "ssa" ? .ass : .subRip
     var cues: [TimedText] = []
     cues.reserveCapacity(packets.count)
     let order = packets.indices.sorted { (packets[$0].start, $0) < (packets[$1].start, $1) }
     for (position, i) in order.enumerated() {
       let packet = packets[i]
-      let text = Self.text(of: packet.payload, codec: codec)
+      let text = Self.text(of: packet.payload, codec: codec, keepingMarkup: keepingMarkup)
       guard !text.isEmpty else { continue }
       var end = packet.start
       if let duration = packet.duration {
@@ -126,11 +165,12 @@ public struct SubtitleStreamReader: Hashable, Sendable {
       }
       cues.append(TimedText(startTime: packet.start, endTime: end, text: text))
     }
-    return cues
+    return (keepingMarkup ? markup : .subRip, cues)
   }
 
-  /// The text of one packet payload for `codec`.
-  static func text(of payload: [UInt8], codec: String) -> String {
+  /// The text of one packet payload for `codec`; an ASS event's text with its override blocks
+  /// when `keepingMarkup`, else without them (`\N` and `\n` as line breaks).
+  static func text(of payload: [UInt8], codec: String, keepingMarkup: Bool = false) -> String {
     var bytes = payload[...]
     switch codec {
     case "mov_text":
@@ -151,7 +191,7 @@ public struct SubtitleStreamReader: Hashable, Sendable {
         }
       }
       if commas == 8 { bytes = bytes[cut...] }
-      return Self.plainASS(bytes)
+      if !keepingMarkup { return Self.plainASS(bytes) }
     default:
       break
     }
