@@ -8,6 +8,7 @@ with byte ranges, and these fault modes chosen by the first path segment:
   /slow/PATH         headers, then one byte every 2 s (a stalled server)
   /silent/PATH       accepts the connection and never answers
   /reset/PATH        headers with the full length, half the body, then a TCP reset
+  /flakyreset/PATH   as /reset/ on the first request for PATH, then the file
   /loop/PATH         a redirect to itself, forever
   /redirect/PATH     one redirect to /ok/PATH
   /missing/PATH      404
@@ -126,6 +127,14 @@ class Handler(BaseHTTPRequestHandler):
         self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         self.connection.close()
         self.close_connection = True
+
+    def mode_flakyreset(self, rest):
+        with LOCK:
+            first = ("reset", rest) not in FLAKY_SEEN
+            FLAKY_SEEN.add(("reset", rest))
+        if first:
+            return self.mode_reset(rest)
+        self.mode_ok(rest)
 
     def mode_loop(self, rest):
         self.status(302, [("Location", "/loop/" + rest)])

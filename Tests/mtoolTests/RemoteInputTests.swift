@@ -219,6 +219,9 @@ struct RemoteInputTests {
   func recoverable() throws {
     let server = try server.get()
     #expect(try runMtool(["tracks", server.url("flaky", "master.m3u8")]).status == 0)
+    let reset = try runMtool(["cues", "--json", server.url("flakyreset", "sample.vtt")])
+    #expect(reset.status == 0, "\(reset.stderr)")
+    #expect(reset.stdout.contains("\"startTime\":0.5"))
     #expect(try runMtool(["tracks", server.url("redirect", "master.m3u8")]).status == 0)
     // A compressed body is inflated, small or large.
     for name in ["audio/en/index.m3u8", "sample.vtt", "master.m3u8"] {

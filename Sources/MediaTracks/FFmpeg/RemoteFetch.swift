@@ -59,8 +59,33 @@ enum RemoteFetch {
   /// - Throws: As ``error(_:url:deadline:operation:)`` maps FFmpeg's codes; `.malformed` when
   ///   the body exceeds `limit` (and `prefixOnly` is false); `.other` when the body ends before
   ///   the length the server stated.
+  ///
+  /// A transfer that breaks off (a reset connection, a body shorter than stated) is tried
+  /// again after 0.25 s and then 1 s, all within the deadline's length (FFmpeg's own retries
+  /// cover a failed connect and 5xx answers).
   static func fetch(
     _ url: String, access: RemoteAccess, deadline: Deadline, limit: Int, prefixOnly: Bool = false
+  ) throws(MediaError) -> [UInt8] {
+    try Deadline.within(seconds: deadline.seconds) { () throws(MediaError) -> [UInt8] in
+      var pauses: [UInt32] = [250_000, 1_000_000]
+      while true {
+        do throws(MediaError) {
+          return try fetchOnce(
+            url, access: access, deadline: deadline, limit: limit, prefixOnly: prefixOnly)
+        } catch {
+          let brokenOff = [cff_averror(ECONNRESET), cff_averror(EPIPE), cff_averror(EIO)]
+          guard error.kind == .other, brokenOff.contains(error.code), !pauses.isEmpty,
+            Deadline.itemEnd.map({ Deadline.now() + Double(pauses[0]) / 1e6 < $0 }) ?? true
+          else { throw error }
+          usleep(pauses.removeFirst())
+        }
+      }
+    }
+  }
+
+  /// One attempt of ``fetch(_:access:deadline:limit:prefixOnly:)``.
+  private static func fetchOnce(
+    _ url: String, access: RemoteAccess, deadline: Deadline, limit: Int, prefixOnly: Bool
   ) throws(MediaError) -> [UInt8] {
     try FFmpegLibraries.require()
     _ = networkReady
