@@ -209,7 +209,11 @@ private struct CuesOptions {
       format = path == "-" ? nil : SubtitleFile.format(forPath: path)
     }
     if let value = arguments.value("format"), value != "auto" {
-      guard let parsed = SubtitleFormat(pathExtension: value), value == value.lowercased() else {
+      // The documented names only (a file's `.xml` or `.dfxp` names TTML, `--format` does not).
+      let names: [String: SubtitleFormat] = [
+        "vtt": .webVTT, "srt": .srt, "ass": .ass, "ssa": .ass, "ttml": .ttml,
+      ]
+      guard let parsed = names[value] else {
         throw CLIError.usage(name, "--format expects auto, vtt, srt, ass or ttml, got '\(value)'")
       }
       format = parsed
