@@ -202,13 +202,18 @@ extension FormatContext {
   /// - in any container, the rate and channels of AAC stated at 24 kHz or below: implicit SBR
   ///   (HE-AAC) doubles the rate and implicit PS (HE-AAC v2) makes mono stereo, and the
   ///   header says neither; the decoder's first frame tells (see ``decodedFacts(_:packet:)``).
+  ///
+  /// MPEG-TS and raw ADTS are left out of the AAC check: their stream-information pass decodes
+  /// AAC frames already, and their rates are the decoder's.
   func refineFromFirstPackets(_ audio: inout [AudioTrack], path: String) {
     let mp4 = formatName.hasPrefix("mov")
+    let decodedAlready = formatName == "mpegts" || formatName == "aac"
     var waiting: [Int: Int] = [:]
     for (position, track) in audio.enumerated()
     where (mp4 && track.codec == "mp3" && track.codecTag == "mp4a")
       || (mp4 && track.codec == "eac3" && track.duration != nil && track.sampleRate > 0)
-      || (track.codec == "aac" && track.decodable && (1...24000).contains(track.sampleRate))
+      || (!decodedAlready && track.codec == "aac" && track.decodable
+        && (1...24000).contains(track.sampleRate))
     {
       waiting[track.index] = position
     }
