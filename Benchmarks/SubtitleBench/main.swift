@@ -438,23 +438,17 @@ if !jsonOutput {
         + pad(met ? "met" : "MISSED", 8) + pad(ratio(ours, ffmpeg), 11)
         + pad(ratio(ours, ceiling), 20))
   }
-  for file in files where file.hasSuffix(".ass") && rows.contains(where: { $0.file == file }) {
-    let ours = rows.first { $0.file == file && $0.name == "ours" }
-    let peer = rows.first { $0.file == file && $0.name == "pysubs2" }
-    let met = (ours?.cpuMBps ?? 0) >= 20 * (peer?.cpuMBps ?? .infinity)
-    print(
-      "\(file): ours \(fixed(ours?.cpuMBps ?? 0, 0)) cpu MB/s, pysubs2 "
-        + "\(fixed(peer?.cpuMBps ?? 0, 1)) cpu MB/s: \(ratio(ours, peer)) (goal 20x: "
-        + "\(peer == nil ? "not measured" : met ? "met" : "MISSED"))")
-  }
-  for file in files where file.hasSuffix(".ttml") && rows.contains(where: { $0.file == file }) {
-    let ours = rows.first { $0.file == file && $0.name == "ours" }
-    let peer = rows.first { $0.file == file && $0.name == "ttconv" }
-    let met = (ours?.cpuMBps ?? 0) >= 20 * (peer?.cpuMBps ?? .infinity)
-    print(
-      "\(file): ours \(fixed(ours?.cpuMBps ?? 0, 0)) cpu MB/s, ttconv "
-        + "\(fixed(peer?.cpuMBps ?? 0, 1)) cpu MB/s: \(ratio(ours, peer)) (goal 20x: "
-        + "\(peer == nil ? "not measured" : met ? "met" : "MISSED"))")
+  // The formats judged against a Python peer: its 20x goal, one line each.
+  for (suffix, peerName) in [(".ass", "pysubs2"), (".ttml", "ttconv")] {
+    for file in files where file.hasSuffix(suffix) && rows.contains(where: { $0.file == file }) {
+      let ours = rows.first { $0.file == file && $0.name == "ours" }
+      let peer = rows.first { $0.file == file && $0.name == peerName }
+      let met = (ours?.cpuMBps ?? 0) >= 20 * (peer?.cpuMBps ?? .infinity)
+      print(
+        "\(file): ours \(fixed(ours?.cpuMBps ?? 0, 0)) cpu MB/s, \(peerName) "
+          + "\(fixed(peer?.cpuMBps ?? 0, 1)) cpu MB/s: \(ratio(ours, peer)) (goal 20x: "
+          + "\(peer == nil ? "not measured" : met ? "met" : "MISSED"))")
+    }
   }
   print("\nmemory (MemoryLayout<Cue>.stride = \(MemoryLayout<Cue>.stride) B):")
   for line in memoryLines { print("  " + line) }
