@@ -286,7 +286,9 @@ struct RemoteInputTests {
         continue
       }
       #expect((error as? MediaError)?.isCancelled == true, "\(error)")
-      #expect(seconds < 5, "took \(seconds) s")
+      // Far inside the 60 s timeout: cancellation, not the deadline, ended it. (6 s were seen
+      // under AddressSanitizer on a loaded 2-core machine, so the bound leaves room for that.)
+      #expect(seconds < 20, "took \(seconds) s")
     }
     let fetch = Task { () async throws(MediaError) -> [UInt8] in
       try await RemoteFile.fetch(server.url("slow", "sample.vtt"), timeout: 60)
