@@ -76,11 +76,11 @@ import Testing
 
   @Test func rubyTextAndVoicesKeepTheirTextWithNotes() throws {
     let (text, reasons) = try srt("<v Bob><ruby>漢<rt>kan</rt></ruby></v><c.big.red>r</c>")
-    #expect(text == "漢kan<font color=\"red\">r</font>")
+    #expect(text == "漢(kan)<font color=\"red\">r</font>")
     #expect(
       reasons == [
         "<v> markup dropped (not in SRT)", "<ruby> markup dropped (not in SRT)",
-        "<rt> markup dropped (not in SRT)", "cue classes dropped (not in SRT)",
+        "<rt> written in parentheses (no ruby in SRT)", "cue classes dropped (not in SRT)",
       ])
   }
 }

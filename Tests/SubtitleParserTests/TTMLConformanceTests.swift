@@ -42,6 +42,11 @@ private let cases: [(name: String, file: URL, times: [Double])] = {
   #expect(showing >= cases.count - 12, "\(showing) of \(cases.count) documents show text")
 }
 
+/// Changes of an exemplar's intermediate document that change nothing shown: in
+/// `region-timing`, a paragraph begins at 5 s in a region that is active only from 10 s (its
+/// text reads "should only appear during the interval [10s,15s)").
+private let invisibleChanges: [String: [Double]] = ["imsc1/region-timing": [5]]
+
 @Test(arguments: cases.map(\.name))
 func cueTimesAreTheRenderingsChanges(name: String) throws {
   let test = try #require(cases.first { $0.name == name })
@@ -60,7 +65,9 @@ func cueTimesAreTheRenderingsChanges(name: String) throws {
   #expect(extra.isEmpty, "times no rendering changes at: \(extra)")
   // Every change of the rendering is a cue boundary, but for changes between two empty
   // screens (a container that ends with nothing shown).
+  let invisible = invisibleChanges[name] ?? []
   let missing = test.times.filter { time in
+    if invisible.contains(where: { near($0, time) }) { return false }
     let shownBefore = cues.contains { $0.0 < time && time <= $0.1 + 1e-9 }
     let startsThen = cues.contains { near($0.0, time) }
     return !finite.contains { near($0, time) } && (shownBefore || startsThen)

@@ -96,6 +96,75 @@ private func texts(_ document: SubtitleDocument) -> [String] {
   #expect(times(document) == [[1, 3]])
 }
 
+@Test func anonymousSpansInATimedSequenceAreNeverShown() throws {
+  // A sequence that lasts 10 s by `dur`: its bare text lasts 0 and does not move the cursor;
+  // the span starts with the sequence and shows alone.
+  let document = try parse(
+    ttml(
+      """
+      <div>
+        <p timeContainer="seq" begin="5s" dur="10s">not shown
+          <span dur="4s">shown</span>
+          not shown either</p>
+      </div>
+      """))
+  #expect(texts(document) == ["shown"])
+  #expect(times(document) == [[5, 9]])
+}
+
+@Test func aTimedRegionShowsContentOnlyWhileActive() throws {
+  let head = """
+    <layout>
+      <region xml:id="early" begin="0s" end="10s"/>
+      <region xml:id="late" begin="10s" dur="10s"/>
+    </layout>
+    """
+  let document = try parse(
+    ttml(
+      """
+      <div region="early"><p>a</p></div>
+      <div region="late">
+        <p begin="5s" end="15s">b</p>
+        <p begin="16s" end="25s">c</p>
+        <p begin="30s" end="31s">never</p>
+      </div>
+      """, head: head))
+  #expect(texts(document) == ["a", "b", "c"])
+  #expect(times(document) == [[0, 10], [10, 15], [16, 20]])
+}
+
+@Test func aVisibleSpanShowsInsideHiddenContent() throws {
+  let document = try parse(
+    ttml(
+      """
+      <div tts:visibility="hidden">
+        <p begin="0s" end="1s">hidden <span tts:visibility="visible">shown</span></p>
+        <p begin="1s" end="2s">all hidden</p>
+      </div>
+      <p begin="2s" end="3s">kept <span tts:visibility="hidden">gone</span></p>
+      <p begin="3s" end="4s" tts:display="none">none <span tts:display="auto">x</span></p>
+      """))
+  #expect(texts(document) == ["shown", "kept"])
+  #expect(times(document) == [[0, 1], [2, 3]])
+}
+
+@Test func rubyBecomesWebVTTRuby() throws {
+  // IMSC 1.1 ruby: container, base and text spans to `ruby` and `rt`; delimiters and the
+  // white space between the parts go.
+  let document = try parse(
+    ttml(
+      """
+      <p begin="0s" end="1s"><span tts:ruby="container">
+          <span tts:ruby="base">東南</span>
+          <span tts:ruby="delimiter">(</span>
+          <span tts:ruby="text">とうなん</span>
+          <span tts:ruby="delimiter">)</span>
+        </span>の方角</p>
+      """))
+  #expect(texts(document) == ["<ruby>東南<rt>とうなん</rt></ruby>の方角"])
+  #expect(String(decoding: document.srt(), as: UTF8.self).contains("東南(とうなん)の方角"))
+}
+
 @Test func aContainerWithoutTimesLastsAsLongAsItsChildren() throws {
   let document = try parse(
     ttml(

@@ -47,6 +47,8 @@ struct SubRipCueTextWriter {
       case "timestamp": notes.add(line: line, offset: offset, "timestamp tags dropped (not in SRT)")
       case "class": notes.add(line: line, offset: offset, "cue classes dropped (not in SRT)")
       case "font": notes.add(line: line, offset: offset, "<font> attributes dropped (unwritable)")
+      case "rt":
+        notes.add(line: line, offset: offset, "<rt> written in parentheses (no ruby in SRT)")
       default: notes.add(line: line, offset: offset, "<\(kind)> markup dropped (not in SRT)")
       }
     }
@@ -99,7 +101,12 @@ struct SubRipCueTextWriter {
         start += " \(attribute.name)=\(quote)\(value)\(quote)"
       }
       return (start + ">", "</font>")
-    case .voice, .language, .ruby, .rubyText:
+    case .rubyText:
+      // SubRip has no ruby: the annotation follows its base in parentheses, as plain text
+      // gives ruby.
+      dropped.insert(element.kind.rawValue)
+      return ("(", ")")
+    case .voice, .language, .ruby:
       dropped.insert(element.kind.rawValue)
       return ("", "")
     }

@@ -35,6 +35,9 @@ struct TTMLBuilder {
   var regionGeometry: [String: ((Double, Double), (Double, Double))?] = [:]
   /// The `set` elements of each region, timed from the document's start.
   var regionSets: [String: [Timed]] = [:]
+  /// Each timed region's active interval in seconds from the document's start (`begin`, `end`
+  /// and `dur` on the region element); content shows in a region only while it is active.
+  var regionIntervals: [String: (begin: Double, end: Double)] = [:]
   /// The root's `tts:extent` in pixels, when stated.
   var rootExtent: (width: Double, height: Double)? = nil
   /// `ttp:cellResolution` (columns, rows), default 32 by 15.
@@ -150,6 +153,13 @@ struct TTMLBuilder {
             preserve: false, language: "")
         }
         if !sets.isEmpty { regionSets[id] = sets }
+        let timing = self.timing
+        let seconds = { (name: String) in region.attribute(name).flatMap(timing.seconds) }
+        if ["begin", "end", "dur"].contains(where: { region.attribute($0) != nil }) {
+          let start = seconds("begin") ?? 0
+          let end = min(seconds("end") ?? .infinity, start + (seconds("dur") ?? .infinity))
+          regionIntervals[id] = (start, end)
+        }
       }
     }
   }
@@ -214,7 +224,9 @@ struct TTMLBuilder {
     for node in element.children {
       switch node {
       case .text(let text):
-        children.append(.text(text))
+        // Text in a sequence is an anonymous span whose implicit duration is 0 (TTML 2,
+        // 10.4): it is never shown, and it does not move the sequence's cursor.
+        if !sequential { children.append(.text(text)) }
       case .element(let child):
         guard
           child.namespace == element.namespace || TTML.namespaces.contains(child.namespace)
@@ -301,12 +313,16 @@ struct TTMLBuilder {
   }
 
   mutating func emitParagraph(_ paragraph: Timed, ancestorSets: [Timed]) {
-    guard paragraph.begin < paragraph.end else { return }
+    // A timed region shows its content only while it is active.
+    let active = paragraph.region.flatMap { regionIntervals[$0] } ?? (0, .infinity)
+    let from = max(paragraph.begin, active.begin)
+    let to = min(paragraph.end, active.end)
+    guard from < to else { return }
     let ancestorSets = ancestorSets + (paragraph.region.flatMap { regionSets[$0] } ?? [])
-    var times = [paragraph.begin, paragraph.end]
+    var times = [from, to]
     boundaries(paragraph, into: &times)
     for set in ancestorSets { times += [set.begin, set.end] }
-    let cuts = Array(Set(times.filter { $0 >= paragraph.begin && $0 <= paragraph.end })).sorted()
+    let cuts = Array(Set(times.filter { $0 >= from && $0 <= to })).sorted()
     for index in cuts.indices.dropLast() {
       let start = cuts[index]
       let stop = cuts[index + 1]

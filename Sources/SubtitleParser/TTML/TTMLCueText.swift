@@ -34,12 +34,21 @@ struct TTMLCueText {
         style[attribute.name] = attribute.value.trimmingASCIISpaces
       }
     }
-    if style["visibility"] == "hidden" || style["display"] == "none" { return }
+    // Ruby (IMSC 1.1): a container becomes WebVTT's `ruby`, its text `rt`; the delimiters
+    // are for renderers without ruby, which WebVTT's are not.
+    let ruby = style["ruby"]
+    if style["display"] == "none" || ruby == "delimiter" { return }
+    // Hidden text shows nothing, but a descendant may make itself visible again.
+    let hidden = style["visibility"] == "hidden"
     var closers: [String] = []
     func open(_ tag: String, _ close: String) {
       tokens.append(.open(tag, close: close))
       closers.append(close)
     }
+    if ruby == "container" { open("<ruby>", "</ruby>") }
+    if ruby == "text" { open("<rt>", "</rt>") }
+    // White space between a ruby container's parts is layout, not text.
+    let structural = ruby == "container" || ruby == "baseContainer" || ruby == "textContainer"
     if node.language != parentLanguage, !node.language.isEmpty {
       open("<lang \(node.language)>", "</lang>")
     }
@@ -56,6 +65,7 @@ struct TTMLCueText {
     for content in node.children {
       switch content {
       case .text(let text):
+        if hidden || (structural && text.allSatisfy(\.isWhitespace)) { continue }
         tokens.append(.text(text, preserve: node.preserve))
       case .element(let child):
         guard child.begin <= time, time < child.end else { continue }
