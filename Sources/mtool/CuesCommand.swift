@@ -38,8 +38,9 @@ let cuesCommand = Command(
     TTML/IMSC1 (any case); for - and other names the content decides (a WEBVTT signature,
     a first line [Script Info], a tt root element, else an SRT timing line).
     --format vtt|srt|ass|ttml overrides. SSA/ASS and TTML are read only: --to and -o write
-    WebVTT or SRT (-o X.ass or X.ttml is exit 64); an SSA/ASS file without [Events] or with
-    a bad Format line, or a TTML file without a tt root, is exit 65.
+    WebVTT or SRT (-o X.ass or X.ttml is exit 64); an SSA/ASS file with none of [Script
+    Info], a styles section and [Events] (one without [Events] has no cues), or with a bad
+    Format line, or a TTML file without a tt root, is exit 65.
     A URL's name is the last part of its path (https://cdn/a.vtt?token=1 is WebVTT).
     An HLS subtitle playlist (#EXTM3U, local or remote) is read with its WebVTT segments,
     joined into one document on the first segment's timeline (X-TIMESTAMP-MAP applied, cues

@@ -239,9 +239,14 @@ func colour(_ css: String, _ children: CueNode...) -> CueNode {
 
   // MARK: - Errors and input
 
-  @Test func noEventsSectionIsAnError() {
+  @Test func aScriptWithoutEventsHasNoCuesAndAFileWithoutSectionsIsAnError() throws {
+    // A styles or fonts file (as Aegisub writes one) is a script without cues.
+    let styles = try SubStationAlpha.parse(
+      Array("[Script Info]\nTitle: x\n\n[V4+ Styles]\nFormat: Name, Fontname\nStyle: A, B\n".utf8))
+    #expect(styles.cues.isEmpty)
+    #expect(styles.diagnostics.map(\.reason) == ["no [Events] section: the script has no cues"])
     #expect(throws: SubtitleError.missingSection(name: "[Events]")) {
-      try SubStationAlpha.parse(Array("[Script Info]\nTitle: x\n".utf8))
+      try SubStationAlpha.parse(Array("Title: x\nDialogue: 0,0:00:00.00,0:00:01.00,,x\n".utf8))
     }
   }
 

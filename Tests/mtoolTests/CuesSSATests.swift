@@ -50,14 +50,20 @@ import Testing
     #expect(to.status == 64)
   }
 
-  @Test func scriptsWithoutEventsOrWithABadFormatLineAreMalformed() throws {
+  @Test func scriptsWithoutSectionsOrWithABadFormatLineAreMalformed() throws {
     let folder = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
+    // A script without [Events] has no cues; a file with no section of a script is not one.
     let noEvents = folder.appendingPathComponent("none.ass")
     try Data("[Script Info]\nTitle: x\n".utf8).write(to: noEvents)
-    let a = try runMtool(["cues", noEvents.path])
-    #expect(a.status == 65)
-    #expect(a.stderr == "mtool: cues: not an SSA/ASS file: no [Events] section\n")
+    let a = try runMtool(["cues", noEvents.path, "--json"])
+    #expect(a.status == 0)
+    #expect(a.stdout.contains("\"cues\":[]") && a.stdout.contains("no [Events] section"))
+    let noSections = folder.appendingPathComponent("plain.ass")
+    try Data("Title: x\n".utf8).write(to: noSections)
+    let c = try runMtool(["cues", noSections.path])
+    #expect(c.status == 65)
+    #expect(c.stderr == "mtool: cues: not an SSA/ASS file: no [Events] section\n")
     let badFormat = folder.appendingPathComponent("bad.ass")
     try Data("[Script Info]\n\n[Events]\nFormat: Start, End\n".utf8).write(to: badFormat)
     let b = try runMtool(["cues", badFormat.path])

@@ -335,7 +335,7 @@ public enum SubtitleError: Error, Hashable, Sendable, CustomStringConvertible {
   case unknownEncoding(String)
   /// Nothing in the input looks like subtitles of the requested or detected format.
   case notSubtitles(reason: String)
-  /// An SSA/ASS file without a section it needs (`[Events]`).
+  /// An SSA/ASS file with none of the sections a script has (`[Events]` is named).
   case missingSection(name: String)
   /// An SSA/ASS `Format:` line that events or styles cannot be read by: `line` and byte
   /// `offset` of the line, and what is wrong with it.

@@ -49,6 +49,9 @@ struct SSAParser {
   var eventColumns: EventColumns? = nil
   var styles: [Style] = []
   var sawEvents = false
+  /// Whether `[Script Info]` or a styles section was seen: a script without `[Events]` (a
+  /// styles or fonts file) is then read as one without cues.
+  var sawScript = false
   var diagnostics = DiagnosticLog()
   var out: [UInt8] = []
   var cues: [Cue] = []
@@ -87,7 +90,10 @@ struct SSAParser {
       }
     }
     if let failure { throw failure }
-    guard sawEvents else { throw SubtitleError.missingSection(name: "[Events]") }
+    if !sawEvents {
+      guard sawScript else { throw SubtitleError.missingSection(name: "[Events]") }
+      diagnostics.add(line: 1, offset: 0, "no [Events] section: the script has no cues")
+    }
     return SubtitleDocument(format: .ass, text: out, cues: cues, diagnostics: diagnostics.list)
   }
 
@@ -155,9 +161,15 @@ struct SSAParser {
     let name = String(decoding: header, as: UTF8.self).lowercased()
       .filter { $0 != " " && $0 != "\t" }
     switch name {
-    case "[scriptinfo]": section = .scriptInfo
-    case "[v4+styles]", "[v4styles+]": section = .styles(legacy: false)
-    case "[v4styles]": section = .styles(legacy: true)
+    case "[scriptinfo]":
+      section = .scriptInfo
+      sawScript = true
+    case "[v4+styles]", "[v4styles+]":
+      section = .styles(legacy: false)
+      sawScript = true
+    case "[v4styles]":
+      section = .styles(legacy: true)
+      sawScript = true
     case "[events]":
       section = .events
       sawEvents = true

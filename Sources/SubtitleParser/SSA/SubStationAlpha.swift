@@ -21,7 +21,9 @@ public enum SubStationAlpha {
   /// - Parameter utf8: The file as UTF-8 (a leading byte order mark is skipped; CRLF, CR and
   ///   LF line ends).
   /// - Returns: The document, `format == .ass`, its cues in file order.
-  /// - Throws: `SubtitleError.missingSection` for a file without an `[Events]` section,
+  /// - Throws: `SubtitleError.missingSection` for a file with none of `[Script Info]`, a
+  ///   styles section and `[Events]` (a script with no `[Events]`, such as a styles or fonts
+  ///   file, is a document without cues and a diagnostic),
   ///   `SubtitleError.badFormatLine` for a `Format:` line of `[Events]` without `Start`, `End`
   ///   or `Text`, or with `Text` not last, or one of a styles section without `Name`.
   /// - Complexity: O(*n*) in the size of the input.
