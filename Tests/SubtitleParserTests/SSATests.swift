@@ -160,7 +160,10 @@ func colour(_ css: String, _ children: CueNode...) -> CueNode {
     #expect(SSAParser.time(Array("0:00:03.5".utf8)[...]) == 3.5)
     #expect(SSAParser.time(Array(" 0:00:04.123 ".utf8)[...]) == 4.123)
     #expect(SSAParser.time(Array("0:00:04".utf8)[...]) == 4)
-    for bad in ["", "1:2", "0:00:0a.00", "-0:00:01.00", "0:00:01.00.1"] {
+    // A colon or a comma before the fraction, as Media3, FFmpeg and pysubs2 read them.
+    #expect(SSAParser.time(Array("0:00:13:56".utf8)[...]) == 13.56)
+    #expect(SSAParser.time(Array("0:00:13,5".utf8)[...]) == 13.5)
+    for bad in ["", "1:2", "0:00:0a.00", "-0:00:01.00", "0:00:01.00.1", "0:00:01:00:1"] {
       #expect(SSAParser.time(Array(bad.utf8)[...]) == nil, "\(bad)")
     }
     var bytes = assScript([])

@@ -264,6 +264,21 @@ private func texts(_ document: SubtitleDocument) -> [String] {
   #expect(top.position == 10 && top.positionAlign == .lineLeft && top.size == 80)
 }
 
+@Test func theDFXPDraftStylingNamespaceIsRead() throws {
+  let document = try parse(
+    Array(
+      """
+      <tt xmlns="http://www.w3.org/ns/ttml" xmlns:tts="http://www.w3.org/2006/10/ttaf1#style">
+        <head><layout>
+          <region xml:id="r" tts:origin="10% 10%" tts:extent="80% 20%" tts:displayAlign="after"/>
+        </layout></head>
+        <body><p begin="1s" end="2s" region="r" tts:fontStyle="italic">a</p></body>
+      </tt>
+      """.utf8))
+  #expect(texts(document) == ["<i>a</i>"])
+  #expect(document.cues[0].settings.line == 30 && document.cues[0].settings.lineAlign == .end)
+}
+
 @Test func verticalWritingModes() throws {
   let head = #"<styling><style xml:id="v" tts:writingMode="tbrl"/></styling>"#
   let document = try parse(ttml(#"<p begin="0s" end="1s" style="v">縦</p>"#, head: head))

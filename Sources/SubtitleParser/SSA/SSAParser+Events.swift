@@ -137,7 +137,7 @@ extension SSAParser {
   }
 
   /// `H:MM:SS.cc` in seconds (the fraction's digits a fraction of a second, at most three
-  /// read), or nil.
+  /// read; `,` or `:` may stand for the point, as other readers take them), or nil.
   static func time(_ field: ArraySlice<UInt8>) -> Double? {
     // The form every writer uses, `H:MM:SS.cc`, read at once.
     if field.count == 10 {
@@ -175,11 +175,16 @@ extension SSAParser {
           digits += 1
         }
         sawDigit = true
+      case 0x3A where index == 2:
+        // `H:MM:SS:cc`: Media3 and FFmpeg read a colon before the fraction as its point.
+        guard !inFraction, digits > 0 else { return nil }
+        inFraction = true
       case 0x3A:
-        guard !inFraction, index < 2, digits > 0 else { return nil }
+        guard !inFraction, digits > 0 else { return nil }
         index += 1
         digits = 0
-      case 0x2E:
+      case 0x2E, 0x2C:
+        // `.` as written; `,` as pysubs2 reads it.
         guard !inFraction, index == 2, digits > 0 else { return nil }
         inFraction = true
       case 0x20, 0x09:

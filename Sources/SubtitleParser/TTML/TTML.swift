@@ -31,8 +31,11 @@ public enum TTML {
     "http://www.w3.org/2006/04/ttaf1",
   ]
 
-  /// Whether `namespace` is TTML's styling namespace.
-  static func isStyling(_ namespace: String) -> Bool { namespace.hasSuffix("#styling") }
+  /// Whether `namespace` is TTML's styling namespace (`…#styling`, or the DFXP drafts'
+  /// `…ttaf1#style`, which real files still use).
+  static func isStyling(_ namespace: String) -> Bool {
+    namespace.hasSuffix("#styling") || namespace.hasSuffix("ttaf1#style")
+  }
   /// Whether `namespace` is TTML's parameter namespace.
   static func isParameter(_ namespace: String) -> Bool { namespace.hasSuffix("#parameter") }
 
