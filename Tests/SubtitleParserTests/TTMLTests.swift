@@ -279,6 +279,24 @@ private func texts(_ document: SubtitleDocument) -> [String] {
   #expect(document.cues[0].settings.line == 30 && document.cues[0].settings.lineAlign == .end)
 }
 
+@Test func draftIdentifiersRegionsInHeadAndRegionWritingModes() throws {
+  // DFXP drafts name styles with a plain `id`; some writers put regions straight in `head`;
+  // the writing mode is a region's.
+  let document = try parse(
+    Array(
+      """
+      <tt xmlns="http://www.w3.org/ns/ttml" xmlns:tts="http://www.w3.org/2006/10/ttaf1#style">
+        <head>
+          <styling><style id="s0" tts:fontStyle="italic"/></styling>
+          <region xml:id="v" tts:origin="10% 10%" tts:extent="80% 80%" tts:writingMode="tbrl"/>
+        </head>
+        <body><p begin="1s" end="2s" region="v" style="s0">a</p></body>
+      </tt>
+      """.utf8))
+  #expect(texts(document) == ["<i>a</i>"])
+  #expect(document.cues[0].settings.vertical == .rightToLeft)
+}
+
 @Test func verticalWritingModes() throws {
   let head = #"<styling><style xml:id="v" tts:writingMode="tbrl"/></styling>"#
   let document = try parse(ttml(#"<p begin="0s" end="1s" style="v">縦</p>"#, head: head))

@@ -101,6 +101,11 @@ struct TTMLBuilder {
     }
   }
 
+  /// An element's `xml:id`, or the plain `id` that DFXP drafts used.
+  static func identifier(_ element: TTMLXML.Element) -> String? {
+    element.attribute("id", in: TTMLXML.xmlNamespace) ?? element.attribute("id")
+  }
+
   /// The `tts:` attributes of `element`.
   func inlineStyle(_ element: TTMLXML.Element) -> Style {
     var style: Style = [:]
@@ -114,7 +119,7 @@ struct TTMLBuilder {
     var raw: [String: TTMLXML.Element] = [:]
     for styling in head.elements where styling.name == "styling" {
       for style in styling.elements where style.name == "style" {
-        if let id = style.attribute("id", in: TTMLXML.xmlNamespace) { raw[id] = style }
+        if let id = Self.identifier(style) { raw[id] = style }
       }
     }
     // Referential styles, resolved with cycles cut.
@@ -133,33 +138,36 @@ struct TTMLBuilder {
       var visiting: Set<String> = []
       _ = resolve(id, &visiting)
     }
-    for layout in head.elements where layout.name == "layout" {
-      for region in layout.elements where region.name == "region" {
-        guard let id = region.attribute("id", in: TTMLXML.xmlNamespace) else { continue }
-        var style = referencedStyle(region)
-        for nested in region.elements where nested.name == "style" {
-          style.merge(inlineStyle(nested)) { $1 }
-        }
-        style.merge(inlineStyle(region)) { $1 }
-        regions[id] = style
-        if let origin = pair(style["origin"]), let extent = pair(style["extent"]) {
-          regionGeometry[id] = .some((origin, extent))
-        } else {
-          regionGeometry[id] = .some(nil)
-        }
-        let sets = region.elements.filter { $0.name == "set" }.map {
-          time(
-            $0, parentBegin: 0, parentEnd: .infinity, base: 0, parentStyle: [:], region: nil,
-            preserve: false, language: "")
-        }
-        if !sets.isEmpty { regionSets[id] = sets }
-        let timing = self.timing
-        let seconds = { (name: String) in region.attribute(name).flatMap(timing.seconds) }
-        if ["begin", "end", "dur"].contains(where: { region.attribute($0) != nil }) {
-          let start = seconds("begin") ?? 0
-          let end = min(seconds("end") ?? .infinity, start + (seconds("dur") ?? .infinity))
-          regionIntervals[id] = (start, end)
-        }
+    // Regions in `layout`, or (as some writers put them) straight in `head`.
+    let regionElements =
+      head.elements.filter { $0.name == "region" }
+      + head.elements.filter { $0.name == "layout" }.flatMap { $0.elements }
+      .filter { $0.name == "region" }
+    for region in regionElements {
+      guard let id = Self.identifier(region) else { continue }
+      var style = referencedStyle(region)
+      for nested in region.elements where nested.name == "style" {
+        style.merge(inlineStyle(nested)) { $1 }
+      }
+      style.merge(inlineStyle(region)) { $1 }
+      regions[id] = style
+      if let origin = pair(style["origin"]), let extent = pair(style["extent"]) {
+        regionGeometry[id] = .some((origin, extent))
+      } else {
+        regionGeometry[id] = .some(nil)
+      }
+      let sets = region.elements.filter { $0.name == "set" }.map {
+        time(
+          $0, parentBegin: 0, parentEnd: .infinity, base: 0, parentStyle: [:], region: nil,
+          preserve: false, language: "")
+      }
+      if !sets.isEmpty { regionSets[id] = sets }
+      let timing = self.timing
+      let seconds = { (name: String) in region.attribute(name).flatMap(timing.seconds) }
+      if ["begin", "end", "dur"].contains(where: { region.attribute($0) != nil }) {
+        let start = seconds("begin") ?? 0
+        let end = min(seconds("end") ?? .infinity, start + (seconds("dur") ?? .infinity))
+        regionIntervals[id] = (start, end)
       }
     }
   }
@@ -350,7 +358,7 @@ struct TTMLBuilder {
         "unbounded", line: paragraph.element.line,
         "a paragraph has no end; its cue lasts to the largest timestamp")
     }
-    let idText = paragraph.element.attribute("id", in: TTMLXML.xmlNamespace) ?? ""
+    let idText = Self.identifier(paragraph.element) ?? ""
     let idStart = document.text.count
     document.text.append(contentsOf: idText.utf8)
     var cue = Cue(
@@ -394,7 +402,9 @@ struct TTMLBuilder {
     case "end": settings.align = .end
     default: settings.align = .center
     }
-    if let mode = style["writingMode"], mode.hasPrefix("tb") {
+    // `writingMode` applies to regions (TTML 2, 10.2.47); a paragraph's own is read too.
+    let regionStyle = paragraph.region.flatMap { regions[$0] }
+    if let mode = regionStyle?["writingMode"] ?? style["writingMode"], mode.hasPrefix("tb") {
       settings.vertical = mode == "tblr" ? .leftToRight : .rightToLeft
     }
     guard let id = paragraph.region, let region = regions[id],
