@@ -165,6 +165,20 @@ private func texts(_ document: SubtitleDocument) -> [String] {
   #expect(String(decoding: document.srt(), as: UTF8.self).contains("東南(とうなん)の方角"))
 }
 
+@Test func rubyAnnotationsFollowTheirBaseAndNeedOne() throws {
+  // Text before base in the source; other text of the container after the ruby; an
+  // annotation without a base, or outside a container, is dropped.
+  let document = try parse(
+    ttml(
+      """
+      <p begin="0s" end="1s">a <span tts:ruby="container">
+          <span tts:ruby="text">T</span> <span tts:ruby="base">B</span>.</span></p>
+      <p begin="1s" end="2s">a <span tts:ruby="container"><span tts:ruby="text">T</span></span> b</p>
+      <p begin="2s" end="3s">a <span tts:ruby="text">T</span> <span tts:ruby="base">B</span></p>
+      """))
+  #expect(texts(document) == ["a <ruby>B<rt>T</rt></ruby>.", "a b", "a B"])
+}
+
 @Test func aContainerWithoutTimesLastsAsLongAsItsChildren() throws {
   let document = try parse(
     ttml(

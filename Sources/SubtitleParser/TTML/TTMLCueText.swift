@@ -34,10 +34,15 @@ struct TTMLCueText {
         style[attribute.name] = attribute.value.trimmingASCIISpaces
       }
     }
-    // Ruby (IMSC 1.1): a container becomes WebVTT's `ruby`, its text `rt`; the delimiters
-    // are for renderers without ruby, which WebVTT's are not.
+    // Ruby (IMSC 1.1): a container with a base becomes WebVTT's `ruby`, its text `rt`
+    // after the base, whatever their order; an annotation without a base or outside a
+    // container is dropped, and so are the delimiters (for renderers without ruby, which
+    // WebVTT's are not).
     let ruby = style["ruby"]
     if style["display"] == "none" || ruby == "delimiter" { return }
+    if ruby == "text", !["container", "textContainer"].contains(parentStyle["ruby"] ?? "") {
+      return
+    }
     // Hidden text shows nothing, but a descendant may make itself visible again.
     let hidden = style["visibility"] == "hidden"
     var closers: [String] = []
@@ -45,10 +50,7 @@ struct TTMLCueText {
       tokens.append(.open(tag, close: close))
       closers.append(close)
     }
-    if ruby == "container" { open("<ruby>", "</ruby>") }
     if ruby == "text" { open("<rt>", "</rt>") }
-    // White space between a ruby container's parts is layout, not text.
-    let structural = ruby == "container" || ruby == "baseContainer" || ruby == "textContainer"
     if node.language != parentLanguage, !node.language.isEmpty {
       open("<lang \(node.language)>", "</lang>")
     }
@@ -62,10 +64,49 @@ struct TTMLCueText {
     {
       open("<c.\(name)>", "</c>")
     }
-    for content in node.children {
+    let hasParts = ruby == "baseContainer" || ruby == "textContainer"
+    if ruby == "container" {
+      var bases: [TTMLBuilder.Content] = []
+      var texts: [TTMLBuilder.Content] = []
+      var rest: [TTMLBuilder.Content] = []
+      var baseShown = false
+      for content in node.children {
+        if case .element(let child) = content, child.element.name == "span" {
+          switch child.style["ruby"] {
+          case "base", "baseContainer":
+            bases.append(content)
+            baseShown = baseShown || (child.begin <= time && time < child.end)
+            continue
+          case "text", "textContainer":
+            texts.append(content)
+            continue
+          default: break
+          }
+        }
+        rest.append(content)
+      }
+      if baseShown {
+        tokens.append(.open("<ruby>", close: "</ruby>"))
+        emit(bases + texts, of: node, style: style, hidden: hidden, parts: true, at: time)
+        tokens.append(.close("</ruby>"))
+      }
+      emit(rest, of: node, style: style, hidden: hidden, parts: true, at: time)
+    } else {
+      emit(node.children, of: node, style: style, hidden: hidden, parts: hasParts, at: time)
+    }
+    for close in closers.reversed() { tokens.append(.close(close)) }
+  }
+
+  /// Adds `contents` of `node` active at `time`; white space between the parts of a ruby
+  /// (`parts`) is layout, not text.
+  private mutating func emit(
+    _ contents: [TTMLBuilder.Content], of node: TTMLBuilder.Timed, style: TTMLBuilder.Style,
+    hidden: Bool, parts: Bool, at time: Double
+  ) {
+    for content in contents {
       switch content {
       case .text(let text):
-        if hidden || (structural && text.allSatisfy(\.isWhitespace)) { continue }
+        if hidden || (parts && text.allSatisfy(\.isWhitespace)) { continue }
         tokens.append(.text(text, preserve: node.preserve))
       case .element(let child):
         guard child.begin <= time, time < child.end else { continue }
@@ -76,7 +117,6 @@ struct TTMLCueText {
         }
       }
     }
-    for close in closers.reversed() { tokens.append(.close(close)) }
   }
 
   static func isItalic(_ style: TTMLBuilder.Style) -> Bool {
