@@ -129,6 +129,11 @@ bench: peer-deps report-deps
 	  --audio-out .build/bench/audio
 	.build/release/ResourceBench --json-out .build/bench/ResourceBench.json
 	python3 Scripts/remote-bench.py .build/release/mtool --json-out .build/bench/RemoteBench.json
+	@# What mtool shows against ttconv and pysubs2 on the W3C IMSC documents and the ASS
+	@# fixtures (a report, not a gate: the differences it lists are named in the README).
+	-.build/venv-subs/bin/python Scripts/compare-subtitle-readers.py .build/release/mtool \
+	  $$(find Tests/Fixtures/imsc-tests -name '*.ttml' | sort) Tests/Fixtures/ass/*.ass \
+	  --json-out .build/bench/ReaderAgreement.json
 	@status=0; for name in SubtitleBench TracksBench StretchQuality ResourceBench RemoteBench; do \
 	  python3 Scripts/check-thresholds.py Benchmarks/Thresholds/$$name.json \
 	    .build/bench/$$name.json || status=1; \

@@ -311,6 +311,26 @@ private func texts(_ document: SubtitleDocument) -> [String] {
   #expect(document.cues[0].settings.vertical == .rightToLeft)
 }
 
+@Test func spansInRegionsSplitAParagraphWithoutOne() throws {
+  // TTML 2, 11.3.1.3: the paragraph shows in each region its spans name, with only what is
+  // flowed into it; its own text is in no region.
+  let head = """
+    <layout>
+      <region xml:id="low" tts:origin="0% 80%" tts:extent="100% 20%"/>
+      <region xml:id="high" tts:origin="0% 0%" tts:extent="100% 20%"/>
+    </layout>
+    """
+  let document = try parse(
+    ttml(
+      """
+      <p begin="0s" end="1s">not shown <span region="low">low</span>
+        <span region="high">high</span></p>
+      <p begin="1s" end="2s">no region named: shown</p>
+      """, head: head))
+  #expect(texts(document) == ["low", "high", "no region named: shown"])
+  #expect(document.cues[0].settings.line == 80 && document.cues[1].settings.line == 0)
+}
+
 @Test func verticalWritingModes() throws {
   let head = #"<styling><style xml:id="v" tts:writingMode="tbrl"/></styling>"#
   let document = try parse(ttml(#"<p begin="0s" end="1s" style="v">縦</p>"#, head: head))

@@ -320,7 +320,35 @@ struct TTMLBuilder {
     }
   }
 
+  /// The regions named inside `node` (its descendants' own `region` attributes).
+  func descendantRegions(_ node: Timed, into regions: inout [String]) {
+    for content in node.children {
+      guard case .element(let child) = content else { continue }
+      if let id = child.element.attribute("region"), !regions.contains(id) { regions.append(id) }
+      descendantRegions(child, into: &regions)
+    }
+  }
+
   mutating func emitParagraph(_ paragraph: Timed, ancestorSets: [Timed]) {
+    // A paragraph without a region whose spans name regions shows in each of them, with the
+    // content flowed into it only (TTML 2, 11.3.1.3); its other content is in no region.
+    if paragraph.region == nil, !regions.isEmpty {
+      var named: [String] = []
+      descendantRegions(paragraph, into: &named)
+      if !named.isEmpty {
+        for id in named {
+          var part = paragraph
+          part.region = id
+          emitParagraph(part, ancestorSets: ancestorSets, only: id)
+        }
+        return
+      }
+    }
+    emitParagraph(paragraph, ancestorSets: ancestorSets, only: nil)
+  }
+
+  /// Emits the cues of `paragraph`; with `only`, the content in that region alone.
+  mutating func emitParagraph(_ paragraph: Timed, ancestorSets: [Timed], only: String?) {
     // A timed region shows its content only while it is active.
     let active = paragraph.region.flatMap { regionIntervals[$0] } ?? (0, .infinity)
     let from = max(paragraph.begin, active.begin)
@@ -340,7 +368,7 @@ struct TTMLBuilder {
         style.merge(inlineStyle(set.element)) { $1 }
       }
       var writer = TTMLCueText()
-      writer.paragraph(paragraph, at: start, style: style)
+      writer.paragraph(paragraph, at: start, style: style, only: only)
       let text = writer.finish()
       guard !text.isEmpty else { continue }
       appendCue(text: text, start: start, end: stop, paragraph: paragraph, style: style)

@@ -12,10 +12,18 @@ struct TTMLCueText {
 
   private var tokens: [Token] = []
 
-  /// Adds the content of `paragraph` active at `time`, its own style being `style`.
-  mutating func paragraph(_ paragraph: TTMLBuilder.Timed, at time: Double, style: TTMLBuilder.Style)
-  {
+  /// The one region whose content is written, or nil for all.
+  private var onlyRegion: String? = nil
+
+  /// Adds the content of `paragraph` active at `time`, its own style being `style`; with
+  /// `only`, the text of elements in that region alone.
+  mutating func paragraph(
+    _ paragraph: TTMLBuilder.Timed, at time: Double, style: TTMLBuilder.Style,
+    only: String? = nil
+  ) {
+    onlyRegion = only
     var own = paragraph
+    own.region = paragraph.element.attribute("region")
     own.style = style
     span(own, parentStyle: [:], parentLanguage: paragraph.language, at: time)
   }
@@ -107,6 +115,7 @@ struct TTMLCueText {
       switch content {
       case .text(let text):
         if hidden || (parts && text.allSatisfy(\.isWhitespace)) { continue }
+        if let onlyRegion, node.region != onlyRegion { continue }
         tokens.append(.text(text, preserve: node.preserve))
       case .element(let child):
         guard child.begin <= time, time < child.end else { continue }
