@@ -293,6 +293,23 @@ private let streamKeysShape = """
   #expect(bare.subtitles.map(\.language) == ["en", "de", nil])
 }
 
+@Test func rawCaptionSetsAreCaptionTracks() throws {
+  let info = try dash(
+    """
+    <MPD type="static" mediaPresentationDuration="PT1S"><Period>
+      <AdaptationSet mimeType="application/x-rawcc" lang="en">
+        <Representation id="a" codecs="cea608" bandwidth="16"/>
+      </AdaptationSet>
+      <AdaptationSet mimeType="application/x-rawcc">
+        <Representation id="b" codecs="cea708" bandwidth="16"/>
+      </AdaptationSet>
+    </Period></MPD>
+    """)
+  #expect(info.subtitles.map(\.codec) == ["eia_608", "eia_708"])
+  #expect(info.subtitles.allSatisfy { $0.kind == .captions })
+  #expect(info.subtitles.map(\.language) == ["en", nil])
+}
+
 @Test(arguments: [
   ("main", AudioKind.main, true), ("alternate", .alternative, false),
   ("supplementary", .alternative, false), ("commentary", .commentary, false),

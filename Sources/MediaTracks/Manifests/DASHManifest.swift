@@ -145,7 +145,9 @@ public struct DASHManifest: Hashable, Sendable, Codable {
         mediaType = "audio"
       } else if mimeType.hasPrefix("video/") {
         mediaType = "video"
-      } else if mimeType.hasPrefix("text/") || mimeType == "application/ttml+xml" {
+      } else if mimeType.hasPrefix("text/") || mimeType == "application/ttml+xml"
+        || mimeType == "application/x-rawcc"
+      {
         mediaType = "text"
       } else if mimeType.hasPrefix("image/") {
         mediaType = "image"

@@ -203,6 +203,7 @@ struct DASHPurpose {
     }
     let text = set.mediaType == "text"
     var names: [String] = []
+    if set.mimeType == "application/x-rawcc" { names += ["hearing_impaired", "captions"] }
     var supplementary = false
     for value in roles + accessibility {
       switch value {
@@ -349,13 +350,16 @@ struct DASHTracks {
     }
   }
 
-  /// A text set's codec: `webvtt` and `ttml` by their sample entries or MIME types, else the
-  /// set's codecs string.
+  /// A text set's codec: `webvtt` and `ttml` by their sample entries or MIME types,
+  /// `eia_608`/`eia_708` for raw captions (`application/x-rawcc`), else the set's codecs
+  /// string.
   private static func subtitleCodec(_ set: DASHManifest.AdaptationSet) -> String {
     let codec = set.codecs ?? ""
     let lowered = codec.lowercased()
     if lowered.hasPrefix("wvtt") || set.mimeType == "text/vtt" { return "webvtt" }
     if lowered.hasPrefix("stpp") || set.mimeType == "application/ttml+xml" { return "ttml" }
+    // Raw closed captions (CEA-608 or -708 byte pairs) in their own set.
+    if set.mimeType == "application/x-rawcc" { return lowered == "cea708" ? "eia_708" : "eia_608" }
     return codec
   }
 }
