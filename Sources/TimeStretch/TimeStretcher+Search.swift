@@ -17,6 +17,7 @@ extension TimeStretcher {
     var hi = wideHi
     guard Int(lo.rounded(.up)) <= Int(hi.rounded(.down)) else { return max(min(ideal, hi), lo) }
     let refEnergy = readReference()
+    lowFrequencyKnown = nil
     guard refEnergy > 1e-12 else { return max(min(ideal, hi), lo) }
     decimateReference()
     var match = budgetedMatch(lo: &lo, hi: &hi, ideal: ideal, refEnergy: refEnergy)
@@ -109,7 +110,7 @@ extension TimeStretcher {
         Double(match.j) > tightLo + 1 && Double(match.j) < tightHi - 1
         || (tightLo == lo && tightHi == hi)
       if match.ncc < Self.goodMatch || !inside {
-        if lowFrequency() {
+        if isLowFrequency() {
           let wide = bestMatch(lo: lo, hi: hi, ideal: ideal, refEnergy: refEnergy)
           if wide.ncc > match.ncc { match = wide }
         } else if periodicMode(
@@ -154,7 +155,7 @@ extension TimeStretcher {
   ) -> Bool {
     guard
       match.ncc < Self.scatterBelow && ideal - previousIdeal < Double(hop) * Self.scatterStride
-        && !lowFrequency()
+        && !isLowFrequency()
     else { return false }
     scatterSide = -scatterSide
     let target = ideal + scatterSide * Double(budget) * Self.scatterSpread * nextScatter()
@@ -202,6 +203,15 @@ extension TimeStretcher {
   mutating func nextScatter() -> Double {
     scatterState = scatterState &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
     return Double(scatterState >> 11) * 0x1p-53
+  }
+
+  /// ``lowFrequency()`` for the current similarity reference, measured at most once a search
+  /// (slowing down, both the drift budget's rule and scattering ask it).
+  mutating func isLowFrequency() -> Bool {
+    if let known = lowFrequencyKnown { return known }
+    let low = lowFrequency()
+    lowFrequencyKnown = low
+    return low
   }
 
   /// Whether low frequencies dominate the similarity reference (``StretchBuffers/ref``): it crosses zero no

@@ -172,6 +172,9 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// The segment whose periodicity check found the sound tonal (see ``tonalMatch``), −1 when
   /// none: that segment alone may be read outside the drift budget.
   var tonalSegment = -1
+  /// Whether low frequencies dominate the current similarity reference, once measured (see
+  /// ``isLowFrequency()``); nil until then.
+  var lowFrequencyKnown: Bool?
   var map: MediaTimeMap
   var inputFrames = 0
   var finished = false
