@@ -21,16 +21,14 @@ extension TimeStretcher {
     let p = k < 2 ? Double(preroll - hop + k * hop) : choosePosition(k, ideal)
     markEmitted(p)
     addSegment(at: p)
-    let hopSamples = hop * channels
-    let acc = buffers.acc
     if k >= 1 {
       keepCrossfadeLevel()
-      buffers.ready.copy(from: acc, at: 0, to: 0, length: hopSamples)
       readyStart = 0
       readyCount = hop
     }
-    acc.copy(from: acc, at: hopSamples, to: 0, length: (window - hop) * channels)
-    acc.fill(0, at: (window - hop) * channels, length: hopSamples)
+    // The finished hop becomes `ready` (the first segment's is dropped: nothing is waiting to
+    // be pulled then either).
+    buffers.advanceAccumulator()
     previous = p
     previousIdeal = ideal
     segment += 1
@@ -39,15 +37,16 @@ extension TimeStretcher {
   }
 
   /// Adds the windowed segment read at internal position `p` (fractional) to the accumulator,
-  /// after keeping the previous segment's unwindowed second half (``StretchBuffers/previousTail``) and reading
-  /// this one's unwindowed into ``StretchBuffers/segmentRaw``.
+  /// after keeping the previous segment as read (whose second half is
+  /// ``StretchBuffers/previousTail``) and reading this one's unwindowed into
+  /// ``StretchBuffers/segmentRaw``.
   mutating func addSegment(at p: Double) {
     let j = Int(p.rounded(.down))
     let f = p - Double(j)
     let n = window * channels
     let hopSamples = hop * channels
+    buffers.startSegment()
     let segmentRaw = buffers.segmentRaw.pointer(at: 0, length: n)
-    buffers.previousTail.copy(from: buffers.segmentRaw, at: hopSamples, to: 0, length: hopSamples)
     if f == 0 {
       segmentRaw.update(from: inputPointer(from: j, length: window), count: n)
     } else {
@@ -56,9 +55,13 @@ extension TimeStretcher {
         segmentRaw, nil, inputPointer(from: j, length: window + 2, before: 1),
         frameStride: channels, coefficients: lagrangeCoefficients(f), count: n)
     }
+    // The accumulator's two hops are separate buffers: a hop each.
+    let w = buffers.windowInterleaved.pointer(at: 0, length: n)
     addWindowed(
-      buffers.acc.pointer(at: 0, length: n), buffers.windowInterleaved.pointer(at: 0, length: n),
-      segmentRaw, count: n)
+      buffers.acc.pointer(at: 0, length: hopSamples), w, segmentRaw, count: hopSamples)
+    addWindowed(
+      buffers.accNext.pointer(at: 0, length: hopSamples), w + hopSamples,
+      segmentRaw + hopSamples, count: hopSamples)
   }
 
   /// Keeps the level of the finished hop (the crossfade of the previous segment's second half
