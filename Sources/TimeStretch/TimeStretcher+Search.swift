@@ -223,26 +223,33 @@ extension TimeStretcher {
   /// which left a thump below 40 Hz at each beat.)
   func lowFrequency() -> Bool {
     let ref = buffers.ref
+    // The zero crossings first: when they answer, the filters (a serial chain of dependent
+    // operations, five times as slow) are not run.
     var crossings = 0
     var wasNegative = ref[0] < 0
+    var i = 0
+    while i < searchLength {
+      let negative = ref[i] < 0
+      if negative != wasNegative { crossings = crossings &+ 1 }
+      wasNegative = negative
+      i = i &+ 1
+    }
+    if crossings <= bassCrossings { return true }
     let k = bassCoefficient
     var y1: Float = 0
     var y2: Float = 0
     var low: Float = 0
     var all: Float = 0
-    var i = 0
+    i = 0
     while i < searchLength {
       let x = ref[i]
-      let negative = x < 0
-      if negative != wasNegative { crossings = crossings &+ 1 }
-      wasNegative = negative
       y1 += k * (x - y1)
       y2 += k * (y1 - y2)
       low += y2 * y2
       all += x * x
       i = i &+ 1
     }
-    return crossings <= bassCrossings || low >= Self.bassShare * all
+    return low >= Self.bassShare * all
   }
 
   /// Whether the signal counts as periodic with a period longer than the drift budget (a
