@@ -789,7 +789,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
           // `ready` is another buffer after each segment (see
           // ``StretchBuffers/advanceAccumulator()``).
           target.copy(
-            from: buffers.ready, at: readyStart * channels, to: written * channels, length: n * channels)
+            from: buffers.ready, at: readyStart * channels, to: written * channels,
+            length: n * channels)
           readyStart += n
           readyCount -= n
           written += n
