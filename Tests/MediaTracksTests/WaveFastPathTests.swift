@@ -221,7 +221,7 @@ func fastPathWritesWhatFFmpegWrites(channels: Int, rate: Int) throws {
   #expect(Array(files[0][0..<4]) == Array("RIFF".utf8))
 }
 
-/// A caller's descriptor gets the same bytes as a named file, across several of the MiB blocks
+/// A caller's descriptor gets the same bytes as a named file, across several of the 256 KiB blocks
 /// handed to the disk as they are written, and a last partial one.
 @Test func fastPathWriterToADescriptorWritesWhatItWritesByName() throws {
   let frames = 700_001

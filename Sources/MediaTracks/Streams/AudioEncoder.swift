@@ -71,7 +71,7 @@ public struct AudioEncoder: ~Copyable {
   ///
   /// - Parameters:
   ///   - fileDescriptor: An open descriptor, writable, owned by the caller. A `.wav` output on
-  ///     a regular file is handed to the disk as it is written, a MiB at a time, so that the
+  ///     a regular file is handed to the disk as it is written, 256 KiB at a time, so that the
   ///     caller's sync at the end (as `mtool stretch` makes before renaming its output into
   ///     place) waits for the last of it alone.
   ///   - name: The output's name as the user knows it: its extension picks the container and

@@ -35,8 +35,9 @@ final class WaveWriter {
   private var writebackStart = 0
   /// The data handed to the disk at a time: the kernel writes it while the caller computes
   /// what follows, so the final sync waits for the last of it alone (syncing 40 MB at the end
-  /// took 17 ms, a tenth of a minute of stereo stretched to half speed).
-  static let writebackBytes = 1 << 20
+  /// took 17 ms, a tenth of a minute of stereo stretched to half speed). A quarter MiB, so that
+  /// a few seconds of output (a few hundred KB) are not all left for the sync either.
+  static let writebackBytes = 1 << 18
 
   /// Creates (or truncates) the destination's file, or takes its descriptor, and writes a
   /// header with placeholder sizes (or a streaming header when the output cannot seek).
