@@ -126,14 +126,18 @@ struct StretchBuffers: ~Copyable {
   let windowMono: BufferView<Float>
   /// The segment window, repeated for every channel.
   let windowInterleaved: BufferView<Float>
-  /// The output accumulator: a segment, interleaved.
-  let acc: BufferView<Float>
+  /// The output accumulator's first hop (interleaved): the hop the current segment finishes.
+  private(set) var acc: BufferView<Float>
+  /// The output accumulator's second hop (interleaved), where the current segment's second
+  /// half goes.
+  private(set) var accNext: BufferView<Float>
   /// The finished hop waiting to be pulled, interleaved.
-  let ready: BufferView<Float>
+  private(set) var ready: BufferView<Float>
   /// The current segment as read (interleaved, unwindowed).
-  let segmentRaw: BufferView<Float>
-  /// The previous segment's second half (interleaved, unwindowed).
-  let previousTail: BufferView<Float>
+  private(set) var segmentRaw: BufferView<Float>
+  /// The previous segment as read (interleaved, unwindowed); its second half is
+  /// ``previousTail``.
+  private(set) var previousSegment: BufferView<Float>
   /// The similarity reference, with 8 more values.
   let ref: BufferView<Float>
   /// The similarity reference's 4:1 decimation, with 8 more values.
@@ -165,9 +169,10 @@ struct StretchBuffers: ~Copyable {
     dec = make(sizes.capacity / 4 + 8)
     windowMono = make(sizes.window)
     windowInterleaved = make(sizes.window * channels)
-    acc = make(sizes.window * channels)
+    acc = make(sizes.hop * channels)
+    accNext = make(sizes.hop * channels)
     segmentRaw = make(sizes.window * channels)
-    previousTail = make(sizes.hop * channels)
+    previousSegment = make(sizes.window * channels)
     ready = make(sizes.hop * channels)
     ref = make(sizes.searchLength + 8)
     refDec = make(sizes.searchLength / 4 + 8)
@@ -186,8 +191,9 @@ struct StretchBuffers: ~Copyable {
     windowMono.base.deallocate()
     windowInterleaved.base.deallocate()
     acc.base.deallocate()
+    accNext.base.deallocate()
     segmentRaw.base.deallocate()
-    previousTail.base.deallocate()
+    previousSegment.base.deallocate()
     ready.base.deallocate()
     ref.base.deallocate()
     refDec.base.deallocate()
@@ -197,6 +203,28 @@ struct StretchBuffers: ~Copyable {
     fineNCC.base.deallocate()
     history.base.deallocate()
     pending.base.deallocate()
+  }
+
+  /// The previous segment's second half (interleaved, unwindowed).
+  var previousTail: BufferView<Float> {
+    previousSegment.view(at: previousSegment.count / 2, length: previousSegment.count / 2)
+  }
+
+  /// Makes the current segment the previous one; the next segment is read into the buffer the
+  /// previous one held. (The buffers change roles instead of their contents being copied.)
+  mutating func startSegment() {
+    swap(&segmentRaw, &previousSegment)
+  }
+
+  /// Hands the accumulator's finished first hop over to ``ready`` and moves the accumulator on
+  /// by a hop: its second hop becomes the first, and the hop ``ready`` held, zeroed, the
+  /// second. Only while nothing waits to be pulled from ``ready``.
+  mutating func advanceAccumulator() {
+    let finished = acc
+    acc = accNext
+    accNext = ready
+    ready = finished
+    accNext.fill(0, length: accNext.count)
   }
 
   /// Moves the input buffers' contents `shift` frames (a multiple of 4) towards their start,

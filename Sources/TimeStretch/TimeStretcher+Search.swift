@@ -17,6 +17,7 @@ extension TimeStretcher {
     var hi = wideHi
     guard Int(lo.rounded(.up)) <= Int(hi.rounded(.down)) else { return max(min(ideal, hi), lo) }
     let refEnergy = readReference()
+    lowFrequencyKnown = nil
     guard refEnergy > 1e-12 else { return max(min(ideal, hi), lo) }
     decimateReference()
     var match = budgetedMatch(lo: &lo, hi: &hi, ideal: ideal, refEnergy: refEnergy)
@@ -109,7 +110,7 @@ extension TimeStretcher {
         Double(match.j) > tightLo + 1 && Double(match.j) < tightHi - 1
         || (tightLo == lo && tightHi == hi)
       if match.ncc < Self.goodMatch || !inside {
-        if lowFrequency() {
+        if isLowFrequency() {
           let wide = bestMatch(lo: lo, hi: hi, ideal: ideal, refEnergy: refEnergy)
           if wide.ncc > match.ncc { match = wide }
         } else if periodicMode(
@@ -154,7 +155,7 @@ extension TimeStretcher {
   ) -> Bool {
     guard
       match.ncc < Self.scatterBelow && ideal - previousIdeal < Double(hop) * Self.scatterStride
-        && !lowFrequency()
+        && !isLowFrequency()
     else { return false }
     scatterSide = -scatterSide
     let target = ideal + scatterSide * Double(budget) * Self.scatterSpread * nextScatter()
@@ -204,6 +205,15 @@ extension TimeStretcher {
     return Double(scatterState >> 11) * 0x1p-53
   }
 
+  /// ``lowFrequency()`` for the current similarity reference, measured at most once a search
+  /// (slowing down, both the drift budget's rule and scattering ask it).
+  mutating func isLowFrequency() -> Bool {
+    if let known = lowFrequencyKnown { return known }
+    let low = lowFrequency()
+    lowFrequencyKnown = low
+    return low
+  }
+
   /// Whether low frequencies dominate the similarity reference (``StretchBuffers/ref``): it crosses zero no
   /// more often than a ``bassHz`` tone would, or at least ``bassShare`` of its energy passes two
   /// one-pole low-pass filters at ``bassHz``. Asked only when the drift budget holds no good
@@ -213,26 +223,33 @@ extension TimeStretcher {
   /// which left a thump below 40 Hz at each beat.)
   func lowFrequency() -> Bool {
     let ref = buffers.ref
+    // The zero crossings first: when they answer, the filters (a serial chain of dependent
+    // operations, five times as slow) are not run.
     var crossings = 0
     var wasNegative = ref[0] < 0
+    var i = 0
+    while i < searchLength {
+      let negative = ref[i] < 0
+      if negative != wasNegative { crossings = crossings &+ 1 }
+      wasNegative = negative
+      i = i &+ 1
+    }
+    if crossings <= bassCrossings { return true }
     let k = bassCoefficient
     var y1: Float = 0
     var y2: Float = 0
     var low: Float = 0
     var all: Float = 0
-    var i = 0
+    i = 0
     while i < searchLength {
       let x = ref[i]
-      let negative = x < 0
-      if negative != wasNegative { crossings = crossings &+ 1 }
-      wasNegative = negative
       y1 += k * (x - y1)
       y2 += k * (y1 - y2)
       low += y2 * y2
       all += x * x
       i = i &+ 1
     }
-    return crossings <= bassCrossings || low >= Self.bassShare * all
+    return low >= Self.bassShare * all
   }
 
   /// Whether the signal counts as periodic with a period longer than the drift budget (a

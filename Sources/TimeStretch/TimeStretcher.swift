@@ -172,6 +172,9 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// The segment whose periodicity check found the sound tonal (see ``tonalMatch``), −1 when
   /// none: that segment alone may be read outside the drift budget.
   var tonalSegment = -1
+  /// Whether low frequencies dominate the current similarity reference, once measured (see
+  /// ``isLowFrequency()``); nil until then.
+  var lowFrequencyKnown: Bool?
   var map: MediaTimeMap
   var inputFrames = 0
   var finished = false
@@ -629,9 +632,10 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     decDone = 0
     readyStart = 0
     readyCount = 0
-    buffers.acc.fill(0, length: window * channels)
+    buffers.acc.fill(0, length: hop * channels)
+    buffers.accNext.fill(0, length: hop * channels)
     buffers.segmentRaw.fill(0, length: window * channels)
-    buffers.previousTail.fill(0, length: hop * channels)
+    buffers.previousSegment.fill(0, length: window * channels)
     scatterState = Self.scatterSeed
     scatterSide = 1
     buffers.history.fill(0, length: Self.historyLength)
@@ -774,7 +778,6 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     let wanted = min(maxFrames, output.count / channels)
     guard wanted > 0 else { return 0 }
     var written = 0
-    let ready = buffers.ready
     output.withUnsafeMutableBufferPointer { out in
       guard let o = out.baseAddress else { return }
       let target = BufferView(base: o, count: out.count)
@@ -783,8 +786,11 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
           var n = min(readyCount, wanted - written)
           if finished { n = min(n, total - delivered) }
           if n <= 0 { break }
+          // `ready` is another buffer after each segment (see
+          // ``StretchBuffers/advanceAccumulator()``).
           target.copy(
-            from: ready, at: readyStart * channels, to: written * channels, length: n * channels)
+            from: buffers.ready, at: readyStart * channels, to: written * channels,
+            length: n * channels)
           readyStart += n
           readyCount -= n
           written += n

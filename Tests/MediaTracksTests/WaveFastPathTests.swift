@@ -221,6 +221,44 @@ func fastPathWritesWhatFFmpegWrites(channels: Int, rate: Int) throws {
   #expect(Array(files[0][0..<4]) == Array("RIFF".utf8))
 }
 
+/// A caller's descriptor gets the same bytes as a named file, across several of the 256 KiB blocks
+/// handed to the disk as they are written, and a last partial one.
+@Test func fastPathWriterToADescriptorWritesWhatItWritesByName() throws {
+  let frames = 700_001
+  var samples = [Float](repeating: 0, count: 2 * frames)
+  var state: UInt32 = 7
+  for i in samples.indices {
+    state = state &* 1_664_525 &+ 1_013_904_223
+    samples[i] = Float(Int32(bitPattern: state)) / Float(Int32.max)
+  }
+  let named = scratch("named.wav")
+  let given = scratch("given.wav")
+  defer {
+    unlink(named)
+    unlink(given)
+  }
+  let descriptor = open(given, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+  try #require(descriptor >= 0)
+  var toDescriptor = try AudioEncoder(
+    fileDescriptor: descriptor, name: given, sampleRate: 44_100, channels: 2)
+  var byName = try AudioEncoder(path: named, sampleRate: 44_100, channels: 2)
+  var done = 0
+  while done < frames {
+    let n = min(8192, frames - done)
+    let block = Array(samples[(2 * done)..<(2 * (done + n))])
+    try toDescriptor.write(block, frames: n)
+    try byName.write(block, frames: n)
+    done += n
+  }
+  try toDescriptor.finish()
+  try byName.finish()
+  #expect(fsync(descriptor) == 0)
+  #expect(close(descriptor) == 0)
+  let expected = readFile(named)
+  #expect(expected.count == 44 + 4 * frames)
+  #expect(readFile(given) == expected)
+}
+
 @Test func fastPathWriterLeavesNoFileBehind() throws {
   let path = scratch("abandoned.wav")
   do {

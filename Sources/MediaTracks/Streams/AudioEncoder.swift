@@ -70,7 +70,10 @@ public struct AudioEncoder: ~Copyable {
   /// containers that must seek back (`.m4a`, `.mp4`) fail with `.outputFailed`.
   ///
   /// - Parameters:
-  ///   - fileDescriptor: An open descriptor, writable, owned by the caller.
+  ///   - fileDescriptor: An open descriptor, writable, owned by the caller. A `.wav` output on
+  ///     a regular file is handed to the disk as it is written, 256 KiB at a time, so that the
+  ///     caller's sync at the end (as `mtool stretch` makes before renaming its output into
+  ///     place) waits for the last of it alone.
   ///   - name: The output's name as the user knows it: its extension picks the container and
   ///     codec (see the table) and it names the output in errors.
   ///   - sampleRate, channels, bitRate, channelMask: As for ``init(path:sampleRate:channels:bitRate:channelMask:)``.

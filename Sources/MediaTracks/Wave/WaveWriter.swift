@@ -27,6 +27,17 @@ final class WaveWriter {
   private var dataSize = 0
   private var committed = false
   private var bytes: [Int16] = []
+  /// Whether the data written is handed to the disk as it goes (see ``writebackBytes``): a
+  /// caller's regular file, which the caller syncs when complete (as `mtool` does before
+  /// renaming its output into place).
+  private let startsWriteback: Bool
+  /// The data bytes already handed to the disk.
+  private var writebackStart = 0
+  /// The data handed to the disk at a time: the kernel writes it while the caller computes
+  /// what follows, so the final sync waits for the last of it alone (syncing 40 MB at the end
+  /// took 17 ms, a tenth of a minute of stereo stretched to half speed). A quarter MiB, so that
+  /// a few seconds of output (a few hundred KB) are not all left for the sync either.
+  static let writebackBytes = 1 << 18
 
   /// Creates (or truncates) the destination's file, or takes its descriptor, and writes a
   /// header with placeholder sizes (or a streaming header when the output cannot seek).
@@ -53,6 +64,7 @@ final class WaveWriter {
     seekable =
       fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
       && lseek(descriptor, 0, SEEK_CUR) >= 0
+    startsWriteback = seekable && !ownsDescriptor
     var header = WaveWriter.header(sampleRate: sampleRate, channels: channels, mask: channelMask)
     headerSize = header.count
     if !seekable {
@@ -104,6 +116,14 @@ final class WaveWriter {
         detail: "cannot write '\(path)'")
     }
     dataSize += 2 * count
+    if startsWriteback && dataSize - writebackStart >= Self.writebackBytes {
+      // Dirty pages are written back (asynchronously) rather than dropped; the advice fails
+      // only on a descriptor that is not a regular file, and the data is synced later anyway.
+      _ = posix_fadvise(
+        descriptor, off_t(headerSize + writebackStart), off_t(dataSize - writebackStart),
+        POSIX_FADV_DONTNEED)
+      writebackStart = dataSize
+    }
   }
 
   /// Fills in the RIFF and data sizes and closes the file, which then stays.
