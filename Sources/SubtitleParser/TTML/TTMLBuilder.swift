@@ -3,22 +3,37 @@ struct TTMLBuilder {
   /// A style: `tts:` properties by local name.
   typealias Style = [String: String]
 
-  /// One timed element of the body, with its computed interval and style.
-  struct Timed {
-    var element: TTMLXML.Element
+  /// One timed element of the body, with its computed interval and style. A class: the tree
+  /// is built once and then only read, and walking it passes each node by one reference.
+  final class Timed {
+    let element: TTMLXML.Element
     /// The active interval in seconds (`end` may be infinite).
-    var begin: Double
-    var end: Double
+    let begin: Double
+    let end: Double
     /// The computed style (inherited, then referenced, then inline).
-    var style: Style
+    let style: Style
     /// The region in effect (own or inherited), or nil.
-    var region: String?
+    let region: String?
     /// Whether white space is preserved (`xml:space="preserve"`, inherited).
-    var preserve: Bool
+    let preserve: Bool
     /// The language in effect (`xml:lang`, inherited).
-    var language: String
+    let language: String
     /// Timed children and text, in order.
-    var children: [Content]
+    let children: [Content]
+
+    init(
+      element: TTMLXML.Element, begin: Double, end: Double, style: Style, region: String?,
+      preserve: Bool, language: String, children: [Content]
+    ) {
+      self.element = element
+      self.begin = begin
+      self.end = end
+      self.style = style
+      self.region = region
+      self.preserve = preserve
+      self.language = language
+      self.children = children
+    }
   }
 
   enum Content {
@@ -252,7 +267,7 @@ struct TTMLBuilder {
       end = cursor
     } else if ["p", "span"].contains(element.name),
       children.contains(where: {
-        if case .text(let text) = $0 { !text.trimmingASCIISpaces.isEmpty } else { false }
+        if case .text(let text) = $0 { text.hasNonXMLSpace } else { false }
       })
     {
       end = .infinity
@@ -302,11 +317,23 @@ struct TTMLBuilder {
 
   mutating func emitParagraph(_ paragraph: Timed, ancestorSets: [Timed]) {
     guard paragraph.begin < paragraph.end else { return }
-    let ancestorSets = ancestorSets + (paragraph.region.flatMap { regionSets[$0] } ?? [])
+    var ancestorSets = ancestorSets
+    if let id = paragraph.region, let sets = regionSets[id] { ancestorSets += sets }
     var times = [paragraph.begin, paragraph.end]
     boundaries(paragraph, into: &times)
-    for set in ancestorSets { times += [set.begin, set.end] }
-    let cuts = Array(Set(times.filter { $0 >= paragraph.begin && $0 <= paragraph.end })).sorted()
+    for set in ancestorSets {
+      times.append(set.begin)
+      times.append(set.end)
+    }
+    // The distinct times within the paragraph, in order.
+    var cuts = times.filter { $0 >= paragraph.begin && $0 <= paragraph.end }
+    cuts.sort()
+    var distinct = 0
+    for time in cuts where distinct == 0 || cuts[distinct - 1] != time {
+      cuts[distinct] = time
+      distinct += 1
+    }
+    cuts.removeSubrange(distinct...)
     for index in cuts.indices.dropLast() {
       let start = cuts[index]
       let stop = cuts[index + 1]

@@ -15,17 +15,17 @@ struct TTMLCueText {
   /// Adds the content of `paragraph` active at `time`, its own style being `style`.
   mutating func paragraph(_ paragraph: TTMLBuilder.Timed, at time: Double, style: TTMLBuilder.Style)
   {
-    var own = paragraph
-    own.style = style
-    span(own, parentStyle: [:], parentLanguage: paragraph.language, at: time)
+    span(paragraph, style: style, parentStyle: [:], parentLanguage: paragraph.language, at: time)
   }
 
+  /// Adds the content of `node` active at `time`, its own style being `style` (before its
+  /// `set` children).
   private mutating func span(
-    _ node: TTMLBuilder.Timed, parentStyle: TTMLBuilder.Style, parentLanguage: String,
-    at time: Double
+    _ node: TTMLBuilder.Timed, style ownStyle: TTMLBuilder.Style,
+    parentStyle: TTMLBuilder.Style, parentLanguage: String, at time: Double
   ) {
     // The `set` children active now change the element's own style.
-    var style = node.style
+    var style = ownStyle
     for content in node.children {
       guard case .element(let child) = content, child.element.name == "set",
         child.begin <= time, time < child.end
@@ -61,7 +61,10 @@ struct TTMLCueText {
         guard child.begin <= time, time < child.end else { continue }
         switch child.element.name {
         case "br": tokens.append(.lineBreak)
-        case "span": span(child, parentStyle: style, parentLanguage: node.language, at: time)
+        case "span":
+          span(
+            child, style: child.style, parentStyle: style, parentLanguage: node.language,
+            at: time)
         default: break
         }
       }
@@ -82,6 +85,12 @@ struct TTMLCueText {
   /// colours by name, anything else as `color-rrggbb`; `nil` for a transparent or unreadable
   /// colour.
   static func colorClass(_ color: String) -> String? {
+    // The common case first: a named colour in lowercase ASCII letters.
+    if !color.isEmpty, color.utf8.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") })
+    {
+      return color == "transparent"
+        ? nil : color == "aqua" ? "cyan" : color == "fuchsia" ? "magenta" : color
+    }
     let value = color.lowercased()
     var hex: String
     if value.hasPrefix("#") {
