@@ -194,34 +194,63 @@ struct TTMLBuilder {
     _ element: TTMLXML.Element, parentBegin: Double, parentEnd: Double, base: Double,
     parentStyle: Style, region: String?, preserve: Bool, language: String
   ) -> Timed {
-    func expression(_ name: String) -> Double? {
-      guard let text = element.attribute(name) else { return nil }
+    // The attributes this reads, found in one pass (the first of each name counts).
+    var beginText: String? = nil
+    var endText: String? = nil
+    var durText: String? = nil
+    var styleText: String? = nil
+    var regionText: String? = nil
+    var spaceText: String? = nil
+    var langText: String? = nil
+    var containerText: String? = nil
+    var hasStyling = false
+    for attribute in element.attributes {
+      if attribute.namespace.isEmpty {
+        switch attribute.name {
+        case "begin": if beginText == nil { beginText = attribute.value }
+        case "end": if endText == nil { endText = attribute.value }
+        case "dur": if durText == nil { durText = attribute.value }
+        case "style": if styleText == nil { styleText = attribute.value }
+        case "region": if regionText == nil { regionText = attribute.value }
+        case "timeContainer": if containerText == nil { containerText = attribute.value }
+        default: break
+        }
+      } else if attribute.namespace == TTMLXML.xmlNamespace {
+        if attribute.name == "space", spaceText == nil { spaceText = attribute.value }
+        if attribute.name == "lang", langText == nil { langText = attribute.value }
+      } else if TTML.isStyling(attribute.namespace) {
+        hasStyling = true
+      }
+    }
+    func expression(_ text: String?) -> Double? {
+      guard let text else { return nil }
       guard let value = timing.seconds(text) else {
         note("time:" + text, line: element.line, "'\(text)' is not a TTML time expression; ignored")
         return nil
       }
       return value
     }
-    let begin = max(parentBegin, base + (expression("begin") ?? 0))
-    var explicitEnd: Double? = expression("end").map { base + $0 }
-    if let duration = expression("dur") {
+    let begin = max(parentBegin, base + (expression(beginText) ?? 0))
+    var explicitEnd: Double? = expression(endText).map { base + $0 }
+    if let duration = expression(durText) {
       explicitEnd = min(explicitEnd ?? .infinity, begin + duration)
     }
     // `parentStyle` holds only what children inherit.
     var style = parentStyle
-    if element.attribute("style") != nil { style.merge(referencedStyle(element)) { $1 } }
-    for attribute in element.attributes where TTML.isStyling(attribute.namespace) {
-      style[attribute.name] = attribute.value.trimmingASCIISpaces
+    if styleText != nil { style.merge(referencedStyle(element)) { $1 } }
+    if hasStyling {
+      for attribute in element.attributes where TTML.isStyling(attribute.namespace) {
+        style[attribute.name] = attribute.value.trimmingASCIISpaces
+      }
     }
     let inheritable =
       style.keys.allSatisfy { Self.inherited.contains($0) }
       ? style : style.filter { Self.inherited.contains($0.key) }
-    let ownRegion = element.attribute("region") ?? region
-    let preserveHere =
-      element.attribute("space", in: TTMLXML.xmlNamespace).map { $0 == "preserve" } ?? preserve
-    let languageHere = element.attribute("lang", in: TTMLXML.xmlNamespace) ?? language
+    let ownRegion = regionText ?? region
+    let preserveHere = spaceText.map { $0 == "preserve" } ?? preserve
+    let languageHere = langText ?? language
     let limit = min(parentEnd, explicitEnd ?? .infinity)
-    let sequential = element.attribute("timeContainer") == "seq"
+    let sequential = containerText == "seq"
     var children: [Content] = []
     var cursor = begin
     var latestChildEnd = begin

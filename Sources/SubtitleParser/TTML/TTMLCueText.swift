@@ -140,6 +140,24 @@ struct TTMLCueText {
         }
       }
     }
+    func appendEscaped(_ run: Slice<UnsafeBufferPointer<UInt8>>) {
+      guard
+        run.contains(where: {
+          $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">")
+        })
+      else {
+        out.append(contentsOf: run)
+        return
+      }
+      for byte in run {
+        switch byte {
+        case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+        case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+        case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+        default: out.append(byte)
+        }
+      }
+    }
     func endLine() {
       // No blank line inside a cue (it would end it in WebVTT): a line that shows nothing
       // but spaces is dropped.
@@ -170,30 +188,28 @@ struct TTMLCueText {
           atLineStart = text.hasSuffix("\n")
           continue
         }
-        var runStart: String.UTF8View.Index? = nil
-        let utf8 = text.utf8
-        var index = utf8.startIndex
-        func flush(upTo end: String.UTF8View.Index) {
-          guard let start = runStart else { return }
-          if pendingSpace && !atLineStart { out.append(0x20) }
-          pendingSpace = false
-          append(text: Substring(text).utf8[start..<end])
-          atLineStart = false
-          lineVisible = true
-          visible = true
-          runStart = nil
-        }
-        while index < utf8.endIndex {
-          let byte = utf8[index]
-          if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
-            flush(upTo: index)
-            pendingSpace = true
-          } else if runStart == nil {
-            runStart = index
+        // Runs of non-space bytes, each written once; white space between them becomes one
+        // space when more text follows on the line.
+        var text = text
+        text.withUTF8 { buffer in
+          var at = 0
+          while at < buffer.count {
+            if buffer[at].isXMLSpaceByte {
+              pendingSpace = true
+              at += 1
+              continue
+            }
+            var runEnd = at + 1
+            while runEnd < buffer.count, !buffer[runEnd].isXMLSpaceByte { runEnd += 1 }
+            if pendingSpace && !atLineStart { out.append(0x20) }
+            pendingSpace = false
+            appendEscaped(buffer[at..<runEnd])
+            atLineStart = false
+            lineVisible = true
+            visible = true
+            at = runEnd
           }
-          index = utf8.index(after: index)
         }
-        flush(upTo: utf8.endIndex)
       case .lineBreak:
         pendingSpace = false
         atLineStart = true
