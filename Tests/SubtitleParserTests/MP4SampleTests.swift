@@ -162,6 +162,11 @@ struct MP4SampleTests {
     #expect(document.cues.count == 1)
     #expect(document.cues[0].startTime == 1.0005)
     #expect(document.plainText(of: document.cues[0]) == "one\ntwo --> three")
+    // A header with a damaged signature is replaced by the signature alone.
+    let damaged = try MP4WebVTT.document(
+      samples: [SubtitleSample(startTime: 0, duration: 1, bytes: cue("kept"))],
+      configuration: Array("WEBVTTX\n\n00:01.000 --> 00:02.000\nnot a cue".utf8))
+    #expect(damaged.cues.map { damaged.text(of: $0) } == ["kept"])
   }
 
   @Test func aBadSampleIsNamedByItsIndex() {

@@ -149,8 +149,13 @@ public enum MP4WebVTT {
     while let last = header.last, last == 0 || last == 0x0A || last == 0x0D || last == 0x20 {
       header.removeLast()
     }
-    if !header.starts(with: Array("WEBVTT".utf8)) { header = Array("WEBVTT".utf8) }
-    let headerCues = (try? WebVTT.parse(header))?.cues.count ?? 0
+    // A header that is not a WebVTT file's (no signature) is replaced by the signature alone.
+    var headerCues = 0
+    if let parsed = try? WebVTT.parse(header) {
+      headerCues = parsed.cues.count
+    } else {
+      header = Array("WEBVTT".utf8)
+    }
     var file = header
     for (start, end, cue) in cues {
       file.append(contentsOf: [0x0A, 0x0A])
