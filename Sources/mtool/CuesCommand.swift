@@ -10,6 +10,9 @@ let cuesCommand = Command(
       "format", value: "auto|vtt|srt|ass|ttml",
       help: "Input format (default auto: by .vtt/.srt/.ass/.ssa name, else content)."),
     OptionSpec("encoding", value: "NAME", help: "Input encoding (default: detect)."),
+    OptionSpec(
+      "stream", value: "N",
+      help: "Read text subtitle stream N of a media file (the index mtool tracks lists)."),
     OptionSpec("json", help: "Print one JSON document."),
     OptionSpec("jsonl", help: "Print one JSON object per cue (JSON Lines)."),
     OptionSpec("tree", help: "Add each cue's cue-text tree."),
@@ -41,6 +44,10 @@ let cuesCommand = Command(
     WebVTT or SRT (-o X.ass or X.ttml is exit 64); an SSA/ASS file with none of [Script
     Info], a styles section and [Events] (one without [Events] has no cues), or with a bad
     Format line, or a TTML file without a tt root, is exit 65.
+    --stream N reads the text subtitle stream with that index (as mtool tracks lists it)
+    from a media file FFmpeg opens: SRT, ASS, WebVTT and mov_text streams, and WebVTT (wvtt)
+    and TTML (stpp) in MP4, fragmented or not, with their cue settings and positions. A
+    stream that is not a text subtitle stream, or a sample that cannot be read, is exit 65.
     A URL's name is the last part of its path (https://cdn/a.vtt?token=1 is WebVTT).
     An HLS subtitle playlist (#EXTM3U, local or remote) is read with its WebVTT segments,
     joined into one document on the first segment's timeline (X-TIMESTAMP-MAP applied, cues
@@ -116,6 +123,10 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   // The output is created first, so that a command that cannot write fails before reading.
   var sink = try OutputSink(path: arguments.value("output"), command: name)
   let timeout = try parseTimeout(arguments, command: name)
+  if let stream = arguments.value("stream") {
+    return try runStreamCues(
+      path, stream: stream, timeout: timeout, mode, options, arguments, &sink)
+  }
   let bytes =
     RemoteFile.isRemote(path)
     ? try readRemoteInput(
@@ -150,6 +161,48 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   let diagnosticCount = writeCues(
     document, cueIndices, mode: mode, options: options, tree: arguments.has("tree"),
     parse: (bytes: bytes.count, elapsed: elapsed), to: &sink)
+  try sink.commit(command: name)
+  if diagnosticCount > 0 {
+    var stderr = StandardError()
+    let plural = diagnosticCount == 1 ? "diagnostic" : "diagnostics"
+    stderr.write("mtool: cues: \(diagnosticCount) \(plural) (see --json)\n")
+  }
+  return .ok
+}
+
+/// `mtool cues FILE --stream N`: the cues of a media file's text subtitle stream.
+/// - Throws: 64 for a stream index that is not a number, standard input, or `--format` or
+///   `--encoding` beside it; the media exit codes for the file and the stream.
+private func runStreamCues(
+  _ path: String, stream: String, timeout: Double?, _ mode: CuesMode, _ options: CuesOptions,
+  _ arguments: ParsedArguments, _ sink: inout OutputSink
+) throws(CLIError) -> ExitCode {
+  let name = "cues"
+  guard let index = Int(stream), index >= 0 else {
+    throw CLIError.usage(name, "--stream expects a stream index (0, 1, ...), got '\(stream)'")
+  }
+  guard path != "-" else {
+    throw CLIError.usage(name, "--stream reads a media file, not standard input")
+  }
+  if arguments.value("format") != nil || arguments.value("encoding") != nil {
+    throw CLIError.usage(name, "--stream reads the stream's own format: no --format or --encoding")
+  }
+  let clock = ContinuousClock()
+  let started = clock.now
+  var document: SubtitleDocument
+  do throws(MediaError) {
+    document = try SubtitleStreamReader(path: path, streamIndex: index, timeout: timeout)
+      .document()
+  } catch {
+    throw mediaFailure(error, command: name, input: path)
+  }
+  let elapsed = clock.now - started
+  if let shift = options.shift { document = document.shifted(by: shift) }
+  var cueIndices = Array(document.cues.indices)
+  if let at = options.at { cueIndices = CueTimeline(cues: document.cues).active(at: at) }
+  let diagnosticCount = writeCues(
+    document, cueIndices, mode: mode, options: options, tree: arguments.has("tree"),
+    parse: (bytes: document.text.count, elapsed: elapsed), to: &sink)
   try sink.commit(command: name)
   if diagnosticCount > 0 {
     var stderr = StandardError()

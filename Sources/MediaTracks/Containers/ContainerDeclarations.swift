@@ -37,6 +37,8 @@ struct DeclaredStream: Hashable {
   /// The language the container states as a BCP 47 tag (Matroska's `LanguageBCP47`, which
   /// FFmpeg 5.1 does not read: `fr-CA` where FFmpeg gives `fre`), or `nil`.
   var language: String? = nil
+  /// An MP4 `wvtt` sample entry's `vttC` box body (the WebVTT file header), or `nil`.
+  var textConfiguration: [UInt8]? = nil
 }
 
 /// Reads the codec declarations of MP4, MPEG-TS and Matroska headers, keyed by the id FFmpeg
@@ -330,7 +332,14 @@ enum MP4Declarations {
       if handler == "soun" {
         result[trackID] = audio(moov, entryType, entry)
       } else if ["text", "sbtl", "subt", "clcp"].contains(handler) {
-        result[trackID] = DeclaredStream(codec: textCodec(entryType), tag: entryType)
+        var declared = DeclaredStream(codec: textCodec(entryType), tag: entryType)
+        // A plain-text sample entry: 6 reserved bytes and the data reference index, then boxes.
+        if entryType == "wvtt", entry.count >= 8,
+          let config = child(moov, (entry.lowerBound + 8)..<entry.upperBound, "vttC")
+        {
+          declared.textConfiguration = Array(moov[config])
+        }
+        result[trackID] = declared
       }
     }
     return result

@@ -53,6 +53,12 @@ extension FormatContext {
         audio.append(audioTrack(at: index, declared: declared[index]))
       } else if type == AVMEDIA_TYPE_SUBTITLE {
         subtitles.append(subtitleTrack(at: index, declared: declared[index]))
+      } else if type == AVMEDIA_TYPE_DATA, formatName.hasPrefix("mov"),
+        let known = declared[index], known.tag == "wvtt" || known.tag == "stpp"
+      {
+        // WebVTT and TTML in MP4 (ISO/IEC 14496-30), which FFmpeg 5.1 keeps as data streams
+        // without a codec; SubtitleStreamReader reads their samples.
+        subtitles.append(subtitleTrack(at: index, declared: known))
       } else if type != AVMEDIA_TYPE_VIDEO, formatName == "mpegts", let known = declared[index],
         let codec = known.codec
       {

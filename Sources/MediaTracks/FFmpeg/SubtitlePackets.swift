@@ -11,6 +11,21 @@ struct SubtitlePacket {
   var payload: [UInt8]
 }
 
+/// What ``SubtitlePackets/read(path:streamIndex:timeout:accept:)`` found out about the stream.
+struct SubtitleStreamFacts {
+  /// FFmpeg's codec name; for an MP4 `wvtt` or `stpp` track, which FFmpeg 5.1 keeps as a data
+  /// stream of no codec, the declared one (`webvtt`, `ttml`).
+  var codec: String
+  /// The MP4 sample entry's four-character code for `wvtt` and `stpp` tracks, else `nil`:
+  /// their packets are ISO/IEC 14496-30 samples (boxes; whole TTML documents).
+  var sampleEntry: String?
+  /// The `wvtt` sample entry's `vttC` body (the WebVTT header), else empty.
+  var configuration: [UInt8] = []
+  /// Where the track ends, in seconds (its start plus its duration), or `nil` when unknown:
+  /// the end of a last packet that states no duration.
+  var end: Double?
+}
+
 /// Reads every packet of one subtitle stream. The corresponding C functions are
 /// `avformat_open_input`, `av_read_frame` and `av_packet_unref`.
 enum SubtitlePackets {
@@ -21,23 +36,38 @@ enum SubtitlePackets {
   static func read(
     path: String, streamIndex: Int, timeout: Double? = nil,
     accept: (String) throws(MediaError) -> Void
-  ) throws(MediaError) -> (codec: String, packets: [SubtitlePacket]) {
+  ) throws(MediaError) -> (facts: SubtitleStreamFacts, packets: [SubtitlePacket]) {
     let format = try FormatContext(path: path, timeout: timeout)
     guard streamIndex >= 0, streamIndex < format.streamCount,
-      let parameters = format.stream(at: streamIndex).pointee.codecpar,
-      parameters.pointee.codec_type == AVMEDIA_TYPE_SUBTITLE
-    else {
-      throw MediaError(
-        kind: .noSuchStream, operation: "SubtitleStreamReader",
-        detail: "'\(path)' has no subtitle track with stream index \(streamIndex)")
+      let parameters = format.stream(at: streamIndex).pointee.codecpar
+    else { throw noSubtitles(path, streamIndex) }
+    var facts = SubtitleStreamFacts(codec: "")
+    if parameters.pointee.codec_id != AV_CODEC_ID_NONE,
+      let name = avcodec_get_name(parameters.pointee.codec_id)
+    {
+      facts.codec = String(cString: name)
     }
-    var codec = ""
-    if let name = avcodec_get_name(parameters.pointee.codec_id) { codec = String(cString: name) }
-    try accept(codec)
+    let mp4 = format.formatName.hasPrefix("mov")
+    let tag = FormatContext.tagText(parameters.pointee.codec_tag)
+    if mp4, tag == "wvtt" || tag == "stpp" {
+      // FFmpeg 5.1 keeps these as data streams without a codec: the sample entry says.
+      let declared = format.declarations()[streamIndex]
+      facts.codec = tag == "wvtt" ? "webvtt" : "ttml"
+      facts.sampleEntry = tag
+      facts.configuration = declared?.textConfiguration ?? []
+    } else if parameters.pointee.codec_type != AVMEDIA_TYPE_SUBTITLE {
+      throw noSubtitles(path, streamIndex)
+    }
+    try accept(facts.codec)
     for other in 0..<format.streamCount where other != streamIndex {
       format.stream(at: other).pointee.discard = AVDISCARD_ALL
     }
-    let timeBase = av_q2d(format.stream(at: streamIndex).pointee.time_base)
+    let stream = format.stream(at: streamIndex)
+    let timeBase = av_q2d(stream.pointee.time_base)
+    if stream.pointee.duration > 0, stream.pointee.duration != cff_nopts_value() {
+      let start = stream.pointee.start_time != cff_nopts_value() ? stream.pointee.start_time : 0
+      facts.end = Double(start + stream.pointee.duration) * timeBase
+    }
     let packet = try Packet()
     var packets: [SubtitlePacket] = []
     while true {
@@ -63,6 +93,12 @@ enum SubtitlePackets {
           duration: raw.duration > 0 ? Double(raw.duration) * timeBase : nil,
           payload: payload))
     }
-    return (codec, packets)
+    return (facts, packets)
+  }
+
+  private static func noSubtitles(_ path: String, _ index: Int) -> MediaError {
+    MediaError(
+      kind: .noSuchStream, operation: "SubtitleStreamReader",
+      detail: "'\(path)' has no subtitle track with stream index \(index)")
   }
 }

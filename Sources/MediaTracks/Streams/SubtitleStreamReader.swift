@@ -1,3 +1,5 @@
+import SubtitleParser
+
 /// One timed piece of subtitle text read from a media file.
 ///
 /// Its times are named as a ``SubtitleParser`` cue's are (`startTime`, `endTime`); encoded, they
@@ -50,7 +52,8 @@ public struct TimedText: Hashable, Sendable, Codable {
 }
 
 /// Reads the cues of a text subtitle stream inside a media file (Matroska SRT, ASS or WebVTT,
-/// MP4 `mov_text`, WebM WebVTT).
+/// MP4 `mov_text`, WebM WebVTT, and WebVTT (`wvtt`) and TTML (`stpp`) in MP4, fragmented or
+/// not, ISO/IEC 14496-30).
 ///
 /// The reader is a plain value: ``read()`` opens the file, reads every packet of the stream and
 /// closes the file again before returning, so nothing stays open between calls.
@@ -61,7 +64,7 @@ public struct TimedText: Hashable, Sendable, Codable {
 public struct SubtitleStreamReader: Hashable, Sendable {
   /// The codecs whose packets carry text: FFmpeg's codec names.
   public static let textCodecs: Set<String> = [
-    "subrip", "webvtt", "mov_text", "ass", "ssa", "text",
+    "subrip", "webvtt", "mov_text", "ass", "ssa", "text", "ttml",
   ]
 
   /// The media file (or any URL FFmpeg can open).
@@ -131,14 +134,38 @@ public struct SubtitleStreamReader: Hashable, Sendable {
     try read(keepingMarkup: true)
   }
 
-  private func read(keepingMarkup: Bool) throws(MediaError) -> (
-    markup: Markup, cues: [TimedText]
-  ) {
+  /// Reads the stream onto the format-neutral model, as a parsed file of its syntax would be:
+  /// `CueTimeline(cues:)`, `cueTree(of:)` and the writers take it.
+  ///
+  /// - WebVTT (`wvtt`) and TTML (`stpp`) in MP4: the samples are read by
+  ///   `MP4WebVTT.document(samples:configuration:)` (cue identifiers, settings, the `vttC`
+  ///   header's regions and styles) and `TTML.document(samples:)` (positions, styles); the
+  ///   last sample, when the file states no duration for it, ends where the track ends.
+  /// - ASS and SSA: `SubStationAlpha.document(events:)` (override blocks, `\N`, `\an`).
+  /// - The others: `SubtitleDocument(format:timedTexts:)` of ``readWithMarkup()``'s texts.
+  ///
+  /// - Returns: The document, times in seconds on the file's timeline.
+  /// - Throws: As ``read()``; `.malformed` also for an MP4 sample that cannot be read (its
+  ///   boxes do not fit, or it is not a TTML document), naming the sample.
+  /// - Complexity: O(*n*) in the size of the file.
+  public func document() throws(MediaError) -> SubtitleDocument {
+    let (facts, packets) = try packets()
+    if let document = try Self.sampleDocument(facts, packets, path: path) { return document }
+    let texts = Self.cues(packets, codec: facts.codec, keepingMarkup: true).map {
+      (startTime: $0.startTime, endTime: $0.endTime, text: $0.text)
+    }
+    if facts.codec == "ass" || facts.codec == "ssa" {
+      return SubStationAlpha.document(events: texts)
+    }
+    return SubtitleDocument(
+      format: facts.codec == "webvtt" ? .webVTT : .srt, timedTexts: texts)
+  }
+
+  /// The stream's facts and packets, once its codec is known to carry text.
+  private func packets() throws(MediaError) -> (SubtitleStreamFacts, [SubtitlePacket]) {
     let path = path
     let index = streamIndex
-    let (codec, packets) = try SubtitlePackets.read(
-      path: path, streamIndex: index, timeout: timeout
-    ) {
+    return try SubtitlePackets.read(path: path, streamIndex: index, timeout: timeout) {
       (codec) throws(MediaError) in
       guard Self.textCodecs.contains(codec) else {
         throw MediaError(
@@ -148,8 +175,59 @@ public struct SubtitleStreamReader: Hashable, Sendable {
             + "only text subtitles can be read")
       }
     }
+  }
+
+  /// The document of an MP4 `wvtt` or `stpp` track (or of any TTML stream), or `nil` for a
+  /// stream whose packets are texts.
+  private static func sampleDocument(
+    _ facts: SubtitleStreamFacts, _ packets: [SubtitlePacket], path: String
+  ) throws(MediaError) -> SubtitleDocument? {
+    guard facts.sampleEntry != nil || facts.codec == "ttml" else { return nil }
+    let order = packets.indices.sorted { (packets[$0].start, $0) < (packets[$1].start, $1) }
+    var samples = order.map {
+      SubtitleSample(
+        startTime: packets[$0].start, duration: packets[$0].duration, bytes: packets[$0].payload)
+    }
+    if let last = samples.indices.last, samples[last].duration == nil, let end = facts.end,
+      end > samples[last].startTime
+    {
+      samples[last].duration = end - samples[last].startTime
+    }
+    do {
+      return facts.codec == "webvtt"
+        ? try MP4WebVTT.document(samples: samples, configuration: facts.configuration)
+        : try TTML.document(samples: samples)
+    } catch {
+      throw MediaError(
+        kind: .malformed, operation: "SubtitleStreamReader",
+        detail: "cannot read the \(facts.codec) subtitles of '\(path)': \(error.description)")
+    }
+  }
+
+  private func read(keepingMarkup: Bool) throws(MediaError) -> (
+    markup: Markup, cues: [TimedText]
+  ) {
+    let (facts, packets) = try packets()
+    if let document = try Self.sampleDocument(facts, packets, path: path) {
+      // WebVTT cue text (TTML's cues are kept as such), times as the samples give them.
+      let cues = document.cues.map {
+        TimedText(startTime: $0.startTime, endTime: $0.endTime, text: document.text(of: $0))
+      }
+      return (keepingMarkup ? .webVTT : .subRip, cues.filter { !$0.text.isEmpty })
+    }
+    let codec = facts.codec
     let markup: Markup =
       codec == "webvtt" ? .webVTT : codec == "ass" || codec == "ssa" ? .ass : .subRip
+    return (
+      keepingMarkup ? markup : .subRip,
+      Self.cues(packets, codec: codec, keepingMarkup: keepingMarkup)
+    )
+  }
+
+  /// The packets' texts as cues, sorted by start (stable); empty texts left out.
+  private static func cues(_ packets: [SubtitlePacket], codec: String, keepingMarkup: Bool)
+    -> [TimedText]
+  {
     var cues: [TimedText] = []
     cues.reserveCapacity(packets.count)
     let order = packets.indices.sorted { (packets[$0].start, $0) < (packets[$1].start, $1) }
@@ -165,7 +243,7 @@ public struct SubtitleStreamReader: Hashable, Sendable {
       }
       cues.append(TimedText(startTime: packet.start, endTime: end, text: text))
     }
-    return (keepingMarkup ? markup : .subRip, cues)
+    return cues
   }
 
   /// The text of one packet payload for `codec`; an ASS event's text with its override blocks

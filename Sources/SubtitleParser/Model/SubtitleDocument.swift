@@ -340,6 +340,9 @@ public enum SubtitleError: Error, Hashable, Sendable, CustomStringConvertible {
   /// An SSA/ASS `Format:` line that events or styles cannot be read by: `line` and byte
   /// `offset` of the line, and what is wrong with it.
   case badFormatLine(line: Int, offset: Int, reason: String)
+  /// A sample of an in-media subtitle track (MP4 `wvtt` or `stpp`) that cannot be read: its
+  /// `index` in the track (0 for a single sample), the byte `offset` in it, and what is wrong.
+  case badSample(index: Int, offset: Int, reason: String)
 
   /// A one-line description.
   public var description: String {
@@ -350,6 +353,8 @@ public enum SubtitleError: Error, Hashable, Sendable, CustomStringConvertible {
     case .notSubtitles(let reason): "not a subtitle file: \(reason)"
     case .missingSection(let name): "not an SSA/ASS file: no \(name) section"
     case .badFormatLine(let line, _, let reason): "bad Format line (line \(line)): \(reason)"
+    case .badSample(let index, let offset, let reason):
+      "subtitle sample \(index), byte \(offset): \(reason)"
     }
   }
 }

@@ -3,22 +3,37 @@ struct TTMLBuilder {
   /// A style: `tts:` properties by local name.
   typealias Style = [String: String]
 
-  /// One timed element of the body, with its computed interval and style.
-  struct Timed {
-    var element: TTMLXML.Element
+  /// One timed element of the body, with its computed interval and style. A class: the tree
+  /// is built once and then only read, and walking it passes each node by one reference.
+  final class Timed {
+    let element: TTMLXML.Element
     /// The active interval in seconds (`end` may be infinite).
-    var begin: Double
-    var end: Double
+    let begin: Double
+    let end: Double
     /// The computed style (inherited, then referenced, then inline).
-    var style: Style
+    let style: Style
     /// The region in effect (own or inherited), or nil.
-    var region: String?
+    let region: String?
     /// Whether white space is preserved (`xml:space="preserve"`, inherited).
-    var preserve: Bool
+    let preserve: Bool
     /// The language in effect (`xml:lang`, inherited).
-    var language: String
+    let language: String
     /// Timed children and text, in order.
-    var children: [Content]
+    let children: [Content]
+
+    init(
+      element: TTMLXML.Element, begin: Double, end: Double, style: Style, region: String?,
+      preserve: Bool, language: String, children: [Content]
+    ) {
+      self.element = element
+      self.begin = begin
+      self.end = end
+      self.style = style
+      self.region = region
+      self.preserve = preserve
+      self.language = language
+      self.children = children
+    }
   }
 
   enum Content {
@@ -197,34 +212,63 @@ struct TTMLBuilder {
     _ element: TTMLXML.Element, parentBegin: Double, parentEnd: Double, base: Double,
     parentStyle: Style, region: String?, preserve: Bool, language: String
   ) -> Timed {
-    func expression(_ name: String) -> Double? {
-      guard let text = element.attribute(name) else { return nil }
+    // The attributes this reads, found in one pass (the first of each name counts).
+    var beginText: String? = nil
+    var endText: String? = nil
+    var durText: String? = nil
+    var styleText: String? = nil
+    var regionText: String? = nil
+    var spaceText: String? = nil
+    var langText: String? = nil
+    var containerText: String? = nil
+    var hasStyling = false
+    for attribute in element.attributes {
+      if attribute.namespace.isEmpty {
+        switch attribute.name {
+        case "begin": if beginText == nil { beginText = attribute.value }
+        case "end": if endText == nil { endText = attribute.value }
+        case "dur": if durText == nil { durText = attribute.value }
+        case "style": if styleText == nil { styleText = attribute.value }
+        case "region": if regionText == nil { regionText = attribute.value }
+        case "timeContainer": if containerText == nil { containerText = attribute.value }
+        default: break
+        }
+      } else if attribute.namespace == TTMLXML.xmlNamespace {
+        if attribute.name == "space", spaceText == nil { spaceText = attribute.value }
+        if attribute.name == "lang", langText == nil { langText = attribute.value }
+      } else if TTML.isStyling(attribute.namespace) {
+        hasStyling = true
+      }
+    }
+    func expression(_ text: String?) -> Double? {
+      guard let text else { return nil }
       guard let value = timing.seconds(text) else {
         note("time:" + text, line: element.line, "'\(text)' is not a TTML time expression; ignored")
         return nil
       }
       return value
     }
-    let begin = max(parentBegin, base + (expression("begin") ?? 0))
-    var explicitEnd: Double? = expression("end").map { base + $0 }
-    if let duration = expression("dur") {
+    let begin = max(parentBegin, base + (expression(beginText) ?? 0))
+    var explicitEnd: Double? = expression(endText).map { base + $0 }
+    if let duration = expression(durText) {
       explicitEnd = min(explicitEnd ?? .infinity, begin + duration)
     }
     // `parentStyle` holds only what children inherit.
     var style = parentStyle
-    if element.attribute("style") != nil { style.merge(referencedStyle(element)) { $1 } }
-    for attribute in element.attributes where TTML.isStyling(attribute.namespace) {
-      style[attribute.name] = attribute.value.trimmingASCIISpaces
+    if styleText != nil { style.merge(referencedStyle(element)) { $1 } }
+    if hasStyling {
+      for attribute in element.attributes where TTML.isStyling(attribute.namespace) {
+        style[attribute.name] = attribute.value.trimmingASCIISpaces
+      }
     }
     let inheritable =
       style.keys.allSatisfy { Self.inherited.contains($0) }
       ? style : style.filter { Self.inherited.contains($0.key) }
-    let ownRegion = element.attribute("region") ?? region
-    let preserveHere =
-      element.attribute("space", in: TTMLXML.xmlNamespace).map { $0 == "preserve" } ?? preserve
-    let languageHere = element.attribute("lang", in: TTMLXML.xmlNamespace) ?? language
+    let ownRegion = regionText ?? region
+    let preserveHere = spaceText.map { $0 == "preserve" } ?? preserve
+    let languageHere = langText ?? language
     let limit = min(parentEnd, explicitEnd ?? .infinity)
-    let sequential = element.attribute("timeContainer") == "seq"
+    let sequential = containerText == "seq"
     var children: [Content] = []
     var cursor = begin
     var latestChildEnd = begin
@@ -272,7 +316,7 @@ struct TTMLBuilder {
       end = cursor
     } else if ["p", "span"].contains(element.name),
       children.contains(where: {
-        if case .text(let text) = $0 { !text.trimmingASCIISpaces.isEmpty } else { false }
+        if case .text(let text) = $0 { text.hasNonXMLSpace } else { false }
       })
     {
       end = .infinity
@@ -336,29 +380,39 @@ struct TTMLBuilder {
       var named: [String] = []
       descendantRegions(paragraph, into: &named)
       if !named.isEmpty {
-        for id in named {
-          var part = paragraph
-          part.region = id
-          emitParagraph(part, ancestorSets: ancestorSets, only: id)
-        }
+        for id in named { emitParagraph(paragraph, ancestorSets: ancestorSets, only: id) }
         return
       }
     }
     emitParagraph(paragraph, ancestorSets: ancestorSets, only: nil)
   }
 
-  /// Emits the cues of `paragraph`; with `only`, the content in that region alone.
+  /// Emits the cues of `paragraph`; with `only`, the content flowed into that region alone,
+  /// placed there.
   mutating func emitParagraph(_ paragraph: Timed, ancestorSets: [Timed], only: String?) {
+    let region = only ?? paragraph.region
     // A timed region shows its content only while it is active.
-    let active = paragraph.region.flatMap { regionIntervals[$0] } ?? (0, .infinity)
+    let active = region.flatMap { regionIntervals[$0] } ?? (0, .infinity)
     let from = max(paragraph.begin, active.begin)
     let to = min(paragraph.end, active.end)
     guard from < to else { return }
-    let ancestorSets = ancestorSets + (paragraph.region.flatMap { regionSets[$0] } ?? [])
+    var ancestorSets = ancestorSets
+    if let id = region, let sets = regionSets[id] { ancestorSets += sets }
     var times = [from, to]
     boundaries(paragraph, into: &times)
-    for set in ancestorSets { times += [set.begin, set.end] }
-    let cuts = Array(Set(times.filter { $0 >= from && $0 <= to })).sorted()
+    for set in ancestorSets {
+      times.append(set.begin)
+      times.append(set.end)
+    }
+    // The distinct times within the paragraph, in order.
+    var cuts = times.filter { $0 >= from && $0 <= to }
+    cuts.sort()
+    var distinct = 0
+    for time in cuts where distinct == 0 || cuts[distinct - 1] != time {
+      cuts[distinct] = time
+      distinct += 1
+    }
+    cuts.removeSubrange(distinct...)
     for index in cuts.indices.dropLast() {
       let start = cuts[index]
       let stop = cuts[index + 1]
@@ -371,12 +425,14 @@ struct TTMLBuilder {
       writer.paragraph(paragraph, at: start, style: style, only: only)
       let text = writer.finish()
       guard !text.isEmpty else { continue }
-      appendCue(text: text, start: start, end: stop, paragraph: paragraph, style: style)
+      appendCue(
+        text: text, start: start, end: stop, paragraph: paragraph, region: region, style: style)
     }
   }
 
-  mutating func appendCue(text: [UInt8], start: Double, end: Double, paragraph: Timed, style: Style)
-  {
+  mutating func appendCue(
+    text: [UInt8], start: Double, end: Double, paragraph: Timed, region: String?, style: Style
+  ) {
     let textStart = document.text.count
     document.text.append(contentsOf: text)
     var cueEnd = end
@@ -393,7 +449,7 @@ struct TTMLBuilder {
       idRange: idStart..<document.text.count, textRange: textStart..<idStart,
       startTime: (start * 1000).rounded() / 1000, endTime: (cueEnd * 1000).rounded() / 1000)
     cue.line = paragraph.element.line
-    cue.settings = settings(for: paragraph, style: style)
+    cue.settings = settings(for: paragraph, in: region, style: style)
     document.cues.append(cue)
   }
 
@@ -421,7 +477,7 @@ struct TTMLBuilder {
 
   /// WebVTT cue settings for `paragraph`: from its region's origin, extent and display
   /// alignment, and the text alignment and writing mode in effect.
-  func settings(for paragraph: Timed, style: Style) -> CueSettings {
+  func settings(for paragraph: Timed, in region: String?, style: Style) -> CueSettings {
     var settings = CueSettings()
     switch style["textAlign"] {
     case "left": settings.align = .left
@@ -431,11 +487,11 @@ struct TTMLBuilder {
     default: settings.align = .center
     }
     // `writingMode` applies to regions (TTML 2, 10.2.47); a paragraph's own is read too.
-    let regionStyle = paragraph.region.flatMap { regions[$0] }
+    let regionStyle = region.flatMap { regions[$0] }
     if let mode = regionStyle?["writingMode"] ?? style["writingMode"], mode.hasPrefix("tb") {
       settings.vertical = mode == "tblr" ? .leftToRight : .rightToLeft
     }
-    guard let id = paragraph.region, let region = regions[id],
+    guard let id = region, let region = regions[id],
       let (origin, extent) = regionGeometry[id] ?? nil
     else { return settings }
     let clamp: (Double) -> Double = { min(100, max(0, $0)) }

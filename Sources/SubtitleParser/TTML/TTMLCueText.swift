@@ -22,18 +22,17 @@ struct TTMLCueText {
     only: String? = nil
   ) {
     onlyRegion = only
-    var own = paragraph
-    own.region = paragraph.element.attribute("region")
-    own.style = style
-    span(own, parentStyle: [:], parentLanguage: paragraph.language, at: time)
+    span(paragraph, style: style, parentStyle: [:], parentLanguage: paragraph.language, at: time)
   }
 
+  /// Adds the content of `node` active at `time`, its own style being `style` (before its
+  /// `set` children).
   private mutating func span(
-    _ node: TTMLBuilder.Timed, parentStyle: TTMLBuilder.Style, parentLanguage: String,
-    at time: Double
+    _ node: TTMLBuilder.Timed, style ownStyle: TTMLBuilder.Style,
+    parentStyle: TTMLBuilder.Style, parentLanguage: String, at time: Double
   ) {
     // The `set` children active now change the element's own style.
-    var style = node.style
+    var style = ownStyle
     for content in node.children {
       guard case .element(let child) = content, child.element.name == "set",
         child.begin <= time, time < child.end
@@ -121,7 +120,10 @@ struct TTMLCueText {
         guard child.begin <= time, time < child.end else { continue }
         switch child.element.name {
         case "br": tokens.append(.lineBreak)
-        case "span": span(child, parentStyle: style, parentLanguage: node.language, at: time)
+        case "span":
+          span(
+            child, style: child.style, parentStyle: style, parentLanguage: node.language,
+            at: time)
         default: break
         }
       }
@@ -141,6 +143,12 @@ struct TTMLCueText {
   /// colours by name, anything else as `color-rrggbb`; `nil` for a transparent or unreadable
   /// colour.
   static func colorClass(_ color: String) -> String? {
+    // The common case first: a named colour in lowercase ASCII letters.
+    if !color.isEmpty, color.utf8.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") })
+    {
+      return color == "transparent"
+        ? nil : color == "aqua" ? "cyan" : color == "fuchsia" ? "magenta" : color
+    }
     let value = color.lowercased()
     var hex: String
     if value.hasPrefix("#") {
@@ -190,6 +198,24 @@ struct TTMLCueText {
         }
       }
     }
+    func appendEscaped(_ run: Slice<UnsafeBufferPointer<UInt8>>) {
+      guard
+        run.contains(where: {
+          $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">")
+        })
+      else {
+        out.append(contentsOf: run)
+        return
+      }
+      for byte in run {
+        switch byte {
+        case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+        case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+        case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+        default: out.append(byte)
+        }
+      }
+    }
     func endLine() {
       // No blank line inside a cue (it would end it in WebVTT): a line that shows nothing
       // but spaces is dropped.
@@ -220,30 +246,28 @@ struct TTMLCueText {
           atLineStart = text.hasSuffix("\n")
           continue
         }
-        var runStart: String.UTF8View.Index? = nil
-        let utf8 = text.utf8
-        var index = utf8.startIndex
-        func flush(upTo end: String.UTF8View.Index) {
-          guard let start = runStart else { return }
-          if pendingSpace && !atLineStart { out.append(0x20) }
-          pendingSpace = false
-          append(text: Substring(text).utf8[start..<end])
-          atLineStart = false
-          lineVisible = true
-          visible = true
-          runStart = nil
-        }
-        while index < utf8.endIndex {
-          let byte = utf8[index]
-          if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
-            flush(upTo: index)
-            pendingSpace = true
-          } else if runStart == nil {
-            runStart = index
+        // Runs of non-space bytes, each written once; white space between them becomes one
+        // space when more text follows on the line.
+        var text = text
+        text.withUTF8 { buffer in
+          var at = 0
+          while at < buffer.count {
+            if buffer[at].isXMLSpaceByte {
+              pendingSpace = true
+              at += 1
+              continue
+            }
+            var runEnd = at + 1
+            while runEnd < buffer.count, !buffer[runEnd].isXMLSpaceByte { runEnd += 1 }
+            if pendingSpace && !atLineStart { out.append(0x20) }
+            pendingSpace = false
+            appendEscaped(buffer[at..<runEnd])
+            atLineStart = false
+            lineVisible = true
+            visible = true
+            at = runEnd
           }
-          index = utf8.index(after: index)
         }
-        flush(upTo: utf8.endIndex)
       case .lineBreak:
         pendingSpace = false
         atLineStart = true

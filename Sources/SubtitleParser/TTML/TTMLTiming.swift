@@ -188,12 +188,21 @@ struct TTMLTiming {
 extension String {
   /// The string without leading and trailing ASCII spaces, tabs and line breaks.
   var trimmingASCIISpaces: String {
-    let isSpace: (Character) -> Bool = { $0.isXMLSpace }
-    guard let start = firstIndex(where: { !isSpace($0) }),
-      let end = lastIndex(where: { !isSpace($0) })
-    else { return "" }
-    return String(self[start...end])
+    // On the UTF-8 bytes: XML's white space is ASCII, and no other byte of UTF-8 is.
+    let bytes = utf8
+    guard let first = bytes.firstIndex(where: { !$0.isXMLSpaceByte }) else { return "" }
+    guard let last = bytes.lastIndex(where: { !$0.isXMLSpaceByte }) else { return "" }
+    if first == bytes.startIndex, bytes.index(after: last) == bytes.endIndex { return self }
+    return String(self[first...last])
   }
+
+  /// Whether the string holds anything but XML white space.
+  var hasNonXMLSpace: Bool { utf8.contains { !$0.isXMLSpaceByte } }
+}
+
+extension UInt8 {
+  /// Whether the byte is XML white space: space, tab, carriage return, line feed.
+  var isXMLSpaceByte: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D }
 }
 
 extension Character {

@@ -185,11 +185,31 @@ struct TTMLXML {
       }
     }
 
+    /// The bytes of a name from `index` on (advancing past it).
+    mutating func nameRange() -> Range<Int> {
+      let start = index
+      while index < bytes.count, isNameByte(bytes[index]) { index += 1 }
+      return start..<index
+    }
+
+    /// A qualified name's prefix (`nil` when it has none) and local name, read from its bytes.
+    func split(_ range: Range<Int>) -> (prefix: String?, local: String) {
+      guard let colon = bytes[range].firstIndex(of: UInt8(ascii: ":")) else {
+        return (nil, String(decoding: bytes[range], as: UTF8.self))
+      }
+      return (
+        String(decoding: bytes[range.lowerBound..<colon], as: UTF8.self),
+        String(decoding: bytes[(colon + 1)..<range.upperBound], as: UTF8.self)
+      )
+    }
+
     mutating func startTag() throws(Failure) {
       let tagLine = line
       index += 1
-      let qualified = name()
-      var raw: [(String, String)] = []
+      let qualifiedRange = nameRange()
+      // Attributes as read: the name's prefix and local name, and the value.
+      var raw: [(prefix: String?, local: String, value: String)] = []
+      var declaresNamespaces = false
       var selfClosing = false
       while index < bytes.count {
         skipSpace()
@@ -204,7 +224,7 @@ struct TTMLXML {
           index += 1
           continue
         }
-        let attributeName = name()
+        let attributeName = nameRange()
         if attributeName.isEmpty {
           index += 1
           continue
@@ -222,43 +242,45 @@ struct TTMLXML {
               if bytes[index] == 0x0A { line += 1 }
               index += 1
             }
-            value = String(
-              decoding: TTMLXML.decodeEntities(Array(bytes[start..<index])), as: UTF8.self)
+            let text = bytes[start..<index]
+            value =
+              text.contains(UInt8(ascii: "&"))
+              ? String(decoding: TTMLXML.decodeEntities(Array(text)), as: UTF8.self)
+              : String(decoding: text, as: UTF8.self)
             index = min(index + 1, bytes.count)
           } else {
             value = name()
           }
         }
-        raw.append((attributeName, value))
+        let (prefix, local) = split(attributeName)
+        if prefix == "xmlns" || (prefix == nil && local == "xmlns") { declaresNamespaces = true }
+        raw.append((prefix, local, value))
       }
       guard stack.count < TTMLXML.maximumDepth else { throw .tooDeep(line: tagLine) }
       let outer = scope
-      for (attributeName, value) in raw {
-        if attributeName == "xmlns" {
-          scope[""] = value
-        } else if attributeName.hasPrefix("xmlns:") {
-          scope[String(attributeName.dropFirst(6))] = value
+      if declaresNamespaces {
+        for (prefix, local, value) in raw {
+          if prefix == nil && local == "xmlns" {
+            scope[""] = value
+          } else if prefix == "xmlns" {
+            scope[local] = value
+          }
         }
       }
       var attributes: [Attribute] = []
-      for (attributeName, value) in raw
-      where attributeName != "xmlns" && !attributeName.hasPrefix("xmlns:") {
-        let (prefix, local) = split(attributeName)
+      attributes.reserveCapacity(raw.count)
+      for (prefix, local, value) in raw
+      where !(prefix == "xmlns" || (prefix == nil && local == "xmlns")) {
         attributes.append(
-          Attribute(
-            namespace: prefix.map { scope[$0] ?? $0 } ?? "", name: local, value: value))
+          Attribute(namespace: prefix.map { scope[$0] ?? $0 } ?? "", name: local, value: value))
       }
-      let (prefix, local) = split(qualified)
+      let (prefix, local) = split(qualifiedRange)
+      let qualified = String(decoding: bytes[qualifiedRange], as: UTF8.self)
       let element = Element(
         namespace: scope[prefix ?? ""] ?? "", name: local, attributes: attributes, children: [],
         line: tagLine)
       stack.append((element, qualified, outer))
       if selfClosing { closeTop() }
-    }
-
-    func split(_ qualified: String) -> (String?, String) {
-      guard let colon = qualified.firstIndex(of: ":") else { return (nil, qualified) }
-      return (String(qualified[..<colon]), String(qualified[qualified.index(after: colon)...]))
     }
 
     mutating func endTag() {
@@ -284,10 +306,8 @@ struct TTMLXML {
   /// `raw` with `&lt;` `&gt;` `&amp;` `&quot;` `&apos;` and `&#N;` `&#xH;` replaced (an unknown
   /// or malformed reference is kept as written).
   ///
-  /// MediaTracks' manifest XML reader decodes the same references: the two modules share no
-  /// code (SubtitleParser depends on nothing but the standard library, MediaTracks on
-  /// nothing in SubtitleParser), so each keeps its own small reader, and this one differs
-  /// where TTML needs it (mixed content in order, namespaces resolved).
+  /// MediaTracks' manifest XML reader decodes the same references with a reader of its own:
+  /// this one differs where TTML needs it (mixed content in order, namespaces resolved).
   static func decodeEntities(_ raw: [UInt8]) -> [UInt8] {
     guard raw.contains(UInt8(ascii: "&")) else { return raw }
     var out: [UInt8] = []

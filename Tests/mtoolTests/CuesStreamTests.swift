@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+// mtool cues FILE --stream N: an in-media text subtitle stream, WebVTT and TTML in MP4 included.
+
+@Suite struct CuesStreamTests {
+  let folder = fixtures + "/mp4-text/"
+
+  @Test func webVTTInFragmentedMP4ConvertsToItsSource() throws {
+    let vtt = try runMtool(["cues", folder + "wvtt-fragmented.mp4", "--stream", "0", "--to", "vtt"])
+    #expect(vtt.status == 0)
+    let source = try String(contentsOfFile: folder + "cues.vtt", encoding: .utf8)
+    // The same cues, identifiers and settings as the file it was muxed from.
+    #expect(vtt.stdout == source)
+  }
+
+  @Test func ttmlInMP4ListsItsCuesAtTheirTimes() throws {
+    for file in ["stpp-fragmented.mp4", "stpp-ffmpeg.mp4"] {
+      let result = try runMtool(["cues", folder + file, "--stream", "0", "--at", "10"])
+      #expect(result.status == 0)
+      #expect(result.stdout.contains("00:00:09.000 --> 00:00:13.000"))
+      #expect(result.stdout.contains("Across two segments"))
+      #expect(!result.stdout.contains("Second"))
+    }
+  }
+
+  @Test func badStreamArgumentsAreUsageOrDataErrors() throws {
+    let path = folder + "wvtt-fragmented.mp4"
+    #expect(try runMtool(["cues", path, "--stream", "x"]).status == 64)
+    #expect(try runMtool(["cues", path, "--stream", "0", "--format", "vtt"]).status == 64)
+    #expect(try runMtool(["cues", "-", "--stream", "0"]).status == 64)
+    let missing = try runMtool(["cues", path, "--stream", "3"])
+    #expect(missing.status == 65)
+    #expect(missing.stderr.split(separator: "\n").count == 1)
+    #expect(try runMtool(["cues", folder + "absent.mp4", "--stream", "0"]).status == 66)
+  }
+}
