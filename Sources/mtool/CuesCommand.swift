@@ -44,6 +44,8 @@ let cuesCommand = Command(
     WebVTT or SRT (-o X.ass or X.ttml is exit 64); an SSA/ASS file with none of [Script
     Info], a styles section and [Events] (one without [Events] has no cues), or with a bad
     Format line, or a TTML file without a tt root, is exit 65.
+    A media file's name (.mkv, .mp4, .webm, .ts, .mov, .avi, .ogg, ...) reads its default
+    text subtitle track, else its first; exit 65 when it has none.
     --stream N reads the text subtitle stream with that index (as mtool tracks lists it)
     from a media file FFmpeg opens: SRT, ASS, WebVTT and mov_text streams, and WebVTT (wvtt)
     and TTML (stpp) in MP4, fragmented or not, with their cue settings and positions. A
@@ -127,6 +129,27 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
     return try runStreamCues(
       path, stream: stream, timeout: timeout, mode, options, arguments, &sink)
   }
+  // A media file's name (movie.mkv) reads its default text subtitle track, else its first.
+  if arguments.value("format") == nil, arguments.value("encoding") == nil, path != "-",
+    !RemoteFile.isRemote(path), isMediaFileName(path)
+  {
+    let info: MediaInfo
+    do throws(MediaError) {
+      info = try MediaProbe.probe(path: path, timeout: timeout)
+    } catch {
+      throw mediaFailure(error, command: name, input: path)
+    }
+    let text = info.subtitles.filter { SubtitleStreamReader.textCodecs.contains($0.codec) }
+    guard let track = text.first(where: { $0.index == info.defaultSubtitle }) ?? text.first
+    else {
+      throw CLIError.data(
+        name,
+        "'\(path)' has no text subtitle track"
+          + (info.subtitles.isEmpty ? "" : " (only bitmap or caption tracks; see mtool tracks)"))
+    }
+    return try runStreamCues(
+      path, stream: String(track.index), timeout: timeout, mode, options, arguments, &sink)
+  }
   let bytes =
     RemoteFile.isRemote(path)
     ? try readRemoteInput(
@@ -168,6 +191,16 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
     stderr.write("mtool: cues: \(diagnosticCount) \(plural) (see --json)\n")
   }
   return .ok
+}
+
+/// Whether `path` names a media container (by its extension) rather than a subtitle file.
+func isMediaFileName(_ path: String) -> Bool {
+  guard let ext = RemoteFile.pathExtension(path)?.lowercased() else { return false }
+  return [
+    "mkv", "mka", "mks", "webm", "mp4", "m4v", "m4a", "mov", "3gp", "ts", "m2ts", "mts", "avi",
+    "ogg", "ogv", "ogm", "flv", "mpg", "mpeg", "vob", "wmv", "asf", "mp3", "aac", "flac",
+    "wav", "opus", "wma",
+  ].contains(ext)
 }
 
 /// `mtool cues FILE --stream N`: the cues of a media file's text subtitle stream.

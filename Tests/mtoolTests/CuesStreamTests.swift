@@ -24,6 +24,27 @@ import Testing
     }
   }
 
+  @Test func aMediaFileNameReadsItsDefaultTextTrack() throws {
+    // multitrack.mkv: English SRT (#3) and French forced SRT (#4); neither is a default, so
+    // the first is read, as --stream 3 reads it.
+    let mkv = fixtures + "/multitrack.mkv"
+    let plain = try runMtool(["cues", mkv, "--json"])
+    #expect(plain.status == 0)
+    #expect(plain.stdout == (try runMtool(["cues", mkv, "--stream", "3", "--json"])).stdout)
+    #expect(plain.stdout.contains("Hello"))
+    // A media file without text subtitles, a missing one and one that is not media.
+    let none = try runMtool(["cues", fixtures + "/video-only.mp4"])
+    #expect(none.status == 65)
+    #expect(none.stderr == "mtool: cues: '\(fixtures)/video-only.mp4' has no text subtitle track\n")
+    #expect(try runMtool(["cues", folder + "absent.mkv"]).status == 66)
+    let junk = FileManager.default.temporaryDirectory.appendingPathComponent("junk-\(getpid()).mkv")
+    try Data(repeating: 0x5A, count: 4096).write(to: junk)
+    defer { try? FileManager.default.removeItem(at: junk) }
+    let notMedia = try runMtool(["cues", junk.path])
+    #expect(notMedia.status == 65)
+    #expect(notMedia.stderr.split(separator: "\n").count == 1)
+  }
+
   @Test func badStreamArgumentsAreUsageOrDataErrors() throws {
     let path = folder + "wvtt-fragmented.mp4"
     #expect(try runMtool(["cues", path, "--stream", "x"]).status == 64)
