@@ -19,6 +19,15 @@
 #                                  containers (written here byte by byte), which FFmpeg 5.1 takes
 #                                  for 24-bit float: 800 mono frames at 8000 Hz, frame i holding
 #                                  ((i * 997) % 65536 - 32768) << 16
+#   wave-streamed-sox.wav          WAVE written to a pipe by sox: 0.5 s mono at 8000 Hz, its
+#                                  sizes left at sox's placeholder (data 0x7FFFF000)
+#   wave-streamed-gst.wav          the same from GStreamer's wavenc (data 0x7FFF0000): 4 buffers
+#                                  of 800 frames at 8000 Hz
+#   wave-rifx-7999.wav             big-endian WAVE (RIFX) from sox: 0.25 s of stereo 16-bit at
+#                                  7999 Hz, which FFmpeg 5.1 decodes as little-endian (noise)
+#   ac3-gstreamer.avi              AC-3 in AVI from GStreamer's avimux: its stream header counts
+#                                  bytes (sample size 1, 12000 bytes/s at 96 kb/s) and FFmpeg 5.1
+#                                  states no duration for it; 0.5 s at 48000 Hz
 #
 # Needs sox, ffmpeg (the AAC-LC core), python3, gst-launch-1.0 with plugins-good (mp4mux,
 # matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc); stops at the
@@ -30,7 +39,8 @@ out=Tests/Fixtures/othertools
 for tool in sox ffmpeg python3 gst-launch-1.0; do
   command -v "$tool" >/dev/null || { echo "make-othertool-fixtures: $tool is missing" >&2; exit 1; }
 done
-for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc opusenc; do
+for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc opusenc \
+  wavenc avimux avenc_ac3 ac3parse; do
   gst-inspect-1.0 "$element" >/dev/null 2>&1 ||
     { echo "make-othertool-fixtures: GStreamer element $element is missing" >&2; exit 1; }
 done
@@ -77,4 +87,16 @@ body = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt
 body += b"data" + struct.pack("<I", len(data)) + data
 open(sys.argv[1], "wb").write(b"RIFF" + struct.pack("<I", len(body)) + body)
 PY
+# Streamed WAVE: each writer sees a pipe and cannot go back to fill in the sizes. (GStreamer
+# reports its failed seek at the end; the file is what a pipe gets.)
+sox -R -q -n -r 8000 -c 1 -b 16 -t wav - synth 0.5 sine 440 2>/dev/null \
+  | cat >"$out/wave-streamed-sox.wav"
+{ timeout 60 gst-launch-1.0 -q audiotestsrc num-buffers=4 samplesperbuffer=800 \
+  ! audio/x-raw,format=S16LE,rate=8000,channels=1 ! wavenc ! fdsink fd=1 2>/dev/null || true; } \
+  | cat >"$out/wave-streamed-gst.wav"
+sox -R -q -n -r 7999 -c 2 -b 16 -B "$out/wave-rifx-7999.wav" synth 0.25 sine 440 sine 660
+sox -R -q -n -r 48000 -c 2 -b 16 "$work/ac3-src.wav" synth 0.5 sine 440 sine 660
+gst filesrc location="$work/ac3-src.wav" ! wavparse ! audioconvert ! avenc_ac3 bitrate=96000 \
+  ! ac3parse ! avimux ! filesink location="$out/ac3-gstreamer.avi"
+
 ls -l "$out"

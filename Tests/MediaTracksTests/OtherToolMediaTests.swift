@@ -156,3 +156,87 @@ private func opusHead(preSkip: [UInt8], rate: [UInt8], gain: [UInt8]) -> [UInt8]
   #expect(decoded >= 24_000)
   #expect(decoded < 24_000 + 960)
 }
+
+/// Decodes the whole of `path`'s default audio; returns the frames and their samples.
+private func decodeAll(_ path: String) throws -> (frames: Int, samples: [Float], rate: Int) {
+  var decoder = try AudioDecoder(path: path)
+  var buffer: [Float] = []
+  var samples: [Float] = []
+  var decoded = 0
+  while case let count = try decoder.read(into: &buffer, maxFrames: 1024), count > 0 {
+    decoded += count
+    samples += buffer[0..<(count * decoder.channels)]
+  }
+  return (decoded, samples, decoder.sampleRate)
+}
+
+/// The `data` chunk of a RIFF/RIFX file as written: where its body starts and its stated size.
+private func dataChunk(_ bytes: [UInt8], bigEndian: Bool) -> (body: Int, size: Int)? {
+  var at = 12
+  while at + 8 <= bytes.count {
+    let field = bytes[(at + 4)..<(at + 8)]
+    let size = (bigEndian ? Array(field) : field.reversed()).reduce(0) { $0 << 8 | Int($1) }
+    if bytes[at..<(at + 4)].elementsEqual("data".utf8) { return (at + 8, size) }
+    at += 8 + size + (size & 1)
+  }
+  return nil
+}
+
+/// WAVE written to a pipe by sox and by GStreamer: the `data` size is the writer's placeholder
+/// just under 2 GiB, far beyond the file. The audio runs to the end of the file: it is listed
+/// with that duration and decoded whole, not refused as cut short.
+@Test(arguments: ["wave-streamed-sox.wav", "wave-streamed-gst.wav"])
+func streamedWaveRunsToTheEndOfTheFile(name: String) throws {
+  let path = otherTool(name)
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  let data = try #require(dataChunk(bytes, bigEndian: false))
+  // The fixture is what it claims: a placeholder size, not the real one.
+  #expect(data.size >= 0x7FFF_0000)
+  #expect(data.body + data.size > bytes.count)
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  let frames = (bytes.count - data.body) / 2
+  #expect(track.duration == Double(frames) / 8000)
+  #expect(info.duration == track.duration)
+  let decoded = try decodeAll(path)
+  #expect(decoded.frames == frames)
+}
+
+/// Big-endian WAVE (`RIFX`) at 7999 Hz: listed as big-endian PCM (FFmpeg 5.1 names it, and
+/// decodes it, as little-endian), decoded sample for sample from the big-endian bytes, and
+/// stretched at its own rate.
+@Test func bigEndianWaveIsDecodedInItsByteOrder() throws {
+  let path = otherTool("wave-rifx-7999.wav")
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  #expect(bytes.starts(with: Array("RIFX".utf8)))
+  let data = try #require(dataChunk(bytes, bigEndian: true))
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "pcm_s16be")
+  #expect(track.ffmpegCodec == "pcm_s16le")
+  #expect(track.sampleRate == 7999)
+  #expect(track.channels == 2)
+  #expect(track.duration == Double(data.size / 4) / 7999)
+  let decoded = try decodeAll(path)
+  #expect(decoded.rate == 7999)
+  #expect(decoded.samples.count == data.size / 2)
+  let expected = (0..<(data.size / 2)).map { i in
+    Float(Int16(bitPattern: UInt16(bytes[data.body + 2 * i]) << 8 | UInt16(bytes[data.body + 2 * i + 1])))
+      / 32_768
+  }
+  #expect(decoded.samples == expected)
+}
+
+/// AC-3 in AVI from GStreamer's avimux: the stream header counts bytes (sample size 1) and
+/// FFmpeg 5.1 states no duration; the header's length over its byte rate is the track's
+/// duration, which the decoded audio matches to within one 1,536-sample frame.
+@Test func byteCountedAVIStreamHasItsHeadersDuration() throws {
+  let path = otherTool("ac3-gstreamer.avi")
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "ac3")
+  let duration = try #require(track.duration)
+  #expect(info.duration == duration)
+  let decoded = try decodeAll(path)
+  #expect(abs(Double(decoded.frames) / 48000 - duration) <= 1536 / 48000)
+}
