@@ -25,6 +25,9 @@
 #                                  of 800 frames at 8000 Hz
 #   wave-rifx-7999.wav             big-endian WAVE (RIFX) from sox: 0.25 s of stereo 16-bit at
 #                                  7999 Hz, which FFmpeg 5.1 decodes as little-endian (noise)
+#   loas-he-aac.ts                 he-aac-implicit.aac as LOAS/LATM (GStreamer's avmux_latm) in
+#                                  MPEG-TS, seven frames to a PES packet (Scripts/make-loas-ts.py):
+#                                  12 frames of 2,048 samples at 44100 Hz after SBR
 #   ac3-gstreamer.avi              AC-3 in AVI from GStreamer's avimux: its stream header counts
 #                                  bytes (sample size 1, 12000 bytes/s at 96 kb/s) and FFmpeg 5.1
 #                                  states no duration for it; 0.5 s at 48000 Hz
@@ -40,7 +43,7 @@ for tool in sox ffmpeg python3 gst-launch-1.0; do
   command -v "$tool" >/dev/null || { echo "make-othertool-fixtures: $tool is missing" >&2; exit 1; }
 done
 for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc opusenc \
-  wavenc avimux avenc_ac3 ac3parse; do
+  wavenc avimux avenc_ac3 ac3parse avmux_latm; do
   gst-inspect-1.0 "$element" >/dev/null 2>&1 ||
     { echo "make-othertool-fixtures: GStreamer element $element is missing" >&2; exit 1; }
 done
@@ -59,6 +62,9 @@ gst filesrc location="$out/he-aac-implicit.aac" ! aacparse ! mp4mux \
   ! filesink location="$out/he-aac-implicit.mp4"
 gst filesrc location="$out/he-aac-implicit.aac" ! aacparse ! matroskamux \
   ! filesink location="$out/he-aac-implicit.mka"
+gst filesrc location="$out/he-aac-implicit.aac" ! aacparse ! avmux_latm \
+  ! filesink location="$work/he-aac-implicit.loas"
+python3 Scripts/make-loas-ts.py "$work/he-aac-implicit.loas" "$out/loas-he-aac.ts"
 gst filesrc location="$work/he-mono.aac" ! aacparse ! mp4mux \
   ! filesink location="$out/he-aacv2-implicit-mono.mp4"
 gst filesrc location="$work/stereo.aac" ! aacparse ! mp4mux \

@@ -42,11 +42,13 @@ enum FFmpegBackend: ProbingBackend {
         bitRate: context.bitRate, audio: audio, subtitles: subtitles)
     }
     context.refineFromFirstPackets(&audio, path: name)
+    let audioEnd = context.extendTransportStreamEnds(&audio, path: name)
     // Without the stream-info pass some demuxers (WAVE, Ogg, AVI) leave the container's
     // duration unset; it is then the longest stream's the headers state (video included),
     // else the longest audio track's.
     var duration = waveDuration ?? context.containerDuration
     if let stated = duration, context.isImplausible(stated) { duration = nil }
+    if let audioEnd, audioEnd > duration ?? 0 { duration = audioEnd }
     duration = duration ?? context.longestStatedStream() ?? audio.compactMap(\.duration).max()
     return ProbedMedia(
       demuxerName: context.formatName, duration: duration, bitRate: context.bitRate, audio: audio,
