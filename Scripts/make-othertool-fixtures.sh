@@ -28,6 +28,9 @@
 #   loas-he-aac.ts                 he-aac-implicit.aac as LOAS/LATM (GStreamer's avmux_latm) in
 #                                  MPEG-TS, seven frames to a PES packet (Scripts/make-loas-ts.py):
 #                                  12 frames of 2,048 samples at 44100 Hz after SBR
+#   ac3-ffmpeg.vob                 AC-3 in MPEG-PS (VOB) from FFmpeg's muxer, five 384-byte frames
+#                                  to a PES packet: 16 frames at 48000 Hz, of which FFmpeg 5.1 states
+#                                  0.384 s of 0.512 (one frame after the last PES packet's timestamp)
 #   ac3-gstreamer.avi              AC-3 in AVI from GStreamer's avimux: its stream header counts
 #                                  bytes (sample size 1, 12000 bytes/s at 96 kb/s) and FFmpeg 5.1
 #                                  states no duration for it; 0.5 s at 48000 Hz
@@ -102,6 +105,7 @@ sox -R -q -n -r 8000 -c 1 -b 16 -t wav - synth 0.5 sine 440 2>/dev/null \
   | cat >"$out/wave-streamed-gst.wav"
 sox -R -q -n -r 7999 -c 2 -b 16 -B "$out/wave-rifx-7999.wav" synth 0.25 sine 440 sine 660
 sox -R -q -n -r 48000 -c 2 -b 16 "$work/ac3-src.wav" synth 0.5 sine 440 sine 660
+ffmpeg -v error -y -i "$work/ac3-src.wav" -c:a ac3 -b:a 96k -f vob "$out/ac3-ffmpeg.vob"
 gst filesrc location="$work/ac3-src.wav" ! wavparse ! audioconvert ! avenc_ac3 bitrate=96000 \
   ! ac3parse ! avimux ! filesink location="$out/ac3-gstreamer.avi"
 

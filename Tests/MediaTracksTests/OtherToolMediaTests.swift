@@ -241,11 +241,11 @@ func streamedWaveRunsToTheEndOfTheFile(name: String) throws {
   #expect(abs(Double(decoded.frames) / 48000 - duration) <= 1536 / 48000)
 }
 
-/// LOAS/LATM HE-AAC in MPEG-TS with seven frames to a PES packet, and Layer II in MPEG-TS from
-/// GStreamer's mpegtsmux: FFmpeg 5.1 ends a track at its last PES packet plus one frame (0.37 s
-/// of the LOAS file's 0.56); the track's duration is where its last frame ends, which is what
-/// the decoder gives.
-@Test(arguments: ["loas-he-aac.ts", "mp2-gstreamer.ts"])
+/// LOAS/LATM HE-AAC in MPEG-TS with seven frames to a PES packet, AC-3 in MPEG-PS with five,
+/// and Layer II in MPEG-TS from GStreamer's mpegtsmux: FFmpeg 5.1 ends a track at its last PES
+/// packet plus one frame (0.37 s of the LOAS file's 0.56); the track's duration is where its
+/// last frame ends, which is what the decoder gives.
+@Test(arguments: ["loas-he-aac.ts", "ac3-ffmpeg.vob", "mp2-gstreamer.ts"])
 func transportStreamAudioEndsWithItsLastFrame(name: String) throws {
   let path = otherTool(name)
   let info = try MediaProbe.probe(path: path)

@@ -1,11 +1,12 @@
 internal import CFFmpeg
 
 extension FormatContext {
-  /// The bytes at the end of an MPEG-TS file read for its audio's last frames: several PES
-  /// packets of every audio stream even beside high-rate video.
+  /// The bytes at the end of an MPEG-TS or MPEG-PS file read for its audio's last frames:
+  /// several PES packets of every audio stream even beside high-rate video.
   static let transportStreamTailBytes: Int64 = 256 << 10
 
-  /// Extends each MPEG-TS audio track's duration to the end of its last frame. FFmpeg 5.1 takes
+  /// Extends each MPEG-TS and MPEG-PS (VOB) audio track's duration to the end of its last
+  /// frame. FFmpeg 5.1 takes
   /// a stream's end from its last PES packet's timestamp plus one frame, but a PES packet of
   /// audio often carries several frames (GStreamer and FFmpeg put about 100 ms in one: four to
   /// seven AAC frames), so the track came out that much short. The last 256 KiB are read again
@@ -16,7 +17,7 @@ extension FormatContext {
   /// - Returns: the latest end in seconds from the container's start over the corrected
   ///   tracks, or `nil` when nothing was corrected.
   func extendTransportStreamEnds(_ audio: inout [AudioTrack], path: String) -> Double? {
-    guard formatName == "mpegts", !audio.isEmpty, let source = byteSource,
+    guard formatName == "mpegts" || formatName == "mpeg", !audio.isEmpty, let source = byteSource,
       !(source is HTTPBytes), source.size > 0, let packet = av_packet_alloc()
     else { return nil }
     var owned: UnsafeMutablePointer<AVPacket>? = packet
