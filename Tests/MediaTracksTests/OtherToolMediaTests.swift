@@ -255,3 +255,26 @@ func transportStreamAudioEndsWithItsLastFrame(name: String) throws {
   #expect(abs(Double(decoded.frames) / Double(decoded.rate) - duration) < 0.001)
   #expect(try #require(info.duration) >= duration - 0.001)
 }
+
+/// 32-bit FLAC from the reference encoder: FFmpeg 5.1's decoder opens it and gives nothing. It
+/// is listed as FLAC that is not decodable, and decoding it says why.
+@Test func thirtyTwoBitFLACIsListedAsNotDecodable() throws {
+  let path = otherTool("flac-32bit.flac")
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  // The fixture is what it claims: STREAMINFO states 32 bits per sample (5 bits, minus one).
+  #expect(bytes.starts(with: Array("fLaC".utf8)))
+  #expect(((bytes[20] & 1) << 4 | bytes[21] >> 4) + 1 == 32)
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "flac")
+  #expect(track.sampleRate == 8000)
+  #expect(!track.decodable)
+  #expect(track.duration == 0.1)
+  do {
+    _ = try AudioDecoder(path: path)
+    Issue.record("32-bit FLAC decoded")
+  } catch {
+    #expect(error.kind == .malformed)
+    #expect(error.description.contains("32-bit"))
+  }
+}

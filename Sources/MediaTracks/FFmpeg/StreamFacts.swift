@@ -198,6 +198,13 @@ extension FormatContext {
     track.ffmpegCodec = track.codec.isEmpty ? nil : track.codec
     track.codecTag = declared?.tag ?? Self.tagText(parameters.pointee.codec_tag)
     track.decodable = id != AV_CODEC_ID_NONE && Self.hasDecoder(id)
+    // FLAC's 32-bit samples are read by FFmpeg's decoder from libavcodec 60 (FFmpeg 6.0) on;
+    // before, it opens and gives nothing.
+    if id == AV_CODEC_ID_FLAC, parameters.pointee.bits_per_raw_sample > 24,
+      LIBAVCODEC_VERSION_MAJOR < 60
+    {
+      track.decodable = false
+    }
     // Opus decoders give 48 kHz whatever rate the header states (RFC 7845: the header's rate
     // is the original input's, for information).
     if id == AV_CODEC_ID_OPUS { track.sampleRate = 48000 }
