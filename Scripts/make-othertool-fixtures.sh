@@ -28,6 +28,8 @@
 #   loas-he-aac.ts                 he-aac-implicit.aac as LOAS/LATM (GStreamer's avmux_latm) in
 #                                  MPEG-TS, seven frames to a PES packet (Scripts/make-loas-ts.py):
 #                                  12 frames of 2,048 samples at 44100 Hz after SBR
+#   vorbis-chained.ogg             two oggenc files one after the other (a chained Ogg stream):
+#                                  0.5 s at 44100 Hz, then 0.3 s at 22050 Hz, both stereo
 #   flac-32bit.flac                32-bit FLAC from the reference encoder (flac 1.4): 0.1 s mono at
 #                                  8000 Hz, which FFmpeg 5.1's decoder opens and gives nothing for
 #   ac3-ffmpeg.vob                 AC-3 in MPEG-PS (VOB) from FFmpeg's muxer, five 384-byte frames
@@ -44,7 +46,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Tests/Fixtures/othertools
-for tool in sox ffmpeg python3 gst-launch-1.0 flac; do
+for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc; do
   command -v "$tool" >/dev/null || { echo "make-othertool-fixtures: $tool is missing" >&2; exit 1; }
 done
 for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc opusenc \
@@ -107,6 +109,11 @@ sox -R -q -n -r 8000 -c 1 -b 16 -t wav - synth 0.5 sine 440 2>/dev/null \
   | cat >"$out/wave-streamed-gst.wav"
 sox -R -q -n -r 7999 -c 2 -b 16 -B "$out/wave-rifx-7999.wav" synth 0.25 sine 440 sine 660
 sox -R -q -n -r 48000 -c 2 -b 16 "$work/ac3-src.wav" synth 0.5 sine 440 sine 660
+sox -R -q -n -r 44100 -c 2 -b 16 "$work/link1.wav" synth 0.5 sine 440
+sox -R -q -n -r 22050 -c 2 -b 16 "$work/link2.wav" synth 0.3 sine 660
+oggenc --quiet -q 0 -o "$work/link1.ogg" "$work/link1.wav"
+oggenc --quiet -q 0 -o "$work/link2.ogg" "$work/link2.wav"
+cat "$work/link1.ogg" "$work/link2.ogg" >"$out/vorbis-chained.ogg"
 sox -R -q -n -r 8000 -c 1 -b 32 "$work/s32.wav" synth 0.1 sine 440
 flac -s -f --no-padding "$work/s32.wav" -o "$out/flac-32bit.flac" 2>/dev/null
 ffmpeg -v error -y -i "$work/ac3-src.wav" -c:a ac3 -b:a 96k -f vob "$out/ac3-ffmpeg.vob"

@@ -278,3 +278,19 @@ func transportStreamAudioEndsWithItsLastFrame(name: String) throws {
     #expect(error.description.contains("32-bit"))
   }
 }
+
+/// A chained Ogg file (two oggenc files one after the other: 0.5 s at 44100 Hz, 0.3 s at
+/// 22050 Hz): FFmpeg 5.1 reads the last link's end at the first link's rate (0.15 s); each link
+/// counts its own length at its own rate.
+@Test func chainedOggCountsEveryLink() throws {
+  let path = otherTool("vorbis-chained.ogg")
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "vorbis")
+  #expect(abs(try #require(track.duration) - 0.8) < 1e-9)
+  #expect(abs(try #require(info.duration) - 0.8) < 1e-9)
+  // One link alone is left to FFmpeg, which reads it right; a broken page gives nothing.
+  let single = try #require(try FileBytes(path: fixtures + "/vorbis.ogg"))
+  #expect(OggChain.duration(single) == nil)
+  #expect(OggChain.duration(MemoryBytes(Array("OggS".utf8), name: "cut.ogg")) == nil)
+}

@@ -49,6 +49,13 @@ enum FFmpegBackend: ProbingBackend {
     var duration = waveDuration ?? context.containerDuration
     if let stated = duration, context.isImplausible(stated) { duration = nil }
     if let audioEnd, audioEnd > duration ?? 0 { duration = audioEnd }
+    // A chained Ogg file's one listed track plays every link.
+    if context.formatName == "ogg", audio.count == 1, let source = context.byteSource,
+      let chained = OggChain.duration(source)
+    {
+      audio[0].duration = chained
+      duration = chained
+    }
     duration = duration ?? context.longestStatedStream() ?? audio.compactMap(\.duration).max()
     return ProbedMedia(
       demuxerName: context.formatName, duration: duration, bitRate: context.bitRate, audio: audio,
