@@ -49,8 +49,10 @@ enum FFmpegBackend: ProbingBackend {
     var duration = waveDuration ?? context.containerDuration
     if let stated = duration, context.isImplausible(stated) { duration = nil }
     if let audioEnd, audioEnd > duration ?? 0 { duration = audioEnd }
-    // A chained Ogg file's one listed track plays every link.
-    if context.formatName == "ogg", audio.count == 1, let source = context.byteSource,
+    // A chained Ogg file's one listed stream plays every link (a file with video beside its
+    // audio is not walked).
+    if context.formatName == "ogg", context.streamCount == 1, audio.count == 1,
+      let source = context.byteSource,
       let chained = OggChain.duration(source)
     {
       audio[0].duration = chained
