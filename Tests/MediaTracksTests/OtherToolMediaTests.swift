@@ -221,8 +221,9 @@ func streamedWaveRunsToTheEndOfTheFile(name: String) throws {
   #expect(decoded.rate == 7999)
   #expect(decoded.samples.count == data.size / 2)
   let expected = (0..<(data.size / 2)).map { i in
-    Float(Int16(bitPattern: UInt16(bytes[data.body + 2 * i]) << 8 | UInt16(bytes[data.body + 2 * i + 1])))
-      / 32_768
+    let high = UInt16(bytes[data.body + 2 * i])
+    let low = UInt16(bytes[data.body + 2 * i + 1])
+    return Float(Int16(bitPattern: high << 8 | low)) / 32_768
   }
   #expect(decoded.samples == expected)
 }
