@@ -35,6 +35,8 @@
 #   ac3-ffmpeg.vob                 AC-3 in MPEG-PS (VOB) from FFmpeg's muxer, five 384-byte frames
 #                                  to a PES packet: 16 frames at 48000 Hz, of which FFmpeg 5.1 states
 #                                  0.384 s of 0.512 (one frame after the last PES packet's timestamp)
+#   wave-rifx-24bit.wav            big-endian WAVE_FORMAT_EXTENSIBLE from sox: 0.1 s of stereo
+#                                  24-bit at 8000 Hz, which FFmpeg 5.1 refuses to open
 #   ac3-gstreamer.avi              AC-3 in AVI from GStreamer's avimux: its stream header counts
 #                                  bytes (sample size 1, 12000 bytes/s at 96 kb/s) and FFmpeg 5.1
 #                                  states no duration for it; 0.5 s at 48000 Hz
@@ -108,6 +110,7 @@ sox -R -q -n -r 8000 -c 1 -b 16 -t wav - synth 0.5 sine 440 2>/dev/null \
   ! audio/x-raw,format=S16LE,rate=8000,channels=1 ! wavenc ! fdsink fd=1 2>/dev/null || true; } \
   | cat >"$out/wave-streamed-gst.wav"
 sox -R -q -n -r 7999 -c 2 -b 16 -B "$out/wave-rifx-7999.wav" synth 0.25 sine 440 sine 660
+sox -R -q -n -r 8000 -c 2 -b 24 -B "$out/wave-rifx-24bit.wav" synth 0.1 sine 440 sine 660
 sox -R -q -n -r 48000 -c 2 -b 16 "$work/ac3-src.wav" synth 0.5 sine 440 sine 660
 sox -R -q -n -r 44100 -c 2 -b 16 "$work/link1.wav" synth 0.5 sine 440
 sox -R -q -n -r 22050 -c 2 -b 16 "$work/link2.wav" synth 0.3 sine 660

@@ -295,3 +295,27 @@ func transportStreamAudioEndsWithItsLastFrame(name: String) throws {
   #expect(OggChain.duration(single) == nil)
   #expect(OggChain.duration(MemoryBytes(Array("OggS".utf8), name: "cut.ogg")) == nil)
 }
+
+/// Big-endian WAVE_FORMAT_EXTENSIBLE with 24-bit samples (sox): FFmpeg 5.1 refuses to open it.
+/// It is listed from its header and decoded sample for sample from the big-endian bytes.
+@Test func bigEndianTwentyFourBitWaveIsListedAndDecoded() throws {
+  let path = otherTool("wave-rifx-24bit.wav")
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  #expect(bytes.starts(with: Array("RIFX".utf8)))
+  let data = try #require(dataChunk(bytes, bigEndian: true))
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "pcm_s24be")
+  #expect(track.sampleRate == 8000)
+  #expect(track.channels == 2)
+  #expect(track.duration == 0.1)
+  #expect(track.decodable)
+  let decoded = try decodeAll(path)
+  #expect(decoded.samples.count == data.size / 3)
+  let expected = (0..<(data.size / 3)).map { i in
+    let at = data.body + 3 * i
+    let word = UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8
+    return Float(Int32(bitPattern: word)) / 2_147_483_648
+  }
+  #expect(decoded.samples == expected)
+}

@@ -7,7 +7,13 @@ enum FFmpegBackend: ProbingBackend {
   {
     switch input {
     case .path(let path):
-      let context = try FormatContext(path: path, timeout: timeout)
+      let context: FormatContext
+      do {
+        context = try FormatContext(path: path, timeout: timeout)
+      } catch {
+        if let wave = bigEndianWave(path: path) { return wave }
+        throw error
+      }
       return try describe(context, name: path, lenient: lenient)
     case .remote(let url, let access):
       let context = try FormatContext(path: url, timeout: timeout, remote: access)
@@ -16,6 +22,32 @@ enum FFmpegBackend: ProbingBackend {
       let context = try FormatContext(bytes: bytes, name: name, timeout: timeout)
       return try describe(context, name: name, lenient: lenient)
     }
+  }
+
+  /// The facts of a big-endian WAVE file (`RIFX`) of 24 or 32-bit samples, which FFmpeg 5.1
+  /// refuses to open ("not yet implemented") and ``WaveReader`` decodes; `nil` for anything
+  /// else.
+  private static func bigEndianWave(path: String) -> ProbedMedia? {
+    guard let source = try? FileBytes(path: path), let format = WaveReader.parse(source.head()),
+      format.bigEndian
+    else { return nil }
+    let codec: String
+    switch format.encoding {
+    case .int16: codec = "pcm_s16be"
+    case .int24: codec = "pcm_s24be"
+    case .int32: codec = "pcm_s32be"
+    case .float32: codec = "pcm_f32be"
+    }
+    var duration: Double? = nil
+    if format.dataOffset + format.dataSize <= Int(source.size) {
+      duration = Double(format.dataSize / format.blockAlign) / Double(format.sampleRate)
+    }
+    let bitRate = format.sampleRate * format.blockAlign * 8
+    let track = AudioTrack(
+      index: 0, codec: codec, sampleRate: format.sampleRate, channels: format.channels,
+      channelLayout: format.layoutName, bitRate: bitRate, duration: duration, decodable: true)
+    return ProbedMedia(
+      demuxerName: "wav", duration: duration, bitRate: bitRate, audio: [track], subtitles: [])
   }
 
   /// The facts of an open container.

@@ -223,7 +223,7 @@ extension WaveReader {
       let at = chunk.bodyOffset - base
       if chunk.is("fmt ") {
         guard format == nil, chunk.size >= 16, at + chunk.size <= header.count else { return false }
-        format = parseFormat(at: at, size: chunk.size, u16: u16, u32: u32)
+        format = parseFormat(at: at, size: chunk.size, bigEndian: bigEndian, u16: u16, u32: u32)
         format?.bigEndian = bigEndian
         return format != nil
       }
@@ -241,7 +241,7 @@ extension WaveReader {
 
   /// Parses a `fmt ` chunk's body of `size` bytes at `at`.
   private static func parseFormat(
-    at: Int, size: Int, u16: (Int) -> Int, u32: (Int) -> Int
+    at: Int, size: Int, bigEndian: Bool, u16: (Int) -> Int, u32: (Int) -> Int
   ) -> Format? {
     var formatTag = u16(at)
     let channels = u16(at + 2)
@@ -260,8 +260,13 @@ extension WaveReader {
         return nil
       }
       mask = u32(at + 20)
-      let guidTail = [0x0000, 0x0000, 0x0010, 0x0080, 0xAA00, 0x3800, 0x719B]
-      for (i, word) in guidTail.enumerated() where u16(at + 26 + 2 * i) != word { return nil }
+      // The GUID's bytes after its first two are the same in RIFX (sox writes them so): read
+      // big-endian, each word is the little-endian one swapped.
+      let guidTail: [UInt16] = [0x0000, 0x0000, 0x0010, 0x0080, 0xAA00, 0x3800, 0x719B]
+      for (i, word) in guidTail.enumerated()
+      where u16(at + 26 + 2 * i) != Int(bigEndian ? word.byteSwapped : word) {
+        return nil
+      }
       formatTag = u16(at + 24)
     }
     let encoding: Encoding
