@@ -37,6 +37,9 @@
 #                                  0.384 s of 0.512 (one frame after the last PES packet's timestamp)
 #   wave-rifx-24bit.wav            big-endian WAVE_FORMAT_EXTENSIBLE from sox: 0.1 s of stereo
 #                                  24-bit at 8000 Hz, which FFmpeg 5.1 refuses to open
+#   aac-streamable.flv             AAC in FLV from GStreamer's flvmux in streamable mode (no
+#                                  onMetaData duration): 0.5 s at 22050 Hz, whose track FFmpeg 5.1
+#                                  states no duration for
 #   ac3-gstreamer.avi              AC-3 in AVI from GStreamer's avimux: its stream header counts
 #                                  bytes (sample size 1, 12000 bytes/s at 96 kb/s) and FFmpeg 5.1
 #                                  states no duration for it; 0.5 s at 48000 Hz
@@ -52,7 +55,7 @@ for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc; do
   command -v "$tool" >/dev/null || { echo "make-othertool-fixtures: $tool is missing" >&2; exit 1; }
 done
 for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc opusenc \
-  wavenc avimux avenc_ac3 ac3parse avmux_latm; do
+  wavenc avimux avenc_ac3 ac3parse avmux_latm flvmux avenc_aac; do
   gst-inspect-1.0 "$element" >/dev/null 2>&1 ||
     { echo "make-othertool-fixtures: GStreamer element $element is missing" >&2; exit 1; }
 done
@@ -111,6 +114,8 @@ sox -R -q -n -r 8000 -c 1 -b 16 -t wav - synth 0.5 sine 440 2>/dev/null \
   | cat >"$out/wave-streamed-gst.wav"
 sox -R -q -n -r 7999 -c 2 -b 16 -B "$out/wave-rifx-7999.wav" synth 0.25 sine 440 sine 660
 sox -R -q -n -r 8000 -c 2 -b 24 -B "$out/wave-rifx-24bit.wav" synth 0.1 sine 440 sine 660
+gst filesrc location="$work/mono.wav" ! wavparse ! audioconvert ! avenc_aac bitrate=32000 \
+  ! aacparse ! flvmux streamable=true ! filesink location="$out/aac-streamable.flv"
 sox -R -q -n -r 48000 -c 2 -b 16 "$work/ac3-src.wav" synth 0.5 sine 440 sine 660
 sox -R -q -n -r 44100 -c 2 -b 16 "$work/link1.wav" synth 0.5 sine 440
 sox -R -q -n -r 22050 -c 2 -b 16 "$work/link2.wav" synth 0.3 sine 660

@@ -17,6 +17,7 @@ extension FormatContext {
   /// - Returns: the latest end in seconds from the container's start over the corrected
   ///   tracks, or `nil` when nothing was corrected.
   func extendTransportStreamEnds(_ audio: inout [AudioTrack], path: String) -> Double? {
+    if formatName == "flv" { return extendFLVEnd(&audio) }
     guard formatName == "mpegts" || formatName == "mpeg", !audio.isEmpty, let source = byteSource,
       !(source is HTTPBytes), source.size > 0, let packet = av_packet_alloc()
     else { return nil }
@@ -68,6 +69,26 @@ extension FormatContext {
       latest = max(latest ?? 0, fromStart)
     }
     return latest
+  }
+
+  /// Sets the duration of an FLV file's audio track (FFmpeg 5.1 states none) to the end of its
+  /// last tag: that tag's timestamp and one frame (see ``FLVTags``).
+  ///
+  /// - Returns: the end in seconds from the container's start, or `nil` when not found.
+  func extendFLVEnd(_ audio: inout [AudioTrack]) -> Double? {
+    guard audio.count == 1, let source = byteSource, !(source is HTTPBytes),
+      let last = FLVTags.lastAudioTimestamp(source)
+    else { return nil }
+    let index = audio[0].index
+    let stream = stream(at: index)
+    let base = av_q2d(stream.pointee.time_base)
+    guard base > 0 else { return nil }
+    let start = stream.pointee.start_time == cff_nopts_value() ? 0 : stream.pointee.start_time
+    let end = Double(last) / 1000 + Double(frameTicks(ofStream: index)) * base
+    let seconds = end - Double(start) * base
+    guard seconds > 0, !isImplausible(seconds) else { return nil }
+    audio[0].duration = seconds
+    return end
   }
 
   /// One frame of stream `index` in its time base, from the decoder's frame size (set by the
