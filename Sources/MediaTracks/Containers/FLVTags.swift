@@ -11,9 +11,10 @@ enum FLVTags {
   static func lastAudioTimestamp(_ source: any ByteSource) -> Int64? {
     let head = source.bytes(at: 0, count: 9)
     guard head.count == 9, head.starts(with: Array("FLV".utf8)) else { return nil }
-    let firstTag =
-      Int64(head[5]) << 24 | Int64(head[6]) << 16 | Int64(head[7]) << 8
-      | Int64(head[8]) + 4
+    // The header's size, then the first PreviousTagSize (0).
+    let headerSize =
+      Int64(head[5]) << 24 | Int64(head[6]) << 16 | Int64(head[7]) << 8 | Int64(head[8])
+    let firstTag = headerSize + 4
     var end = source.size
     for _ in 0..<maxTags {
       let sizeBytes = source.bytes(at: end - 4, count: 4)

@@ -260,14 +260,22 @@ extension WaveReader {
         return nil
       }
       mask = u32(at + 20)
-      // The GUID's bytes after its first two are the same in RIFX (sox writes them so): read
-      // big-endian, each word is the little-endian one swapped.
+      // The sub-format GUID: the format tag, then the base GUID's bytes. RIFX writers store
+      // it two ways: with the bytes after the tag as in RIFF (sox: read big-endian, each word
+      // is the little-endian one swapped), or with its fields big-endian (SciPy).
       let guidTail: [UInt16] = [0x0000, 0x0000, 0x0010, 0x0080, 0xAA00, 0x3800, 0x719B]
-      for (i, word) in guidTail.enumerated()
-      where u16(at + 26 + 2 * i) != Int(bigEndian ? word.byteSwapped : word) {
+      let bigEndianTail = [0x0000, 0x0010, 0x8000, 0x00AA, 0x0038, 0x9B71]
+      if guidTail.indices.allSatisfy({ i in
+        u16(at + 26 + 2 * i) == Int(bigEndian ? guidTail[i].byteSwapped : guidTail[i])
+      }) {
+        formatTag = u16(at + 24)
+      } else if bigEndian,
+        bigEndianTail.indices.allSatisfy({ u16(at + 28 + 2 * $0) == bigEndianTail[$0] })
+      {
+        formatTag = u32(at + 24)
+      } else {
         return nil
       }
-      formatTag = u16(at + 24)
     }
     let encoding: Encoding
     switch (formatTag, bits) {
