@@ -6,8 +6,8 @@ extension FormatContext {
   static let transportStreamTailBytes: Int64 = 256 << 10
 
   /// Extends each MPEG-TS and MPEG-PS (VOB) audio track's duration to the end of its last
-  /// frame. FFmpeg 5.1 takes
-  /// a stream's end from its last PES packet's timestamp plus one frame, but a PES packet of
+  /// frame (and an FLV file's audio track, see ``extendFLVEnd(_:)``). FFmpeg 5.1 takes a
+  /// stream's end from its last PES packet's timestamp plus one frame, but a PES packet of
   /// audio often carries several frames (GStreamer and FFmpeg put about 100 ms in one: four to
   /// seven AAC frames), so the track came out that much short. The last 256 KiB are read again
   /// through FFmpeg's parsers, which split PES packets into frames with their durations (a
@@ -59,8 +59,11 @@ extension FormatContext {
       let base = av_q2d(stream.pointee.time_base)
       let seconds = Double(end - stream.pointee.start_time) * base
       let current = audio[position].duration ?? 0
-      // Longer, by less than the 256 KiB read could hold (not a timestamp jump).
-      guard seconds > current, current == 0 || seconds - current < 10 else { continue }
+      // Longer, by less than the 256 KiB read could hold (not a timestamp jump); a track
+      // FFmpeg states no length for ends within the container's.
+      guard seconds > current, current == 0 || seconds - current < 10,
+        current > 0 || seconds < (containerDuration ?? .infinity) + 10
+      else { continue }
       audio[position].duration = seconds
       var fromStart = Double(end) * base
       if raw.pointee.start_time != cff_nopts_value() {
