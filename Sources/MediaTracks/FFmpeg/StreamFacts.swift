@@ -84,7 +84,7 @@ extension FormatContext {
   /// header's numbers big-endian but names (and decodes) the samples as little-endian PCM.
   /// ``WaveReader`` decodes them in their order.
   func correctBigEndianWave(_ track: inout AudioTrack) {
-    guard let source = byteSource, WaveHeader.isBigEndian(source.head()) == true,
+    guard let source = byteSource, WaveHeader.isBigEndian(source.head(12)) == true,
       track.codec.hasPrefix("pcm_"), track.codec.hasSuffix("le")
     else { return }
     track.codec = String(track.codec.dropLast(2)) + "be"
