@@ -19,6 +19,30 @@
 #                                  containers (written here byte by byte), which FFmpeg 5.1 takes
 #                                  for 24-bit float: 800 mono frames at 8000 Hz, frame i holding
 #                                  ((i * 997) % 65536 - 32768) << 16
+#   wave-streamed-sox.wav          WAVE written to a pipe by sox: 0.5 s mono at 8000 Hz, its
+#                                  sizes left at sox's placeholder (data 0x7FFFF000)
+#   wave-streamed-gst.wav          the same from GStreamer's wavenc (data 0x7FFF0000): 4 buffers
+#                                  of 800 frames at 8000 Hz
+#   wave-rifx-7999.wav             big-endian WAVE (RIFX) from sox: 0.25 s of stereo 16-bit at
+#                                  7999 Hz, which FFmpeg 5.1 decodes as little-endian (noise)
+#   loas-he-aac.ts                 he-aac-implicit.aac as LOAS/LATM (GStreamer's avmux_latm) in
+#                                  MPEG-TS, seven frames to a PES packet (Scripts/make-loas-ts.py):
+#                                  12 frames of 2,048 samples at 44100 Hz after SBR
+#   vorbis-chained.ogg             two oggenc files one after the other (a chained Ogg stream):
+#                                  0.5 s at 44100 Hz, then 0.3 s at 22050 Hz, both stereo
+#   flac-32bit.flac                32-bit FLAC from the reference encoder (flac 1.4): 0.1 s mono at
+#                                  8000 Hz, which FFmpeg 5.1's decoder opens and gives nothing for
+#   ac3-ffmpeg.vob                 AC-3 in MPEG-PS (VOB) from FFmpeg's muxer, five 384-byte frames
+#                                  to a PES packet: 16 frames at 48000 Hz, of which FFmpeg 5.1 states
+#                                  0.384 s of 0.512 (one frame after the last PES packet's timestamp)
+#   wave-rifx-24bit.wav            big-endian WAVE_FORMAT_EXTENSIBLE from sox: 0.1 s of stereo
+#                                  24-bit at 8000 Hz, which FFmpeg 5.1 refuses to open
+#   aac-streamable.flv             AAC in FLV from GStreamer's flvmux in streamable mode (no
+#                                  onMetaData duration): 0.5 s at 22050 Hz, whose track FFmpeg 5.1
+#                                  states no duration for
+#   ac3-gstreamer.avi              AC-3 in AVI from GStreamer's avimux: its stream header counts
+#                                  bytes (sample size 1, 12000 bytes/s at 96 kb/s) and FFmpeg 5.1
+#                                  states no duration for it; 0.5 s at 48000 Hz
 #
 # Needs sox, ffmpeg (the AAC-LC core), python3, gst-launch-1.0 with plugins-good (mp4mux,
 # matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc); stops at the
@@ -27,10 +51,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Tests/Fixtures/othertools
-for tool in sox ffmpeg python3 gst-launch-1.0; do
+for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc; do
   command -v "$tool" >/dev/null || { echo "make-othertool-fixtures: $tool is missing" >&2; exit 1; }
 done
-for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc opusenc; do
+for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc opusenc \
+  wavenc avimux avenc_ac3 ac3parse avmux_latm flvmux avenc_aac; do
   gst-inspect-1.0 "$element" >/dev/null 2>&1 ||
     { echo "make-othertool-fixtures: GStreamer element $element is missing" >&2; exit 1; }
 done
@@ -49,6 +74,9 @@ gst filesrc location="$out/he-aac-implicit.aac" ! aacparse ! mp4mux \
   ! filesink location="$out/he-aac-implicit.mp4"
 gst filesrc location="$out/he-aac-implicit.aac" ! aacparse ! matroskamux \
   ! filesink location="$out/he-aac-implicit.mka"
+gst filesrc location="$out/he-aac-implicit.aac" ! aacparse ! avmux_latm \
+  ! filesink location="$work/he-aac-implicit.loas"
+python3 Scripts/make-loas-ts.py "$work/he-aac-implicit.loas" "$out/loas-he-aac.ts"
 gst filesrc location="$work/he-mono.aac" ! aacparse ! mp4mux \
   ! filesink location="$out/he-aacv2-implicit-mono.mp4"
 gst filesrc location="$work/stereo.aac" ! aacparse ! mp4mux \
@@ -77,4 +105,27 @@ body = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt
 body += b"data" + struct.pack("<I", len(data)) + data
 open(sys.argv[1], "wb").write(b"RIFF" + struct.pack("<I", len(body)) + body)
 PY
+# Streamed WAVE: each writer sees a pipe and cannot go back to fill in the sizes. (GStreamer
+# reports its failed seek at the end; the file is what a pipe gets.)
+sox -R -q -n -r 8000 -c 1 -b 16 -t wav - synth 0.5 sine 440 2>/dev/null \
+  | cat >"$out/wave-streamed-sox.wav"
+{ timeout 60 gst-launch-1.0 -q audiotestsrc num-buffers=4 samplesperbuffer=800 \
+  ! audio/x-raw,format=S16LE,rate=8000,channels=1 ! wavenc ! fdsink fd=1 2>/dev/null || true; } \
+  | cat >"$out/wave-streamed-gst.wav"
+sox -R -q -n -r 7999 -c 2 -b 16 -B "$out/wave-rifx-7999.wav" synth 0.25 sine 440 sine 660
+sox -R -q -n -r 8000 -c 2 -b 24 -B "$out/wave-rifx-24bit.wav" synth 0.1 sine 440 sine 660
+gst filesrc location="$work/mono.wav" ! wavparse ! audioconvert ! avenc_aac bitrate=32000 \
+  ! aacparse ! flvmux streamable=true ! filesink location="$out/aac-streamable.flv"
+sox -R -q -n -r 48000 -c 2 -b 16 "$work/ac3-src.wav" synth 0.5 sine 440 sine 660
+sox -R -q -n -r 44100 -c 2 -b 16 "$work/link1.wav" synth 0.5 sine 440
+sox -R -q -n -r 22050 -c 2 -b 16 "$work/link2.wav" synth 0.3 sine 660
+oggenc --quiet -q 0 -o "$work/link1.ogg" "$work/link1.wav"
+oggenc --quiet -q 0 -o "$work/link2.ogg" "$work/link2.wav"
+cat "$work/link1.ogg" "$work/link2.ogg" >"$out/vorbis-chained.ogg"
+sox -R -q -n -r 8000 -c 1 -b 32 "$work/s32.wav" synth 0.1 sine 440
+flac -s -f --no-padding "$work/s32.wav" -o "$out/flac-32bit.flac" 2>/dev/null
+ffmpeg -v error -y -i "$work/ac3-src.wav" -c:a ac3 -b:a 96k -f vob "$out/ac3-ffmpeg.vob"
+gst filesrc location="$work/ac3-src.wav" ! wavparse ! audioconvert ! avenc_ac3 bitrate=96000 \
+  ! ac3parse ! avimux ! filesink location="$out/ac3-gstreamer.avi"
+
 ls -l "$out"

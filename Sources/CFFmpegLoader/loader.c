@@ -146,6 +146,9 @@ enum { LIB_AVUTIL, LIB_SWRESAMPLE, LIB_AVCODEC, LIB_AVFORMAT, LIB_COUNT };
   V(LIB_AVFORMAT, avformat_free_context, (AVFormatContext * s), (s))                              \
   X(LIB_AVFORMAT, AVStream *, NULL, avformat_new_stream, (AVFormatContext * s, const AVCodec *c), \
     (s, c))                                                                                       \
+  X(LIB_AVFORMAT, int, AVERROR(ENOSYS), avformat_seek_file,                                       \
+    (AVFormatContext * s, int stream_index, int64_t min_ts, int64_t ts, int64_t max_ts, int flags), \
+    (s, stream_index, min_ts, ts, max_ts, flags))                                                 \
   X(LIB_AVFORMAT, int, AVERROR(ENOSYS), avformat_open_input,                                      \
     (AVFormatContext * *ps, const char *url, const AVInputFormat *fmt, AVDictionary **options),   \
     (ps, url, fmt, options))                                                                      \

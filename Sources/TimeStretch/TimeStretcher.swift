@@ -67,8 +67,10 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   public static let supportedSpeeds: ClosedRange<Double> = 0.1...10
   /// The speeds with full quality; outside, down to 0.1 and up to 10, it still works.
   public static let fullQualitySpeeds: ClosedRange<Double> = 0.25...4
-  /// The sample rates the stretcher accepts (Hz).
-  public static let supportedSampleRates: ClosedRange<Int> = 8000...192_000
+  /// The sample rates the stretcher accepts (Hz): from 4 kHz, below telephony's 8 kHz, so that
+  /// files at odd low rates (7,999 Hz from a drifting recorder, FLV's 5,512 Hz) are stretched at
+  /// their own rate, up to 192 kHz.
+  public static let supportedSampleRates: ClosedRange<Int> = 4000...192_000
   /// The channel counts the stretcher accepts (mono to 7.1).
   public static let supportedChannelCounts: ClosedRange<Int> = 1...8
 
@@ -334,7 +336,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
 
   /// Creates a stretcher.
   /// - Parameters:
-  ///   - sampleRate: frames per second (Hz), 8 000 to 192 000.
+  ///   - sampleRate: frames per second (Hz), 4 000 to 192 000.
   ///   - channels: interleaved channels, 1 to 8.
   ///   - speed: input seconds per output second, 0.1 to 10 (full quality from 0.25 to 4).
   /// - Throws: ``StretchError`` naming the bad value and the supported range.

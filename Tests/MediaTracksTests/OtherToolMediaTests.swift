@@ -156,3 +156,168 @@ private func opusHead(preSkip: [UInt8], rate: [UInt8], gain: [UInt8]) -> [UInt8]
   #expect(decoded >= 24_000)
   #expect(decoded < 24_000 + 960)
 }
+
+/// Decodes the whole of `path`'s default audio; returns the frames and their samples.
+private func decodeAll(_ path: String) throws -> (frames: Int, samples: [Float], rate: Int) {
+  var decoder = try AudioDecoder(path: path)
+  var buffer: [Float] = []
+  var samples: [Float] = []
+  var decoded = 0
+  while case let count = try decoder.read(into: &buffer, maxFrames: 1024), count > 0 {
+    decoded += count
+    samples += buffer[0..<(count * decoder.channels)]
+  }
+  return (decoded, samples, decoder.sampleRate)
+}
+
+/// The `data` chunk of a RIFF/RIFX file as written: where its body starts and its stated size.
+private func dataChunk(_ bytes: [UInt8], bigEndian: Bool) -> (body: Int, size: Int)? {
+  var at = 12
+  while at + 8 <= bytes.count {
+    let field = bytes[(at + 4)..<(at + 8)]
+    let size = (bigEndian ? Array(field) : field.reversed()).reduce(0) { $0 << 8 | Int($1) }
+    if bytes[at..<(at + 4)].elementsEqual("data".utf8) { return (at + 8, size) }
+    at += 8 + size + (size & 1)
+  }
+  return nil
+}
+
+/// WAVE written to a pipe by sox and by GStreamer: the `data` size is the writer's placeholder
+/// just under 2 GiB, far beyond the file. The audio runs to the end of the file: it is listed
+/// with that duration and decoded whole, not refused as cut short.
+@Test(arguments: ["wave-streamed-sox.wav", "wave-streamed-gst.wav"])
+func streamedWaveRunsToTheEndOfTheFile(name: String) throws {
+  let path = otherTool(name)
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  let data = try #require(dataChunk(bytes, bigEndian: false))
+  // The fixture is what it claims: a placeholder size, not the real one.
+  #expect(data.size >= 0x7FFF_0000)
+  #expect(data.body + data.size > bytes.count)
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  let frames = (bytes.count - data.body) / 2
+  #expect(track.duration == Double(frames) / 8000)
+  #expect(info.duration == track.duration)
+  let decoded = try decodeAll(path)
+  #expect(decoded.frames == frames)
+}
+
+/// Big-endian WAVE (`RIFX`) at 7999 Hz: listed as big-endian PCM (FFmpeg 5.1 names it, and
+/// decodes it, as little-endian), decoded sample for sample from the big-endian bytes, and
+/// stretched at its own rate.
+@Test func bigEndianWaveIsDecodedInItsByteOrder() throws {
+  let path = otherTool("wave-rifx-7999.wav")
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  #expect(bytes.starts(with: Array("RIFX".utf8)))
+  let data = try #require(dataChunk(bytes, bigEndian: true))
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "pcm_s16be")
+  #expect(track.ffmpegCodec == "pcm_s16le")
+  #expect(track.sampleRate == 7999)
+  #expect(track.channels == 2)
+  #expect(track.duration == Double(data.size / 4) / 7999)
+  let decoded = try decodeAll(path)
+  #expect(decoded.rate == 7999)
+  #expect(decoded.samples.count == data.size / 2)
+  let expected = (0..<(data.size / 2)).map { i in
+    let high = UInt16(bytes[data.body + 2 * i])
+    let low = UInt16(bytes[data.body + 2 * i + 1])
+    return Float(Int16(bitPattern: high << 8 | low)) / 32_768
+  }
+  #expect(decoded.samples == expected)
+}
+
+/// AC-3 in AVI from GStreamer's avimux: the stream header counts bytes (sample size 1) and
+/// FFmpeg 5.1 states no duration; the header's length over its byte rate is the track's
+/// duration, which the decoded audio matches to within one 1,536-sample frame.
+@Test func byteCountedAVIStreamHasItsHeadersDuration() throws {
+  let path = otherTool("ac3-gstreamer.avi")
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "ac3")
+  let duration = try #require(track.duration)
+  #expect(info.duration == duration)
+  let decoded = try decodeAll(path)
+  #expect(abs(Double(decoded.frames) / 48000 - duration) <= 1536 / 48000)
+}
+
+/// LOAS/LATM HE-AAC in MPEG-TS with seven frames to a PES packet, AC-3 in MPEG-PS with five,
+/// and Layer II in MPEG-TS from GStreamer's mpegtsmux: FFmpeg 5.1 ends a track at its last PES
+/// packet plus one frame (0.37 s of the LOAS file's 0.56); AAC in a streamable FLV, for which
+/// it states no track duration. The track's duration is where its last frame ends, which is
+/// what the decoder gives.
+@Test(arguments: ["loas-he-aac.ts", "ac3-ffmpeg.vob", "mp2-gstreamer.ts", "aac-streamable.flv"])
+func transportStreamAudioEndsWithItsLastFrame(name: String) throws {
+  let path = otherTool(name)
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  let duration = try #require(track.duration)
+  let decoded = try decodeAll(path)
+  // Within FLV's timestamps, which are whole milliseconds.
+  #expect(abs(Double(decoded.frames) / Double(decoded.rate) - duration) < 0.002)
+  #expect(try #require(info.duration) >= duration - 0.002)
+}
+
+/// 32-bit FLAC from the reference encoder: FFmpeg 5.1's decoder opens it and gives nothing. It
+/// is listed as FLAC that is not decodable, and decoding it says why.
+@Test func thirtyTwoBitFLACIsListedAsNotDecodable() throws {
+  let path = otherTool("flac-32bit.flac")
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  // The fixture is what it claims: STREAMINFO states 32 bits per sample (5 bits, minus one).
+  #expect(bytes.starts(with: Array("fLaC".utf8)))
+  #expect(((bytes[20] & 1) << 4 | bytes[21] >> 4) + 1 == 32)
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "flac")
+  #expect(track.sampleRate == 8000)
+  #expect(!track.decodable)
+  #expect(track.duration == 0.1)
+  do {
+    _ = try AudioDecoder(path: path)
+    Issue.record("32-bit FLAC decoded")
+  } catch {
+    #expect(error.kind == .malformed)
+    #expect(error.description.contains("32-bit"))
+  }
+}
+
+/// A chained Ogg file (two oggenc files one after the other: 0.5 s at 44100 Hz, 0.3 s at
+/// 22050 Hz): FFmpeg 5.1 reads the last link's end at the first link's rate (0.15 s); each link
+/// counts its own length at its own rate.
+@Test func chainedOggCountsEveryLink() throws {
+  let path = otherTool("vorbis-chained.ogg")
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "vorbis")
+  #expect(abs(try #require(track.duration) - 0.8) < 1e-9)
+  #expect(abs(try #require(info.duration) - 0.8) < 1e-9)
+  // One link alone is left to FFmpeg, which reads it right; a broken page gives nothing.
+  let single = try #require(try FileBytes(path: fixtures + "/vorbis.ogg"))
+  #expect(OggChain.duration(single) == nil)
+  #expect(OggChain.duration(MemoryBytes(Array("OggS".utf8), name: "cut.ogg")) == nil)
+}
+
+/// Big-endian WAVE_FORMAT_EXTENSIBLE with 24-bit samples (sox): FFmpeg 5.1 refuses to open it.
+/// It is listed from its header and decoded sample for sample from the big-endian bytes.
+@Test func bigEndianTwentyFourBitWaveIsListedAndDecoded() throws {
+  let path = otherTool("wave-rifx-24bit.wav")
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  #expect(bytes.starts(with: Array("RIFX".utf8)))
+  let data = try #require(dataChunk(bytes, bigEndian: true))
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "pcm_s24be")
+  #expect(track.sampleRate == 8000)
+  #expect(track.channels == 2)
+  #expect(track.duration == 0.1)
+  #expect(track.decodable)
+  let decoded = try decodeAll(path)
+  #expect(decoded.samples.count == data.size / 3)
+  let expected = (0..<(data.size / 3)).map { i in
+    let at = data.body + 3 * i
+    let word = UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8
+    return Float(Int32(bitPattern: word)) / 2_147_483_648
+  }
+  #expect(decoded.samples == expected)
+}

@@ -118,7 +118,7 @@ private func streamWithSpeedChanges(
   }
 }
 
-@Test(arguments: [8000, 22_050, 48_000, 96_000, 192_000])
+@Test(arguments: [4000, 5512, 7999, 8000, 22_050, 48_000, 96_000, 192_000])
 func everySampleRateAndChannelCountWorks(sampleRate: Int) throws {
   for channels in [1, 8] {
     let frames = sampleRate / 10

@@ -66,10 +66,13 @@ func outputLengthIsExact(speed: Double) throws {
       _ = try TimeStretcher(sampleRate: 44_100, channels: 2, speed: speed)
     }
   }
-  #expect(throws: StretchError.sampleRateOutOfRange(0, supported: 8000...192_000)) {
+  #expect(throws: StretchError.sampleRateOutOfRange(0, supported: 4000...192_000)) {
     _ = try TimeStretcher(sampleRate: 0, channels: 2, speed: 1)
   }
-  #expect(throws: StretchError.sampleRateOutOfRange(400_000, supported: 8000...192_000)) {
+  #expect(throws: StretchError.sampleRateOutOfRange(3999, supported: 4000...192_000)) {
+    _ = try TimeStretcher(sampleRate: 3999, channels: 2, speed: 1)
+  }
+  #expect(throws: StretchError.sampleRateOutOfRange(400_000, supported: 4000...192_000)) {
     _ = try TimeStretcher(sampleRate: 400_000, channels: 2, speed: 1)
   }
   for channels in [0, 9, -3] {

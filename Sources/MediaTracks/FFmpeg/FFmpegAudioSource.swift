@@ -168,6 +168,8 @@ final class FFmpegAudioSource {
       !ContainerDeclarations.withoutDecoder.contains(track.codec)
     {
       reason = "is read by FFmpeg as \(ffmpeg), so no decoder here reads it correctly"
+    } else if track.codec == "flac" {
+      reason = "has 32-bit samples, which this FFmpeg's FLAC decoder (before 6.0) does not read"
     } else {
       reason = "this FFmpeg has no decoder for it"
     }

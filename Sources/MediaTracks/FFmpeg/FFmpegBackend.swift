@@ -7,7 +7,13 @@ enum FFmpegBackend: ProbingBackend {
   {
     switch input {
     case .path(let path):
-      let context = try FormatContext(path: path, timeout: timeout)
+      let context: FormatContext
+      do {
+        context = try FormatContext(path: path, timeout: timeout)
+      } catch {
+        if let wave = bigEndianWave(path: path) { return wave }
+        throw error
+      }
       return try describe(context, name: path, lenient: lenient)
     case .remote(let url, let access):
       let context = try FormatContext(path: url, timeout: timeout, remote: access)
@@ -16,6 +22,32 @@ enum FFmpegBackend: ProbingBackend {
       let context = try FormatContext(bytes: bytes, name: name, timeout: timeout)
       return try describe(context, name: name, lenient: lenient)
     }
+  }
+
+  /// The facts of a big-endian WAVE file (`RIFX`) of 24 or 32-bit samples, which FFmpeg 5.1
+  /// refuses to open ("not yet implemented") and ``WaveReader`` decodes; `nil` for anything
+  /// else.
+  private static func bigEndianWave(path: String) -> ProbedMedia? {
+    guard let source = try? FileBytes(path: path), let format = WaveReader.parse(source.head()),
+      format.bigEndian
+    else { return nil }
+    let codec: String
+    switch format.encoding {
+    case .int16: codec = "pcm_s16be"
+    case .int24: codec = "pcm_s24be"
+    case .int32: codec = "pcm_s32be"
+    case .float32: codec = "pcm_f32be"
+    }
+    var duration: Double? = nil
+    if format.dataOffset + format.dataSize <= Int(source.size) {
+      duration = Double(format.dataSize / format.blockAlign) / Double(format.sampleRate)
+    }
+    let bitRate = format.sampleRate * format.blockAlign * 8
+    let track = AudioTrack(
+      index: 0, codec: codec, sampleRate: format.sampleRate, channels: format.channels,
+      channelLayout: format.layoutName, bitRate: bitRate, duration: duration, decodable: true)
+    return ProbedMedia(
+      demuxerName: "wav", duration: duration, bitRate: bitRate, audio: [track], subtitles: [])
   }
 
   /// The facts of an open container.
@@ -42,11 +74,22 @@ enum FFmpegBackend: ProbingBackend {
         bitRate: context.bitRate, audio: audio, subtitles: subtitles)
     }
     context.refineFromFirstPackets(&audio, path: name)
+    let audioEnd = context.extendTransportStreamEnds(&audio, path: name)
     // Without the stream-info pass some demuxers (WAVE, Ogg, AVI) leave the container's
     // duration unset; it is then the longest stream's the headers state (video included),
     // else the longest audio track's.
     var duration = waveDuration ?? context.containerDuration
     if let stated = duration, context.isImplausible(stated) { duration = nil }
+    if let audioEnd, audioEnd > duration ?? 0 { duration = audioEnd }
+    // A chained Ogg file's one listed stream plays every link (a file with video beside its
+    // audio is not walked).
+    if context.formatName == "ogg", context.streamCount == 1, audio.count == 1,
+      let source = context.byteSource,
+      let chained = OggChain.duration(source)
+    {
+      audio[0].duration = chained
+      duration = chained
+    }
     duration = duration ?? context.longestStatedStream() ?? audio.compactMap(\.duration).max()
     return ProbedMedia(
       demuxerName: context.formatName, duration: duration, bitRate: context.bitRate, audio: audio,

@@ -79,8 +79,22 @@ extension FormatContext {
     {
       fillFromLastBlocks(&audio, declared: declared)
     }
-    if formatName == "wav", audio.count == 1 { correctNarrowWave(&audio[0]) }
+    if formatName == "wav", audio.count == 1 {
+      correctNarrowWave(&audio[0])
+      correctBigEndianWave(&audio[0])
+    }
     return (audio, subtitles)
+  }
+
+  /// Names a `RIFX` (big-endian) WAVE track's samples as they are stored: FFmpeg 5.1 reads the
+  /// header's numbers big-endian but names (and decodes) the samples as little-endian PCM.
+  /// ``WaveReader`` decodes them in their order.
+  func correctBigEndianWave(_ track: inout AudioTrack) {
+    guard let source = byteSource, WaveHeader.isBigEndian(source.head(12)) == true,
+      track.codec.hasPrefix("pcm_"), track.codec.hasSuffix("le")
+    else { return }
+    track.codec = String(track.codec.dropLast(2)) + "be"
+    track.decodable = WaveReader.parse(source.head()) != nil
   }
 
   /// Corrects a WAVE track whose EXTENSIBLE header states fewer valid bits than the container
@@ -190,6 +204,13 @@ extension FormatContext {
     track.ffmpegCodec = track.codec.isEmpty ? nil : track.codec
     track.codecTag = declared?.tag ?? Self.tagText(parameters.pointee.codec_tag)
     track.decodable = id != AV_CODEC_ID_NONE && Self.hasDecoder(id)
+    // FLAC's 32-bit samples are read by FFmpeg's decoder from libavcodec 60 (FFmpeg 6.0) on;
+    // before, it opens and gives nothing.
+    if id == AV_CODEC_ID_FLAC, parameters.pointee.bits_per_raw_sample > 24,
+      LIBAVCODEC_VERSION_MAJOR < 60
+    {
+      track.decodable = false
+    }
     // Opus decoders give 48 kHz whatever rate the header states (RFC 7845: the header's rate
     // is the original input's, for information).
     if id == AV_CODEC_ID_OPUS { track.sampleRate = 48000 }
@@ -364,7 +385,8 @@ extension FormatContext {
   }
 
   /// A stream's own duration in seconds: its fragments' in a fragmented MP4 (what the file
-  /// holds, whatever the headers state), else the stream's, else the duration its tags state
+  /// holds, whatever the headers state), else the stream's, else an AVI stream's length in
+  /// its header's units, else the duration its tags state
   /// (Matroska's `DURATION`), else the container's when the stream is the container's only
   /// one; `nil` when unknown, and when the stated duration is impossible for the bytes the
   /// file holds (a fragmented MP4 stating days for a second of audio).
@@ -376,6 +398,11 @@ extension FormatContext {
       seconds = fragments
     } else if value != cff_nopts_value() && value > 0 {
       seconds = Double(value) * av_q2d(stream.pointee.time_base)
+    } else if formatName == "avi", stream.pointee.nb_frames > 0 {
+      // An AVI stream counted in bytes (its header's sample size is not 0: PCM, and AC-3 or
+      // MP3 as some muxers write them) has its length in those units, which FFmpeg keeps as
+      // the frame count and does not make a duration; its time base is their rate.
+      seconds = Double(stream.pointee.nb_frames) * av_q2d(stream.pointee.time_base)
     } else if let tag = metadata(stream, "DURATION") ?? metadata(stream, "duration") {
       seconds = Self.clockSeconds(tag)
     } else if streamCount == 1 {
@@ -391,16 +418,23 @@ extension FormatContext {
 
   /// The duration in seconds of the only stream of a file whose codec spends the same bytes on
   /// every second (PCM, GSM, ADPCM): the bytes after the header over the stated bit rate.
-  /// Exact where the headers state no length (raw GSM, Wave64 without a `fact` chunk), unlike
-  /// FFmpeg's estimate from the bit rate, which counts the header's bytes too. `nil` for
-  /// other codecs, several streams, an input without a size, and RIFF WAVE, whose header
-  /// states its data's size: where FFmpeg gives no length, the file is cut short or was
-  /// written as a stream, and its length stays unknown (as the WAVE reader has it).
+  /// Exact where the headers state no length (raw GSM, Wave64 without a `fact` chunk, WAVE
+  /// written as a stream, whose `data` size is left 0 or 0xFFFFFFFF), unlike FFmpeg's
+  /// estimate from the bit rate, which counts the header's bytes too. `nil` for other codecs,
+  /// several streams, an input without a size, and WAVE that states its data's size: where
+  /// FFmpeg gives no length for it, the file is cut short, and its length stays unknown (as the
+  /// WAVE reader has it).
   func constantRateDuration(ofStream index: Int) -> Double? {
-    guard streamCount == 1, formatName != "wav",
+    var dataStart = dataOffset
+    if formatName == "wav" {
+      guard let head = byteSource?.head(), let streamed = WaveHeader.streamedDataOffset(head)
+      else { return nil }
+      dataStart = Int64(streamed)
+    }
+    guard streamCount == 1,
       let parameters = stream(at: index).pointee.codecpar,
       parameters.pointee.codec_type == AVMEDIA_TYPE_AUDIO, parameters.pointee.bit_rate > 0,
-      let start = dataOffset, let size = byteSource?.size, size > start
+      let start = dataStart, let size = byteSource?.size, size > start
     else { return nil }
     let name = codecName(parameters.pointee.codec_id)
     let constant =

@@ -1,6 +1,7 @@
 /// The RIFF/WAVE header of a file: reading its first bytes and walking its chunks. The Swift
 /// WAVE reader parses its header with it, and the FFmpeg path asks it whether a file is cut
-/// short.
+/// short. Both byte orders are read: `RIFF` (little-endian) and `RIFX` (big-endian, whose
+/// sizes, `fmt ` fields and samples are all big-endian).
 enum WaveHeader {
   /// One chunk of a RIFF header: its four-byte tag, where its body starts (an index into the
   /// header slice it was read from) and the size its header declares.
@@ -8,6 +9,8 @@ enum WaveHeader {
     let header: ArraySlice<UInt8>
     let tagOffset: Int
     let size: Int
+    /// Whether the file is `RIFX`: its numbers and samples are big-endian.
+    let bigEndian: Bool
     var bodyOffset: Int { tagOffset + 8 }
 
     /// Whether the chunk's tag is `name` (four ASCII bytes).
@@ -17,37 +20,70 @@ enum WaveHeader {
     }
   }
 
-  /// The little-endian 16-bit value at `at` (an index into `header`).
-  static func u16(_ header: ArraySlice<UInt8>, _ at: Int) -> Int {
-    Int(header[at]) | Int(header[at + 1]) << 8
+  /// The 16-bit value at `at` (an index into `header`), little-endian unless `bigEndian`.
+  static func u16(_ header: ArraySlice<UInt8>, _ at: Int, bigEndian: Bool = false) -> Int {
+    bigEndian
+      ? Int(header[at]) << 8 | Int(header[at + 1])
+      : Int(header[at]) | Int(header[at + 1]) << 8
   }
 
-  /// The little-endian 32-bit value at `at` (an index into `header`).
-  static func u32(_ header: ArraySlice<UInt8>, _ at: Int) -> Int {
-    u16(header, at) | u16(header, at + 2) << 16
+  /// The 32-bit value at `at` (an index into `header`), little-endian unless `bigEndian`.
+  static func u32(_ header: ArraySlice<UInt8>, _ at: Int, bigEndian: Bool = false) -> Int {
+    bigEndian
+      ? u16(header, at, bigEndian: true) << 16 | u16(header, at + 2, bigEndian: true)
+      : u16(header, at) | u16(header, at + 2) << 16
+  }
+
+  /// Whether `header` starts a `RIFX` (big-endian) WAVE file; `nil` when it starts no WAVE
+  /// file at all.
+  static func isBigEndian(_ header: ArraySlice<UInt8>) -> Bool? {
+    let base = header.startIndex
+    guard header.count >= 12, header[(base + 8)..<(base + 12)].elementsEqual("WAVE".utf8)
+    else { return nil }
+    if header[base..<(base + 4)].elementsEqual("RIFF".utf8) { return false }
+    if header[base..<(base + 4)].elementsEqual("RIFX".utf8) { return true }
+    return nil
   }
 
   /// Calls `visit` with each chunk whose header lies inside `header`, in file order, until it
-  /// returns `false`. Returns `false` when `header` does not start a RIFF/WAVE file.
+  /// returns `false`. Returns `false` when `header` does not start a RIFF or RIFX WAVE file.
   @discardableResult
   static func forEachChunk(in header: ArraySlice<UInt8>, _ visit: (Chunk) -> Bool) -> Bool {
-    let base = header.startIndex
-    guard header.count >= 12,
-      header[base..<(base + 4)].elementsEqual("RIFF".utf8),
-      header[(base + 8)..<(base + 12)].elementsEqual("WAVE".utf8)
-    else { return false }
-    var offset = base + 12
+    guard let bigEndian = isBigEndian(header) else { return false }
+    var offset = header.startIndex + 12
     while offset + 8 <= header.endIndex {
-      let size = u32(header, offset + 4)
-      if !visit(Chunk(header: header, tagOffset: offset, size: size)) { break }
+      let size = u32(header, offset + 4, bigEndian: bigEndian)
+      let chunk = Chunk(header: header, tagOffset: offset, size: size, bigEndian: bigEndian)
+      if !visit(chunk) { break }
       offset += 8 + size + (size & 1)
     }
     return true
   }
 
+  /// Whether `size`, a `data` chunk's declared size, is one a streaming writer leaves when it
+  /// cannot seek back to write the real one: 0, the 0xFFFFFFFF family, or a placeholder just
+  /// under 2 GiB (sox writes 0x7FFFF000 to a pipe, GStreamer's `wavenc` 0x7FFF0000). The data
+  /// then runs to the end of the file.
+  static func isUnsetSize(_ size: Int) -> Bool {
+    size == 0 || size >= 0xFFFF_FF00 || (0x7FFF_0000...0x7FFF_FFFF).contains(size)
+  }
+
+  /// Where the audio of a streamed WAVE file starts (bytes from the start of the file): the
+  /// body of its `data` chunk when the header leaves that chunk's size unset (see
+  /// ``isUnsetSize(_:)``); `nil` for a stated size and for anything but RIFF/RIFX WAVE.
+  static func streamedDataOffset(_ header: ArraySlice<UInt8>) -> Int? {
+    var offset: Int? = nil
+    forEachChunk(in: header) { chunk in
+      guard chunk.is("data") else { return true }
+      if isUnsetSize(chunk.size) { offset = chunk.bodyOffset - header.startIndex }
+      return false
+    }
+    return offset
+  }
+
   /// Whether the `data` chunk declared in `path`'s header runs past the end of the file.
-  /// Unknown sizes (0, or the 0xFFFFFFFF family streaming writers use) and files that are not
-  /// plain RIFF/WAVE give `false`.
+  /// Unset sizes (see ``isUnsetSize(_:)``) and files that are not
+  /// RIFF/RIFX WAVE give `false`.
   ///
   /// FFmpeg's WAVE demuxer clamps the `data` chunk to the file's size, so a file cut short
   /// decodes without an error; the chunk size the header declares says otherwise.
@@ -60,7 +96,7 @@ enum WaveHeader {
     var truncated = false
     forEachChunk(in: header) { chunk in
       guard chunk.is("data") else { return true }
-      if chunk.size > 0, chunk.size < 0xFFFF_FF00 {
+      if !isUnsetSize(chunk.size) {
         truncated = chunk.bodyOffset - header.startIndex + chunk.size > fileSize
       }
       return false

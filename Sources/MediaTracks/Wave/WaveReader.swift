@@ -1,5 +1,6 @@
 /// Decodes plain PCM WAVE files in Swift, without FFmpeg: 16, 24 and 32-bit integer and 32-bit
-/// float samples, in a plain or a `WAVE_FORMAT_EXTENSIBLE` header.
+/// float samples, in a plain or a `WAVE_FORMAT_EXTENSIBLE` header, little-endian (`RIFF`) or
+/// big-endian (`RIFX`, which FFmpeg 5.1 decodes as little-endian: noise).
 ///
 /// It gives what FFmpeg's WAVE demuxer, PCM decoders and float conversion give for the same
 /// file: the same rate, channels, layout name, duration and samples (integers scaled by
@@ -28,6 +29,8 @@ final class WaveReader {
   /// Where the next audio byte is read, in bytes from the start of the file.
   private var position: Int64
   private let encoding: Encoding
+  /// Whether the samples are big-endian (a `RIFX` file).
+  private let bigEndian: Bool
   private let bytesPerFrame: Int
   /// Whole frames of audio left in the file.
   private var framesLeft: Int
@@ -53,6 +56,7 @@ final class WaveReader {
     self.source = source
     position = Int64(format.dataOffset)
     encoding = format.encoding
+    bigEndian = format.bigEndian
     sampleRate = format.sampleRate
     channels = format.channels
     bytesPerFrame = format.blockAlign
@@ -134,10 +138,24 @@ final class WaveReader {
       detail: "'\(path)' is truncated: its audio ends long before its stated duration")
   }
 
-  /// Converts `count` little-endian samples from `bytes` to floats at the start of `buffer`,
-  /// as FFmpeg's sample conversion does.
+  /// Converts `count` samples from `bytes` to floats at the start of `buffer`, as FFmpeg's
+  /// sample conversion does (big-endian ones are put in little-endian order first).
   private func convert(samples count: Int, into buffer: inout [Float]) {
     let encoding = encoding
+    if bigEndian {
+      let width = bytesPerFrame / channels
+      bytes.withUnsafeMutableBytes { raw in
+        for start in stride(from: 0, to: count * width, by: width) {
+          var low = start
+          var high = start + width - 1
+          while low < high {
+            raw.swapAt(low, high)
+            low += 1
+            high -= 1
+          }
+        }
+      }
+    }
     // One loop per encoding, alike on purpose: each keeps its load and scale inside its loop.
     bytes.withUnsafeBytes { raw in
       buffer.withUnsafeMutableBufferPointer { out in
@@ -189,25 +207,29 @@ extension WaveReader {
     var validBits: Int
     /// The container's bits per sample.
     var containerBits: Int
+    /// Whether the file is `RIFX`: its samples are big-endian.
+    var bigEndian = false
   }
 
   /// Parses the RIFF header in `header` (the first bytes of a file).
   static func parse(_ header: ArraySlice<UInt8>) -> Format? {
     let base = header.startIndex
-    func u16(_ at: Int) -> Int { WaveHeader.u16(header, base + at) }
-    func u32(_ at: Int) -> Int { WaveHeader.u32(header, base + at) }
+    guard let bigEndian = WaveHeader.isBigEndian(header) else { return nil }
+    func u16(_ at: Int) -> Int { WaveHeader.u16(header, base + at, bigEndian: bigEndian) }
+    func u32(_ at: Int) -> Int { WaveHeader.u32(header, base + at, bigEndian: bigEndian) }
     var format: Format? = nil
     var result: Format? = nil
     WaveHeader.forEachChunk(in: header) { chunk in
       let at = chunk.bodyOffset - base
       if chunk.is("fmt ") {
         guard format == nil, chunk.size >= 16, at + chunk.size <= header.count else { return false }
-        format = parseFormat(at: at, size: chunk.size, u16: u16, u32: u32)
+        format = parseFormat(at: at, size: chunk.size, bigEndian: bigEndian, u16: u16, u32: u32)
+        format?.bigEndian = bigEndian
         return format != nil
       }
       guard chunk.is("data") else { return true }
-      // An unset size (0, or the 0xFFFFFFFF family streaming writers use) goes to FFmpeg.
-      if var found = format, chunk.size > 0, chunk.size < 0xFFFF_FF00 {
+      // An unset size (see `WaveHeader.isUnsetSize`) goes to FFmpeg.
+      if var found = format, !WaveHeader.isUnsetSize(chunk.size) {
         found.dataOffset = at
         found.dataSize = chunk.size
         result = found
@@ -219,7 +241,7 @@ extension WaveReader {
 
   /// Parses a `fmt ` chunk's body of `size` bytes at `at`.
   private static func parseFormat(
-    at: Int, size: Int, u16: (Int) -> Int, u32: (Int) -> Int
+    at: Int, size: Int, bigEndian: Bool, u16: (Int) -> Int, u32: (Int) -> Int
   ) -> Format? {
     var formatTag = u16(at)
     let channels = u16(at + 2)
@@ -238,9 +260,22 @@ extension WaveReader {
         return nil
       }
       mask = u32(at + 20)
-      let guidTail = [0x0000, 0x0000, 0x0010, 0x0080, 0xAA00, 0x3800, 0x719B]
-      for (i, word) in guidTail.enumerated() where u16(at + 26 + 2 * i) != word { return nil }
-      formatTag = u16(at + 24)
+      // The sub-format GUID: the format tag, then the base GUID's bytes. RIFX writers store
+      // it two ways: with the bytes after the tag as in RIFF (sox: read big-endian, each word
+      // is the little-endian one swapped), or with its fields big-endian (SciPy).
+      let guidTail: [UInt16] = [0x0000, 0x0000, 0x0010, 0x0080, 0xAA00, 0x3800, 0x719B]
+      let bigEndianTail = [0x0000, 0x0010, 0x8000, 0x00AA, 0x0038, 0x9B71]
+      if guidTail.indices.allSatisfy({ i in
+        u16(at + 26 + 2 * i) == Int(bigEndian ? guidTail[i].byteSwapped : guidTail[i])
+      }) {
+        formatTag = u16(at + 24)
+      } else if bigEndian,
+        bigEndianTail.indices.allSatisfy({ u16(at + 28 + 2 * $0) == bigEndianTail[$0] })
+      {
+        formatTag = u32(at + 24)
+      } else {
+        return nil
+      }
     }
     let encoding: Encoding
     switch (formatTag, bits) {

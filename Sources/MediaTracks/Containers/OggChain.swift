@@ -1,0 +1,102 @@
+/// The length of a chained Ogg file (RFC 3533 section 4: logical bitstreams one after another,
+/// as internet radio records and `cat a.ogg b.ogg` make), from its pages. FFmpeg 5.1 takes the
+/// length of such a file from the last page's granule position alone, read at the first link's
+/// rate: the last link's length in the wrong units (0.6 s for 2 s of Vorbis at 44.1 kHz followed
+/// by 1.2 s at 22.05 kHz). The pages' headers are walked instead, and each link's audio counts
+/// its own length at its own rate.
+enum OggChain {
+  /// The most bytes walked: past it the length is left to FFmpeg.
+  static let scanBytes: Int64 = 256 << 20
+
+  /// One page's header: its flags, granule position, serial number and total size.
+  struct Page {
+    var beginsStream: Bool
+    var granule: Int64
+    var serial: UInt32
+    var headerSize: Int
+    var size: Int
+  }
+
+  /// The page whose header starts at `offset`, or `nil` when none does.
+  static func page(_ source: any ByteSource, at offset: Int64) -> Page? {
+    let head = source.bytes(at: offset, count: 27 + 255)
+    guard head.count >= 27, head.starts(with: Array("OggS".utf8)), head[4] == 0 else {
+      return nil
+    }
+    let segments = Int(head[26])
+    guard head.count >= 27 + segments else { return nil }
+    let body = head[27..<(27 + segments)].reduce(0) { $0 + Int($1) }
+    var granule: UInt64 = 0
+    for i in (6..<14).reversed() { granule = granule << 8 | UInt64(head[i]) }
+    var serial: UInt32 = 0
+    for i in (14..<18).reversed() { serial = serial << 8 | UInt32(head[i]) }
+    return Page(
+      beginsStream: head[5] & 2 != 0, granule: Int64(bitPattern: granule), serial: serial,
+      headerSize: 27 + segments, size: 27 + segments + body)
+  }
+
+  /// The sample rate and the samples to skip at the start (Opus's pre-skip) that an audio
+  /// stream's first packet states: Vorbis, Opus, FLAC and Speex; `nil` for anything else
+  /// (video, a skeleton).
+  static func audioTiming(_ packet: [UInt8]) -> (rate: Int, skip: Int)? {
+    func le(_ at: Int, _ count: Int) -> Int {
+      (0..<count).reversed().reduce(0) { $0 << 8 | Int(packet[at + $1]) }
+    }
+    if packet.count >= 16, packet.starts(with: [1] + Array("vorbis".utf8)) {
+      return (le(12, 4), 0)
+    }
+    if packet.count >= 12, packet.starts(with: Array("OpusHead".utf8)) { return (48000, le(10, 2)) }
+    if packet.count >= 30, packet.starts(with: [0x7F] + Array("FLAC".utf8)) {
+      // STREAMINFO follows the mapping header (13 bytes) and its block header (4): 20 bits of
+      // rate after the block sizes (4 bytes) and frame sizes (6 bytes).
+      let at = 27
+      return (Int(packet[at]) << 12 | Int(packet[at + 1]) << 4 | Int(packet[at + 2]) >> 4, 0)
+    }
+    if packet.count >= 40, packet.starts(with: Array("Speex   ".utf8)) { return (le(36, 4), 0) }
+    return nil
+  }
+
+  /// The duration in seconds of the chained Ogg file `source` holds: for each link (the streams
+  /// that begin together), its longest audio stream's last granule position, less its
+  /// pre-skip, over its rate; summed over the links. `nil` when the file is one link (FFmpeg's
+  /// length stands), holds no audio, is larger than ``scanBytes``, or a page is broken.
+  static func duration(_ source: any ByteSource) -> Double? {
+    guard source.size <= scanBytes, let first = page(source, at: 0) else { return nil }
+    // Only a file whose last page belongs to another stream than its first can be chained.
+    let tail = source.bytes(at: max(0, source.size - 65_536), count: 65_536)
+    let sync = Array("OggS".utf8)
+    guard let last = tail.indices.reversed().first(where: { tail[$0...].starts(with: sync) }),
+      let lastPage = page(source, at: max(0, source.size - 65_536) + Int64(last)),
+      lastPage.serial != first.serial
+    else { return nil }
+    var links: [[UInt32: (rate: Int, skip: Int, end: Int64)]] = []
+    var beginning = false
+    var offset: Int64 = 0
+    while offset < source.size {
+      guard let page = page(source, at: offset) else { return nil }
+      if page.beginsStream {
+        if !beginning { links.append([:]) }
+        beginning = true
+        let packet = source.bytes(at: offset + Int64(page.headerSize), count: 64)
+        if let timing = audioTiming(packet), timing.rate > 0 {
+          links[links.count - 1][page.serial] = (timing.rate, timing.skip, 0)
+        }
+      } else {
+        beginning = false
+      }
+      if var stream = links.last?[page.serial], page.granule >= 0 {
+        stream.end = max(stream.end, page.granule)
+        links[links.count - 1][page.serial] = stream
+      }
+      offset += Int64(page.size)
+    }
+    guard links.count > 1 else { return nil }
+    var total = 0.0
+    for link in links {
+      let lengths = link.values.map { Double(max(0, $0.end - Int64($0.skip))) / Double($0.rate) }
+      guard let longest = lengths.max() else { continue }
+      total += longest
+    }
+    return total > 0 ? total : nil
+  }
+}

@@ -1,0 +1,107 @@
+internal import CFFmpeg
+
+extension FormatContext {
+  /// The bytes at the end of an MPEG-TS or MPEG-PS file read for its audio's last frames:
+  /// several PES packets of every audio stream even beside high-rate video.
+  static let transportStreamTailBytes: Int64 = 256 << 10
+
+  /// Extends each MPEG-TS and MPEG-PS (VOB) audio track's duration to the end of its last
+  /// frame (and an FLV file's audio track, see ``extendFLVEnd(_:)``). FFmpeg 5.1 takes a
+  /// stream's end from its last PES packet's timestamp plus one frame, but a PES packet of
+  /// audio often carries several frames (GStreamer and FFmpeg put about 100 ms in one: four to
+  /// seven AAC frames), so the track came out that much short. The last 256 KiB are read again
+  /// through FFmpeg's parsers, which split PES packets into frames with their durations (a
+  /// frame without one counts as the decoder's frame size). Local and in-memory inputs only; a
+  /// track keeps its duration when the read finds none of its frames, or ends earlier.
+  ///
+  /// - Returns: the latest end in seconds from the container's start over the corrected
+  ///   tracks, or `nil` when nothing was corrected.
+  func extendTransportStreamEnds(_ audio: inout [AudioTrack], path: String) -> Double? {
+    if formatName == "flv" { return extendFLVEnd(&audio) }
+    guard formatName == "mpegts" || formatName == "mpeg", !audio.isEmpty, let source = byteSource,
+      !(source is HTTPBytes), source.size > 0, let packet = av_packet_alloc()
+    else { return nil }
+    var owned: UnsafeMutablePointer<AVPacket>? = packet
+    defer { av_packet_free(&owned) }
+    let target = max(0, source.size - Self.transportStreamTailBytes)
+    guard avformat_seek_file(raw, -1, Int64.min, target, Int64.max, AVSEEK_FLAG_BYTE) >= 0
+    else { return nil }
+    var ends: [Int: Int64] = [:]
+    let wanted = Set(audio.map(\.index))
+    // Other streams' packets are skipped by the demuxer, not parsed (video parsers cost most).
+    var discarded: [(Int, AVDiscard)] = []
+    for index in 0..<streamCount where !wanted.contains(index) {
+      discarded.append((index, stream(at: index).pointee.discard))
+      stream(at: index).pointee.discard = AVDISCARD_ALL
+    }
+    defer { for (index, discard) in discarded { stream(at: index).pointee.discard = discard } }
+    while (try? readFrame(packet, path: path)) == 0 {
+      defer { av_packet_unref(packet) }
+      let index = Int(packet.pointee.stream_index)
+      guard wanted.contains(index) else { continue }
+      var length = packet.pointee.duration
+      if length <= 0 { length = frameTicks(ofStream: index) }
+      if packet.pointee.pts != cff_nopts_value() {
+        ends[index] = packet.pointee.pts + length
+      } else if let end = ends[index] {
+        ends[index] = end + length
+      }
+    }
+    var latest: Double? = nil
+    for position in audio.indices {
+      let index = audio[position].index
+      let stream = stream(at: index)
+      guard var end = ends[index], stream.pointee.start_time != cff_nopts_value() else {
+        continue
+      }
+      // Timestamps are 33 bits and may wrap between the first frame and the last.
+      if end < stream.pointee.start_time { end += 1 << 33 }
+      let base = av_q2d(stream.pointee.time_base)
+      let seconds = Double(end - stream.pointee.start_time) * base
+      let current = audio[position].duration ?? 0
+      // Longer, by less than the 256 KiB read could hold (not a timestamp jump); a track
+      // FFmpeg states no length for ends within the container's.
+      guard seconds > current, current == 0 || seconds - current < 10,
+        current > 0 || seconds < (containerDuration ?? .infinity) + 10
+      else { continue }
+      audio[position].duration = seconds
+      var fromStart = Double(end) * base
+      if raw.pointee.start_time != cff_nopts_value() {
+        fromStart -= Double(raw.pointee.start_time) / Double(AV_TIME_BASE)
+      }
+      latest = max(latest ?? 0, fromStart)
+    }
+    return latest
+  }
+
+  /// Sets the duration of an FLV file's audio track (FFmpeg 5.1 states none) to the end of its
+  /// last tag: that tag's timestamp and one frame (see ``FLVTags``).
+  ///
+  /// - Returns: the end in seconds from the container's start, or `nil` when not found.
+  func extendFLVEnd(_ audio: inout [AudioTrack]) -> Double? {
+    guard audio.count == 1, let source = byteSource, !(source is HTTPBytes),
+      let last = FLVTags.lastAudioTimestamp(source)
+    else { return nil }
+    let index = audio[0].index
+    let stream = stream(at: index)
+    let base = av_q2d(stream.pointee.time_base)
+    guard base > 0 else { return nil }
+    let start = stream.pointee.start_time == cff_nopts_value() ? 0 : stream.pointee.start_time
+    let end = Double(last) / 1000 + Double(frameTicks(ofStream: index)) * base
+    let seconds = end - Double(start) * base
+    guard seconds > 0, !isImplausible(seconds) else { return nil }
+    audio[0].duration = seconds
+    return end
+  }
+
+  /// One frame of stream `index` in its time base, from the decoder's frame size (set by the
+  /// stream-information pass) and the rate; 0 when either is unknown.
+  private func frameTicks(ofStream index: Int) -> Int64 {
+    let stream = stream(at: index)
+    guard let parameters = stream.pointee.codecpar, parameters.pointee.frame_size > 0,
+      parameters.pointee.sample_rate > 0
+    else { return 0 }
+    let seconds = Double(parameters.pointee.frame_size) / Double(parameters.pointee.sample_rate)
+    return Int64((seconds / av_q2d(stream.pointee.time_base)).rounded())
+  }
+}
