@@ -175,16 +175,26 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
       throw CLIError.data(name, error.description)
     }
   }
-  let elapsed = clock.now - started
-  if let shift = options.shift { document = document.shifted(by: shift) }
+  return try finishCues(
+    document, parse: (bytes: bytes.count, elapsed: clock.now - started), mode, options,
+    arguments, &sink)
+}
 
+/// Writes the cues of `document` (shifted and filtered as `options` say) to `sink`, commits
+/// it and counts the diagnostics on standard error; `parse` is the input's size and the time
+/// its reading took, for `--stats`.
+private func finishCues(
+  _ document: SubtitleDocument, parse: (bytes: Int, elapsed: Duration), _ mode: CuesMode,
+  _ options: CuesOptions, _ arguments: ParsedArguments, _ sink: inout OutputSink
+) throws(CLIError) -> ExitCode {
+  var document = document
+  if let shift = options.shift { document = document.shifted(by: shift) }
   var cueIndices = Array(document.cues.indices)
   if let at = options.at { cueIndices = CueTimeline(cues: document.cues).active(at: at) }
-
   let diagnosticCount = writeCues(
     document, cueIndices, mode: mode, options: options, tree: arguments.has("tree"),
-    parse: (bytes: bytes.count, elapsed: elapsed), to: &sink)
-  try sink.commit(command: name)
+    parse: parse, to: &sink)
+  try sink.commit(command: "cues")
   if diagnosticCount > 0 {
     var stderr = StandardError()
     let plural = diagnosticCount == 1 ? "diagnostic" : "diagnostics"
@@ -222,27 +232,16 @@ private func runStreamCues(
   }
   let clock = ContinuousClock()
   let started = clock.now
-  var document: SubtitleDocument
+  let document: SubtitleDocument
   do throws(MediaError) {
     document = try SubtitleStreamReader(path: path, streamIndex: index, timeout: timeout)
       .document()
   } catch {
     throw mediaFailure(error, command: name, input: path)
   }
-  let elapsed = clock.now - started
-  if let shift = options.shift { document = document.shifted(by: shift) }
-  var cueIndices = Array(document.cues.indices)
-  if let at = options.at { cueIndices = CueTimeline(cues: document.cues).active(at: at) }
-  let diagnosticCount = writeCues(
-    document, cueIndices, mode: mode, options: options, tree: arguments.has("tree"),
-    parse: (bytes: document.text.count, elapsed: elapsed), to: &sink)
-  try sink.commit(command: name)
-  if diagnosticCount > 0 {
-    var stderr = StandardError()
-    let plural = diagnosticCount == 1 ? "diagnostic" : "diagnostics"
-    stderr.write("mtool: cues: \(diagnosticCount) \(plural) (see --json)\n")
-  }
-  return .ok
+  return try finishCues(
+    document, parse: (bytes: document.text.count, elapsed: clock.now - started), mode, options,
+    arguments, &sink)
 }
 
 /// The WebVTT segments of the HLS subtitle playlist `playlist` (read from `path`), joined into

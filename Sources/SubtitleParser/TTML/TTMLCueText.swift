@@ -188,15 +188,17 @@ struct TTMLCueText {
     /// Where the current line starts in `out`, and whether it has shown anything.
     var lineStart = 0
     var lineVisible = false
-    func append(text: Substring.UTF8View) {
-      for byte in text {
-        switch byte {
-        case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
-        case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
-        case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
-        default: out.append(byte)
-        }
+    /// Appends `byte`, escaped if it is WebVTT markup.
+    func appendByte(_ byte: UInt8) {
+      switch byte {
+      case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+      case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+      case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+      default: out.append(byte)
       }
+    }
+    func append(text: Substring.UTF8View) {
+      for byte in text { appendByte(byte) }
     }
     func appendEscaped(_ run: Slice<UnsafeBufferPointer<UInt8>>) {
       guard
@@ -207,14 +209,7 @@ struct TTMLCueText {
         out.append(contentsOf: run)
         return
       }
-      for byte in run {
-        switch byte {
-        case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
-        case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
-        case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
-        default: out.append(byte)
-        }
-      }
+      for byte in run { appendByte(byte) }
     }
     func endLine() {
       // No blank line inside a cue (it would end it in WebVTT): a line that shows nothing
