@@ -177,6 +177,15 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// Whether low frequencies dominate the current similarity reference, once measured (see
   /// ``isLowFrequency()``); nil until then.
   var lowFrequencyKnown: Bool?
+  /// Whether low frequencies dominated the previous search's reference; true when it was not
+  /// measured (its match within the drift budget was good, which noise's never is). The whole
+  /// range is searched for bass only when this holds too: low-passed noise passes
+  /// ``bassShare`` in one 10 ms reference now and then, and its one good match in the whole
+  /// range, its natural continuation, then moved a segment up to 9 ms off the timeline (2.5 ms
+  /// averaged over 10 ms at 0.75x, 1.9 ms so). A tone below ``bassHz`` finds a good match
+  /// within the budget in some segments and not in the next, which is why an unmeasured
+  /// reference counts: counted as not low, a 220 Hz tone lost 55 dB of SNR at 2x.
+  var lowFrequencyBefore = true
   var map: MediaTimeMap
   var inputFrames = 0
   var finished = false
@@ -210,6 +219,18 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// budget, it drifted 6 ms off the timeline). A tone just below ``bassHz`` passes only about
   /// 0.3 of its energy: it counts by its zero crossings (see ``bassCrossings``).
   static let bassShare: Float = 0.3
+  /// The share of the previous segment's offset from its ideal position that the next search
+  /// within the drift budget aims to undo: its preferred lag (among near-equal peaks, and for the
+  /// distance penalty) is the ideal position less this share of that offset. Matches of
+  /// noise-like sound are near-equal over the whole budget, and taken nearest the ideal position
+  /// they wandered to one side of it for several segments; the timeline on band-limited noise
+  /// was 3.6 ms off at 3x, 2.5 ms at 0.75x and 2.1 ms at 2.5x (averaged over 10 ms), against
+  /// 2.1, 1.9 and 2.0 ms so. The whole share (1) made neighbouring segments swing from one edge
+  /// of the budget to the other; a tone's or a chord's match, near-equal to none, is unchanged.
+  static let offsetCarry = 0.5
+  /// How near its preferred lag a poor match is kept when speeding up, as a share of the drift
+  /// budget (see `keepNearTarget`).
+  static let nearTargetShare = 0.5
   /// The correlation of a match within the drift budget that is good enough to keep.
   static let goodMatch: Float = 0.99
   /// Above the bass, a match outside the drift budget replaces the best within it only when it
@@ -664,6 +685,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     pendingHead = 0
     pendingCount = 0
     lastEmitted = Int.min
+    lowFrequencyKnown = nil
+    lowFrequencyBefore = true
     segment = 0
     previous = Double(preroll - hop)
     previousIdeal = previous
