@@ -96,6 +96,65 @@ func muxedAudioIsListedFromCodecs(codec: String, name: String, profile: String?)
   #expect(info.subtitles.map(\.kind) == [.captions, .captions, .subtitles])
 }
 
+// MARK: HLS: closed captions the variants carry
+
+@Test func closedCaptionsNoneOnTheVariantsListsNoCaptions() throws {
+  // RFC 8216 section 4.3.4.2: NONE on every variant means no variant carries captions.
+  let none = try hls(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc1",LANGUAGE="es",NAME="Eng",INSTREAM-ID="SERVICE4"
+    #EXT-X-STREAM-INF:BANDWIDTH=1280000,CODECS="mp4a.40.2,avc1.66.30",CLOSED-CAPTIONS=NONE
+    low.m3u8
+    """)
+  #expect(none.subtitles.isEmpty)
+  #expect(none.audio.map(\.codec) == ["aac"])
+  // Once the variants say which groups they carry, a group none names is not carried either;
+  // with no CLOSED-CAPTIONS attribute on any variant, the captions declared are listed.
+  let named = try hls(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc1",LANGUAGE="en",NAME="English",INSTREAM-ID="CC1"
+    #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc2",LANGUAGE="fr",NAME="Français",INSTREAM-ID="CC3"
+    #EXT-X-STREAM-INF:BANDWIDTH=1280000,CODECS="mp4a.40.2,avc1.66.30",CLOSED-CAPTIONS="cc1"
+    low.m3u8
+    #EXT-X-STREAM-INF:BANDWIDTH=2560000,CODECS="mp4a.40.2,avc1.66.30",CLOSED-CAPTIONS=NONE
+    mid.m3u8
+    """)
+  #expect(named.subtitles.map(\.language) == ["en"])
+  let unstated = try hls(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc1",LANGUAGE="es",NAME="Eng",INSTREAM-ID="SERVICE4"
+    #EXT-X-STREAM-INF:BANDWIDTH=1280000,CODECS="mp4a.40.2,avc1.66.30"
+    low.m3u8
+    """)
+  #expect(unstated.subtitles.map(\.codec) == ["eia_708"])
+}
+
+// MARK: HLS: variables
+
+@Test func defineVariablesAreSubstituted() throws {
+  // RFC 8216bis section 4.3 and 4.4.2.3: `{$name}` after `#EXT-X-DEFINE` is the value, once.
+  let text = """
+    #EXTM3U
+    #EXT-X-DEFINE:NAME="codecs",VALUE="mp4a.40.5"
+    #EXT-X-DEFINE:NAME="lang",VALUE="de"
+    #EXT-X-DEFINE:NAME="tricky",VALUE="a/{$lang}/b"
+    #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="Deutsch",LANGUAGE="{$lang}",URI="{$tricky}.m3u8"
+    #EXT-X-STREAM-INF:BANDWIDTH=65000,CODECS="{$codecs}",SUBTITLES="s"
+    audio/{$tricky}/{$unknown}.m3u8
+    """
+  let playlist = try HLSPlaylist(bytes: Array(text.utf8))
+  #expect(playlist.variants.map(\.codecs) == [["mp4a.40.5"]])
+  #expect(playlist.variants.map(\.uri) == ["audio/a/{$lang}/b/{$unknown}.m3u8"])
+  #expect(playlist.renditions.map(\.uri) == ["a/{$lang}/b.m3u8"])
+  let info = try hls(text)
+  #expect(info.audio.map(\.codec) == ["aac"])
+  #expect(info.audio.map(\.profile) == ["HE-AAC"])
+  #expect(info.subtitles.map(\.language) == ["de"])
+}
+
 // MARK: HLS: one track per NAME and LANGUAGE
 
 @Test func renditionsOfOneNameInSeveralGroupsAreOneTrack() throws {

@@ -20,7 +20,9 @@
 /// `public.accessibility.transcribes-spoken-dialog` and
 /// `public.accessibility.describes-music-and-sound` → `hearing_impaired` and `captions`
 /// (``SubtitleKind/captions``), and closed captions → `captions` (codec `eia_608` for
-/// `INSTREAM-ID="CC1"`…`"CC4"`, `eia_708` for `"SERVICE1"`…).
+/// `INSTREAM-ID="CC1"`…`"CC4"`, `eia_708` for `"SERVICE1"`…). Closed captions are listed
+/// only when some variant names their group, once any variant has a `CLOSED-CAPTIONS`
+/// attribute (`CLOSED-CAPTIONS=NONE` on every variant: none).
 ///
 /// Audio muxed into the variants: when the playlist has no `TYPE=AUDIO` rendition and a
 /// variant's `CODECS` names an audio codec (`mp4a`, `ac-3`, `ec-3`, `opus`, `fLaC`, …), that
@@ -224,10 +226,18 @@ public enum ManifestParser {
         subtitleGroupCodecs[group] = variant.codecs
       }
     }
+    // RFC 8216 section 4.3.4.2: `CLOSED-CAPTIONS=NONE` on the variants says that none carries
+    // captions; once any variant states the attribute, only the groups it names are carried.
+    let captionGroups = playlist.variants.compactMap { $0.attributes["CLOSED-CAPTIONS"] }
     var hasAudioRenditions = false
     for track in playlist.renditionTracks() {
       let members = track.renditions.map { playlist.renditions[$0] }
       let rendition = members[0]
+      if rendition.type == "CLOSED-CAPTIONS", !captionGroups.isEmpty,
+        !members.contains(where: { captionGroups.contains($0.groupID) })
+      {
+        continue
+      }
       let position = track.renditions[0]
       var dispositions: [String] = []
       if members.contains(where: \.isDefault) { dispositions.append("default") }
