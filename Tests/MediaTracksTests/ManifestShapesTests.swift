@@ -132,6 +132,20 @@ func muxedAudioIsListedFromCodecs(codec: String, name: String, profile: String?)
   #expect(unstated.subtitles.map(\.codec) == ["eia_708"])
 }
 
+@Test func subtitlesWithoutAURIAreNotListed() throws {
+  // RFC 8216 section 4.3.4.2.1: the URI is required for SUBTITLES; without it nothing is read.
+  let info = try hls(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="sub1",LANGUAGE="es",NAME="Español"
+    #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="sub1",LANGUAGE="en",NAME="English",URI="en.m3u8"
+    #EXT-X-STREAM-INF:BANDWIDTH=1280000,CODECS="mp4a.40.2,avc1.66.30",SUBTITLES="sub1"
+    low.m3u8
+    """)
+  #expect(info.subtitles.map(\.language) == ["en"])
+  #expect(info.subtitles.map(\.index) == [1])
+}
+
 // MARK: HLS: variables
 
 @Test func defineVariablesAreSubstituted() throws {

@@ -22,7 +22,8 @@
 /// (``SubtitleKind/captions``), and closed captions → `captions` (codec `eia_608` for
 /// `INSTREAM-ID="CC1"`…`"CC4"`, `eia_708` for `"SERVICE1"`…). Closed captions are listed
 /// only when some variant names their group, once any variant has a `CLOSED-CAPTIONS`
-/// attribute (`CLOSED-CAPTIONS=NONE` on every variant: none).
+/// attribute (`CLOSED-CAPTIONS=NONE` on every variant: none). A `SUBTITLES` rendition without
+/// the `URI` the specification requires is not listed.
 ///
 /// Audio muxed into the variants: when the playlist has no `TYPE=AUDIO` rendition and a
 /// variant's `CODECS` names an audio codec (`mp4a`, `ac-3`, `ec-3`, `opus`, `fLaC`, …), that
@@ -238,6 +239,9 @@ public enum ManifestParser {
       {
         continue
       }
+      // Section 4.3.4.2.1: a SUBTITLES rendition's URI is required; without one there is no
+      // text to read (subtitles are never muxed into the variants' segments).
+      if rendition.type == "SUBTITLES", members.allSatisfy({ $0.uri == nil }) { continue }
       let position = track.renditions[0]
       var dispositions: [String] = []
       if members.contains(where: \.isDefault) { dispositions.append("default") }
