@@ -167,6 +167,17 @@ func muxedAudioIsListedFromCodecs(codec: String, name: String, profile: String?)
   #expect(info.audio.map(\.codec) == ["aac"])
   #expect(info.audio.map(\.profile) == ["HE-AAC"])
   #expect(info.subtitles.map(\.language) == ["de"])
+  // `{$` not followed by a defined name and `}` stays as written.
+  let odd = try HLSPlaylist(
+    bytes: Array(
+      "#EXTM3U\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"x\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\n{${$a{$a}{$b}{$\n"
+        .utf8))
+  #expect(odd.variants.map(\.uri) == ["{${$ax{$b}{$"])
+  // A long value referenced many times is substituted up to 16 MiB in all, then left as written.
+  var big = "#EXTM3U\n#EXT-X-DEFINE:NAME=\"v\",VALUE=\"" + String(repeating: "a", count: 1 << 20)
+  big += "\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\n" + String(repeating: "{$v}", count: 20) + "\n"
+  let capped = try HLSPlaylist(bytes: Array(big.utf8))
+  #expect(capped.variants.first?.uri.utf8.count == 16 << 20 + 4 * 4)
 }
 
 // MARK: HLS: one track per NAME and LANGUAGE
