@@ -462,6 +462,37 @@ func textRolesGiveKinds(role: String, kind: SubtitleKind) throws {
   #expect(info.subtitles.first?.isDefault == true)
 }
 
+@Test(arguments: [
+  // Each scheme's value read as the scheme defines it.
+  ("urn:mpeg:dash:23003:3:audio_channel_configuration:2011", "2", 2),
+  ("urn:mpeg:mpegB:cicp:ChannelConfiguration", "6", 6),
+  ("urn:mpeg:mpegB:cicp:ChannelConfiguration", "8", 2),
+  ("urn:mpeg:mpegB:cicp:ChannelConfiguration", "12", 8),
+  ("tag:dolby.com,2014:dash:audio_channel_configuration:2011", "F801", 6),
+  ("urn:dolby:dash:audio_channel_configuration:2011", "A000", 2),
+  // AC-4 speaker-group masks: 5.1 and 5.1.2, not 47 or 199 channels.
+  ("tag:dolby.com,2015:dash:audio_channel_configuration:2015", "000047", 6),
+  ("tag:dolby.com,2015:dash:audio_channel_configuration:2015", "0000C7", 8),
+  ("tag:dolby.com,2015:dash:audio_channel_configuration:2015", "800047", 0),
+  ("tag:dts.com,2014:dash:audio_channel_configuration:2012", "6", 6),
+  ("tag:dts.com,2018:uhd:audio_channel_configuration", "0000003F", 6),
+  // A scheme nobody defined here: its value is not guessed at.
+  ("urn:example:channels", "000047", 0),
+  ("urn:example:channels", "2", 0),
+])
+func channelSchemesAreReadAsDefined(scheme: String, value: String, channels: Int) throws {
+  let info = try dash(
+    """
+    <MPD type="static" mediaPresentationDuration="PT10S"><Period>
+      <AdaptationSet mimeType="audio/mp4" codecs="ec-3" lang="en">
+        <AudioChannelConfiguration schemeIdUri="\(scheme)" value="\(value)"/>
+        <Representation id="a" bandwidth="128000"/>
+      </AdaptationSet>
+    </Period></MPD>
+    """)
+  #expect(info.audio.map(\.channels) == [channels])
+}
+
 @Test func audioMuxedIntoAVideoSetIsListed() throws {
   let info = try dash(
     """

@@ -36,7 +36,8 @@
 /// `adaptation-set-switching` property are one track, and a set in a later period that matches
 /// an earlier period's track (same content type, language, label, roles, accessibility and codec
 /// family) continues that track. `lang` is the language, the `Label` the title,
-/// `AudioChannelConfiguration` the channel count (MPEG, CICP and Dolby schemes),
+/// `AudioChannelConfiguration` the channel count (MPEG, CICP, Dolby E-AC-3 and AC-4, and DTS
+/// schemes; none from a scheme it does not know),
 /// `audioSamplingRate` the sample rate and the highest `bandwidth` the bit rate. `Role` values:
 /// `main` → `default` (DASH's closest thing to a default flag), `commentary` → `comment`
 /// (``AudioKind/commentary``), `dub` → `dub` (``AudioKind/translation``), `description` →
