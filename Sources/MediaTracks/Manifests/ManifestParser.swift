@@ -230,7 +230,7 @@ public enum ManifestParser {
     }
     // RFC 8216 section 4.3.4.2: `CLOSED-CAPTIONS=NONE` on the variants says that none carries
     // captions; once any variant states the attribute, only the groups it names are carried.
-    let captionGroups = playlist.variants.compactMap { $0.attributes["CLOSED-CAPTIONS"] }
+    let captionGroups = Set(playlist.variants.compactMap { $0.attributes["CLOSED-CAPTIONS"] })
     var hasAudioRenditions = false
     for track in playlist.renditionTracks() {
       let members = track.renditions.map { playlist.renditions[$0] }
