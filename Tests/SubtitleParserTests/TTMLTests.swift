@@ -307,6 +307,32 @@ private func texts(_ document: SubtitleDocument) -> [String] {
   #expect(settings.allSatisfy { !$0.snapToLines })
 }
 
+@Test func contentInARegionInheritsTheRegionsStyles() throws {
+  // The region is the parent of the body flowed into it: its inline and referenced styles
+  // reach the text, below what the paragraph and its ancestors state.
+  let head = """
+    <styling><style xml:id="speaker" tts:fontStyle="italic" tts:color="yellow"/></styling>
+    <layout>
+      <region xml:id="r" tts:origin="10% 60%" tts:extent="50% 20%" tts:textAlign="left"
+          tts:displayAlign="after" style="speaker"/>
+    </layout>
+    """
+  let document = try parse(
+    ttml(
+      """
+      <div region="r">
+        <p begin="0s" end="1s">a</p>
+        <p begin="1s" end="2s" tts:color="lime" tts:textAlign="right">b</p>
+      </div>
+      <div region="r" tts:fontStyle="normal"><p begin="2s" end="3s">c</p></div>
+      """, head: head))
+  #expect(texts(document) == ["<i><c.yellow>a</c></i>", "<i><c.lime>b</c></i>", "<c.yellow>c</c>"])
+  let settings = document.cues.map(\.settings)
+  #expect(settings.map(\.align) == [.left, .right, .left])
+  #expect(settings.map(\.position) == [10, 60, 10])
+  #expect(settings.map(\.line) == [80, 80, 80])
+}
+
 @Test func theDFXPDraftStylingNamespaceIsRead() throws {
   let document = try parse(
     Array(

@@ -425,11 +425,16 @@ struct TTMLBuilder {
       distinct += 1
     }
     cuts.removeSubrange(distinct...)
+    // Content flowed into a region inherits the region's styles (TTML 2, 10.4.4 and 11.3.1.3:
+    // the region is the parent of the `body` copied into it), below everything the paragraph
+    // and its ancestors state themselves.
+    let fromRegion =
+      region.flatMap { regions[$0] }?.filter { Self.inherited.contains($0.key) } ?? [:]
     for index in cuts.indices.dropLast() {
       let start = cuts[index]
       let stop = cuts[index + 1]
       guard start < stop else { continue }
-      var style = paragraph.style
+      var style = fromRegion.merging(paragraph.style) { $1 }
       for set in ancestorSets where set.begin <= start && start < set.end {
         style.merge(inlineStyle(set.element)) { $1 }
       }
