@@ -96,6 +96,90 @@ func muxedAudioIsListedFromCodecs(codec: String, name: String, profile: String?)
   #expect(info.subtitles.map(\.kind) == [.captions, .captions, .subtitles])
 }
 
+// MARK: HLS: closed captions the variants carry
+
+@Test func closedCaptionsNoneOnTheVariantsListsNoCaptions() throws {
+  // RFC 8216 section 4.3.4.2: NONE on every variant means no variant carries captions.
+  let none = try hls(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc1",LANGUAGE="es",NAME="Eng",INSTREAM-ID="SERVICE4"
+    #EXT-X-STREAM-INF:BANDWIDTH=1280000,CODECS="mp4a.40.2,avc1.66.30",CLOSED-CAPTIONS=NONE
+    low.m3u8
+    """)
+  #expect(none.subtitles.isEmpty)
+  #expect(none.audio.map(\.codec) == ["aac"])
+  // Once the variants say which groups they carry, a group none names is not carried either;
+  // with no CLOSED-CAPTIONS attribute on any variant, the captions declared are listed.
+  let named = try hls(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc1",LANGUAGE="en",NAME="English",INSTREAM-ID="CC1"
+    #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc2",LANGUAGE="fr",NAME="Français",INSTREAM-ID="CC3"
+    #EXT-X-STREAM-INF:BANDWIDTH=1280000,CODECS="mp4a.40.2,avc1.66.30",CLOSED-CAPTIONS="cc1"
+    low.m3u8
+    #EXT-X-STREAM-INF:BANDWIDTH=2560000,CODECS="mp4a.40.2,avc1.66.30",CLOSED-CAPTIONS=NONE
+    mid.m3u8
+    """)
+  #expect(named.subtitles.map(\.language) == ["en"])
+  let unstated = try hls(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc1",LANGUAGE="es",NAME="Eng",INSTREAM-ID="SERVICE4"
+    #EXT-X-STREAM-INF:BANDWIDTH=1280000,CODECS="mp4a.40.2,avc1.66.30"
+    low.m3u8
+    """)
+  #expect(unstated.subtitles.map(\.codec) == ["eia_708"])
+}
+
+@Test func subtitlesWithoutAURIAreNotListed() throws {
+  // RFC 8216 section 4.3.4.2.1: the URI is required for SUBTITLES; without it nothing is read.
+  let info = try hls(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="sub1",LANGUAGE="es",NAME="Español"
+    #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="sub1",LANGUAGE="en",NAME="English",URI="en.m3u8"
+    #EXT-X-STREAM-INF:BANDWIDTH=1280000,CODECS="mp4a.40.2,avc1.66.30",SUBTITLES="sub1"
+    low.m3u8
+    """)
+  #expect(info.subtitles.map(\.language) == ["en"])
+  #expect(info.subtitles.map(\.index) == [1])
+}
+
+// MARK: HLS: variables
+
+@Test func defineVariablesAreSubstituted() throws {
+  // RFC 8216bis section 4.3 and 4.4.2.3: `{$name}` after `#EXT-X-DEFINE` is the value, once.
+  let text = """
+    #EXTM3U
+    #EXT-X-DEFINE:NAME="codecs",VALUE="mp4a.40.5"
+    #EXT-X-DEFINE:NAME="lang",VALUE="de"
+    #EXT-X-DEFINE:NAME="tricky",VALUE="a/{$lang}/b"
+    #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="Deutsch",LANGUAGE="{$lang}",URI="{$tricky}.m3u8"
+    #EXT-X-STREAM-INF:BANDWIDTH=65000,CODECS="{$codecs}",SUBTITLES="s"
+    audio/{$tricky}/{$unknown}.m3u8
+    """
+  let playlist = try HLSPlaylist(bytes: Array(text.utf8))
+  #expect(playlist.variants.map(\.codecs) == [["mp4a.40.5"]])
+  #expect(playlist.variants.map(\.uri) == ["audio/a/{$lang}/b/{$unknown}.m3u8"])
+  #expect(playlist.renditions.map(\.uri) == ["a/{$lang}/b.m3u8"])
+  let info = try hls(text)
+  #expect(info.audio.map(\.codec) == ["aac"])
+  #expect(info.audio.map(\.profile) == ["HE-AAC"])
+  #expect(info.subtitles.map(\.language) == ["de"])
+  // `{$` not followed by a defined name and `}` stays as written.
+  let odd = try HLSPlaylist(
+    bytes: Array(
+      "#EXTM3U\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"x\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\n{${$a{$a}{$b}{$\n"
+        .utf8))
+  #expect(odd.variants.map(\.uri) == ["{${$ax{$b}{$"])
+  // A long value referenced many times is substituted up to 16 MiB in all, then left as written.
+  var big = "#EXTM3U\n#EXT-X-DEFINE:NAME=\"v\",VALUE=\"" + String(repeating: "a", count: 1 << 20)
+  big += "\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\n" + String(repeating: "{$v}", count: 20) + "\n"
+  let capped = try HLSPlaylist(bytes: Array(big.utf8))
+  #expect(capped.variants.first?.uri.utf8.count == 16 << 20 + 4 * 4)
+}
+
 // MARK: HLS: one track per NAME and LANGUAGE
 
 @Test func renditionsOfOneNameInSeveralGroupsAreOneTrack() throws {
@@ -376,6 +460,37 @@ func textRolesGiveKinds(role: String, kind: SubtitleKind) throws {
   #expect(info.defaultAudio == 1)
   #expect(info.audio.map(\.kind) == [.alternative, .main])
   #expect(info.subtitles.first?.isDefault == true)
+}
+
+@Test(arguments: [
+  // Each scheme's value read as the scheme defines it.
+  ("urn:mpeg:dash:23003:3:audio_channel_configuration:2011", "2", 2),
+  ("urn:mpeg:mpegB:cicp:ChannelConfiguration", "6", 6),
+  ("urn:mpeg:mpegB:cicp:ChannelConfiguration", "8", 2),
+  ("urn:mpeg:mpegB:cicp:ChannelConfiguration", "12", 8),
+  ("tag:dolby.com,2014:dash:audio_channel_configuration:2011", "F801", 6),
+  ("urn:dolby:dash:audio_channel_configuration:2011", "A000", 2),
+  // AC-4 speaker-group masks: 5.1 and 5.1.2, not 47 or 199 channels.
+  ("tag:dolby.com,2015:dash:audio_channel_configuration:2015", "000047", 6),
+  ("tag:dolby.com,2015:dash:audio_channel_configuration:2015", "0000C7", 8),
+  ("tag:dolby.com,2015:dash:audio_channel_configuration:2015", "800047", 0),
+  ("tag:dts.com,2014:dash:audio_channel_configuration:2012", "6", 6),
+  ("tag:dts.com,2018:uhd:audio_channel_configuration", "0000003F", 6),
+  // A scheme nobody defined here: its value is not guessed at.
+  ("urn:example:channels", "000047", 0),
+  ("urn:example:channels", "2", 0),
+])
+func channelSchemesAreReadAsDefined(scheme: String, value: String, channels: Int) throws {
+  let info = try dash(
+    """
+    <MPD type="static" mediaPresentationDuration="PT10S"><Period>
+      <AdaptationSet mimeType="audio/mp4" codecs="ec-3" lang="en">
+        <AudioChannelConfiguration schemeIdUri="\(scheme)" value="\(value)"/>
+        <Representation id="a" bandwidth="128000"/>
+      </AdaptationSet>
+    </Period></MPD>
+    """)
+  #expect(info.audio.map(\.channels) == [channels])
 }
 
 @Test func audioMuxedIntoAVideoSetIsListed() throws {

@@ -123,12 +123,43 @@ func colour(_ css: String, _ children: CueNode...) -> CueNode {
       ])
   }
 
-  @Test func unknownStyleFallsBackToTheFirst() throws {
-    var bytes = assScript([])
+  @Test func unknownStyleFallsBackToTheDefaultStyle() throws {
+    var bytes = assScript(
+      [],
+      style:
+        "Style: Red,Arial,20,&H000000FF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,2,2,8,10,10,10,1\n"
+        + "Style: *Default,Arial,20,&H0000FFFF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,2,2,2,10,10,10,1"
+    )
+    bytes += Array("Dialogue: 0,0:00:01.00,0:00:02.00,Nope,,0,0,0,,x\n".utf8)
+    bytes += Array("Dialogue: 0,0:00:03.00,0:00:04.00,DEFAULT,,0,0,0,,y\n".utf8)
+    let document = try SubStationAlpha.parse(bytes)
+    // libass and VSFilter: an unknown name, and `default` in any case, take the style named
+    // Default (yellow, bottom), not the first one the script defines (red, top).
+    #expect(document.cues.count == 2)
+    for (cue, text) in zip(document.cues, ["x", "y"]) {
+      #expect(document.cueTree(of: cue) == [colour("#ffff00", .text(text))])
+      #expect(cue.settings == SubRip.settings(forASSAlignment: 2))
+    }
+    #expect(
+      document.diagnostics.map(\.reason) == ["unknown style 'Nope'; the Default style is used"])
+  }
+
+  @Test func unknownStyleWithoutADefaultStyleHasTheBuiltInLook() throws {
+    var bytes = assScript(
+      [],
+      style:
+        "Style: Red,Arial,20,&H000000FF,&H000000FF,&H00000000,&H00000000,-1,0,0,0,100,100,0,0,1,2,2,8,10,10,10,1"
+    )
     bytes += Array("Dialogue: 0,0:00:01.00,0:00:02.00,Nope,,0,0,0,,x\n".utf8)
     let document = try SubStationAlpha.parse(bytes)
     #expect(document.cues.count == 1)
-    #expect(document.diagnostics.map(\.reason) == ["unknown style 'Nope'; the first style is used"])
+    // Neither red nor bold nor at the top: the built-in default look.
+    #expect(document.cueTree(of: document.cues[0]) == [.text("x")])
+    #expect(document.cues[0].settings == SubRip.settings(forASSAlignment: 2))
+    #expect(
+      document.diagnostics.map(\.reason) == [
+        "unknown style 'Nope'; the built-in default look is used (the script has no Default style)"
+      ])
   }
 
   // MARK: - Events

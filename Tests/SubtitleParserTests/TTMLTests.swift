@@ -278,6 +278,61 @@ private func texts(_ document: SubtitleDocument) -> [String] {
   #expect(top.position == 10 && top.positionAlign == .lineLeft && top.size == 80)
 }
 
+@Test func aRegionsLeftOutOriginAndExtentAreTheRootContainers() throws {
+  // TTML 2, 10.2.37 and 10.2.16: no (or `auto`) origin is 0 0 and no (or `auto`) extent the
+  // root container's, so such a region still places its text by its display alignment, here
+  // through a referenced style.
+  let head = """
+    <styling><style xml:id="middle" tts:displayAlign="center"/></styling>
+    <layout>
+      <region xml:id="whole" style="middle"/>
+      <region xml:id="auto" tts:origin="auto" tts:extent="auto" tts:displayAlign="after"/>
+      <region xml:id="sized" tts:extent="50% 20%" tts:displayAlign="center"/>
+      <region xml:id="placed" tts:origin="10% 60%"/>
+    </layout>
+    """
+  let document = try parse(
+    ttml(
+      """
+      <p begin="0s" end="1s" region="whole">a</p>
+      <p begin="1s" end="2s" region="auto">b</p>
+      <p begin="2s" end="3s" region="sized">c</p>
+      <p begin="3s" end="4s" region="placed">d</p>
+      """, head: head))
+  let settings = document.cues.map(\.settings)
+  #expect(settings.map(\.line) == [50, 100, 10, 60])
+  #expect(settings.map(\.lineAlign) == [.center, .end, .center, .start])
+  #expect(settings.map(\.position) == [50, 50, 25, 55])
+  #expect(settings.map(\.size) == [100, 100, 50, 90])
+  #expect(settings.allSatisfy { !$0.snapToLines })
+}
+
+@Test func contentInARegionInheritsTheRegionsStyles() throws {
+  // The region is the parent of the body flowed into it: its inline and referenced styles
+  // reach the text, below what the paragraph and its ancestors state.
+  let head = """
+    <styling><style xml:id="speaker" tts:fontStyle="italic" tts:color="yellow"/></styling>
+    <layout>
+      <region xml:id="r" tts:origin="10% 60%" tts:extent="50% 20%" tts:textAlign="left"
+          tts:displayAlign="after" style="speaker"/>
+    </layout>
+    """
+  let document = try parse(
+    ttml(
+      """
+      <div region="r">
+        <p begin="0s" end="1s">a</p>
+        <p begin="1s" end="2s" tts:color="lime" tts:textAlign="right">b</p>
+      </div>
+      <div region="r" tts:fontStyle="normal"><p begin="2s" end="3s">c</p></div>
+      """, head: head))
+  #expect(texts(document) == ["<i><c.yellow>a</c></i>", "<i><c.lime>b</c></i>", "<c.yellow>c</c>"])
+  let settings = document.cues.map(\.settings)
+  #expect(settings.map(\.align) == [.left, .right, .left])
+  #expect(settings.map(\.position) == [10, 60, 10])
+  #expect(settings.map(\.line) == [80, 80, 80])
+}
+
 @Test func theDFXPDraftStylingNamespaceIsRead() throws {
   let document = try parse(
     Array(

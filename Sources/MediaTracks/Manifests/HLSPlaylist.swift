@@ -107,7 +107,8 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
   /// Parses a multivariant or media playlist.
   ///
   /// Tolerant: unknown tags, blank lines, CRLF line ends and a byte-order mark are accepted;
-  /// `#EXT-X-MEDIA` tags without `TYPE` are skipped.
+  /// `#EXT-X-MEDIA` tags without `TYPE` are skipped. `#EXT-X-DEFINE` variables (`NAME` and
+  /// `VALUE`) are substituted in the lines that follow.
   ///
   /// - Parameter bytes: The playlist's UTF-8 bytes.
   /// - Throws: `MediaError` with kind `.malformed` when the text does not start with `#EXTM3U`,
@@ -120,7 +121,13 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
         kind: .malformed, operation: "HLSPlaylist", detail: "not an HLS playlist (no #EXTM3U)")
     }
     var reader = LineReader()
+    var variables = Variables()
     for line in lines.dropFirst() where !line.isEmpty {
+      if line.starts(with: Array("#EXT-X-DEFINE:".utf8)) {
+        variables.define(HLSPlaylist.attributes(line.dropFirst(14)))
+        continue
+      }
+      let line = variables.substituted(line)
       if line.first == 0x23 {
         reader.tag(line)
       } else {
@@ -156,6 +163,61 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
       lines[0] = first.dropFirst(3)
     }
     return lines
+  }
+
+  /// The variables of `#EXT-X-DEFINE` tags (RFC 8216bis section 4.4.2.3) and their
+  /// substitution (section 4.3): a reference `{$name}` in a tag or URI line after the definition
+  /// is replaced by the value, once (a value's own references stay as written). `IMPORT` and
+  /// `QUERYPARAM` take their values from a parent playlist or the playlist's URL, which a
+  /// playlist read on its own does not have: their references stay as written, as does a
+  /// reference to a name never defined, and any once 16 MiB have been substituted in all.
+  private struct Variables {
+    private var values: [[UInt8]: [UInt8]] = [:]
+    /// The bytes substitution may still add to the whole playlist: a short reference to a long
+    /// value, repeated, must not grow a small playlist without bound. Past it, references stay
+    /// as written.
+    private var budget = 1 << 24
+
+    mutating func define(_ attributes: [String: String]) {
+      guard let name = attributes["NAME"], !name.isEmpty, let value = attributes["VALUE"] else {
+        return
+      }
+      values[Array(name.utf8)] = Array(value.utf8)
+    }
+
+    /// `line` with every reference to a defined variable replaced. A name is letters, digits,
+    /// `-` and `_` (section 4.4.2.3), so each byte is looked at a bounded number of times.
+    mutating func substituted(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+      guard !values.isEmpty, line.contains(0x7B) else { return line }
+      func isNameByte(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
+          || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x5F
+      }
+      var out: [UInt8] = []
+      out.reserveCapacity(line.count)
+      var index = line.startIndex
+      while index < line.endIndex {
+        if line[index] == 0x7B, index + 1 < line.endIndex, line[index + 1] == 0x24 {
+          var end = index + 2
+          while end < line.endIndex, isNameByte(line[end]) { end += 1 }
+          if end < line.endIndex, line[end] == 0x7D,
+            let value = values[Array(line[(index + 2)..<end])], value.count <= budget
+          {
+            budget -= value.count
+            out += value
+            index = end + 1
+            continue
+          }
+          // Not a reference to a defined name: kept as written, up to where the name ended.
+          out += line[index..<end]
+          index = end
+          continue
+        }
+        out.append(line[index])
+        index += 1
+      }
+      return out[...]
+    }
   }
 
   /// The state of a playlist read line by line after `#EXTM3U`: what was found so far, and the

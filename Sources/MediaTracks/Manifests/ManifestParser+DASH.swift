@@ -151,30 +151,53 @@ extension ManifestParser {
     return result
   }
 
-  /// The channel count an `AudioChannelConfiguration` states, or `nil`.
+  /// The channel count an `AudioChannelConfiguration` states, or `nil`: read as its scheme
+  /// defines the value (a count, an index, or a speaker mask in hexadecimal). A scheme this
+  /// reader does not know states nothing it can count (its value may well be a mask: AC-4's
+  /// `000047` is 5.1, not 47 channels).
   static func channelCount(_ descriptor: DASHManifest.Descriptor) -> Int? {
-    switch descriptor.scheme {
-    case "urn:mpeg:dash:23003:3:audio_channel_configuration:2011":
-      return Int(descriptor.value).flatMap { $0 > 0 ? $0 : nil }
+    let value = descriptor.value.trimmingSpaces
+    switch descriptor.scheme.trimmingSpaces {
+    case "urn:mpeg:dash:23003:3:audio_channel_configuration:2011",
+      // DTS (ETSI TS 102 114 in DASH-IF IOP): the channel count too.
+      "urn:dts:dash:audio_channel_configuration:2012",
+      "tag:dts.com,2014:dash:audio_channel_configuration:2012":
+      return Int(value).flatMap { (1...64).contains($0) ? $0 : nil }
     case "urn:mpeg:mpegB:cicp:ChannelConfiguration":
-      // ISO/IEC 23091-3 ChannelConfiguration index → channel count.
+      // ISO/IEC 23091-3 ChannelConfiguration index → channel count (8 is dual mono, "1+1").
       let counts = [
-        1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 8, 9: 3, 10: 4, 11: 7, 12: 8, 13: 24, 14: 8, 15: 12,
-        16: 10, 17: 12, 18: 14, 19: 12, 20: 14,
+        1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 8, 8: 2, 9: 3, 10: 4, 11: 7, 12: 8, 13: 24, 14: 8,
+        15: 12, 16: 10, 17: 12, 18: 14, 19: 12, 20: 14,
       ]
-      return Int(descriptor.value).flatMap { counts[$0] }
+      return Int(value).flatMap { counts[$0] }
     case "tag:dolby.com,2014:dash:audio_channel_configuration:2011",
       "urn:dolby:dash:audio_channel_configuration:2011":
       // A 16-bit speaker mask, most significant bit first; some bits stand for speaker pairs.
-      guard let mask = UInt16(descriptor.value, radix: 16), mask != 0 else { return nil }
+      guard value.count == 4, let mask = UInt16(value, radix: 16), mask != 0 else { return nil }
       let pairs: Set<Int> = [5, 6, 9, 10, 11, 13]
       var count = 0
       for bit in 0..<16 where mask & (0x8000 >> UInt16(bit)) != 0 {
         count += pairs.contains(bit) ? 2 : 1
       }
       return count
+    case "tag:dolby.com,2015:dash:audio_channel_configuration:2015":
+      // AC-4 (ETSI TS 103 190-2, G.3.1): a 24-bit mask of speaker groups, least significant
+      // bit first (L/R, C, Ls/Rs, Lb/Rb, Tfl/Tfr, Tbl/Tbr, LFE, Tl/Tr, Tsl/Tsr, Tfc, Tbc, Tc,
+      // LFE2, Bfl/Bfr, Bfc, Cb, Lscr/Rscr, Lw/Rw, Vhl/Vhr); a bit past those counts nothing
+      // known.
+      let groupSizes = [2, 1, 2, 2, 2, 2, 1, 2, 2, 1, 1, 1, 1, 2, 1, 1, 2, 2, 2]
+      guard value.count == 6, let mask = UInt32(value, radix: 16), mask != 0,
+        mask >> groupSizes.count == 0
+      else { return nil }
+      return groupSizes.indices.reduce(0) {
+        $0 + (mask >> UInt32($1) & 1 == 1 ? groupSizes[$1] : 0)
+      }
+    case "tag:dts.com,2018:uhd:audio_channel_configuration":
+      // DTS:X (ETSI TS 103 491): a 32-bit mask with one bit per speaker.
+      guard value.count == 8, let mask = UInt32(value, radix: 16), mask != 0 else { return nil }
+      return mask.nonzeroBitCount
     default:
-      return Int(descriptor.value).flatMap { (1...64).contains($0) ? $0 : nil }
+      return nil
     }
   }
 }

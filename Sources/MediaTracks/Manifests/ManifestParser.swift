@@ -20,7 +20,10 @@
 /// `public.accessibility.transcribes-spoken-dialog` and
 /// `public.accessibility.describes-music-and-sound` → `hearing_impaired` and `captions`
 /// (``SubtitleKind/captions``), and closed captions → `captions` (codec `eia_608` for
-/// `INSTREAM-ID="CC1"`…`"CC4"`, `eia_708` for `"SERVICE1"`…).
+/// `INSTREAM-ID="CC1"`…`"CC4"`, `eia_708` for `"SERVICE1"`…). Closed captions are listed
+/// only when some variant names their group, once any variant has a `CLOSED-CAPTIONS`
+/// attribute (`CLOSED-CAPTIONS=NONE` on every variant: none). A `SUBTITLES` rendition without
+/// the `URI` the specification requires is not listed.
 ///
 /// Audio muxed into the variants: when the playlist has no `TYPE=AUDIO` rendition and a
 /// variant's `CODECS` names an audio codec (`mp4a`, `ac-3`, `ec-3`, `opus`, `fLaC`, …), that
@@ -33,7 +36,8 @@
 /// `adaptation-set-switching` property are one track, and a set in a later period that matches
 /// an earlier period's track (same content type, language, label, roles, accessibility and codec
 /// family) continues that track. `lang` is the language, the `Label` the title,
-/// `AudioChannelConfiguration` the channel count (MPEG, CICP and Dolby schemes),
+/// `AudioChannelConfiguration` the channel count (MPEG, CICP, Dolby E-AC-3 and AC-4, and DTS
+/// schemes; none from a scheme it does not know),
 /// `audioSamplingRate` the sample rate and the highest `bandwidth` the bit rate. `Role` values:
 /// `main` → `default` (DASH's closest thing to a default flag), `commentary` → `comment`
 /// (``AudioKind/commentary``), `dub` → `dub` (``AudioKind/translation``), `description` →
@@ -224,10 +228,21 @@ public enum ManifestParser {
         subtitleGroupCodecs[group] = variant.codecs
       }
     }
+    // RFC 8216 section 4.3.4.2: `CLOSED-CAPTIONS=NONE` on the variants says that none carries
+    // captions; once any variant states the attribute, only the groups it names are carried.
+    let captionGroups = Set(playlist.variants.compactMap { $0.attributes["CLOSED-CAPTIONS"] })
     var hasAudioRenditions = false
     for track in playlist.renditionTracks() {
       let members = track.renditions.map { playlist.renditions[$0] }
       let rendition = members[0]
+      if rendition.type == "CLOSED-CAPTIONS", !captionGroups.isEmpty,
+        !members.contains(where: { captionGroups.contains($0.groupID) })
+      {
+        continue
+      }
+      // Section 4.3.4.2.1: a SUBTITLES rendition's URI is required; without one there is no
+      // text to read (subtitles are never muxed into the variants' segments).
+      if rendition.type == "SUBTITLES", members.allSatisfy({ $0.uri == nil }) { continue }
       let position = track.renditions[0]
       var dispositions: [String] = []
       if members.contains(where: \.isDefault) { dispositions.append("default") }

@@ -282,7 +282,11 @@ struct SSAParser {
     }
   }
 
-  /// The index of the style named `name` (the first style, or none, for an unknown name).
+  /// The index of the style named `name`, as libass and VSFilter find it: leading `*`s dropped
+  /// (from the reference and from each style's name), `default` in any case read as `Default`,
+  /// the last definition of a name kept. An unknown
+  /// name takes the style named `Default`, or, when there is none, the built-in default look
+  /// (-1: white, alignment 2, no markup), never another style the script defines.
   mutating func style(named name: ArraySlice<UInt8>, line: Int, offset: Int) -> Int {
     if lastStyle >= 0, styles[lastStyle].name.count == name.count,
       styles[lastStyle].name.withUnsafeBufferPointer({ a in
@@ -295,16 +299,32 @@ struct SSAParser {
     }
     var trimmed = name
     while trimmed.first == 0x2A { trimmed = trimmed.dropFirst() }  // `*Default`, as libass
-    if let index = styles.firstIndex(where: { $0.name.elementsEqual(trimmed) }) {
+    let defaultName = Array("Default".utf8)
+    if trimmed.count == defaultName.count,
+      zip(trimmed, defaultName).allSatisfy({ $0 | 0x20 == $1 | 0x20 })
+    {
+      trimmed = defaultName[...]
+    }
+    // A style's own name is read without its leading `*`s too, as libass reads it.
+    if let index = styles.firstIndex(where: {
+      $0.name.drop(while: { $0 == 0x2A }).elementsEqual(trimmed)
+    }) {
       lastStyle = index
       return index
     }
-    if !styles.isEmpty {
+    guard !styles.isEmpty else { return -1 }
+    let written = String(decoding: name, as: UTF8.self)
+    if let index = styles.firstIndex(where: {
+      $0.name.drop(while: { $0 == 0x2A }).elementsEqual(defaultName)
+    }) {
       diagnostics.add(
-        line: line, offset: offset,
-        "unknown style '\(String(decoding: name, as: UTF8.self))'; the first style is used")
-      return 0
+        line: line, offset: offset, "unknown style '\(written)'; the Default style is used")
+      return index
     }
+    diagnostics.add(
+      line: line, offset: offset,
+      "unknown style '\(written)'; the built-in default look is used (the script has no Default style)"
+    )
     return -1
   }
 }

@@ -166,7 +166,19 @@ struct TTMLBuilder {
       }
       style.merge(inlineStyle(region)) { $1 }
       regions[id] = style
-      if let origin = pair(style["origin"]), let extent = pair(style["extent"]) {
+      // A left-out (or `auto`) origin is the root container's, 0 0, and a left-out (or `auto`)
+      // extent the root container's, clipped at its edges (TTML 2, 10.2.37 and 10.2.16): such
+      // a region still places its text, by its display alignment. A value this reader cannot
+      // take places nothing.
+      let isAuto = { (text: String) in text.filter { $0 != " " && $0 != "\t" } == "auto" }
+      var origin: (Double, Double)? = (0, 0)
+      if let text = style["origin"], !isAuto(text) { origin = pair(text) }
+      var extent: (Double, Double)? = nil
+      if let origin {
+        extent = (100 - origin.0, 100 - origin.1)
+        if let text = style["extent"], !isAuto(text) { extent = pair(text) }
+      }
+      if let origin, let extent {
         regionGeometry[id] = .some((origin, extent))
       } else {
         regionGeometry[id] = .some(nil)
@@ -413,11 +425,16 @@ struct TTMLBuilder {
       distinct += 1
     }
     cuts.removeSubrange(distinct...)
+    // Content flowed into a region inherits the region's styles (TTML 2, 10.4.4 and 11.3.1.3:
+    // the region is the parent of the `body` copied into it), below everything the paragraph
+    // and its ancestors state themselves.
+    let fromRegion =
+      region.flatMap { regions[$0] }?.filter { Self.inherited.contains($0.key) } ?? [:]
     for index in cuts.indices.dropLast() {
       let start = cuts[index]
       let stop = cuts[index + 1]
       guard start < stop else { continue }
-      var style = paragraph.style
+      var style = fromRegion.merging(paragraph.style) { $1 }
       for set in ancestorSets where set.begin <= start && start < set.end {
         style.merge(inlineStyle(set.element)) { $1 }
       }
