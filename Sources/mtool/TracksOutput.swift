@@ -54,6 +54,17 @@ enum TracksOutput {
       ("duration", number(track.duration)),
       ("dispositions", .array(track.dispositions.map { .string($0) })),
       ("kind", .string(track.kind.rawValue)), ("label", .string(track.label)),
+      ("alternatives", .array(track.alternatives.map(json(encoding:)))),
+    ])
+  }
+
+  /// One other encoding of an audio track (see `AudioTrack.alternatives`), `null` when unknown.
+  static func json(encoding: AudioEncoding) -> JSONValue {
+    .object([
+      ("codec", string(nonEmpty(encoding.codec))), ("profile", string(encoding.profile)),
+      ("channels", int(positive(encoding.channels))),
+      ("channelLayout", string(nonEmpty(encoding.channelLayout))),
+      ("groups", .array(encoding.groups.map { .string($0) })),
     ])
   }
 
@@ -99,6 +110,10 @@ enum TracksOutput {
         if track.sampleRate > 0 { details.append("\(track.sampleRate) Hz") }
         if let bitRate = track.bitRate { details.append("\(bitRate / 1000) kb/s") }
         if !track.dispositions.isEmpty { details.append(track.dispositions.joined(separator: ",")) }
+        for other in track.alternatives {
+          let facts = [other.codec.isEmpty ? "unknown codec" : other.codec, other.channelLayout]
+          details.append("(also " + facts.filter { !$0.isEmpty }.joined(separator: " ") + ")")
+        }
         text += row(
           marked: track.index == info.defaultAudio, index: track.index, label: track.label,
           width: width, details: details)

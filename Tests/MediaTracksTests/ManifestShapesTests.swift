@@ -214,6 +214,14 @@ func muxedAudioIsListedFromCodecs(codec: String, name: String, profile: String?)
   #expect(info.audio.map(\.index) == [0, 1])
   #expect(info.audio.map(\.codec) == ["aac", "aac"])
   #expect(info.audio.map(\.channels) == [2, 2])
+  // The AC-3 and E-AC-3 groups' 5.1 renditions are the same choices in other encodings: listed
+  // with the track, not lost in the merge.
+  #expect(
+    info.audio[0].alternatives == [
+      AudioEncoding(codec: "ac3", channels: 6, channelLayout: "5.1", groups: ["aud2"]),
+      AudioEncoding(codec: "eac3", channels: 6, channelLayout: "5.1", groups: ["aud3"]),
+    ])
+  #expect(info.audio[1].alternatives.map(\.codec) == ["ac3", "eac3"])
   // The closed captions' NAME does not say what they are: the kind is added.
   #expect(info.subtitles.map(\.label) == ["English", "English \u{2013} SDH"])
   #expect(info.defaultAudio == 0)

@@ -74,6 +74,15 @@ private func fileBytes(_ path: String) throws -> [UInt8] {
       "English", "Fran\u{e7}ais", "English (Audio Description)", "Director's Commentary",
     ])
   #expect(info.audio[0].channelLayout == "stereo")
+  #expect(
+    info.audio[0].alternatives == [
+      AudioEncoding(codec: "eac3", channels: 6, channelLayout: "5.1", groups: ["ec3"])
+    ])
+  #expect(
+    info.audio[1].alternatives == [
+      AudioEncoding(codec: "eac3", channels: 16, channelLayout: "Atmos", groups: ["ec3"])
+    ])
+  #expect(info.audio[2].alternatives.isEmpty)
   #expect(info.subtitles.map(\.index) == [6, 7, 8, 9, 10])
   #expect(info.subtitles.map(\.kind) == [.subtitles, .subtitles, .captions, .subtitles, .captions])
   #expect(info.subtitles[1].isForced)

@@ -14,7 +14,8 @@
 /// ``TrackLabeler/authorTitlesFirst``, the label), `LANGUAGE` the language, `CHANNELS` the
 /// channel count (`CHANNELS="16/JOC"`, Dolby Atmos objects, gives the layout name `Atmos`),
 /// `SAMPLE-RATE` the sample rate, and the codec comes from the `CODECS` of the first variant
-/// that uses one of the track's groups. Dispositions: `DEFAULT=YES` → `default`, `FORCED=YES` →
+/// that uses one of the track's groups; renditions of the track in groups of another codec or
+/// `CHANNELS` are its ``AudioTrack/alternatives``. Dispositions: `DEFAULT=YES` → `default`, `FORCED=YES` →
 /// `forced`, `public.accessibility.describes-video` → `visual_impaired` (audio:
 /// ``AudioKind/mainDescriptions``, subtitles: ``SubtitleKind/descriptions``),
 /// `public.accessibility.transcribes-spoken-dialog` and
@@ -261,20 +262,27 @@ public enum ManifestParser {
       switch rendition.type {
       case "AUDIO":
         hasAudioRenditions = true
-        let codec = members.lazy.compactMap { audioGroupCodecs[$0.groupID] }.joined().lazy
+        let encodings = audioEncodings(members, groupCodecs: audioGroupCodecs)
+        let first = encodings.first
+        // A fact the first rendition leaves out comes from the next that states it.
+        let codecName = first?.codec.isEmpty == false ? first?.codec : nil
+        let codec =
+          codecName.map { ($0, first?.profile) }
+          ?? members.lazy.compactMap { audioGroupCodecs[$0.groupID] }.joined().lazy
           .compactMap(audioCodec).first
-        let stated = members.lazy.compactMap { member in
-          member.channels.flatMap { Int($0.prefix { $0.isNumber }) }.flatMap { $0 > 0 ? $0 : nil }
-        }.first
-        let channels = stated ?? 0
-        let atmos = members.contains { $0.channels?.contains("JOC") == true }
+        let channels =
+          first.map(\.channels).flatMap { $0 > 0 ? $0 : nil }
+          ?? encodings.lazy.map(\.channels).first { $0 > 0 } ?? 0
+        let layout =
+          first.map(\.channelLayout).flatMap { $0.isEmpty ? nil : $0 }
+          ?? ChannelLayout.defaultName(channels: channels)
         audio.append(
           AudioTrack(
-            index: position, codec: codec?.name ?? "", profile: codec?.profile,
+            index: position, codec: codec?.0 ?? "", profile: codec?.1,
             sampleRate: members.lazy.compactMap(\.sampleRate).first ?? 0, channels: channels,
-            channelLayout: atmos ? "Atmos" : ChannelLayout.defaultName(channels: channels),
-            language: language, languageTag: rendition.language, title: title,
-            dispositions: dispositions))
+            channelLayout: layout, language: language, languageTag: rendition.language,
+            title: title, dispositions: dispositions,
+            alternatives: Array(encodings.dropFirst())))
       case "SUBTITLES", "CLOSED-CAPTIONS":
         let closed = rendition.type == "CLOSED-CAPTIONS"
         if closed || dispositions.contains("hearing_impaired") {
@@ -420,6 +428,48 @@ public enum ManifestParser {
     ]
     let present = Set(names)
     return order.filter { present.contains($0) }
+  }
+
+  /// The distinct encodings of one audio track's renditions (codec of their group's first
+  /// variant, `CHANNELS`), in the order the renditions come; the first is the track's own.
+  /// Renditions that leave the codec or the channel count out count as encoded like the
+  /// encoding before them that states it.
+  static func audioEncodings(
+    _ members: [HLSPlaylist.Rendition], groupCodecs: [String: [String]]
+  ) -> [AudioEncoding] {
+    var encodings: [AudioEncoding] = []
+    for member in members {
+      let codec = groupCodecs[member.groupID].flatMap { $0.lazy.compactMap(audioCodec).first }
+      let channels =
+        member.channels.flatMap { Int($0.prefix { $0.isNumber }) }.flatMap { $0 > 0 ? $0 : nil }
+        ?? 0
+      let layout =
+        member.channels?.contains("JOC") == true
+        ? "Atmos" : ChannelLayout.defaultName(channels: channels)
+      if let same = encodings.firstIndex(where: { known in
+        (codec == nil || known.codec.isEmpty || known.codec == codec?.name)
+          && (channels == 0 || known.channels == 0
+            || (known.channels == channels && known.channelLayout == layout))
+      }) {
+        if !encodings[same].groups.contains(member.groupID) {
+          encodings[same].groups.append(member.groupID)
+        }
+        if encodings[same].codec.isEmpty, let codec {
+          encodings[same].codec = codec.name
+          encodings[same].profile = codec.profile
+        }
+        if encodings[same].channels == 0 && channels > 0 {
+          encodings[same].channels = channels
+          encodings[same].channelLayout = layout
+        }
+        continue
+      }
+      encodings.append(
+        AudioEncoding(
+          codec: codec?.name ?? "", profile: codec?.profile, channels: channels,
+          channelLayout: channels > 0 ? layout : "", groups: [member.groupID]))
+    }
+    return encodings
   }
 
   /// FFmpeg's codec name (and profile) for an RFC 6381 audio codec string; `nil` for non-audio.

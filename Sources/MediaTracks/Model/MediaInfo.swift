@@ -28,6 +28,33 @@ public enum SubtitleKind: String, Hashable, Sendable, Codable, CaseIterable {
   case metadata
 }
 
+/// One encoding of an audio track that a manifest offers besides the track's own (see
+/// ``AudioTrack/alternatives``).
+public struct AudioEncoding: Hashable, Sendable, Codable {
+  /// The codec's name in FFmpeg's vocabulary (`"eac3"`), `""` if unknown.
+  public var codec: String
+  /// The codec profile (`"HE-AAC"`), or `nil`.
+  public var profile: String?
+  /// Channel count, or `0` when unknown.
+  public var channels: Int
+  /// The clean channel-layout name (`"5.1"`, `"Atmos"`), `""` if unknown.
+  public var channelLayout: String
+  /// The HLS `GROUP-ID`s that carry it, in order.
+  public var groups: [String]
+
+  /// Creates an encoding from its fields.
+  public init(
+    codec: String, profile: String? = nil, channels: Int = 0, channelLayout: String = "",
+    groups: [String] = []
+  ) {
+    self.codec = codec
+    self.profile = profile
+    self.channels = channels
+    self.channelLayout = channelLayout
+    self.groups = groups
+  }
+}
+
 /// One audio track of a media file or a streaming manifest.
 public struct AudioTrack: Hashable, Sendable, Codable {
   /// The container stream index; for an HLS playlist the rendition's position among its
@@ -82,6 +109,12 @@ public struct AudioTrack: Hashable, Sendable, Codable {
   public var kind: AudioKind
   /// A readable label, unique within its file (see ``TrackLabeler``); `""` until labelled.
   public var label: String
+  /// The other encodings of this same audio that a manifest offers, in the order it names them:
+  /// an HLS rendition of the same `NAME` and `LANGUAGE` in a group whose variants carry
+  /// another codec, or that states another `CHANNELS` (an AAC stereo and an E-AC-3 5.1
+  /// "English"). The track's own fields describe its first rendition; empty for media files
+  /// and when every rendition is encoded alike.
+  public var alternatives: [AudioEncoding]
 
   /// Creates a track from its fields.
   public init(
@@ -90,8 +123,9 @@ public struct AudioTrack: Hashable, Sendable, Codable {
     startTime: Double? = nil, language: String? = nil, languageTag: String? = nil,
     title: String? = nil, dispositions: [String] = [], kind: AudioKind = .main, label: String = "",
     ffmpegCodec: String? = nil, codecTag: String? = nil, decodable: Bool = true,
-    encrypted: Bool = false
+    encrypted: Bool = false, alternatives: [AudioEncoding] = []
   ) {
+    self.alternatives = alternatives
     self.index = index
     self.codec = codec
     self.ffmpegCodec = ffmpegCodec
