@@ -12,6 +12,8 @@ enum TracksOutput {
     switch error.kind {
     case .notFound where error.operation == "list": return error.detail
     case .notFound where error.operation == "http": return error.description
+    // A file the input names (an HLS segment) is missing, not the input itself.
+    case .notFound where error.operation == "HLSPlaylist": return error.detail
     case .notFound: return "no such file or not readable"
     case .malformed: return "not readable media (\(error.description))"
     default: return error.description

@@ -95,7 +95,6 @@ private func mediaPlaylist(_ segments: [String], map: String? = nil, key: String
   ("absolute", mediaPlaylist(["/etc/passwd"]), "not a file in its folder"),
   ("file-url", mediaPlaylist(["file:///etc/passwd"]), "not a file in its folder"),
   ("outside", mediaPlaylist(["../../../../../../etc/passwd"]), "not a file in its folder"),
-  ("missing", mediaPlaylist(["nothing.ts"]), "not a file in its folder"),
   ("encrypted", mediaPlaylist(["seg0.ts"], key: "AES-128"), "encrypted"),
   ("empty", "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-ENDLIST\n", "without segments"),
   ("itself", mediaPlaylist(["list.m3u8"]), "first segment"),
@@ -112,6 +111,27 @@ func unreadableSegmentsAreMalformed(name: String, playlist: String, message: Str
   } throws: { error in
     guard let error = error as? MediaError else { return false }
     return error.kind == .malformed && error.description.contains(message)
+  }
+}
+
+/// A media playlist whose first segment, a relative path in its folder, names no file (copied
+/// without its segments) fails as missing (exit 66 from the command line), not as malformed; a
+/// path out of the folder stays refused whether it exists or not.
+@Test func aMissingSegmentIsNotFound() throws {
+  let dir = folder("missing-segment")
+  defer { remove(dir) }
+  write(mediaPlaylist(["nothing.ts"]), to: dir + "/list.m3u8")
+  #expect {
+    _ = try MediaProbe.probe(path: dir + "/list.m3u8")
+  } throws: { error in
+    guard let error = error as? MediaError else { return false }
+    return error.kind == .notFound && error.description.contains("'nothing.ts' is missing")
+  }
+  write(mediaPlaylist(["../nothing-here.ts"]), to: dir + "/up.m3u8")
+  #expect {
+    _ = try MediaProbe.probe(path: dir + "/up.m3u8")
+  } throws: { error in
+    (error as? MediaError)?.kind == .malformed
   }
 }
 

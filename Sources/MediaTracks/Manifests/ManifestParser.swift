@@ -92,7 +92,8 @@ public enum ManifestParser {
   ///     reading call may take; for a remote manifest, the longest its transfer may take.
   ///   - remote: How remote manifests and what they name are requested.
   /// - Throws: `MediaError` with kind `.notFound` when the file cannot be read (for a URL: a 4xx
-  ///   answer, an unreachable server) and `.malformed` when it is not a manifest of its kind, or
+  ///   answer, an unreachable server) or is a media playlist whose first segment, a relative
+  ///   path, names no file, and `.malformed` when it is not a manifest of its kind, or
   ///   is a media playlist whose first segment is not a local file in its folder (for a remote
   ///   playlist, an http(s) URL), cannot be read, or is encrypted as a whole (`AES-128`); for a
   ///   URL, also what ``RemoteFile/fetch(_:access:timeout:limit:)`` throws.

@@ -136,8 +136,9 @@ struct SegmentReader {
   /// The tracks of `segment` (its initialization section when it has one) of the media
   /// playlist at `playlist` (the manifest's local path or URL); `name` names the playlist in
   /// errors.
-  /// - Throws: `.malformed` when the segment is not a file the playlist may name, is
-  ///   encrypted as a whole, or cannot be read as media; a timeout as the backend does.
+  /// - Throws: `.notFound` when the segment is a relative path to no file, `.malformed` when it
+  ///   is not a file the playlist may name, is encrypted as a whole, or cannot be read as media;
+  ///   a timeout as the backend does.
   mutating func tracks(of segment: HLSPlaylist.Segment, playlist: String, name: String)
     throws(MediaError) -> Tracks
   {
@@ -150,6 +151,11 @@ struct SegmentReader {
     guard reads < ManifestParser.maximumSegmentReads,
       let path = resolve(target, relativeTo: playlist)
     else {
+      if reads < ManifestParser.maximumSegmentReads, isMissing(target, relativeTo: playlist) {
+        throw MediaError(
+          kind: .notFound, operation: "HLSPlaylist",
+          detail: "'\(name)' is a media playlist whose first segment '\(target)' is missing")
+      }
       throw MediaError(
         kind: .malformed, operation: "HLSPlaylist",
         detail:
@@ -251,6 +257,21 @@ struct SegmentReader {
     else { return nil }
     guard resolved.hasPrefix(root == "/" ? "/" : root + "/") else { return nil }
     return resolved
+  }
+
+  /// Whether `uri` is a relative path that ``resolve(_:relativeTo:)`` would open but that names
+  /// nothing (a segment not copied along with its playlist), rather than a URL, an absolute
+  /// path or a path out of the folder, which are refused whether they exist or not.
+  func isMissing(_ uri: String, relativeTo base: String) -> Bool {
+    guard remote == nil, root != nil else { return false }
+    var text = Substring(uri.trimmingSpaces)
+    if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = text[..<cut] }
+    guard !text.isEmpty, !text.hasPrefix("/"), !text.split(separator: "/").contains("..")
+    else { return false }
+    if let colon = text.firstIndex(of: ":"), !text[..<colon].contains("/") { return false }
+    guard let decoded = SegmentReader.percentDecoded(text) else { return false }
+    var info = stat()
+    return lstat(SegmentReader.folder(of: base) + "/" + decoded, &info) != 0 && errno == ENOENT
   }
 
   /// The folder part of `path` (`"."` when it has none).
