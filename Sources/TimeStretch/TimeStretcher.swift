@@ -260,10 +260,11 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// the next) was read at its continuation in one segment and spliced within the drift budget,
   /// out of phase with its notes, in the next: a C major chord under 120 partials a sixth of
   /// its power kept 7–11 % of its power at the notes at 0.5x and 0.75x, against 72 % in the
-  /// input (30–59 % held 0.2 s). The music mix's spectral convergence, averaged over six mixes
-  /// of its kind (other chords, tempo, partials), went from 0.417, 0.377, 0.440 and 0.428 at
-  /// 0.5x, 1.5x, 2x and 3x to 0.404, 0.366, 0.433 and 0.427. Noise passes the check
-  /// too seldom for the hold to move its timeline, level or periodicity.
+  /// input (30–59 % held 0.2 s, with no scattering while it holds). The music mix's spectral
+  /// convergence, averaged over six mixes of its kind (other chords, tempo, partials), went
+  /// from 0.429, 0.377, 0.440 and 0.428 at 0.5x, 1.5x, 2x and 3x to 0.404, 0.366, 0.433 and
+  /// 0.427. Noise passes the check too seldom for the hold to move its timeline, level or
+  /// periodicity.
   static let tonalHoldSeconds = 0.2
   /// ``tonalHoldSeconds`` in segments.
   let tonalHoldSegments: Int
