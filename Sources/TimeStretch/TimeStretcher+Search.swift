@@ -35,7 +35,9 @@ extension TimeStretcher {
     {
       p += delta
     }
-    return max(min(p, hi), lo)
+    let chosen = max(min(p, hi), lo)
+    offsetMean += Self.offsetMemory * (chosen - ideal - offsetMean)
+    return chosen
   }
 
   /// Reads the similarity reference: the natural continuation of the previous segment, from
@@ -95,12 +97,15 @@ extension TimeStretcher {
   /// (at least ``periodicMatch``, and ``periodicGain`` better): a chord's common period is
   /// longer than a single tone's, or when the sound is tonal though not periodic (see
   /// ``tonalMatch``). The distance penalty then takes the match nearest the ideal
-  /// position among near-equal ones, so the offset stays within about half a period and does
+  /// position among near-equal ones (for periodic and tonal sound, less the running mean
+  /// offset: see ``offsetMemory``), so the offset stays within about half a period and does
   /// not persist.
   mutating func budgetedMatch(
     lo: inout Double, hi: inout Double, ideal: Double, refEnergy: Float
   ) -> (j: Int, ncc: Float) {
     var match: (j: Int, ncc: Float)
+    // Where the whole-range search centres its choice (see ``offsetMemory``).
+    let centre = ideal - offsetMean
     let tightLo = max(lo, ideal - Double(budget))
     let tightHi = min(hi, ideal + Double(budget))
     if Int(tightLo.rounded(.up)) <= Int(tightHi.rounded(.down)) {
@@ -116,11 +121,11 @@ extension TimeStretcher {
         } else if periodicMode(
           lo: lo, hi: hi, ideal: ideal, refEnergy: refEnergy, beating: match.ncc)
         {
-          let wide = bestMatch(lo: lo, hi: hi, ideal: ideal, refEnergy: refEnergy)
+          let wide = bestMatch(lo: lo, hi: hi, ideal: centre, refEnergy: refEnergy)
           if wide.ncc > match.ncc { match = wide }
         } else if segment <= tonalUntil {
           // Tonal (see ``tonalMatch`` and ``tonalHoldSeconds``): the whole range, as for bass.
-          let wide = bestMatch(lo: lo, hi: hi, ideal: ideal, refEnergy: refEnergy)
+          let wide = bestMatch(lo: lo, hi: hi, ideal: centre, refEnergy: refEnergy)
           if wide.ncc > match.ncc { match = wide }
         } else {
           lo = tightLo
