@@ -30,7 +30,8 @@
 /// about half its period and does not build up. Tonal sound that matches nothing well within
 /// ±2 ms and is not periodic (chords over a reverberant cloud of partials: it repeats away from
 /// its own continuation at a correlation of 0.6 or more, which noise does not reach) is searched
-/// over the same ±15 ms, so its continuation is kept rather than spliced out of phase. The similarity is a normalised
+/// over the same ±15 ms for 0.2 s after it is found so, and not scattered (see below), so its
+/// continuation is kept rather than spliced out of phase. The similarity is a normalised
 /// cross-correlation over 10 ms of the sum of all channels centred on the crossfade, searched
 /// coarse-to-fine (4:1 decimated, then full resolution around the three best coarse lags and the
 /// ideal position) and refined to a fraction of a frame on a tapered 15 ms correlation, also
