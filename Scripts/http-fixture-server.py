@@ -20,12 +20,14 @@ with byte ranges, and these fault modes chosen by the first path segment:
   /needheader/PATH   403 unless the request has "X-Token: secret"
   /gzip/PATH         the file gzip-compressed, with Content-Encoding: gzip
 
---tls CERT KEY serves https with that certificate. --latency-ms N delays every answer by N ms. --count-file F appends one line per request
+--exit-on-eof ends the server when its standard input reaches its end (the parent that holds
+it open has exited). --tls CERT KEY serves https with that certificate. --latency-ms N delays every answer by N ms. --count-file F appends one line per request
 ("METHOD PATH RANGE") to F, so tests can count the requests a command made.
 """
 import argparse
 import gzip
 import os
+import signal
 import socket
 import struct
 import sys
@@ -204,7 +206,17 @@ def main():
     parser.add_argument("--latency-ms", type=float, default=0)
     parser.add_argument("--count-file")
     parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
+    parser.add_argument("--exit-on-eof", action="store_true")
     options = parser.parse_args()
+    # A parent may start us with SIGTERM blocked (the mask is inherited): unblocked, its
+    # terminate() stops us.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    if options.exit_on_eof:
+        # The parent holds our standard input open: when it exits, however it ends, so do we.
+        def watch():
+            sys.stdin.buffer.read()
+            os._exit(0)
+        threading.Thread(target=watch, daemon=True).start()
     server = ThreadingHTTPServer(("127.0.0.1", options.port), Handler)
     if options.tls:
         import ssl

@@ -6,7 +6,8 @@ import Testing
 // every remote answer equals the local answer for the same files, and every fault ends within
 // its deadline with the documented exit code.
 
-/// The fixture server: a child process serving one folder, stopped when the suite ends.
+/// The fixture server: a child process serving one folder, stopped when its owner is
+/// deinitialised or the test process ends.
 private final class FixtureServer: @unchecked Sendable {
   let process = Process()
   let port: Int
@@ -21,9 +22,12 @@ private final class FixtureServer: @unchecked Sendable {
     process.arguments =
       ["python3", script, root, "--count-file", requestLog]
       + (tls.map { ["--tls", $0.certificate, $0.key] } ?? [])
-      + ["--latency-ms", String(latency)]
+      + ["--latency-ms", String(latency), "--exit-on-eof"]
     let out = Pipe()
     process.standardOutput = out
+    // Held open by this process: the server exits when it reaches its end, so a server whose
+    // owner is never deinitialised (the suite's shared one) does not outlive the test run.
+    process.standardInput = Pipe()
     process.standardError = FileHandle.nullDevice
     try process.run()
     var line = Data()
