@@ -232,6 +232,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// was 3.6 ms off at 3x, 2.5 ms at 0.75x and 2.1 ms at 2.5x (averaged over 10 ms), against
   /// 2.1, 1.9 and 2.0 ms so. The whole share (1) made neighbouring segments swing from one edge
   /// of the budget to the other; a tone's or a chord's match, near-equal to none, is unchanged.
+  /// (The whole-range search of periodic and tonal sound, whose offsets persist over many
+  /// segments, corrects by their running mean instead: see ``offsetMemory``.)
   static let offsetCarry = 0.5
   /// How near its preferred lag a poor match is kept when speeding up, as a share of the drift
   /// budget (see `keepNearTarget`).

@@ -14,8 +14,8 @@
 /// ``TrackLabeler/authorTitlesFirst``, the label), `LANGUAGE` the language, `CHANNELS` the
 /// channel count (`CHANNELS="16/JOC"`, Dolby Atmos objects, gives the layout name `Atmos`),
 /// `SAMPLE-RATE` the sample rate, and the codec comes from the `CODECS` of the first variant
-/// that uses one of the track's groups; renditions of the track in groups of another codec or
-/// `CHANNELS` are its ``AudioTrack/alternatives``. Dispositions: `DEFAULT=YES` → `default`, `FORCED=YES` →
+/// that uses the track's first rendition's group (or a group of the same encoding); renditions
+/// of the track in groups of another codec or `CHANNELS` are its ``AudioTrack/alternatives``. Dispositions: `DEFAULT=YES` → `default`, `FORCED=YES` →
 /// `forced`, `public.accessibility.describes-video` → `visual_impaired` (audio:
 /// ``AudioKind/mainDescriptions``, subtitles: ``SubtitleKind/descriptions``),
 /// `public.accessibility.transcribes-spoken-dialog` and
@@ -263,25 +263,14 @@ public enum ManifestParser {
       switch rendition.type {
       case "AUDIO":
         hasAudioRenditions = true
+        // The track is its first encoding; the others are its alternatives.
         let encodings = audioEncodings(members, groupCodecs: audioGroupCodecs)
-        let first = encodings.first
-        // A fact the first rendition leaves out comes from the next that states it.
-        let codecName = first?.codec.isEmpty == false ? first?.codec : nil
-        let codec =
-          codecName.map { ($0, first?.profile) }
-          ?? members.lazy.compactMap { audioGroupCodecs[$0.groupID] }.joined().lazy
-          .compactMap(audioCodec).first
-        let channels =
-          first.map(\.channels).flatMap { $0 > 0 ? $0 : nil }
-          ?? encodings.lazy.map(\.channels).first { $0 > 0 } ?? 0
-        let layout =
-          first.map(\.channelLayout).flatMap { $0.isEmpty ? nil : $0 }
-          ?? ChannelLayout.defaultName(channels: channels)
+        let own = encodings.first ?? AudioEncoding(codec: "")
         audio.append(
           AudioTrack(
-            index: position, codec: codec?.0 ?? "", profile: codec?.1,
-            sampleRate: members.lazy.compactMap(\.sampleRate).first ?? 0, channels: channels,
-            channelLayout: layout, language: language, languageTag: rendition.language,
+            index: position, codec: own.codec, profile: own.profile,
+            sampleRate: members.lazy.compactMap(\.sampleRate).first ?? 0, channels: own.channels,
+            channelLayout: own.channelLayout, language: language, languageTag: rendition.language,
             title: title, dispositions: dispositions,
             alternatives: Array(encodings.dropFirst())))
       case "SUBTITLES", "CLOSED-CAPTIONS":

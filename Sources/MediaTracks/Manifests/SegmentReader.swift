@@ -246,13 +246,7 @@ struct SegmentReader {
   /// `base`, or `nil`.
   func resolve(_ uri: String, relativeTo base: String) -> String? {
     if remote != nil { return RemoteURL.resolve(uri, against: base) }
-    guard let root else { return nil }
-    var text = Substring(uri.trimmingSpaces)
-    if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = text[..<cut] }
-    guard !text.isEmpty, !text.hasPrefix("/") else { return nil }
-    // A scheme (`https:`, `file:`, `data:`) before any slash: not a relative path.
-    if let colon = text.firstIndex(of: ":"), !text[..<colon].contains("/") { return nil }
-    guard let decoded = SegmentReader.percentDecoded(text),
+    guard let root, let decoded = SegmentReader.relativePath(uri),
       let resolved = SegmentReader.realPath(SegmentReader.folder(of: base) + "/" + decoded)
     else { return nil }
     guard resolved.hasPrefix(root == "/" ? "/" : root + "/") else { return nil }
@@ -263,15 +257,22 @@ struct SegmentReader {
   /// nothing (a segment not copied along with its playlist), rather than a URL, an absolute
   /// path or a path out of the folder, which are refused whether they exist or not.
   func isMissing(_ uri: String, relativeTo base: String) -> Bool {
-    guard remote == nil, root != nil else { return false }
-    var text = Substring(uri.trimmingSpaces)
-    if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = text[..<cut] }
-    guard !text.isEmpty, !text.hasPrefix("/"), !text.split(separator: "/").contains("..")
+    guard remote == nil, root != nil, let decoded = SegmentReader.relativePath(uri),
+      !decoded.split(separator: "/").contains("..")
     else { return false }
-    if let colon = text.firstIndex(of: ":"), !text[..<colon].contains("/") { return false }
-    guard let decoded = SegmentReader.percentDecoded(text) else { return false }
     var info = stat()
     return lstat(SegmentReader.folder(of: base) + "/" + decoded, &info) != 0 && errno == ENOENT
+  }
+
+  /// `uri` as a path relative to its playlist's folder: trimmed, without its query or fragment,
+  /// percent-decoded; `nil` for a URL (a scheme such as `https:`, `file:` or `data:` before any
+  /// slash), an absolute path, an empty one, or one that decodes to a NUL byte.
+  static func relativePath(_ uri: String) -> String? {
+    var text = Substring(uri.trimmingSpaces)
+    if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = text[..<cut] }
+    guard !text.isEmpty, !text.hasPrefix("/") else { return nil }
+    if let colon = text.firstIndex(of: ":"), !text[..<colon].contains("/") { return nil }
+    return percentDecoded(text)
   }
 
   /// The folder part of `path` (`"."` when it has none).
