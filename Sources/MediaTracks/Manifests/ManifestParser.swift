@@ -421,43 +421,67 @@ public enum ManifestParser {
   }
 
   /// The distinct encodings of one audio track's renditions (codec of their group's first
-  /// variant, `CHANNELS`), in the order the renditions come; the first is the track's own.
-  /// Renditions that leave the codec or the channel count out count as encoded like the
-  /// encoding before them that states it.
+  /// variant, `CHANNELS`), in the order the renditions come; the first is the track's own. A
+  /// rendition that leaves the codec or the channel count out joins the first encoding when
+  /// what it states agrees with it, and fills in what that encoding lacks.
+  ///
+  /// - Complexity: O(*r*) in the number of renditions (expected: hashed lookups only).
   static func audioEncodings(
     _ members: [HLSPlaylist.Rendition], groupCodecs: [String: [String]]
   ) -> [AudioEncoding] {
+    struct Key: Hashable {
+      var codec: String
+      var channels: Int
+      var layout: String
+      init(_ encoding: AudioEncoding) {
+        (codec, channels, layout) = (encoding.codec, encoding.channels, encoding.channelLayout)
+      }
+    }
     var encodings: [AudioEncoding] = []
+    var groupSets: [Set<String>] = []
+    var byKey: [Key: Int] = [:]
     for member in members {
       let codec = groupCodecs[member.groupID].flatMap { $0.lazy.compactMap(audioCodec).first }
       let channels =
         member.channels.flatMap { Int($0.prefix { $0.isNumber }) }.flatMap { $0 > 0 ? $0 : nil }
         ?? 0
       let layout =
-        member.channels?.contains("JOC") == true
-        ? "Atmos" : ChannelLayout.defaultName(channels: channels)
-      if let same = encodings.firstIndex(where: { known in
-        (codec == nil || known.codec.isEmpty || known.codec == codec?.name)
-          && (channels == 0 || known.channels == 0
-            || (known.channels == channels && known.channelLayout == layout))
-      }) {
-        if !encodings[same].groups.contains(member.groupID) {
-          encodings[same].groups.append(member.groupID)
-        }
-        if encodings[same].codec.isEmpty, let codec {
-          encodings[same].codec = codec.name
-          encodings[same].profile = codec.profile
-        }
-        if encodings[same].channels == 0 && channels > 0 {
-          encodings[same].channels = channels
-          encodings[same].channelLayout = layout
-        }
+        channels == 0
+        ? ""
+        : member.channels?.contains("JOC") == true
+          ? "Atmos" : ChannelLayout.defaultName(channels: channels)
+      let stated = AudioEncoding(
+        codec: codec?.name ?? "", profile: codec?.profile, channels: channels,
+        channelLayout: layout, groups: [member.groupID])
+      var same = byKey[Key(stated)]
+      // Something left out, here or in the first encoding: the first, if the rest agrees.
+      if same == nil, let own = encodings.first,
+        stated.codec.isEmpty || own.codec.isEmpty || own.codec == stated.codec,
+        channels == 0 || own.channels == 0
+          || (own.channels == channels && own.channelLayout == layout)
+      {
+        same = 0
+      }
+      guard let same else {
+        byKey[Key(stated)] = encodings.count
+        encodings.append(stated)
+        groupSets.append([member.groupID])
         continue
       }
-      encodings.append(
-        AudioEncoding(
-          codec: codec?.name ?? "", profile: codec?.profile, channels: channels,
-          channelLayout: channels > 0 ? layout : "", groups: [member.groupID]))
+      if groupSets[same].insert(member.groupID).inserted {
+        encodings[same].groups.append(member.groupID)
+      }
+      if encodings[same].codec.isEmpty && !stated.codec.isEmpty {
+        encodings[same].codec = stated.codec
+        encodings[same].profile = stated.profile
+      }
+      if encodings[same].channels == 0 && channels > 0 {
+        encodings[same].channels = channels
+        encodings[same].channelLayout = layout
+      }
+      // What was filled in is looked up under its new key too.
+      let filled = Key(encodings[same])
+      if byKey[filled] == nil { byKey[filled] = same }
     }
     return encodings
   }
