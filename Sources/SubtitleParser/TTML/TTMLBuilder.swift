@@ -44,15 +44,26 @@ struct TTMLBuilder {
   let root: TTMLXML.Element
   let timing: TTMLTiming
   var styles: [String: Style] = [:]
-  var regions: [String: Style] = [:]
-  /// Each region's origin and extent in percent of the root container, worked out once
-  /// (`nil` when it states neither in a form this reader takes).
-  var regionGeometry: [String: ((Double, Double), (Double, Double))?] = [:]
-  /// The `set` elements of each region, timed from the document's start.
-  var regionSets: [String: [Timed]] = [:]
-  /// Each timed region's active interval in seconds from the document's start (`begin`, `end`
-  /// and `dur` on the region element); content shows in a region only while it is active.
-  var regionIntervals: [String: (begin: Double, end: Double)] = [:]
+  /// The regions by `xml:id`, each worked out once (a paragraph looks its region up once).
+  var regions: [String: Region] = [:]
+
+  /// What a region of `layout` gives the content flowed into it.
+  struct Region {
+    /// Its computed style.
+    var style: Style
+    /// The part of ``style`` that the content flowed into it inherits (see
+    /// ``emitParagraph(_:ancestorSets:only:)``).
+    var inherited: Style
+    /// Its origin and extent in percent of the root container (`nil` when it states neither
+    /// in a form this reader takes).
+    var geometry: (origin: (Double, Double), extent: (Double, Double))?
+    /// Its `set` elements, timed from the document's start.
+    var sets: [Timed]
+    /// Its active interval in seconds from the document's start (`begin`, `end` and `dur` on
+    /// the region element; always active without them): content shows in a region only while
+    /// it is active.
+    var interval: (begin: Double, end: Double)
+  }
   /// The root's `tts:extent` in pixels, when stated.
   var rootExtent: (width: Double, height: Double)? = nil
   /// `ttp:cellResolution` (columns, rows), default 32 by 15.
@@ -165,7 +176,6 @@ struct TTMLBuilder {
         style.merge(inlineStyle(nested)) { $1 }
       }
       style.merge(inlineStyle(region)) { $1 }
-      regions[id] = style
       // A left-out (or `auto`) origin is the root container's, 0 0, and a left-out (or `auto`)
       // extent the root container's, clipped at its edges (TTML 2, 10.2.37 and 10.2.16): such
       // a region still places its text, by its display alignment. A value this reader cannot
@@ -178,24 +188,24 @@ struct TTMLBuilder {
         extent = (100 - origin.0, 100 - origin.1)
         if let text = style["extent"], !isAuto(text) { extent = pair(text) }
       }
-      if let origin, let extent {
-        regionGeometry[id] = .some((origin, extent))
-      } else {
-        regionGeometry[id] = .some(nil)
-      }
+      var geometry: (origin: (Double, Double), extent: (Double, Double))? = nil
+      if let origin, let extent { geometry = (origin, extent) }
       let sets = region.elements.filter { $0.name == "set" }.map {
         time(
           $0, parentBegin: 0, parentEnd: .infinity, base: 0, parentStyle: [:], region: nil,
           preserve: false, language: "")
       }
-      if !sets.isEmpty { regionSets[id] = sets }
       let timing = self.timing
       let seconds = { (name: String) in region.attribute(name).flatMap(timing.seconds) }
+      var interval: (begin: Double, end: Double) = (0, .infinity)
       if ["begin", "end", "dur"].contains(where: { region.attribute($0) != nil }) {
         let start = seconds("begin") ?? 0
         let end = min(seconds("end") ?? .infinity, start + (seconds("dur") ?? .infinity))
-        regionIntervals[id] = (start, end)
+        interval = (start, end)
       }
+      regions[id] = Region(
+        style: style, inherited: style.filter { Self.inherited.contains($0.key) },
+        geometry: geometry, sets: sets, interval: interval)
     }
   }
 
@@ -273,8 +283,9 @@ struct TTMLBuilder {
         style[attribute.name] = attribute.value.trimmingASCIISpaces
       }
     }
+    // `parentStyle` is inheritable throughout: only what this element adds needs checking.
     let inheritable =
-      style.keys.allSatisfy { Self.inherited.contains($0) }
+      styleText == nil && !hasStyling || style.keys.allSatisfy { Self.inherited.contains($0) }
       ? style : style.filter { Self.inherited.contains($0.key) }
     let ownRegion = regionText ?? region
     let preserveHere = spaceText.map { $0 == "preserve" } ?? preserve
@@ -403,13 +414,14 @@ struct TTMLBuilder {
   /// placed there.
   mutating func emitParagraph(_ paragraph: Timed, ancestorSets: [Timed], only: String?) {
     let region = only ?? paragraph.region
+    let facts = region.flatMap { regions[$0] }
     // A timed region shows its content only while it is active.
-    let active = region.flatMap { regionIntervals[$0] } ?? (0, .infinity)
+    let active = facts?.interval ?? (0, .infinity)
     let from = max(paragraph.begin, active.begin)
     let to = min(paragraph.end, active.end)
     guard from < to else { return }
     var ancestorSets = ancestorSets
-    if let id = region, let sets = regionSets[id] { ancestorSets += sets }
+    if let sets = facts?.sets, !sets.isEmpty { ancestorSets += sets }
     var times = [from, to]
     boundaries(paragraph, into: &times)
     for set in ancestorSets {
@@ -428,13 +440,14 @@ struct TTMLBuilder {
     // Content flowed into a region inherits the region's styles (TTML 2, 10.4.4 and 11.3.1.3:
     // the region is the parent of the `body` copied into it), below everything the paragraph
     // and its ancestors state themselves.
-    let fromRegion =
-      region.flatMap { regions[$0] }?.filter { Self.inherited.contains($0.key) } ?? [:]
+    let fromRegion = facts?.inherited ?? [:]
+    let paragraphStyle =
+      fromRegion.isEmpty ? paragraph.style : fromRegion.merging(paragraph.style) { $1 }
     for index in cuts.indices.dropLast() {
       let start = cuts[index]
       let stop = cuts[index + 1]
       guard start < stop else { continue }
-      var style = fromRegion.merging(paragraph.style) { $1 }
+      var style = paragraphStyle
       for set in ancestorSets where set.begin <= start && start < set.end {
         style.merge(inlineStyle(set.element)) { $1 }
       }
@@ -443,12 +456,12 @@ struct TTMLBuilder {
       let text = writer.finish()
       guard !text.isEmpty else { continue }
       appendCue(
-        text: text, start: start, end: stop, paragraph: paragraph, region: region, style: style)
+        text: text, start: start, end: stop, paragraph: paragraph, region: facts, style: style)
     }
   }
 
   mutating func appendCue(
-    text: [UInt8], start: Double, end: Double, paragraph: Timed, region: String?, style: Style
+    text: [UInt8], start: Double, end: Double, paragraph: Timed, region: Region?, style: Style
   ) {
     let textStart = document.text.count
     document.text.append(contentsOf: text)
@@ -493,8 +506,9 @@ struct TTMLBuilder {
   }
 
   /// WebVTT cue settings for `paragraph`: from its region's origin, extent and display
-  /// alignment, and the text alignment and writing mode in effect.
-  func settings(for paragraph: Timed, in region: String?, style: Style) -> CueSettings {
+  /// alignment, and the text alignment and writing mode in effect. `region` is the one it
+  /// shows in (`nil`: none, or one the head does not define), `style` its computed style.
+  func settings(for paragraph: Timed, in region: Region?, style: Style) -> CueSettings {
     var settings = CueSettings()
     switch style["textAlign"] {
     case "left": settings.align = .left
@@ -504,13 +518,10 @@ struct TTMLBuilder {
     default: settings.align = .center
     }
     // `writingMode` applies to regions (TTML 2, 10.2.47); a paragraph's own is read too.
-    let regionStyle = region.flatMap { regions[$0] }
-    if let mode = regionStyle?["writingMode"] ?? style["writingMode"], mode.hasPrefix("tb") {
+    if let mode = region?.style["writingMode"] ?? style["writingMode"], mode.hasPrefix("tb") {
       settings.vertical = mode == "tblr" ? .leftToRight : .rightToLeft
     }
-    guard let id = region, let region = regions[id],
-      let (origin, extent) = regionGeometry[id] ?? nil
-    else { return settings }
+    guard let region, let (origin, extent) = region.geometry else { return settings }
     let clamp: (Double) -> Double = { min(100, max(0, $0)) }
     settings.size = clamp(extent.0)
     switch settings.align {
@@ -525,7 +536,7 @@ struct TTMLBuilder {
       settings.positionAlign = .center
     }
     settings.snapToLines = false
-    switch region["displayAlign"] ?? style["displayAlign"] {
+    switch region.style["displayAlign"] ?? style["displayAlign"] {
     case "after":
       settings.line = clamp(origin.1 + extent.1)
       settings.lineAlign = .end
