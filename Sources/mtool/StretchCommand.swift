@@ -13,6 +13,7 @@ let stretchCommand = Command(
   usage: """
     mtool stretch IN OUT --speed S [--track N|LANG] [--bitrate BPS] [--json]
            mtool stretch IN OUT --speed-map "0:1.0,30:1.5,60:2.0" [options]
+           mtool stretch IN - --speed S [--format FMT] [options] | PLAYER
            mtool stretch --files-from LIST|- [-0] --output-template T --speed S
                          [--skip-existing] [--jsonl] [options]
     """,
@@ -25,6 +26,9 @@ let stretchCommand = Command(
     OptionSpec("track", short: "t", value: "N|LANG", help: "Audio stream index or language."),
     OptionSpec("bitrate", value: "BPS", help: "Bit rate for lossy outputs (bits per second)."),
     OptionSpec("json", help: "Print a JSON summary on stdout."),
+    OptionSpec(
+      "format", value: "FMT",
+      help: "With OUT '-': wav (default), flac, mp3, aac, ogg, opus or mka."),
     timeoutOption,
     headerOption,
     cacertOption,
@@ -39,6 +43,9 @@ let stretchCommand = Command(
     arguments:
       IN    any media file FFmpeg can read; its default audio track is used unless --track says
       OUT   the output file; the extension picks the format: .wav .flac .m4a .mp3 .ogg .opus .mka
+            '-' writes to standard output (a pipe or a file, never a terminal) in --format's
+            format, WAV with a streaming header unless --format says otherwise; nothing else
+            is printed there (no result line; --json is refused)
 
     The speed is input seconds per output second: 0.5 is half speed, 2 is double speed.
     Supported speeds: \(TimeStretcher.supportedSpeeds.lowerBound) to \
@@ -98,6 +105,9 @@ struct StretchSettings: Sendable {
   var bitRate: Int?
   /// `--track N|LANG`.
   var track: String?
+  /// `--format`: the output's format (an extension without its dot) when it goes to standard
+  /// output.
+  var format: String?
   /// `--header`: how http(s) inputs are requested.
   var remote: RemoteAccess
 
@@ -115,8 +125,13 @@ struct StretchSettings: Sendable {
       throw CLIError.usage("stretch", "--bitrate must be positive, got \(bitRate)")
     }
     track = arguments.value("track")
+    format = arguments.value("format")?.lowercased()
   }
 }
+
+/// The formats that standard output takes (`--format`): every output format but MP4's, which
+/// must seek back to finish its header.
+let standardOutputFormats = ["wav", "flac", "mp3", "aac", "ogg", "opus", "mka"]
 
 /// What stretching one file did, for the result line.
 struct StretchReport: Sendable {
@@ -176,7 +191,13 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   let name = "stretch"
   try checkListOptions(arguments, command: name)
   let settings = try StretchSettings(arguments)
-  if arguments.has("files-from") { return try runStretchBatch(arguments, settings) }
+  if arguments.has("files-from") {
+    if settings.format != nil {
+      throw CLIError.usage(
+        name, "--format applies only when OUT is '-' (each output's extension picks its format)")
+    }
+    return try runStretchBatch(arguments, settings)
+  }
   for option in ["output-template", "skip-existing", "jsonl"] where arguments.has(option) {
     throw CLIError.usage(name, "--\(option) only applies with --files-from")
   }
@@ -186,11 +207,21 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   }
   let input = arguments.positionals[0]
   let output = arguments.positionals[1]
-  if input == "-" || output == "-" {
-    throw CLIError.usage(name, "IN and OUT must be files ('-' is not supported here)")
+  if input == "-" {
+    throw CLIError.usage(name, "IN must be a file or a URL (standard input is not read)")
+  }
+  let toStandardOutput = output == "-"
+  if toStandardOutput {
+    try checkStandardOutput(arguments, settings)
+  } else if settings.format != nil {
+    throw CLIError.usage(
+      name, "--format applies only when OUT is '-' (a file's extension picks its format)")
   }
   let report = try stretchFile(
-    input, to: output, settings, showProgress: stderrIsInteractiveTerminal)
+    input, to: output, settings, showProgress: stderrIsInteractiveTerminal,
+    toStandardOutput: toStandardOutput)
+  // Standard output carries the audio: no result line.
+  if toStandardOutput { return .ok }
   var stdout = StandardOutput()
   if arguments.has("json") {
     stdout.write(JSONValue.object(report.jsonMembers(settings)).serialized + "\n")
@@ -201,24 +232,54 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   return .ok
 }
 
-/// Stretches `input` into the file `output`: the output appears complete or not at all.
+/// Refuses what standard output as OUT does not go with: `--json` (the audio takes standard
+/// output), a terminal, and a format it cannot take.
+private func checkStandardOutput(
+  _ arguments: ParsedArguments, _ settings: StretchSettings
+) throws(CLIError) {
+  let name = "stretch"
+  if arguments.has("json") {
+    throw CLIError.usage(
+      name, "--json prints on standard output, which OUT '-' takes for the audio")
+  }
+  if isatty(STDOUT_FILENO) != 0 {
+    throw CLIError.usage(
+      name, "will not write audio to a terminal: redirect standard output, or name an OUT file")
+  }
+  if let format = settings.format, !standardOutputFormats.contains(format) {
+    let reason =
+      ["m4a", "mp4"].contains(format)
+      ? "MP4 cannot be written to standard output (its header is finished by seeking back)"
+      : "unknown --format '\(format)'"
+    throw CLIError.usage(
+      name, reason + "; use " + standardOutputFormats.joined(separator: ", "))
+  }
+}
+
+/// Stretches `input` into the file `output` (or, with `toStandardOutput`, to standard output):
+/// the output file appears complete or not at all.
 ///
 /// - Throws: `CLIError` with the command's exit codes (66 missing input, 65 not media, 64 bad
 ///   output name or the input itself, 1 read or write failure).
 func stretchFile(
-  _ input: String, to output: String, _ settings: StretchSettings, showProgress: Bool
+  _ input: String, to output: String, _ settings: StretchSettings, showProgress: Bool,
+  toStandardOutput: Bool = false
 ) throws(CLIError) -> StretchReport {
   let name = "stretch"
   try checkInputFile(input, command: name)
-  try refuseOverwritingInput(output, input: input, command: name)
+  if !toStandardOutput { try refuseOverwritingInput(output, input: input, command: name) }
   // The libraries take the input by a path they can open (its own, unless not UTF-8).
   let source = try openableInput(input, command: name)
   var decoder = try openDecoder(source, settings)
   var stretcher = try makeStretcher(for: decoder, settings)
   // Created securely beside the final file and renamed over it when complete; a pipe or a
   // device is written in place (see OutputFile). The format follows the name as typed.
-  let file = try OutputFile(path: output, command: name)
-  var encoder = try makeEncoder(file, output: output, for: decoder, bitRate: settings.bitRate)
+  let file =
+    toStandardOutput
+    ? try OutputFile(standardOutputFor: name) : try OutputFile(path: output, command: name)
+  var encoder = try makeEncoder(
+    file, output: file.name, for: decoder, bitRate: settings.bitRate,
+    format: toStandardOutput ? settings.format ?? "wav" : nil)
 
   let started = ContinuousClock.now
   let progress = ProgressBar(total: decoder.duration, enabled: showProgress)
@@ -282,12 +343,14 @@ private func makeStretcher(
 /// The encoder writing `file` in the format `output`'s name asks for; discards `file` when the
 /// encoder cannot be made.
 private func makeEncoder(
-  _ file: OutputFile, output: String, for decoder: borrowing AudioDecoder, bitRate: Int?
+  _ file: OutputFile, output: String, for decoder: borrowing AudioDecoder, bitRate: Int?,
+  format: String?
 ) throws(CLIError) -> AudioEncoder {
   do throws(MediaError) {
     return try AudioEncoder(
       fileDescriptor: file.descriptor, name: output, sampleRate: decoder.sampleRate,
-      channels: decoder.channels, bitRate: bitRate, channelMask: decoder.channelMask)
+      channels: decoder.channels, bitRate: bitRate, channelMask: decoder.channelMask,
+      format: format)
   } catch {
     file.discard()
     if error.kind == .invalidArgument { throw CLIError.usage("stretch", error.detail) }

@@ -222,3 +222,65 @@ private func startQuietly(_ arguments: [String]) throws -> Process {
   try process.run()
   return process
 }
+
+/// The RIFF and data chunk sizes of a WAVE file's 44-byte header.
+private func waveSizes(_ bytes: [UInt8]) -> (riff: UInt32, data: UInt32)? {
+  guard bytes.count >= 44, bytes[0..<4].elementsEqual("RIFF".utf8),
+    bytes[36..<40].elementsEqual("data".utf8)
+  else { return nil }
+  func word(_ at: Int) -> UInt32 {
+    (0..<4).reduce(0) { $0 | UInt32(bytes[at + $1]) << (8 * $1) }
+  }
+  return (word(4), word(40))
+}
+
+@Test func outputDashWritesWaveToStandardOutput() throws {
+  let folder = try scratchFolder()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  let clip = fixtures + "/clip.wav"
+  // Through a pipe: a streaming header (sizes unknown), then every sample; nothing else.
+  let (piped, _) = try runShell(
+    "\"$M\" stretch '\(clip)' - --speed 2 | cat > piped.wav", in: folder)
+  #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped.stderr)")
+  let pipedBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/piped.wav")))
+  #expect(waveSizes(pipedBytes).map { $0.riff == 0xFFFF_FFFF && $0.data == 0xFFFF_FFFF } == true)
+  // 2 s of 22050 Hz stereo at 2x: 1 s, 16-bit.
+  #expect(abs((pipedBytes.count - 44) / 4 - 22050) <= 22)
+  // Redirected to a file after other bytes: a complete header where the WAVE starts.
+  let (redirected, _) = try runShell(
+    "{ printf 'head'; \"$M\" stretch '\(clip)' - --speed 2; } > file.bin", in: folder)
+  #expect(redirected.status == 0, "\(redirected.stderr)")
+  let fileBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/file.bin")))
+  #expect(fileBytes.count >= 4 && fileBytes[0..<4].elementsEqual("head".utf8))
+  let wave = Array(fileBytes.dropFirst(4))
+  #expect(
+    waveSizes(wave).map { Int($0.data) == wave.count - 44 && Int($0.riff) == wave.count - 8 }
+      == true)
+  #expect(wave.count == pipedBytes.count)
+  // Another format by --format.
+  let (flac, _) = try runShell(
+    "\"$M\" stretch '\(clip)' - --speed 2 --format flac | cat > out.flac", in: folder)
+  #expect(flac.status == 0, "\(flac.stderr)")
+  let flacBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/out.flac")))
+  #expect(flacBytes.starts(with: Array("fLaC".utf8)))
+  #expect(abs(try decodedLength(folder + "/out.flac").0 - 22050) <= 22)
+}
+
+@Test func outputDashRefusesWhatDoesNotFit() throws {
+  let folder = try scratchFolder()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  let clip = fixtures + "/clip.wav"
+  let cases: [([String], Int32)] = [
+    (["stretch", clip, "-", "--speed", "2", "--json"], 64),
+    (["stretch", clip, "-", "--speed", "2", "--format", "m4a"], 64),
+    (["stretch", clip, "-", "--speed", "2", "--format", "xyz"], 64),
+    (["stretch", clip, folder + "/o.wav", "--speed", "2", "--format", "flac"], 64),
+    (["stretch", "-", "-", "--speed", "2"], 64),
+  ]
+  for (arguments, code) in cases {
+    let result = try runMtool(arguments)
+    #expect(failedWithOneLine(result, code), "\(arguments): \(result.stderr)")
+    #expect(result.stdout.isEmpty, "\(arguments)")
+  }
+  #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+}

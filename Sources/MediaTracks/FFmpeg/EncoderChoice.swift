@@ -8,11 +8,14 @@ struct EncoderChoice {
   var forcedRate: Int?
   var lossy: Bool
 
-  init(path: String) throws(MediaError) {
+  /// The choice for the output `path`, by its extension, or by `format` (an extension without
+  /// its dot) when given.
+  init(path: String, format: String? = nil) throws(MediaError) {
     let name = path.split(separator: "/").last.map(String.init) ?? path
     let ext =
-      name.split(separator: ".", omittingEmptySubsequences: false).count > 1
-      ? String(name.split(separator: ".").last ?? "").lowercased() : ""
+      format?.lowercased()
+      ?? (name.split(separator: ".", omittingEmptySubsequences: false).count > 1
+        ? String(name.split(separator: ".").last ?? "").lowercased() : "")
     switch ext {
     case "wav":
       self.init("wav", AV_CODEC_ID_PCM_S16LE, nil, nil, lossy: false)
@@ -31,8 +34,9 @@ struct EncoderChoice {
     default:
       throw MediaError(
         kind: .invalidArgument, operation: "AudioEncoder",
-        detail: "unknown output extension for '\(path)' (use .wav, .flac, .mp3, .m4a, .mp4, "
-          + ".aac, .ogg, .opus or .mka)")
+        detail: (format.map { "unknown output format '\($0)'" }
+          ?? "unknown output extension for '\(path)'")
+          + " (use .wav, .flac, .mp3, .m4a, .mp4, .aac, .ogg, .opus or .mka)")
     }
   }
 

@@ -77,15 +77,18 @@ public struct AudioEncoder: ~Copyable {
   ///   - name: The output's name as the user knows it: its extension picks the container and
   ///     codec (see the table) and it names the output in errors.
   ///   - sampleRate, channels, bitRate, channelMask: As for ``init(path:sampleRate:channels:bitRate:channelMask:)``.
+  ///   - format: An extension of the table, without its dot (for example `"flac"`), that picks
+  ///     the container and codec instead of `name`'s: for an output without a name of its
+  ///     own, such as standard output. `nil` (the default) goes by `name`.
   /// - Throws: As ``init(path:sampleRate:channels:bitRate:channelMask:)``.
   public init(
     fileDescriptor: Int32, name: String, sampleRate: Int, channels: Int, bitRate: Int? = nil,
-    channelMask: UInt64? = nil
+    channelMask: UInt64? = nil, format: String? = nil
   ) throws(MediaError) {
     try self.init(
       destination: OutputDestination(path: name, descriptor: fileDescriptor),
       sampleRate: sampleRate, channels: channels, bitRate: bitRate, channelMask: channelMask,
-      waveFastPath: true)
+      waveFastPath: true, format: format)
   }
 
   /// Creates the output file; with `waveFastPath` false, FFmpeg writes `.wav` too (for
@@ -101,7 +104,7 @@ public struct AudioEncoder: ~Copyable {
 
   private init(
     destination: OutputDestination, sampleRate: Int, channels: Int, bitRate: Int?,
-    channelMask: UInt64?, waveFastPath: Bool
+    channelMask: UInt64?, waveFastPath: Bool, format: String? = nil
   ) throws(MediaError) {
     let path = destination.path
     guard (1...768_000).contains(sampleRate), (1...8).contains(channels) else {
@@ -114,7 +117,7 @@ public struct AudioEncoder: ~Copyable {
         kind: .invalidArgument, operation: "AudioEncoder",
         detail: "bit rate must be positive, got \(bitRate)")
     }
-    let choice = try EncoderChoice(path: path)
+    let choice = try EncoderChoice(path: path, format: format)
     if choice.muxer == "mp3" && channels > 2 {
       throw MediaError(
         kind: .invalidArgument, operation: "AudioEncoder",

@@ -24,6 +24,8 @@ final class WaveWriter {
   /// Whether the sizes are filled in at the end (false for a streaming header).
   private let seekable: Bool
   private let headerSize: Int
+  /// Where the header starts in a seekable file (the descriptor's offset when the writer began).
+  private let start: off_t
   private var dataSize = 0
   private var committed = false
   private var bytes: [Int16] = []
@@ -61,9 +63,13 @@ final class WaveWriter {
       }
     }
     var info = stat()
+    // A regular file, written from where its descriptor stands (a caller's standard output may
+    // stand past other bytes), and not in append mode (where every write, the sizes' too, goes
+    // to the end): its sizes are filled in there at the end.
+    start = lseek(descriptor, 0, SEEK_CUR)
     seekable =
-      fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-      && lseek(descriptor, 0, SEEK_CUR) >= 0
+      fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && start >= 0
+      && fcntl(descriptor, F_GETFL) & O_APPEND == 0
     startsWriteback = seekable && !ownsDescriptor
     var header = WaveWriter.header(sampleRate: sampleRate, channels: channels, mask: channelMask)
     headerSize = header.count
@@ -120,7 +126,7 @@ final class WaveWriter {
       // Dirty pages are written back (asynchronously) rather than dropped; the advice fails
       // only on a descriptor that is not a regular file, and the data is synced later anyway.
       _ = posix_fadvise(
-        descriptor, off_t(headerSize + writebackStart), off_t(dataSize - writebackStart),
+        descriptor, start + off_t(headerSize + writebackStart), off_t(dataSize - writebackStart),
         POSIX_FADV_DONTNEED)
       writebackStart = dataSize
     }
@@ -135,8 +141,8 @@ final class WaveWriter {
     var chunkSize = UInt32(truncatingIfNeeded: dataSize).littleEndian
     var code: Int32 = 0
     if seekable
-      && (pwrite(descriptor, &riffSize, 4, 4) != 4
-        || pwrite(descriptor, &chunkSize, 4, off_t(headerSize - 4)) != 4)
+      && (pwrite(descriptor, &riffSize, 4, start + 4) != 4
+        || pwrite(descriptor, &chunkSize, 4, start + off_t(headerSize - 4)) != 4)
     {
       code = -errno
     }

@@ -95,6 +95,23 @@ final class OutputFile {
     }
   }
 
+  /// Standard output, written in place (through a duplicate of its descriptor): never
+  /// created, synced, renamed or removed, whether it is a pipe, a file or a device.
+  ///
+  /// - Throws: `CLIError` with exit code 1 when standard output is closed.
+  init(standardOutputFor command: String) throws(CLIError) {
+    name = "standard output"
+    self.command = command
+    descriptor = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0)
+    guard descriptor >= 0 else {
+      throw CLIError.failure(
+        command, "cannot write standard output: \(String(cString: strerror(errno)))")
+    }
+    inPlace = true
+    temporaryName = []
+    finalName = []
+  }
+
   deinit { discard() }
 
   /// Completes the output: syncs the temporary file and renames it over the final name (a
