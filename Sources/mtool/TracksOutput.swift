@@ -52,7 +52,8 @@ enum TracksOutput {
       ("languageTag", string(track.languageTag)), ("title", string(track.title)),
       ("channels", int(positive(track.channels))),
       ("channelLayout", string(nonEmpty(track.channelLayout))),
-      ("sampleRate", int(positive(track.sampleRate))), ("bitRate", int(track.bitRate)),
+      ("sampleRate", int(positive(track.sampleRate))),
+      ("bitRate", int(statedBitRate(track.bitRate))),
       ("duration", number(track.duration)),
       ("dispositions", .array(track.dispositions.map { .string($0) })),
       ("kind", .string(track.kind.rawValue)), ("label", .string(track.label)),
@@ -110,7 +111,7 @@ enum TracksOutput {
         }
         if !track.channelLayout.isEmpty { details.append(track.channelLayout) }
         if track.sampleRate > 0 { details.append("\(track.sampleRate) Hz") }
-        if let bitRate = track.bitRate { details.append("\(bitRate / 1000) kb/s") }
+        if let bitRate = statedBitRate(track.bitRate) { details.append("\(bitRate / 1000) kb/s") }
         if !track.dispositions.isEmpty { details.append(track.dispositions.joined(separator: ",")) }
         for other in track.alternatives {
           let facts = [other.codec.isEmpty ? "unknown codec" : other.codec, other.channelLayout]
@@ -167,4 +168,10 @@ enum TracksOutput {
   private static func number(_ value: Double?) -> JSONValue {
     value.map { .number($0) } ?? .null
   }
+}
+
+/// A bit rate as the output states it: `nil` (unknown) below 1000 bit/s, which no audio track
+/// has (a manifest's placeholder `bandwidth="1"`).
+func statedBitRate(_ bitRate: Int?) -> Int? {
+  bitRate.flatMap { $0 >= 1000 ? $0 : nil }
 }

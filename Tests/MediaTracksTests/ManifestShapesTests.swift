@@ -157,22 +157,38 @@ func muxedAudioIsListedFromCodecs(codec: String, name: String, profile: String?)
     #EXT-X-DEFINE:NAME="tricky",VALUE="a/{$lang}/b"
     #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="Deutsch",LANGUAGE="{$lang}",URI="{$tricky}.m3u8"
     #EXT-X-STREAM-INF:BANDWIDTH=65000,CODECS="{$codecs}",SUBTITLES="s"
-    audio/{$tricky}/{$unknown}.m3u8
+    audio/{$tricky}.m3u8
     """
   let playlist = try HLSPlaylist(bytes: Array(text.utf8))
   #expect(playlist.variants.map(\.codecs) == [["mp4a.40.5"]])
-  #expect(playlist.variants.map(\.uri) == ["audio/a/{$lang}/b/{$unknown}.m3u8"])
+  #expect(playlist.variants.map(\.uri) == ["audio/a/{$lang}/b.m3u8"])
   #expect(playlist.renditions.map(\.uri) == ["a/{$lang}/b.m3u8"])
   let info = try hls(text)
   #expect(info.audio.map(\.codec) == ["aac"])
   #expect(info.audio.map(\.profile) == ["HE-AAC"])
   #expect(info.subtitles.map(\.language) == ["de"])
-  // `{$` not followed by a defined name and `}` stays as written.
+  // `{$` not followed by a name and `}` stays as written.
   let odd = try HLSPlaylist(
     bytes: Array(
-      "#EXTM3U\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"x\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\n{${$a{$a}{$b}{$\n"
+      "#EXTM3U\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"x\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\n{${$a{$a}{$}{$\n"
         .utf8))
-  #expect(odd.variants.map(\.uri) == ["{${$ax{$b}{$"])
+  #expect(odd.variants.map(\.uri) == ["{${$ax{$}{$"])
+  // A reference to a name no tag declares fails the playlist (section 4.3), with or without
+  // other definitions; names declared by IMPORT or QUERYPARAM stay as written.
+  for text in [
+    "#EXTM3U\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"x\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\n{$b}.m3u8\n",
+    "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"{$nm}\"\n",
+    "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n{$a}.m3u8\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"x\"\n",
+  ] {
+    #expect {
+      _ = try HLSPlaylist(bytes: Array(text.utf8))
+    } throws: { ($0 as? MediaError)?.detail.contains("names no #EXT-X-DEFINE") == true }
+  }
+  let imported = try HLSPlaylist(
+    bytes: Array(
+      "#EXTM3U\n#EXT-X-DEFINE:IMPORT=\"i\"\n#EXT-X-DEFINE:QUERYPARAM=\"q\"\n#EXTINF:1,\n{$i}{$q}.ts\n"
+        .utf8))
+  #expect(imported.segments.map(\.uri) == ["{$i}{$q}.ts"])
   // A long value referenced many times is substituted up to 16 MiB in all, then left as written.
   var big = "#EXTM3U\n#EXT-X-DEFINE:NAME=\"v\",VALUE=\"" + String(repeating: "a", count: 1 << 20)
   big += "\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\n" + String(repeating: "{$v}", count: 20) + "\n"
@@ -525,4 +541,126 @@ func channelSchemesAreReadAsDefined(scheme: String, value: String, channels: Int
     </Period></MPD>
     """)
   #expect(info.audio.map(\.label) == ["Deutsch", "Deutsch \u{2013} Commentary", "English"])
+}
+
+// MARK: Decodability and codec names from declarations
+
+@Test(arguments: [
+  ("mp4a.a5", "ac3", nil, true), ("mp4a.a6", "eac3", nil, true),
+  ("mp4a.40.42", "aac", "xHE-AAC", false), ("ac-4.02.01.01", "ac4", nil, false),
+  ("mhm1.0x0D", "mpegh_3d_audio", nil, false), ("mha1.0x0C", "mpegh_3d_audio", nil, false),
+  ("dtsx", "dts_uhd", nil, false), ("dtsc", "dts", nil, true), ("mp4a.40.2", "aac", "LC", true),
+])
+func declaredCodecsSayWhetherFFmpegDecodes(
+  codecs: String, name: String, profile: String?, decodable: Bool
+) throws {
+  let hlsInfo = try hls(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",LANGUAGE="en",URI="a.m3u8"
+    #EXT-X-STREAM-INF:BANDWIDTH=1280000,CODECS="avc1.4d401e,\(codecs)",AUDIO="a"
+    v.m3u8
+    """)
+  #expect(hlsInfo.audio.map(\.codec) == [name])
+  #expect(hlsInfo.audio.map(\.profile) == [profile])
+  #expect(hlsInfo.audio.map(\.decodable) == [decodable])
+  let dashInfo = try dash(
+    """
+    <MPD><Period><AdaptationSet mimeType="audio/mp4" codecs="\(codecs)" lang="en">
+    <Representation id="a" bandwidth="128000"/></AdaptationSet></Period></MPD>
+    """)
+  #expect(dashInfo.audio.map(\.codec) == [name])
+  #expect(dashInfo.audio.map(\.decodable) == [decodable])
+}
+
+@Test func aTrackWithADecodableAlternativeIsDecodableAndAnUndecodableOneIsNotDefault() throws {
+  // English in AC-4 and in AAC (a player picks the AAC group); French in AC-4 only, marked
+  // default: the default goes to a track this FFmpeg can play.
+  let info = try hls(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="ac4",NAME="English",LANGUAGE="en",CHANNELS="2",URI="a1.m3u8"
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="ac4",NAME="French",LANGUAGE="fr",DEFAULT=YES,CHANNELS="2",URI="a2.m3u8"
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac",NAME="English",LANGUAGE="en",CHANNELS="2",URI="a3.m3u8"
+    #EXT-X-STREAM-INF:BANDWIDTH=2000000,CODECS="avc1.64001f,ac-4.02.01.01",AUDIO="ac4"
+    v1.m3u8
+    #EXT-X-STREAM-INF:BANDWIDTH=1000000,CODECS="avc1.64001f,mp4a.40.2",AUDIO="aac"
+    v2.m3u8
+    """)
+  #expect(info.audio.map(\.label) == ["English", "French"])
+  #expect(info.audio.map(\.decodable) == [true, false])
+  #expect(info.defaultAudioTrack?.label == "English")
+}
+
+@Test func renditionsWithoutAGroupAreSkipped() throws {
+  let playlist = try HLSPlaylist(
+    bytes: Array(
+      """
+      #EXTM3U
+      #EXT-X-MEDIA:TYPE=AUDIO,NAME="No group",LANGUAGE="en",URI="a.m3u8"
+      #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="",NAME="Empty group",LANGUAGE="en",URI="b.m3u8"
+      #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="German",LANGUAGE="de",URI="c.m3u8"
+      #EXT-X-STREAM-INF:BANDWIDTH=1,CODECS="mp4a.40.2",AUDIO="a"
+      v.m3u8
+      """.utf8))
+  #expect(playlist.renditions.map(\.name) == ["German"])
+}
+
+// MARK: DASH: descriptors as their schemes define them
+
+@Test func cea608ChannelsInEveryWrittenForm() throws {
+  // `CC1=lang:eng`, bare numbers with 708-style fields, and languages alone: each channel once,
+  // with its language.
+  for value in ["CC1=lang:eng;CC3=lang:swe", "1=lang:eng;3=lang:swe,war:1,er:1", "CC1=eng;CC3=swe"]
+  {
+    let info = try dash(
+      """
+      <MPD><Period><AdaptationSet mimeType="video/mp4" codecs="avc1.4d401f">
+      <Accessibility schemeIdUri="urn:scte:dash:cc:cea-608:2015" value="\(value)"/>
+      <Representation id="v" bandwidth="100000"/></AdaptationSet></Period></MPD>
+      """)
+    #expect(info.subtitles.map(\.language) == ["en", "sv"], "\(value)")
+    #expect(info.subtitles.map(\.codec) == ["eia_608", "eia_608"], "\(value)")
+  }
+}
+
+@Test func atmosLanguageWebVTTMimeAndOutputChannelPositions() throws {
+  let info = try dash(
+    """
+    <MPD><Period>
+    <AdaptationSet mimeType="audio/mp4" codecs="ec-3" lang="en">
+      <SupplementalProperty schemeIdUri="tag:dolby.com,2018:dash:EC3_ExtensionType:2018" value="JOC"/>
+      <Representation id="a1" bandwidth="768000"><AudioChannelConfiguration
+        schemeIdUri="tag:dolby.com,2014:dash:audio_channel_configuration:2011" value="F801"/>
+      </Representation></AdaptationSet>
+    <AdaptationSet mimeType="audio/mp4" codecs="mp4a.40.2">
+      <ContentComponent id="1" contentType="audio" lang="it"/>
+      <Representation id="a2" bandwidth="128000"><AudioChannelConfiguration
+        schemeIdUri="urn:mpeg:dash:outputChannelPositionList:2012" value="2 0 1 4 5 3 17 1"/>
+      </Representation></AdaptationSet>
+    <AdaptationSet mimeType="text/webvtt" lang="de"><Representation id="t" bandwidth="1"/>
+    </AdaptationSet>
+    </Period></MPD>
+    """)
+  #expect(info.audio.map(\.channelLayout) == ["Atmos", "7.1"])
+  #expect(info.audio.map(\.channels) == [6, 8])
+  #expect(info.audio.map(\.language) == ["en", "it"])
+  #expect(info.subtitles.map(\.codec) == ["webvtt"])
+}
+
+@Test func captionChannelsOutsideTheRFCAndDialogTranscriptsAloneAreNotSDH() throws {
+  let info = try hls(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="CC1",LANGUAGE="en",INSTREAM-ID="CC1"
+    #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="CC5",LANGUAGE="fr",INSTREAM-ID="CC5"
+    #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="S64",LANGUAGE="de",INSTREAM-ID="SERVICE64"
+    #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="None",LANGUAGE="es"
+    #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="S63",LANGUAGE="it",INSTREAM-ID="SERVICE63"
+    #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="English",LANGUAGE="en",CHARACTERISTICS="public.accessibility.transcribes-spoken-dialog",URI="s.m3u8"
+    #EXT-X-STREAM-INF:BANDWIDTH=1,CODECS="avc1.4d401e,mp4a.40.2",CLOSED-CAPTIONS="cc",SUBTITLES="s"
+    v.m3u8
+    """)
+  #expect(info.subtitles.map(\.language) == ["en", "it", "en"])
+  #expect(info.subtitles.last?.dispositions.contains("hearing_impaired") == false)
 }

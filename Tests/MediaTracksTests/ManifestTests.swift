@@ -165,17 +165,18 @@ private func fileBytes(_ path: String) throws -> [UInt8] {
   #expect(info.audio.map(\.kind) == [.alternative, .main])
 }
 
-@Test func xmlReaderIsTolerant() throws {
+@Test func xmlReaderReadsWhatIsWellFormed() throws {
   let manifest = try DASHManifest(
     bytes: bytes(
       """
       \u{FEFF}<?xml version='1.0'?><!DOCTYPE MPD [<!ENTITY x "y">]>
-      <mpd:MPD xmlns:mpd="urn:mpeg:dash:schema:mpd:2011" mediaPresentationDuration=PT10S>
+      <mpd:MPD xmlns:mpd="urn:mpeg:dash:schema:mpd:2011" mediaPresentationDuration = 'PT10S'>
       <mpd:Period><!-- <AdaptationSet lang="xx"/> -->
       <mpd:AdaptationSet mimeType='audio/mp4' lang="fr" label="a &lt; b &#x263A; &#65; &bogus;">
       <Label><![CDATA[Fran<ais]]></Label>
-      </Wrong></mpd:AdaptationSet>
-      <AdaptationSet mimeType="text/vtt" lang="fr">
+      </mpd:AdaptationSet>
+      <AdaptationSet mimeType="text/vtt" lang="fr"></AdaptationSet ></mpd:Period></mpd:MPD>
+      <!-- after the root --> <?pi?>
       """))
   #expect(manifest.duration == 10)
   #expect(manifest.adaptationSets.count == 2)
@@ -185,8 +186,41 @@ private func fileBytes(_ path: String) throws -> [UInt8] {
   let attributeOnly = try DASHManifest(
     bytes: bytes(
       "<MPD><Period><AdaptationSet contentType=\"audio\" label=\"a &lt; b &#x263A; &#65; &bogus;\"/>"
+        + "</Period></MPD>"
     ))
   #expect(attributeOnly.adaptationSets.first?.label == "a < b \u{263A} A &bogus;")
+}
+
+@Test(arguments: [
+  // Cut short, at every kind of place.
+  "<MPD><Period><AdaptationSet contentType=\"audio\" lang=\"fr\"/>",
+  "<MPD><Period><AdaptationSet contentType=\"audio\" lang=\"fr",
+  "<MPD><Period><AdaptationSet contentType=\"audio\"",
+  "<MPD><Period></Period></MPD", "<MPD><!-- a comment", "<MPD><![CDATA[ x", "<MPD><?pi",
+  "<MPD><!DOCTYPE x [", "<MPD>",
+  // Malformed in the middle: the sets after the damage would be lost without a word.
+  "<MPD><Period><AdaptationSet lang=\"de\"></AdaptationSet</Period></MPD>",
+  "<MPD><Period></Wrong></Period></MPD>", "<MPD><Period></MPD>", "</MPD>",
+  "<MPD><Period><AdaptationSet lang=fr/></Period></MPD>",
+  "<MPD><Period><AdaptationSet lang=\"fr\" lang=\"de\"/></Period></MPD>",
+  "<MPD><Period><AdaptationSet lang=\"fr\"contentType=\"audio\"/></Period></MPD>",
+  "<MPD><Period><AdaptationSet lang/></Period></MPD>", "<MPD <not XML>", "<MPD>< Period/></MPD>",
+  "<MPD><Period/></MPD><MPD><Period/></MPD>", "text<MPD><Period/></MPD>",
+  "<MPD><Period/></MPD>text", "", "  ",
+])
+func xmlThatIsNotWellFormedIsRefused(text: String) {
+  #expect {
+    _ = try DASHManifest(bytes: bytes(text))
+  } throws: { error in
+    guard let error = error as? MediaError, error.kind == .malformed else { return false }
+    return error.detail.hasPrefix("not well-formed XML (line 1: ")
+  }
+}
+
+@Test func aManifestWithoutAPeriodIsRefused() {
+  #expect {
+    _ = try DASHManifest(bytes: bytes("<MPD mediaPresentationDuration=\"PT1S\"></MPD>"))
+  } throws: { ($0 as? MediaError)?.detail.contains("without a Period") == true }
 }
 
 @Test(arguments: [
@@ -243,7 +277,9 @@ func isoDurations(text: String, seconds: Double) throws {
   #expect {
     _ = try DASHManifest(bytes: bytes(deep))
   } throws: { ($0 as? MediaError)?.kind == .malformed }
-  let fine = "<MPD><Period>" + String(repeating: "<a>", count: 200) + "</Period></MPD>"
+  let fine =
+    "<MPD><Period>" + String(repeating: "<a>", count: 200) + String(repeating: "</a>", count: 200)
+    + "</Period></MPD>"
   #expect((try? DASHManifest(bytes: bytes(fine))) != nil)
 }
 

@@ -178,3 +178,33 @@ private func runIntoFullDevice(_ arguments: [String]) throws -> Int32 {
   #expect(rows.count == 5)
   #expect(columns.count == 1, "\(result.stdout)")
 }
+
+@Test func manifestsThatHideTheirAudioOrAreDamagedFailAndPlaceholdersAreUnknown() throws {
+  let folder = NSTemporaryDirectory() + "mtool-manifests-\(UUID().uuidString)"
+  try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  func write(_ name: String, _ text: String) throws {
+    try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
+  }
+  // No audio rendition, no CODECS, and the variant's first segment missing: which audio the
+  // stream carries is unknown, not "none".
+  try write("master.m3u8", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=100000\nv.m3u8\n")
+  try write("v.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nseg0.ts\n#EXT-X-ENDLIST\n")
+  #expect(failedWithOneLine(try runMtool(["tracks", folder + "/master.m3u8"]), 66))
+  // DASH cut short: refused, not read up to the cut.
+  try write(
+    "cut.mpd",
+    "<MPD><Period><AdaptationSet lang=\"en\" mimeType=\"audio/mp4\"><Representation id=\"a\"")
+  #expect(failedWithOneLine(try runMtool(["tracks", folder + "/cut.mpd"]), 65))
+  // A placeholder bandwidth of 1 bit/s is no bit rate.
+  try write(
+    "placeholder.mpd",
+    """
+    <MPD><Period><AdaptationSet lang="en" mimeType="audio/mp4" codecs="mp4a.40.2">
+    <Representation id="a" bandwidth="1"/></AdaptationSet></Period></MPD>
+    """)
+  let table = try runMtool(["tracks", folder + "/placeholder.mpd"])
+  #expect(table.status == 0 && !table.stdout.contains("kb/s"), "\(table.stdout)")
+  let json = try runMtool(["tracks", "--json", folder + "/placeholder.mpd"])
+  #expect(json.stdout.contains("\"bitRate\":null"), "\(json.stdout)")
+}

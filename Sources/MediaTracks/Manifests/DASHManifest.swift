@@ -43,6 +43,9 @@ public struct DASHManifest: Hashable, Sendable, Codable {
     /// `SupplementalProperty` or `EssentialProperty` descriptors with the scheme
     /// `urn:mpeg:dash:adaptation-set-switching:2016` (their value is a comma-separated list).
     public var switchableWith: [String]
+    /// `SupplementalProperty` and `EssentialProperty` descriptors of the set and its first
+    /// `Representation` (for example Dolby's `EC3_ExtensionType` `JOC`: Atmos).
+    public var properties: [Descriptor] = []
     /// Where the first `Representation`'s initialization segment is, as a reference relative
     /// to the manifest (or absolute where a `BaseURL` is): the `BaseURL`s of the `MPD`,
     /// `Period`, set and `Representation` applied in turn, then the initialization of the
@@ -75,17 +78,21 @@ public struct DASHManifest: Hashable, Sendable, Codable {
   /// `type="dynamic"`: a live presentation whose manifest changes.
   public var isDynamic: Bool
 
-  /// Parses a manifest with a small, tolerant XML reader of this module.
+  /// Parses a manifest with a small XML reader of this module.
   ///
   /// - Parameter bytes: The manifest's UTF-8 bytes.
-  /// - Throws: `MediaError` with kind `.malformed` when there is no `MPD` element or elements
-  ///   nest more than 256 deep.
+  /// - Throws: `MediaError` with kind `.malformed` when the XML is not well-formed (a manifest
+  ///   cut short, a malformed tag, elements nested more than 256 deep), or there is no `MPD`
+  ///   element or no `Period` in it.
   /// - Complexity: O(*n*) in the number of bytes.
   public init(bytes: [UInt8]) throws(MediaError) {
-    guard let root = XMLElement.parse(bytes) else {
+    let root: XMLElement
+    do throws(XMLElement.Failure) {
+      root = try XMLElement.parse(bytes)
+    } catch {
       throw MediaError(
         kind: .malformed, operation: "DASHManifest",
-        detail: "elements nest more than \(XMLElement.maximumDepth) deep")
+        detail: "not well-formed XML (line \(error.line): \(error.reason))")
     }
     guard let mpd = root.child("MPD") else {
       throw MediaError(
@@ -97,7 +104,12 @@ public struct DASHManifest: Hashable, Sendable, Codable {
     var sets: [AdaptationSet] = []
     let mpdBase = DASHManifest.joined(nil, mpd.child("BaseURL")?.text)
     let mpdSegments = SegmentDescriptions(mpd)
-    for (position, period) in mpd.children("Period").enumerated() {
+    let periodElements = mpd.children("Period")
+    guard !periodElements.isEmpty else {
+      throw MediaError(
+        kind: .malformed, operation: "DASHManifest", detail: "a DASH manifest without a Period")
+    }
+    for (position, period) in periodElements.enumerated() {
       let found = period.children("AdaptationSet")
       let periodBase = DASHManifest.joined(mpdBase, period.child("BaseURL")?.text)
       let periodSegments = SegmentDescriptions(period)
@@ -178,8 +190,8 @@ public struct DASHManifest: Hashable, Sendable, Codable {
     return AdaptationSet(
       id: set.attributes["id"], mediaType: mediaType, mimeType: mimeType, codecs: codecs,
       language: set.attributes["lang"]
-        ?? representations.lazy.compactMap { $0.attributes["lang"] }
-        .first,
+        ?? representations.lazy.compactMap { $0.attributes["lang"] }.first
+        ?? set.children("ContentComponent").lazy.compactMap { $0.attributes["lang"] }.first,
       label: label, roles: descriptors("Role", in: scope),
       accessibility: descriptors("Accessibility", in: scope),
       audioChannelConfiguration: descriptors("AudioChannelConfiguration", in: scope),
@@ -187,7 +199,15 @@ public struct DASHManifest: Hashable, Sendable, Codable {
         // One number, or a range "min max" (the first is kept).
         Int($0.split(separator: " ").first.map(String.init) ?? "").flatMap { $0 > 0 ? $0 : nil }
       }, bandwidth: bandwidths.last, bandwidths: bandwidths, period: period,
-      switchableWith: switchable)
+      switchableWith: switchable,
+      properties: ["SupplementalProperty", "EssentialProperty"].flatMap { name in
+        [set, representations.first].compactMap { $0 }.flatMap { element in
+          element.children(name).map {
+            Descriptor(
+              scheme: $0.attributes["schemeIdUri"] ?? "", value: $0.attributes["value"] ?? "")
+          }
+        }
+      })
   }
 
   /// The segment descriptions one element holds (its first `SegmentTemplate`, `SegmentList`

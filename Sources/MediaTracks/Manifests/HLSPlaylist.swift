@@ -107,12 +107,13 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
   /// Parses a multivariant or media playlist.
   ///
   /// Tolerant: unknown tags, blank lines, CRLF line ends and a byte-order mark are accepted;
-  /// `#EXT-X-MEDIA` tags without `TYPE` are skipped. `#EXT-X-DEFINE` variables (`NAME` and
+  /// `#EXT-X-MEDIA` tags without `TYPE` or `GROUP-ID` are skipped. `#EXT-X-DEFINE` variables (`NAME` and
   /// `VALUE`) are substituted in the lines that follow.
   ///
   /// - Parameter bytes: The playlist's UTF-8 bytes.
   /// - Throws: `MediaError` with kind `.malformed` when the text does not start with `#EXTM3U`,
-  ///   or lists no rendition, variant or segment and has no tag of a media playlist either.
+  ///   lists no rendition, variant or segment and has no tag of a media playlist either, or (in
+  ///   a playlist with `#EXT-X-DEFINE` tags) refers to a variable no tag declares.
   /// - Complexity: O(*n*) in the number of bytes.
   public init(bytes: [UInt8]) throws(MediaError) {
     let lines = HLSPlaylist.lines(bytes)
@@ -127,7 +128,7 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
         variables.define(HLSPlaylist.attributes(line.dropFirst(14)))
         continue
       }
-      let line = variables.substituted(line)
+      let line = try variables.substituted(line)
       if line.first == 0x23 {
         reader.tag(line)
       } else {
@@ -169,16 +170,22 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
   /// substitution (section 4.3): a reference `{$name}` in a tag or URI line after the definition
   /// is replaced by the value, once (a value's own references stay as written). `IMPORT` and
   /// `QUERYPARAM` take their values from a parent playlist or the playlist's URL, which a
-  /// playlist read on its own does not have: their references stay as written, as does a
-  /// reference to a name never defined, and any once 16 MiB have been substituted in all.
+  /// playlist read on its own does not have: their references stay as written, as does any
+  /// once 16 MiB have been substituted in all. A reference to a name no tag declares (before
+  /// it) fails the playlist, as the RFC requires.
   private struct Variables {
     private var values: [[UInt8]: [UInt8]] = [:]
+    /// Names declared by `IMPORT` or `QUERYPARAM`, whose values are not known here.
+    private var declared: Set<[UInt8]> = []
     /// The bytes substitution may still add to the whole playlist: a short reference to a long
     /// value, repeated, must not grow a small playlist without bound. Past it, references stay
     /// as written.
     private var budget = 1 << 24
 
     mutating func define(_ attributes: [String: String]) {
+      for key in ["IMPORT", "QUERYPARAM"] {
+        if let name = attributes[key], !name.isEmpty { declared.insert(Array(name.utf8)) }
+      }
       guard let name = attributes["NAME"], !name.isEmpty, let value = attributes["VALUE"] else {
         return
       }
@@ -187,8 +194,9 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
 
     /// `line` with every reference to a defined variable replaced. A name is letters, digits,
     /// `-` and `_` (section 4.4.2.3), so each byte is looked at a bounded number of times.
-    mutating func substituted(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-      guard !values.isEmpty, line.contains(0x7B) else { return line }
+    /// - Throws: `.malformed` for a reference to a name no tag declared.
+    mutating func substituted(_ line: ArraySlice<UInt8>) throws(MediaError) -> ArraySlice<UInt8> {
+      guard line.contains(0x7B) else { return line }
       func isNameByte(_ byte: UInt8) -> Bool {
         (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
           || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x5F
@@ -207,6 +215,16 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
             out += value
             index = end + 1
             continue
+          }
+          if end < line.endIndex, line[end] == 0x7D, end > index + 2,
+            values[Array(line[(index + 2)..<end])] == nil,
+            !declared.contains(Array(line[(index + 2)..<end]))
+          {
+            throw MediaError(
+              kind: .malformed, operation: "HLSPlaylist",
+              detail:
+                "the variable reference '\(String(decoding: line[index...end], as: UTF8.self))'"
+                + " names no #EXT-X-DEFINE")
           }
           // Not a reference to a defined name: kept as written, up to where the name ended.
           out += line[index..<end]
@@ -381,12 +399,14 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
 }
 
 extension HLSPlaylist.Rendition {
-  /// The rendition an `#EXT-X-MEDIA` tag's attributes describe; `nil` without `TYPE`.
+  /// The rendition an `#EXT-X-MEDIA` tag's attributes describe; `nil` without `TYPE` or
+  /// `GROUP-ID` (which the RFC requires: a rendition in no group belongs to no variant).
   fileprivate init?(attributes: [String: String]) {
-    guard let type = attributes["TYPE"] else { return nil }
+    guard let type = attributes["TYPE"], let group = attributes["GROUP-ID"], !group.isEmpty
+    else { return nil }
     let yes = { (name: String) in attributes[name] == "YES" }
     self.init(
-      type: type, groupID: attributes["GROUP-ID"] ?? "", name: attributes["NAME"] ?? "",
+      type: type, groupID: group, name: attributes["NAME"] ?? "",
       language: attributes["LANGUAGE"], associatedLanguage: attributes["ASSOC-LANGUAGE"],
       isDefault: yes("DEFAULT"), autoselect: yes("AUTOSELECT") || yes("DEFAULT"),
       forced: yes("FORCED"), channels: attributes["CHANNELS"],

@@ -103,8 +103,9 @@ extension ManifestParser {
   /// The caption channels an `Accessibility` descriptor declares: channel (or service), language
   /// as written, and codec; empty for other schemes.
   ///
-  /// CEA-608 (`urn:scte:dash:cc:cea-608:2015`): `CC1=eng;CC3=spa`, or languages alone
-  /// (`eng;spa`, channels CC1, CC3 in order). CEA-708 (`urn:scte:dash:cc:cea-708:2015`):
+  /// CEA-608 (`urn:scte:dash:cc:cea-608:2015`): `CC1=eng;CC3=spa`, `CC1=lang:eng` or
+  /// `1=lang:eng,war:1` (a bare number is that CC channel), or languages alone (`eng;spa`,
+  /// channels CC1, CC3 in order). CEA-708 (`urn:scte:dash:cc:cea-708:2015`):
   /// `1=lang:eng;2=lang:spa,war:1`, or languages alone (services 1, 2, … in order).
   static func closedCaptions(_ descriptor: DASHManifest.Descriptor)
     -> [(channel: String, language: String?, codec: String)]
@@ -126,18 +127,19 @@ extension ManifestParser {
       var language: String?
       if let equals = entry.firstIndex(of: "=") {
         channel = String(entry[..<equals]).trimmingSpaces
-        let rest = entry[entry.index(after: equals)...]
-        if codec == "eia_708" {
-          // `lang:eng,war:1,er:1`: the `lang` field.
-          language = nil
-          for field in rest.split(separator: ",") {
-            let field = String(field).trimmingSpaces
-            if field.hasPrefix("lang:") { language = String(field.dropFirst(5)) }
-          }
-          if language == nil, !rest.contains(":") { language = String(rest) }
-        } else {
-          language = String(rest)
+        // CEA-608 channels written as bare numbers (`1=…;3=…`) are CC1…CC4.
+        if codec == "eia_608", let number = Int(channel), (1...4).contains(number) {
+          channel = "CC\(number)"
         }
+        let rest = entry[entry.index(after: equals)...]
+        // `lang:eng,war:1,er:1` (the 708 form, written for 608 channels too): the `lang`
+        // field; a plain value is the language itself.
+        language = nil
+        for field in rest.split(separator: ",") {
+          let field = String(field).trimmingSpaces
+          if field.hasPrefix("lang:") { language = String(field.dropFirst(5)) }
+        }
+        if language == nil, !rest.contains(":") { language = String(rest) }
         language = language?.trimmingSpaces
       } else {
         channel = codec == "eia_608" ? "CC\(2 * position + 1)" : "\(position + 1)"
@@ -163,6 +165,12 @@ extension ManifestParser {
       "urn:dts:dash:audio_channel_configuration:2012",
       "tag:dts.com,2014:dash:audio_channel_configuration:2012":
       return Int(value).flatMap { (1...64).contains($0) ? $0 : nil }
+    case "urn:mpeg:dash:outputChannelPositionList:2012":
+      // ISO/IEC 23009-1: one output channel position per channel, separated by spaces.
+      let positions = value.split(whereSeparator: { $0 == " " || $0 == "\t" })
+      guard !positions.isEmpty, positions.count <= 64, positions.allSatisfy({ Int($0) != nil })
+      else { return nil }
+      return positions.count
     case "urn:mpeg:mpegB:cicp:ChannelConfiguration":
       // ISO/IEC 23091-3 ChannelConfiguration index → channel count (8 is dual mono, "1+1").
       let counts = [
@@ -330,15 +338,24 @@ struct DASHTracks {
     } else {
       let channels =
         set.audioChannelConfiguration.lazy.compactMap(ManifestParser.channelCount).first ?? 0
+      // Dolby's E-AC-3 joint object coding (Atmos), as HLS's `CHANNELS="16/JOC"` says it.
+      let atmos = set.properties.contains {
+        $0.scheme.trimmingSpaces.hasPrefix("tag:dolby.com,201")
+          && $0.scheme.contains("EC3_ExtensionType") && $0.value.trimmingSpaces == "JOC"
+      }
       audioPosition[position] = audio.count
       audio.append(
         AudioTrack(
           index: position,
           codec: codec?.name ?? (set.mediaType == "audio" ? set.codecs ?? "" : ""),
           profile: codec?.profile, sampleRate: set.sampleRate ?? 0, channels: channels,
-          channelLayout: ChannelLayout.defaultName(channels: channels), bitRate: set.bandwidth,
-          duration: duration, language: language, languageTag: set.language,
-          title: set.label, dispositions: set.mediaType == "video" ? [] : purpose.dispositions))
+          channelLayout: atmos ? "Atmos" : ChannelLayout.defaultName(channels: channels),
+          bitRate: set.bandwidth, duration: duration, language: language,
+          languageTag: set.language, title: set.label,
+          dispositions: set.mediaType == "video" ? [] : purpose.dispositions,
+          decodable: ManifestParser.declaredDecodable(
+            set.mediaType == "audio"
+              ? set.codecs : codecList.first { ManifestParser.audioCodec($0) != nil })))
     }
   }
 
@@ -379,7 +396,9 @@ struct DASHTracks {
   private static func subtitleCodec(_ set: DASHManifest.AdaptationSet) -> String {
     let codec = set.codecs ?? ""
     let lowered = codec.lowercased()
-    if lowered.hasPrefix("wvtt") || set.mimeType == "text/vtt" { return "webvtt" }
+    if lowered.hasPrefix("wvtt") || set.mimeType == "text/vtt" || set.mimeType == "text/webvtt" {
+      return "webvtt"
+    }
     if lowered.hasPrefix("stpp") || set.mimeType == "application/ttml+xml" { return "ttml" }
     // Raw closed captions (CEA-608 or -708 byte pairs) in their own set.
     if set.mimeType == "application/x-rawcc" { return lowered == "cea708" ? "eia_708" : "eia_608" }

@@ -135,7 +135,13 @@ public enum ManifestParser {
         return try mediaPlaylistInfo(path: path, playlist: playlist, reader: &reader)
       }
       var result = self.info(path: path, hls: playlist)
-      fillFromSegments(&result, playlist: playlist, reader: &reader)
+      if !fillFromSegments(&result, playlist: playlist, reader: &reader) {
+        // Listing no audio would say the stream has none, which nothing here knows.
+        throw MediaError(
+          kind: .notFound, operation: "HLSPlaylist",
+          detail: "'\(path)' names no audio renditions and no CODECS, and the first segments "
+            + "of its variants cannot be read, so which audio it carries is unknown")
+      }
       return result
     case .dash:
       let manifest = try DASHManifest(bytes: bytes)
@@ -245,14 +251,22 @@ public enum ManifestParser {
       // Section 4.3.4.2.1: a SUBTITLES rendition's URI is required; without one there is no
       // text to read (subtitles are never muxed into the variants' segments).
       if rendition.type == "SUBTITLES", members.allSatisfy({ $0.uri == nil }) { continue }
+      // A CLOSED-CAPTIONS rendition names its channel in INSTREAM-ID, which must be CC1 to CC4
+      // or SERVICE1 to SERVICE63: any other carries nothing a decoder can find.
+      if rendition.type == "CLOSED-CAPTIONS",
+        !members.contains(where: { isCaptionChannel($0.instreamID) })
+      {
+        continue
+      }
       let position = track.renditions[0]
       var dispositions: [String] = []
       if members.contains(where: \.isDefault) { dispositions.append("default") }
       if rendition.forced { dispositions.append("forced") }
       let characteristics = Set(rendition.characteristics.map { $0.trimmingSpaces })
-      if characteristics.contains("public.accessibility.transcribes-spoken-dialog")
-        || characteristics.contains("public.accessibility.describes-music-and-sound")
-      {
+      // Subtitles for the deaf and hard of hearing describe music and sound (Apple's HLS
+      // authoring specification pairs it with `transcribes-spoken-dialog`); transcribing the
+      // dialog alone is what every subtitle track does.
+      if characteristics.contains("public.accessibility.describes-music-and-sound") {
         dispositions.append("hearing_impaired")
       }
       if characteristics.contains("public.accessibility.describes-video") {
@@ -272,6 +286,9 @@ public enum ManifestParser {
             sampleRate: members.lazy.compactMap(\.sampleRate).first ?? 0, channels: own.channels,
             channelLayout: own.channelLayout, language: language, languageTag: rendition.language,
             title: title, dispositions: dispositions,
+            // Playable when any of its encodings is (a player picks that group).
+            decodable: encodings.isEmpty
+              || encodings.contains { decodes($0.codec, profile: $0.profile) },
             alternatives: Array(encodings.dropFirst())))
       case "SUBTITLES", "CLOSED-CAPTIONS":
         let closed = rendition.type == "CLOSED-CAPTIONS"
@@ -325,7 +342,8 @@ public enum ManifestParser {
     guard let codec else { return nil }
     return AudioTrack(
       index: playlist.renditions.count, codec: codec.name, profile: codec.profile,
-      bitRate: audioOnly ? bandwidth : nil)
+      bitRate: audioOnly ? bandwidth : nil,
+      decodable: decodes(codec.name, profile: codec.profile))
   }
 
   /// The tracks of an HLS media playlist: those of its first segment.
@@ -350,10 +368,12 @@ public enum ManifestParser {
   /// Fills in the facts a multivariant playlist leaves out from the first segment of local
   /// renditions and variants: the codec, channels, sample rate and bit rate of audio tracks
   /// that lack one, and the audio tracks muxed into variants that name no codecs.
+  /// - Returns: false when the audio of the variants is unknown: no audio rendition, no variant
+  ///   states its CODECS, and no variant's first segment could be read.
   private static func fillFromSegments(
     _ info: inout MediaInfo, playlist: HLSPlaylist, reader: inout SegmentReader
-  ) {
-    guard !playlist.renditions.isEmpty || !playlist.variants.isEmpty else { return }
+  ) -> Bool {
+    guard !playlist.renditions.isEmpty || !playlist.variants.isEmpty else { return true }
     // The first variant of each audio group (for renditions muxed into their variants).
     var groupVariant: [String: String] = [:]
     for variant in playlist.variants {
@@ -390,9 +410,11 @@ public enum ManifestParser {
     }
     // Audio muxed into variants whose CODECS say nothing (or not everything): the first local
     // variant's first segment lists it.
-    guard !hasAudioRenditions else { return }
+    guard !hasAudioRenditions else { return true }
+    var known = playlist.variants.isEmpty || playlist.variants.contains { !$0.codecs.isEmpty }
     for variant in playlist.variants.prefix(4) {
       guard let found = reader.firstSegmentTracks(ofPlaylist: variant.uri) else { continue }
+      known = true
       if !found.audio.isEmpty {
         let declared = info.audio.last { $0.index >= playlist.renditions.count }
         info.audio.removeAll { $0.index >= playlist.renditions.count }
@@ -407,6 +429,36 @@ public enum ManifestParser {
       }
       break
     }
+    return known
+  }
+
+  /// Whether this FFmpeg (5.1) decodes the audio a manifest's codecs string declares, as a
+  /// probe of the media would say (``AudioTrack/decodable``): not AC-4, MPEG-H 3D Audio, DTS:X
+  /// (DTS-UHD), xHE-AAC (USAC), nor a codec this reader does not know; `true` when the manifest
+  /// states none (nothing says otherwise).
+  static func declaredDecodable(_ codecs: String?) -> Bool {
+    let list = (codecs ?? "").split(separator: ",").map { String($0).trimmingSpaces }
+      .filter { !$0.isEmpty }
+    guard !list.isEmpty else { return true }
+    guard let codec = list.lazy.compactMap(audioCodec).first else { return false }
+    return decodes(codec.name, profile: codec.profile)
+  }
+
+  /// Whether this FFmpeg (5.1) decodes a codec ``audioCodec(_:)`` names (see
+  /// ``declaredDecodable(_:)``); `true` for an empty name (unknown).
+  static func decodes(_ name: String, profile: String?) -> Bool {
+    !["ac4", "mpegh_3d_audio", "dts_uhd"].contains(name) && profile != "xHE-AAC"
+  }
+
+  /// Whether `id` is an `INSTREAM-ID` a closed-captions rendition may have: `CC1` to `CC4`, or
+  /// `SERVICE1` to `SERVICE63` (RFC 8216bis section 4.4.6.1).
+  static func isCaptionChannel(_ id: String?) -> Bool {
+    let id = (id ?? "").trimmingSpaces.uppercased()
+    if id.hasPrefix("CC"), let number = Int(id.dropFirst(2)) { return (1...4).contains(number) }
+    if id.hasPrefix("SERVICE"), let number = Int(id.dropFirst(7)) {
+      return (1...63).contains(number)
+    }
+    return false
   }
 
   /// Dispositions in FFmpeg's order, without repeats.
@@ -495,10 +547,18 @@ public enum ManifestParser {
       case "5": return ("aac", "HE-AAC")
       case "29": return ("aac", "HE-AACv2")
       case "34": return ("mp3", nil)
+      // USAC, which FFmpeg 5.1 does not decode (see ``markDecodable(_:)``).
+      case "42": return ("aac", "xHE-AAC")
       default: return ("aac", nil)
       }
     }
-    if lowered == "mp4a.6b" || lowered == "mp4a.69" || lowered == "mp3" { return ("mp3", nil) }
+    // MP4 object types (MP4RA): MPEG-1/2 audio, and AC-3 and E-AC-3 as `mp4a.a5`, `mp4a.a6`.
+    switch lowered {
+    case "mp4a.6b", "mp4a.69", "mp3": return ("mp3", nil)
+    case "mp4a.a5": return ("ac3", nil)
+    case "mp4a.a6": return ("eac3", nil)
+    default: break
+    }
     if lowered.hasPrefix("mp4a") { return ("aac", nil) }
     switch lowered {
     case "ac-3": return ("ac3", nil)
@@ -506,7 +566,12 @@ public enum ManifestParser {
     case "opus": return ("opus", nil)
     case "flac": return ("flac", nil)
     case "vorbis": return ("vorbis", nil)
-    case "dtsc", "dtsh", "dtse", "dtsx": return ("dts", nil)
+    case "dtsc", "dtsh", "dtse": return ("dts", nil)
+    // DTS:X (DTS-UHD), FFmpeg's `dts_uhd` in the names this module gives.
+    case "dtsx", "dtsy": return ("dts_uhd", nil)
+    // MPEG-H 3D Audio, with or without its profile-level suffix (`mhm1.0x0D`).
+    case _ where ["mhm1", "mhm2", "mha1", "mha2"].contains(lowered.prefix(4)):
+      return ("mpegh_3d_audio", nil)
     case _ where lowered.hasPrefix("ac-4"): return ("ac4", nil)
     case "alac": return ("alac", nil)
     default: return nil
@@ -528,5 +593,7 @@ extension AudioTrack {
     }
     if sampleRate == 0 { sampleRate = other.sampleRate }
     if bitRate == nil { bitRate = other.bitRate }
+    // The media's own answer (no decoder, encrypted) counts.
+    if !other.decodable { decodable = false }
   }
 }

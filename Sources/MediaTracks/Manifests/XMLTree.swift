@@ -1,13 +1,17 @@
-/// A small, tolerant XML reader for DASH manifests: elements, attributes and text.
+/// A small XML reader for DASH manifests: elements, attributes and text.
 ///
 /// It reads start tags, end tags, empty-element tags, attributes in single or double quotes,
 /// character data, CDATA sections, comments, processing instructions and the DOCTYPE, and decodes
-/// the predefined and numeric character references. Namespace prefixes are dropped from element
-/// and attribute names (`mpd:Role` → `Role`). It is tolerant: an unclosed element ends at the
-/// end of input, an end tag without a matching start tag is ignored, and an end tag that skips
-/// open elements closes them. Only nesting deeper than ``maximumDepth`` fails (a manifest is a
-/// handful of levels deep; without a bound, such input would cost quadratic time and exhaust
-/// the stack when the tree is freed).
+/// the predefined and numeric character references (entities are never expanded). Namespace
+/// prefixes are dropped from element and attribute names (`mpd:Role` → `Role`). A document that
+/// is not well-formed fails, as XML 1.0 makes it a fatal error and every DASH player refuses it:
+/// a manifest cut short, or with one malformed tag, would otherwise lose the tracks after the
+/// damage without a word. It fails on an element left open at the end of input, an end tag that
+/// does not close the innermost open element, a tag, comment, CDATA section or processing
+/// instruction left unterminated, an attribute given twice or without a quoted value, a stray
+/// `<`, text or a second element outside the root, and nesting deeper than ``maximumDepth`` (a
+/// manifest is a handful of levels deep; without a bound, such input would cost quadratic time
+/// and exhaust the stack when the tree is freed).
 struct XMLElement: Sendable {
   var name: String
   var attributes: [String: String]
@@ -23,125 +27,163 @@ struct XMLElement: Sendable {
   /// The deepest element nesting `parse` accepts.
   static let maximumDepth = 256
 
+  /// Why a document is not read: what is wrong, and on which line (1-based).
+  struct Failure: Error, Sendable {
+    var reason: String
+    var line: Int
+  }
+
   /// Parses `bytes`; the result is a synthetic root element (named `""`) holding the document's
-  /// top-level elements, or `nil` when elements nest deeper than ``maximumDepth``.
-  static func parse(_ bytes: [UInt8]) -> XMLElement? {
+  /// one top-level element.
+  /// - Throws: ``Failure`` when the document is not well-formed (see the type's rules).
+  static func parse(_ bytes: [UInt8]) throws(Failure) -> XMLElement {
     var stack = [XMLElement(name: "", attributes: [:], children: [], text: "")]
     var index = 0
     let count = bytes.count
-    // How many elements of each name are open: an end tag that matches none is ignored without
-    // a search of the open elements.
-    var openNames: [String: Int] = [:]
-
+    var rootSeen = false
+    /// The line of `offset`, counted only when a failure needs it.
+    func failure(_ reason: String, at offset: Int) -> Failure {
+      Failure(
+        reason: reason, line: bytes[..<min(offset, count)].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) })
+    }
     func closeTop() {
       let element = stack.removeLast()
-      openNames[element.name, default: 1] -= 1
       stack[stack.count - 1].children.append(element)
     }
+    // A UTF-8 byte order mark.
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
 
     while index < count {
       if bytes[index] != 0x3C {
         let start = index
         while index < count && bytes[index] != 0x3C { index += 1 }
-        if stack.count > 1 { stack[stack.count - 1].text += decode(bytes[start..<index]) }
+        if stack.count > 1 {
+          stack[stack.count - 1].text += decode(bytes[start..<index])
+        } else if bytes[start..<index].contains(where: { !isSpace($0) }) {
+          throw failure("text outside the root element", at: start)
+        }
         continue
       }
       // Markup.
       if starts(bytes, index, "<!--") {
-        index = find(bytes, from: index + 4, "-->").map { $0 + 3 } ?? count
-      } else if starts(bytes, index, "<![CDATA[") {
-        let end = find(bytes, from: index + 9, "]]>") ?? count
-        if stack.count > 1 {
-          stack[stack.count - 1].text += String(decoding: bytes[(index + 9)..<end], as: UTF8.self)
+        guard let end = find(bytes, from: index + 4, "-->") else {
+          throw failure("a comment is not closed", at: index)
         }
-        index = min(count, end + 3)
+        index = end + 3
+      } else if starts(bytes, index, "<![CDATA[") {
+        guard let end = find(bytes, from: index + 9, "]]>") else {
+          throw failure("a CDATA section is not closed", at: index)
+        }
+        guard stack.count > 1 else { throw failure("CDATA outside the root element", at: index) }
+        stack[stack.count - 1].text += String(decoding: bytes[(index + 9)..<end], as: UTF8.self)
+        index = end + 3
       } else if starts(bytes, index, "<?") {
-        index = find(bytes, from: index + 2, "?>").map { $0 + 2 } ?? count
+        guard let end = find(bytes, from: index + 2, "?>") else {
+          throw failure("a processing instruction is not closed", at: index)
+        }
+        index = end + 2
       } else if starts(bytes, index, "<!") {
-        index = skipDeclaration(bytes, from: index + 2)
+        guard let end = skipDeclaration(bytes, from: index + 2) else {
+          throw failure("a declaration is not closed", at: index)
+        }
+        index = end
       } else if index + 1 < count && bytes[index + 1] == 0x2F {
         var cursor = index + 2
         let name = readName(bytes, &cursor)
-        while cursor < count && bytes[cursor] != 0x3E { cursor += 1 }
-        index = min(count, cursor + 1)
-        if openNames[name, default: 0] > 0, let open = stack.lastIndex(where: { $0.name == name }),
-          open > 0
-        {
-          while stack.count > open { closeTop() }
+        skipSpace(bytes, &cursor)
+        guard cursor < count && bytes[cursor] == 0x3E else {
+          throw failure("the end tag </\(name)> is malformed or not closed", at: index)
         }
+        guard stack.count > 1, stack[stack.count - 1].name == name else {
+          let open =
+            stack.count > 1 ? "<\(stack[stack.count - 1].name)> is open" : "nothing is open"
+          throw failure("the end tag </\(name)> does not match: \(open)", at: index)
+        }
+        closeTop()
+        index = cursor + 1
       } else {
         var cursor = index + 1
         let name = readName(bytes, &cursor)
-        if name.isEmpty {
-          // A stray '<': treat it as text.
-          if stack.count > 1 { stack[stack.count - 1].text += "<" }
-          index += 1
-          continue
+        if name.isEmpty { throw failure("a '<' that starts no tag", at: index) }
+        if stack.count == 1 && rootSeen {
+          throw failure("a second top-level element <\(name)>", at: index)
         }
-        let (attributes, selfClosing) = readAttributes(bytes, &cursor)
+        let (attributes, selfClosing) = try readAttributes(
+          bytes, &cursor, element: name, failure: { failure($0, at: index) })
         index = cursor
-        guard stack.count <= maximumDepth else { return nil }
+        guard stack.count <= maximumDepth else {
+          throw failure("elements nest more than \(maximumDepth) deep", at: index)
+        }
+        rootSeen = true
         stack.append(XMLElement(name: name, attributes: attributes, children: [], text: ""))
-        openNames[name, default: 0] += 1
         if selfClosing { closeTop() }
       }
     }
-    while stack.count > 1 { closeTop() }
+    guard stack.count == 1 else {
+      throw failure(
+        "<\(stack[stack.count - 1].name)> is not closed (the document ends early)", at: count)
+    }
+    guard rootSeen else { throw failure("no element", at: count) }
     return stack[0]
   }
 
-  /// Reads a start tag's attributes after its name, up to and past its `>` (or the end of
-  /// input); whether it ends with `/` (an empty-element tag).
-  private static func readAttributes(_ bytes: [UInt8], _ cursor: inout Int) -> (
-    attributes: [String: String], selfClosing: Bool
-  ) {
+  /// Reads a start tag's attributes after its name, up to and past its `>`; whether it ends
+  /// with `/` (an empty-element tag).
+  /// - Throws: `failure(reason)` for a tag not closed, an attribute without a quoted value, or
+  ///   one given twice.
+  private static func readAttributes(
+    _ bytes: [UInt8], _ cursor: inout Int, element: String, failure: (String) -> Failure
+  ) throws(Failure) -> (attributes: [String: String], selfClosing: Bool) {
     let count = bytes.count
     var attributes: [String: String] = [:]
-    var selfClosing = false
-    while cursor < count {
+    while true {
+      let before = cursor
       skipSpace(bytes, &cursor)
-      guard cursor < count else { break }
+      // Attributes are separated from the name and from each other by white space.
+      let spaced = cursor > before
+      guard cursor < count else { throw failure("the tag <\(element)> is not closed") }
       if bytes[cursor] == 0x3E {
         cursor += 1
-        break
+        return (attributes, false)
       }
       if bytes[cursor] == 0x2F {
-        selfClosing = true
-        cursor += 1
-        continue
+        guard cursor + 1 < count && bytes[cursor + 1] == 0x3E else {
+          throw failure("a '/' inside the tag <\(element)>")
+        }
+        cursor += 2
+        return (attributes, true)
       }
       let attribute = readName(bytes, &cursor)
-      if attribute.isEmpty {
-        cursor += 1
-        continue
+      guard !attribute.isEmpty, spaced else {
+        throw failure("the tag <\(element)> is malformed")
       }
       skipSpace(bytes, &cursor)
-      var value = ""
-      if cursor < count && bytes[cursor] == 0x3D {
-        cursor += 1
-        skipSpace(bytes, &cursor)
-        value = readValue(bytes, &cursor)
+      guard cursor < count && bytes[cursor] == 0x3D else {
+        throw failure("the attribute '\(attribute)' of <\(element)> has no value")
       }
-      attributes[attribute] = value
+      cursor += 1
+      skipSpace(bytes, &cursor)
+      guard let value = readValue(bytes, &cursor) else {
+        throw failure("the value of '\(attribute)' in <\(element)> is not quoted or not closed")
+      }
+      guard attributes.updateValue(value, forKey: attribute) == nil else {
+        throw failure("the attribute '\(attribute)' is given twice in <\(element)>")
+      }
     }
-    return (attributes, selfClosing)
   }
 
-  /// Reads an attribute value in single or double quotes (past the closing quote), or else up
-  /// to a space or `>`, with character references decoded.
-  private static func readValue(_ bytes: [UInt8], _ cursor: inout Int) -> String {
+  /// Reads an attribute value in single or double quotes (past the closing quote), with
+  /// character references decoded; `nil` when it is not quoted or its quote is not closed.
+  private static func readValue(_ bytes: [UInt8], _ cursor: inout Int) -> String? {
     let count = bytes.count
-    guard cursor < count && (bytes[cursor] == 0x22 || bytes[cursor] == 0x27) else {
-      let start = cursor
-      while cursor < count && !isSpace(bytes[cursor]) && bytes[cursor] != 0x3E { cursor += 1 }
-      return decode(bytes[start..<cursor])
-    }
+    guard cursor < count && (bytes[cursor] == 0x22 || bytes[cursor] == 0x27) else { return nil }
     let quote = bytes[cursor]
     let start = cursor + 1
     cursor = start
     while cursor < count && bytes[cursor] != quote { cursor += 1 }
+    guard cursor < count else { return nil }
     let value = decode(bytes[start..<cursor])
-    if cursor < count { cursor += 1 }
+    cursor += 1
     return value
   }
 
@@ -188,8 +230,9 @@ struct XMLElement: Sendable {
     return nil
   }
 
-  /// Skips `<!DOCTYPE …>` including an internal subset in brackets.
-  private static func skipDeclaration(_ bytes: [UInt8], from start: Int) -> Int {
+  /// Skips `<!DOCTYPE …>` including an internal subset in brackets: the index past it, or nil
+  /// when it is not closed.
+  private static func skipDeclaration(_ bytes: [UInt8], from start: Int) -> Int? {
     var index = start
     var depth = 0
     while index < bytes.count {
@@ -201,7 +244,7 @@ struct XMLElement: Sendable {
       }
       index += 1
     }
-    return bytes.count
+    return nil
   }
 
   /// Decodes character references; unknown ones stay as written.
