@@ -80,33 +80,41 @@ extension TimeStretcher {
   /// to −``lowestCrossfadeCorrelation`` (a gain of at most 2, in the middle).
   mutating func keepCrossfadeLevel() {
     let n = hop * channels
-    // The powers summed in Double, four interleaved partial sums each (a single running sum
-    // was a chain of dependent additions, the largest part of this function's time).
-    // The order of the additions moves the sums by about 1e-16 of themselves, far below what
-    // changes a Float gain. The first frame is skipped: both windows are zero there.
+    // The powers summed in Float, eight lanes and two partial sums each (a single running sum
+    // was a chain of dependent additions, the largest part of this function's time): over a
+    // hop, their rounding moves them by about a millionth of themselves, far below what changes
+    // the gain. The first frame is skipped: both windows are zero there.
     let w = UnsafeRawPointer(buffers.windowInterleaved.pointer(at: 0, length: 2 * n))
     let tail = UnsafeRawPointer(buffers.previousTail.pointer(at: 0, length: n))
     let head = UnsafeRawPointer(buffers.segmentRaw.pointer(at: 0, length: n))
     let stride = MemoryLayout<Float>.stride
-    var s1 = SIMD4<Double>.zero
-    var s2 = SIMD4<Double>.zero
-    var s12 = SIMD4<Double>.zero
-    var i = channels
-    while i &+ 4 <= n {
-      let o = i &* stride
-      let u = SIMD4<Double>(
-        w.loadUnaligned(fromByteOffset: o, as: SIMD4<Float>.self)
-          * w.loadUnaligned(fromByteOffset: o &+ n &* stride, as: SIMD4<Float>.self))
-      let x1 = SIMD4<Double>(tail.loadUnaligned(fromByteOffset: o, as: SIMD4<Float>.self))
-      let x2 = SIMD4<Double>(head.loadUnaligned(fromByteOffset: o, as: SIMD4<Float>.self))
-      s1 += u * x1 * x1
-      s2 += u * x2 * x2
-      s12 += u * x1 * x2
-      i &+= 4
+    var s1 = (SIMD8<Float>.zero, SIMD8<Float>.zero)
+    var s2 = (SIMD8<Float>.zero, SIMD8<Float>.zero)
+    var s12 = (SIMD8<Float>.zero, SIMD8<Float>.zero)
+    @inline(__always) func products(_ o: Int) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+      let u =
+        w.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+        * w.loadUnaligned(fromByteOffset: o &+ n &* stride, as: SIMD8<Float>.self)
+      let x1 = tail.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+      let x2 = head.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+      let ux1 = u * x1
+      return (ux1 * x1, u * x2 * x2, ux1 * x2)
     }
-    var p1 = (s1[0] + s1[1]) + (s1[2] + s1[3])
-    var p2 = (s2[0] + s2[1]) + (s2[2] + s2[3])
-    var p12 = (s12[0] + s12[1]) + (s12[2] + s12[3])
+    var i = channels
+    while i &+ 16 <= n {
+      let (a1, a2, a12) = products(i &* stride)
+      let (b1, b2, b12) = products((i &+ 8) &* stride)
+      s1.0 += a1
+      s2.0 += a2
+      s12.0 += a12
+      s1.1 += b1
+      s2.1 += b2
+      s12.1 += b12
+      i &+= 16
+    }
+    var p1 = Double((s1.0 + s1.1).sum())
+    var p2 = Double((s2.0 + s2.1).sum())
+    var p12 = Double((s12.0 + s12.1).sum())
     while i < n {
       let u = Double(
         w.load(fromByteOffset: i &* stride, as: Float.self)
@@ -123,48 +131,57 @@ extension TimeStretcher {
     let r = max(-Self.lowestCrossfadeCorrelation, min(1, p12 / root))
     // Agreeing segments (a tone, an onset continued exactly) are left as they are.
     guard r < 1 - 1e-4 else { return }
-    let a1 = p1.squareRoot()
-    let a2 = p2.squareRoot()
+    // The gains in Float, eight frames at a time (their square roots and divisions dominate
+    // the cost): a gain's rounding, a ten-millionth of it, is far below anything heard.
+    let a1 = Float(p1.squareRoot())
+    let a2 = Float(p2.squareRoot())
+    let power1 = Float(p1)
+    let power2 = Float(p2)
+    let cross = Float(2 * r * root)
     let channels = channels
     let windowMono = buffers.windowMono
     let acc = buffers.acc
-    // Four frames at a time: the same operations in the same order in each lane, so the same
-    // gains as one frame at a time (the square roots and divisions dominate the cost).
     let window = UnsafeRawPointer(windowMono.pointer(at: 0, length: 2 * hop))
+    let floor: Float = 1e-30
     var f = 0
-    while f &+ 4 <= hop {
-      let a = SIMD4<Double>(
-        window.loadUnaligned(fromByteOffset: (f &+ hop) &* stride, as: SIMD4<Float>.self))
-      let b = SIMD4<Double>(
-        window.loadUnaligned(fromByteOffset: f &* stride, as: SIMD4<Float>.self))
+    while f &+ 8 <= hop {
+      let a = window.loadUnaligned(fromByteOffset: (f &+ hop) &* stride, as: SIMD8<Float>.self)
+      let b = window.loadUnaligned(fromByteOffset: f &* stride, as: SIMD8<Float>.self)
       let target = a * a1 + b * a2
-      let actual = a * a * p1 + b * b * p2 + 2 * a * b * r * root
-      let g = SIMD4<Float>(target / actual.squareRoot())
+      let actual = a * a * power1 + b * b * power2 + a * b * cross
       let frame = f &* channels
-      if channels == 2 && all(actual .> 1e-30) {
-        // Stereo, every lane scaled (the usual case): one multiply of the four frames.
-        let pairs = SIMD8<Float>(
+      if channels == 2 && all(actual .> floor) {
+        // Stereo, every lane scaled (the usual case): two multiplies of the eight frames.
+        let g = target / actual.squareRoot()
+        let v = UnsafeMutableRawPointer(acc.pointer(at: frame, length: 16))
+        let low = SIMD8<Float>(
           lowHalf: SIMD4<Float>(g[0], g[0], g[1], g[1]),
           highHalf: SIMD4<Float>(g[2], g[2], g[3], g[3]))
-        let v = UnsafeMutableRawPointer(acc.pointer(at: frame, length: 8))
+        let high = SIMD8<Float>(
+          lowHalf: SIMD4<Float>(g[4], g[4], g[5], g[5]),
+          highHalf: SIMD4<Float>(g[6], g[6], g[7], g[7]))
         v.storeBytes(
-          of: v.loadUnaligned(as: SIMD8<Float>.self) * pairs, toByteOffset: 0,
+          of: v.loadUnaligned(as: SIMD8<Float>.self) * low, toByteOffset: 0,
           as: SIMD8<Float>.self)
+        v.storeBytes(
+          of: v.loadUnaligned(fromByteOffset: 8 &* stride, as: SIMD8<Float>.self) * high,
+          toByteOffset: 8 &* stride, as: SIMD8<Float>.self)
       } else {
-        for lane in 0..<4 where actual[lane] > 1e-30 {
+        for lane in 0..<8 where actual[lane] > floor {
+          let g = target[lane] / actual[lane].squareRoot()
           let laneFrame = frame &+ lane &* channels
-          for c in 0..<channels { acc[laneFrame &+ c] *= g[lane] }
+          for c in 0..<channels { acc[laneFrame &+ c] *= g }
         }
       }
-      f &+= 4
+      f &+= 8
     }
     while f < hop {
-      let a = Double(windowMono[f &+ hop])
-      let b = Double(windowMono[f])
+      let a = windowMono[f &+ hop]
+      let b = windowMono[f]
       let target = a * a1 + b * a2
-      let actual = a * a * p1 + b * b * p2 + 2 * a * b * r * root
-      if actual > 1e-30 {
-        let g = Float(target / actual.squareRoot())
+      let actual = a * a * power1 + b * b * power2 + a * b * cross
+      if actual > floor {
+        let g = target / actual.squareRoot()
         let frame = f &* channels
         for c in 0..<channels { acc[frame &+ c] *= g }
       }
