@@ -664,3 +664,19 @@ func declaredCodecsSayWhetherFFmpegDecodes(
   #expect(info.subtitles.map(\.language) == ["en", "it", "en"])
   #expect(info.subtitles.last?.dispositions.contains("hearing_impaired") == false)
 }
+
+@Test func aTrackWhoseCodecChangesBetweenPeriodsIsOneTrackWithAnAlternative() throws {
+  // Period 1: English AAC and English E-AC-3; period 2 the same in the other order, and an
+  // inserted period 3 in AAC alone: two tracks, each matched to its own codec first.
+  func set(_ codecs: String, _ id: String) -> String {
+    "<AdaptationSet mimeType=\"audio/mp4\" codecs=\"\(codecs)\" lang=\"en\">"
+      + "<Representation id=\"\(id)\" bandwidth=\"128000\"/></AdaptationSet>"
+  }
+  let info = try dash(
+    "<MPD><Period id=\"1\">" + set("mp4a.40.2", "a") + set("ec-3", "b") + "</Period>"
+      + "<Period id=\"2\">" + set("ec-3", "c") + set("mp4a.40.2", "d") + "</Period>"
+      + "<Period id=\"3\">" + set("ac-4.02.01.01", "e") + "</Period></MPD>")
+  #expect(info.audio.map(\.codec) == ["aac", "eac3"])
+  #expect(info.audio.map { $0.alternatives.map(\.codec) } == [["ac4"], []])
+  #expect(info.audio.map(\.decodable) == [true, true])
+}

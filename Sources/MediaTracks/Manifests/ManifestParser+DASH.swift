@@ -271,23 +271,25 @@ struct DASHPurpose {
 /// track of an earlier period.
 struct DASHTracks {
   /// A track continues across periods: a later period's set (or switching group) with the same
-  /// key as an earlier period's track joins it, one set per track and period.
+  /// key as an earlier period's track joins it, one set per track and period, whatever its
+  /// codec (a programme in E-AC-3 whose inserted period is AAC is one English track, with the
+  /// other codec as an alternative encoding).
   struct ContinuityKey: Hashable {
     var mediaType: String
     var language: String
     var label: String
     var roles: [String]
     var accessibility: [String]
-    var codec: String
   }
 
-  /// Per key: the tracks made so far, in order; in each period the ones made in earlier
-  /// periods are taken in turn.
+  /// Per key: the tracks made so far, in order, with the first four characters of their
+  /// codecs; in each period each one made in an earlier period is taken once, the first of
+  /// the same codec before the first of any.
   struct Slot {
-    var tracks: [Int] = []
+    var tracks: [(position: Int, codec: String)] = []
     var period = -1
     var earlier = 0
-    var used = 0
+    var taken: Set<Int> = []
   }
 
   /// The manifest's duration in seconds, or `nil`.
@@ -321,9 +323,9 @@ struct DASHTracks {
     let key = ContinuityKey(
       mediaType: set.mediaType, language: (set.language ?? "").lowercased(),
       label: set.label ?? "", roles: purpose.roles.sorted(),
-      accessibility: purpose.accessibility.sorted(),
-      codec: String((codecList.first ?? "").lowercased().prefix(4)))
-    if let first = earlierTrack(key, period: set.period, position: position) {
+      accessibility: purpose.accessibility.sorted())
+    let codecKey = String((codecList.first ?? "").lowercased().prefix(4))
+    if let first = earlierTrack(key, codec: codecKey, period: set.period, position: position) {
       // The same track in a later period.
       join(set, at: position, trackOf: first)
       return
@@ -359,21 +361,25 @@ struct DASHTracks {
     }
   }
 
-  /// The first set of the earlier period's track that the set at `position` continues, or
-  /// `nil` when it starts a track of its own (recorded under `key`).
-  private mutating func earlierTrack(_ key: ContinuityKey, period: Int, position: Int) -> Int? {
+  /// The first set of the earlier period's track that the set at `position` (whose codec
+  /// starts `codec`) continues, or `nil` when it starts a track of its own (recorded under
+  /// `key`).
+  private mutating func earlierTrack(
+    _ key: ContinuityKey, codec: String, period: Int, position: Int
+  ) -> Int? {
     var slot = slots[key] ?? Slot()
     if slot.period != period {
       slot.period = period
       slot.earlier = slot.tracks.count
-      slot.used = 0
+      slot.taken = []
     }
     defer { slots[key] = slot }
-    if slot.used < slot.earlier {
-      slot.used += 1
-      return slot.tracks[slot.used - 1]
+    let open = (0..<slot.earlier).filter { !slot.taken.contains($0) }
+    if let chosen = open.first(where: { slot.tracks[$0].codec == codec }) ?? open.first {
+      slot.taken.insert(chosen)
+      return slot.tracks[chosen].position
     }
-    slot.tracks.append(position)
+    slot.tracks.append((position, codec))
     return nil
   }
 
@@ -407,12 +413,24 @@ struct DASHTracks {
 }
 
 extension AudioTrack {
-  /// Takes what another adaptation set of the same track adds: the facts this one lacks, and
-  /// the higher bit rate.
+  /// Takes what another adaptation set of the same track adds: the facts this one lacks, the
+  /// higher bit rate, and its encoding as an alternative when its codec differs (another
+  /// period's, or another set of the switching group); decodable when either is.
   mutating func merge(_ set: DASHManifest.AdaptationSet) {
-    if channels == 0,
-      let count = set.audioChannelConfiguration.lazy.compactMap(ManifestParser.channelCount).first
+    let count = set.audioChannelConfiguration.lazy.compactMap(ManifestParser.channelCount).first
+    let codecs = (set.codecs ?? "").split(separator: ",").map { String($0).trimmingSpaces }
+    if let declared = codecs.lazy.compactMap(ManifestParser.audioCodec).first,
+      !codec.isEmpty, declared.name != codec,
+      !alternatives.contains(where: { $0.codec == declared.name })
     {
+      alternatives.append(
+        AudioEncoding(
+          codec: declared.name, profile: declared.profile, channels: count ?? 0,
+          channelLayout: count.map { ChannelLayout.defaultName(channels: $0) } ?? ""))
+      if ManifestParser.declaredDecodable(set.codecs) { decodable = true }
+      return
+    }
+    if channels == 0, let count {
       channels = count
       channelLayout = ChannelLayout.defaultName(channels: count)
     }
