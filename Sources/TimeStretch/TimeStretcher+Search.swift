@@ -259,7 +259,8 @@ extension TimeStretcher {
 
   /// Whether low frequencies dominate the similarity reference (``StretchBuffers/ref``): it crosses zero no
   /// more often than a ``bassHz`` tone would, or at least ``bassShare`` of its energy passes two
-  /// one-pole low-pass filters at ``bassHz``. Asked only when the drift budget holds no good
+  /// one-pole low-pass filters at ``bassHz`` (run on its 4:1 decimation, which
+  /// ``decimateReference()`` has made). Asked only when the drift budget holds no good
   /// match, and before scattering a slow segment. (Counting zero crossings alone, as this did,
   /// missed the bass under any hi-hat or reverb: a music mix's kick, a glide from 140 to 50 Hz
   /// whose period is several times the budget, was then spliced within the budget out of phase,
@@ -278,21 +279,30 @@ extension TimeStretcher {
       i = i &+ 1
     }
     if crossings <= bassCrossings { return true }
+    // The filters run on the 4:1 decimation (``StretchBuffers/refDec``, sums of four frames),
+    // a quarter of the serial steps: a bass tone's sum is four times its value, so its energy
+    // there, over a quarter of the frames, is four times what it is at the full rate. The
+    // energy they are compared with is the full-rate reference's.
+    let refDec = buffers.refDec
+    let coarseLength = max(8, searchLength / 32 * 8)
     let k = bassCoefficient
     var y1: Float = 0
     var y2: Float = 0
     var low: Float = 0
     var all: Float = 0
     i = 0
-    while i < searchLength {
-      let x = ref[i]
-      y1 += k * (x - y1)
-      y2 += k * (y1 - y2)
-      low += y2 * y2
-      all += x * x
+    while i < 4 * coarseLength {
+      all += ref[i] * ref[i]
       i = i &+ 1
     }
-    return low >= Self.bassShare * all
+    var m = 0
+    while m < coarseLength {
+      y1 += k * (refDec[m] - y1)
+      y2 += k * (y1 - y2)
+      low += y2 * y2
+      m = m &+ 1
+    }
+    return low >= 4 * Self.bassShare * all
   }
 
   /// Whether the signal counts as periodic with a period longer than the drift budget (a

@@ -439,7 +439,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     // refineLength: true at every supported rate (a test runs the search at rates across the
     // range under AddressSanitizer). Asserted in `readReference()`, not here (see the note on
     // assertions in StretchBuffers.swift).
-    bassCoefficient = Float(1 - exp(-2 * Double.pi * Self.bassHz / rate))
+    // At the quarter rate of the decimated reference the filters run on (see lowFrequency()).
+    bassCoefficient = Float(1 - exp(-2 * Double.pi * Self.bassHz / (rate / 4)))
     bassCrossings = Int(2 * Self.bassHz * Double(searchLength) / rate) + 1
     preroll = (refineHistory + 2 * hop + 12) / 4 * 4
     block = max(8, sampleRate / 2000)
