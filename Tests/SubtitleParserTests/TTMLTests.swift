@@ -418,3 +418,30 @@ private func texts(_ document: SubtitleDocument) -> [String] {
   let vtt = String(decoding: document.webVTT(), as: UTF8.self)
   #expect(vtt.contains("00:00:00.000 --> 00:00:01.000\na"))
 }
+
+@Test func lineEndsAreNormalisedBeforeParsing() throws {
+  // XML 1.0, 2.11: CR LF and a lone CR read as LF, so CRLF and CR copies give the LF file's
+  // cues, preserved line breaks included; a CR written as `&#13;` stays.
+  let body = """
+    <p begin="0s" end="1s" xml:space="preserve">
+    Line1
+    Line2
+    </p>
+    <p begin="1s" end="2s" xml:space="preserve">a&#13;b</p>
+    <unknown/>
+    """
+  let lf = try parse(ttml(body))
+  #expect(texts(lf) == ["Line1\nLine2", "a\rb"])
+  let source = String(decoding: ttml(body), as: UTF8.self)
+  for ending in ["\r\n", "\r"] {
+    let document = try parse(
+      Array(
+        source.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: ending)
+          .utf8))
+    #expect(texts(document) == texts(lf))
+    #expect(times(document) == times(lf))
+    #expect(document.diagnostics.map(\.line) == lf.diagnostics.map(\.line))
+    let vtt = try SubtitleFile.parse(document.webVTT(), format: .webVTT)
+    #expect(vtt.cues.first.map { vtt.text(of: $0) } == "Line1\nLine2")
+  }
+}
