@@ -445,3 +445,44 @@ private func texts(_ document: SubtitleDocument) -> [String] {
     #expect(vtt.cues.first.map { vtt.text(of: $0) } == "Line1\nLine2")
   }
 }
+
+@Test func verticalRegionsPlaceTheColumnAcrossTheLines() throws {
+  // For vertical cues WebVTT's `line` is the x position, `position` the y position and `size`
+  // the height. `tbrl` lines stack from the right: `before` is the region's right edge (the
+  // box's right edge there, line alignment end); `tblr` lines stack from the left.
+  let head = """
+    <layout>
+      <region xml:id="right" tts:origin="80% 10%" tts:extent="15% 80%" tts:writingMode="tbrl"/>
+      <region xml:id="rightAfter" tts:origin="80% 10%" tts:extent="15% 80%"
+          tts:writingMode="tbrl" tts:displayAlign="after"/>
+      <region xml:id="left" tts:origin="5% 10%" tts:extent="15% 80%" tts:writingMode="tblr"/>
+      <region xml:id="leftAfter" tts:origin="5% 10%" tts:extent="15% 80%"
+          tts:writingMode="tblr" tts:displayAlign="after" tts:textAlign="start"/>
+      <region xml:id="middle" tts:origin="5% 10%" tts:extent="15% 80%"
+          tts:writingMode="tblr" tts:displayAlign="center" tts:textAlign="end"/>
+    </layout>
+    """
+  let document = try parse(
+    ttml(
+      """
+      <p begin="0s" end="1s" region="right">a</p>
+      <p begin="1s" end="2s" region="rightAfter">b</p>
+      <p begin="2s" end="3s" region="left">c</p>
+      <p begin="3s" end="4s" region="leftAfter">d</p>
+      <p begin="4s" end="5s" region="middle">e</p>
+      """, head: head))
+  let settings = document.cues.map(\.settings)
+  #expect(
+    settings.map(\.vertical) == [
+      .rightToLeft, .rightToLeft, .leftToRight, .leftToRight, .leftToRight,
+    ])
+  #expect(settings.map(\.line) == [95, 80, 5, 20, 12.5])
+  #expect(settings.map(\.lineAlign) == [.end, .start, .start, .end, .center])
+  #expect(settings.map(\.size) == [80, 80, 80, 80, 80])
+  #expect(settings.map(\.position) == [50, 50, 50, 10, 90])
+  #expect(settings.map(\.positionAlign) == [.center, .center, .center, .lineLeft, .lineRight])
+  #expect(settings.allSatisfy { !$0.snapToLines })
+  // Written as WebVTT settings.
+  let vtt = String(decoding: document.webVTT(), as: UTF8.self)
+  #expect(vtt.contains("vertical:rl line:95%,end position:50%,center size:80%"))
+}

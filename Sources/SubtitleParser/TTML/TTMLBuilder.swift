@@ -523,29 +523,48 @@ struct TTMLBuilder {
     }
     guard let region, let (origin, extent) = region.geometry else { return settings }
     let clamp: (Double) -> Double = { min(100, max(0, $0)) }
-    settings.size = clamp(extent.0)
+    // The region's box along the text's lines (the inline axis) and across them (the block
+    // axis). WebVTT's `position` and `size` are along the lines and its `line` across them
+    // (WebVTT, "apply WebVTT cue settings"): for horizontal text `position` is the x position
+    // and `size` the width in percent of the viewport's width, and `line` the y position in
+    // percent of its height; for vertical text (`vertical:rl`/`lr`) `position` is the y
+    // position and `size` the height (viewport height), and `line` the x position (viewport
+    // width).
+    let vertical = settings.vertical != .horizontal
+    let inline = vertical ? (origin.1, extent.1) : (origin.0, extent.0)
+    let block = vertical ? (origin.0, extent.0) : (origin.1, extent.1)
+    settings.size = clamp(inline.1)
+    // `textAlign` `left`/`start` is the line's start (the top for vertical text, as CSS's
+    // line-left is), `right`/`end` its end.
     switch settings.align {
     case .left, .start:
-      settings.position = clamp(origin.0)
+      settings.position = clamp(inline.0)
       settings.positionAlign = .lineLeft
     case .right, .end:
-      settings.position = clamp(origin.0 + extent.0)
+      settings.position = clamp(inline.0 + inline.1)
       settings.positionAlign = .lineRight
     default:
-      settings.position = clamp(origin.0 + extent.0 / 2)
+      settings.position = clamp(inline.0 + inline.1 / 2)
       settings.positionAlign = .center
     }
     settings.snapToLines = false
-    switch region.style["displayAlign"] ?? style["displayAlign"] {
-    case "after":
-      settings.line = clamp(origin.1 + extent.1)
-      settings.lineAlign = .end
-    case "center":
-      settings.line = clamp(origin.1 + extent.1 / 2)
+    // `displayAlign` places the lines at the region's edge where they start (`before`), at the
+    // other (`after`) or in its middle. Lines stack top to bottom for horizontal text, right to
+    // left for `tbrl` (`vertical:rl`) and left to right for `tblr` (`vertical:lr`). A
+    // percentage `line` names the cue box's top (`lineAlign` start), middle or bottom (end)
+    // edge for horizontal text, and for vertical text its left (start), middle or right (end)
+    // edge whichever way lines stack (WebVTT moves a vertical box left by its width for
+    // `end`).
+    let displayAlign = region.style["displayAlign"] ?? style["displayAlign"]
+    if displayAlign == "center" {
+      settings.line = clamp(block.0 + block.1 / 2)
       settings.lineAlign = .center
-    default:
-      settings.line = clamp(origin.1)
-      settings.lineAlign = .start
+    } else {
+      // Whether the lines sit at the region's top or left edge: `before` where lines start
+      // there, `after` where they start at the other edge (`tbrl`, from the right).
+      let nearEdge = (displayAlign == "after") == (settings.vertical == .rightToLeft)
+      settings.line = clamp(nearEdge ? block.0 : block.0 + block.1)
+      settings.lineAlign = nearEdge ? .start : .end
     }
     return settings
   }
