@@ -486,3 +486,75 @@ private func texts(_ document: SubtitleDocument) -> [String] {
   let vtt = String(decoding: document.webVTT(), as: UTF8.self)
   #expect(vtt.contains("vertical:rl line:95%,end position:50%,center size:80%"))
 }
+
+@Test func aSpanThatTurnsAStyleOffClosesTheEnclosingTag() throws {
+  // WebVTT has no upright, regular weight or plain tag: the enclosing `i`, `b` or `u` closes
+  // around the span and reopens after it.
+  let document = try parse(
+    ttml(
+      """
+      <p begin="0s" end="1s" tts:fontStyle="italic">I said <span tts:fontStyle="normal">no</span> twice.</p>
+      <p begin="1s" end="2s" tts:fontWeight="bold">Loud <span tts:fontWeight="normal">quiet</span> loud.</p>
+      <p begin="2s" end="3s" tts:textDecoration="underline">a <span tts:textDecoration="noUnderline">b</span> c <span tts:textDecoration="none">d</span></p>
+      <p begin="3s" end="4s" tts:fontStyle="italic" tts:color="yellow">a <span tts:fontStyle="normal">b <span tts:fontStyle="italic">c</span></span></p>
+      """))
+  #expect(
+    texts(document) == [
+      "<i>I said</i> no <i>twice.</i>", "<b>Loud</b> quiet <b>loud.</b>", "<u>a</u> b <u>c</u> d",
+      "<i><c.yellow>a</c></i> <c.yellow>b <i>c</i></c>",
+    ])
+}
+
+@Test func formattingStaysNestedInsideLanguageSpansAndRuby() throws {
+  // Formatting that changes inside a `lang` span or a ruby closes at its boundary; formatting
+  // that every run inside keeps stays open across it.
+  let document = try parse(
+    ttml(
+      """
+      <p begin="0s" end="1s" tts:fontStyle="italic">a <span xml:lang="fr">b <span tts:fontStyle="normal">c</span> d</span> e</p>
+      <p begin="1s" end="2s" tts:fontStyle="italic">a <span xml:lang="fr">b</span> e</p>
+      <p begin="2s" end="3s" tts:fontStyle="italic"><span tts:ruby="container"><span tts:ruby="base">東南</span><span tts:ruby="text" tts:fontStyle="normal">とうなん</span></span>の方角</p>
+      """))
+  #expect(
+    texts(document) == [
+      "<i>a</i> <lang fr><i>b</i> c <i>d</i></lang> <i>e</i>", "<i>a <lang fr>b</lang> e</i>",
+      "<ruby><i>東南</i><rt>とうなん</rt></ruby><i>の方角</i>",
+    ])
+}
+
+@Test func textDecorationPartsAreInheritedSeparately() throws {
+  // TTML 2, 10.2.44: `noLineThrough` on the paragraph keeps the region's underline, and a
+  // span's `overline` keeps it too; `none` turns every part off.
+  let head = """
+    <styling>
+      <style xml:id="all" tts:textDecoration="underline overline lineThrough"/>
+      <style xml:id="noStrike" tts:textDecoration="noLineThrough"/>
+    </styling>
+    <layout><region xml:id="r" style="all"/></layout>
+    """
+  let document = try parse(
+    ttml(
+      """
+      <p begin="0s" end="1s" region="r" style="noStrike">Test</p>
+      <p begin="1s" end="2s" region="r" style="noStrike">a <span tts:textDecoration="overline">b</span> <span tts:textDecoration="none">c</span></p>
+      <p begin="2s" end="3s" tts:textDecoration="underline"><span tts:textDecoration="lineThrough">d</span></p>
+      """, head: head))
+  #expect(texts(document) == ["<u>Test</u>", "<u>a b</u> c", "<u>d</u>"])
+}
+
+@Test func aRegionsOrASetsStyleReachesTheSpansBelowTheParagraph() throws {
+  let head = """
+    <layout><region xml:id="r" tts:fontStyle="italic"/></layout>
+    """
+  let document = try parse(
+    ttml(
+      """
+      <p begin="0s" end="1s" region="r">a <span tts:color="lime">b</span></p>
+      <p begin="1s" end="2s" region="r">a <span tts:fontStyle="normal">b</span></p>
+      <p begin="2s" end="4s"><set begin="1s" tts:fontWeight="bold"/>a <span tts:color="lime">b</span></p>
+      """, head: head))
+  #expect(
+    texts(document) == [
+      "<i>a <c.lime>b</c></i>", "<i>a</i> b", "a <c.lime>b</c>", "<b>a <c.lime>b</c></b>",
+    ])
+}

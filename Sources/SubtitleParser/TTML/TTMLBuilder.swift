@@ -211,11 +211,70 @@ struct TTMLBuilder {
 
   /// The styles `element` references with `style`, merged in order.
   func referencedStyle(_ element: TTMLXML.Element) -> Style {
+    Self.referencedStyle(element, in: styles)
+  }
+
+  /// The styles `element` references with `style`, merged in order, from `styles` (by id).
+  static func referencedStyle(_ element: TTMLXML.Element, in styles: [String: Style]) -> Style {
     var style: Style = [:]
     for reference in (element.attribute("style") ?? "").split(separator: " ") {
       style.merge(styles[String(reference)] ?? [:]) { $1 }
     }
     return style
+  }
+
+  /// The computed style of `element` below a parent whose computed style is `parent`: what
+  /// the parent passes on, then the styles `element` references, then its own `tts:`
+  /// attributes (as ``time(_:parentBegin:parentEnd:base:parentStyle:region:preserve:language:)``
+  /// works it out, for a parent whose style in effect differs from the one it was timed with).
+  static func computedStyle(
+    of element: TTMLXML.Element, below parent: Style, styles: [String: Style]
+  ) -> Style {
+    var style = parent.filter { inherited.contains($0.key) }
+    var own = referencedStyle(element, in: styles)
+    for attribute in element.attributes where TTML.isStyling(attribute.namespace) {
+      own[attribute.name] = attribute.value.trimmingASCIISpaces
+    }
+    for (name, value) in own { state(name, value, in: &style) }
+    return style
+  }
+
+  /// Sets the `tts:` property `name` that an element (or a `set` on it) states to `value` in
+  /// `style`, its computed style so far. `textDecoration` keeps what `value` does not name
+  /// (see ``decoration(_:over:)``).
+  static func state(_ name: String, _ value: String, in style: inout Style) {
+    if name == "textDecoration", let inherited = style[name] {
+      style[name] = decoration(value, over: inherited)
+    } else {
+      style[name] = value
+    }
+  }
+
+  /// `tts:textDecoration` `own` over the value inherited: its underline, line-through and
+  /// overline parts are inherited separately (TTML 2, 10.2.44), so `own` replaces only those it
+  /// names (`none` all three). The result names each part either states, in a fixed order
+  /// (`underline noLineThrough`).
+  static func decoration(_ own: String, over inherited: String) -> String {
+    var parts: [Bool?] = [nil, nil, nil]
+    for value in [inherited, own] {
+      for word in value.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
+        switch word {
+        case "none": parts = [false, false, false]
+        case "underline": parts[0] = true
+        case "noUnderline": parts[0] = false
+        case "lineThrough": parts[1] = true
+        case "noLineThrough": parts[1] = false
+        case "overline": parts[2] = true
+        case "noOverline": parts[2] = false
+        default: break
+        }
+      }
+    }
+    let names = [
+      ("underline", "noUnderline"), ("lineThrough", "noLineThrough"), ("overline", "noOverline"),
+    ]
+    return zip(parts, names).compactMap { part, name in part.map { $0 ? name.0 : name.1 } }
+      .joined(separator: " ")
   }
 
   /// Properties a child inherits from its parent (TTML 2's inheritable styles that this
@@ -282,6 +341,11 @@ struct TTMLBuilder {
       for attribute in element.attributes where TTML.isStyling(attribute.namespace) {
         style[attribute.name] = attribute.value.trimmingASCIISpaces
       }
+    }
+    if styleText != nil || hasStyling, let own = style["textDecoration"],
+      let inherited = parentStyle["textDecoration"], own != inherited
+    {
+      style["textDecoration"] = Self.decoration(own, over: inherited)
     }
     // `parentStyle` is inheritable throughout: only what this element adds needs checking.
     let inheritable =
@@ -441,18 +505,21 @@ struct TTMLBuilder {
     // the region is the parent of the `body` copied into it), below everything the paragraph
     // and its ancestors state themselves.
     let fromRegion = facts?.inherited ?? [:]
-    let paragraphStyle =
+    var paragraphStyle =
       fromRegion.isEmpty ? paragraph.style : fromRegion.merging(paragraph.style) { $1 }
+    if let own = paragraph.style["textDecoration"], let inherited = fromRegion["textDecoration"] {
+      paragraphStyle["textDecoration"] = Self.decoration(own, over: inherited)
+    }
     for index in cuts.indices.dropLast() {
       let start = cuts[index]
       let stop = cuts[index + 1]
       guard start < stop else { continue }
       var style = paragraphStyle
       for set in ancestorSets where set.begin <= start && start < set.end {
-        style.merge(inlineStyle(set.element)) { $1 }
+        for (name, value) in inlineStyle(set.element) { Self.state(name, value, in: &style) }
       }
       var writer = TTMLCueText()
-      writer.paragraph(paragraph, at: start, style: style, only: only)
+      writer.paragraph(paragraph, at: start, style: style, only: only, styles: styles)
       let text = writer.finish()
       guard !text.isEmpty else { continue }
       appendCue(
