@@ -558,3 +558,27 @@ private func texts(_ document: SubtitleDocument) -> [String] {
       "<i>a <c.lime>b</c></i>", "<i>a</i> b", "a <c.lime>b</c>", "<b>a <c.lime>b</c></b>",
     ])
 }
+
+@Test func stylingAndLayoutStraightInTheRootAreReadWithANote() throws {
+  // They belong in `head`; some writers put them in `tt`. A region reference that names no
+  // region is noted once per name.
+  let document = try parse(
+    Array(
+      """
+      <tt xmlns="http://www.w3.org/ns/ttml" xmlns:tts="http://www.w3.org/ns/ttml#styling">
+        <styling><style xml:id="s" tts:fontStyle="italic" tts:color="yellow"/></styling>
+        <layout><region xml:id="top" tts:origin="10% 10%" tts:extent="80% 20%"/></layout>
+        <body>
+          <p begin="0s" end="1s" region="top" style="s">Top</p>
+          <p begin="1s" end="2s" region="nowhere">a</p>
+          <p begin="2s" end="3s" region="nowhere">b</p>
+        </body>
+      </tt>
+      """.utf8))
+  #expect(texts(document) == ["<i><c.yellow>Top</c></i>", "a", "b"])
+  #expect(document.cues[0].settings.line == 10)
+  let reasons = document.diagnostics.map(\.reason)
+  #expect(reasons.filter { $0.contains("rather than in 'head'") }.count == 1)
+  #expect(reasons.filter { $0.contains("'nowhere' is not defined") }.count == 1)
+  #expect(document.diagnostics.count == 2)
+}

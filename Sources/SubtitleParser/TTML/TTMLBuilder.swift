@@ -88,7 +88,27 @@ struct TTMLBuilder {
 
   mutating func build() {
     readParameters()
-    if let head = root.elements.first(where: { $0.name == "head" }) { readHead(head) }
+    // `styling` and `layout` belong in `head`; placed straight in `tt` (as some writers do)
+    // they are read as if they were there.
+    let misplaced = root.children.filter {
+      if case .element(let element) = $0 {
+        ["styling", "layout"].contains(element.name)
+      } else {
+        false
+      }
+    }
+    var head = root.elements.first { $0.name == "head" }
+    if let first = misplaced.first, case .element(let element) = first {
+      note(
+        "misplacedHead", line: element.line,
+        "TTML '\(element.name)' placed in 'tt' rather than in 'head'; read as if in 'head'")
+      if head == nil {
+        head = TTMLXML.Element(
+          namespace: root.namespace, name: "head", attributes: [], children: [], line: element.line)
+      }
+      head?.children += misplaced
+    }
+    if let head { readHead(head) }
     let rootStyle = inlineStyle(root).filter { Self.inherited.contains($0.key) }
     let language = root.attribute("lang", in: TTMLXML.xmlNamespace) ?? ""
     if let body = root.elements.first(where: { $0.name == "body" }) {
@@ -351,6 +371,11 @@ struct TTMLBuilder {
     let inheritable =
       styleText == nil && !hasStyling || style.keys.allSatisfy { Self.inherited.contains($0) }
       ? style : style.filter { Self.inherited.contains($0.key) }
+    if let regionText, regions[regionText] == nil {
+      note(
+        "region:" + regionText, line: element.line,
+        "TTML region '\(regionText)' is not defined; its content is placed as if in no region")
+    }
     let ownRegion = regionText ?? region
     let preserveHere = spaceText.map { $0 == "preserve" } ?? preserve
     let languageHere = langText ?? language
