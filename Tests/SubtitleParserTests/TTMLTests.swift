@@ -397,9 +397,9 @@ private func texts(_ document: SubtitleDocument) -> [String] {
   #expect(throws: SubtitleError.self) { try parse(Array("<html><body/></html>".utf8)) }
   let deep = String(repeating: "<span>", count: 300)
   #expect(throws: SubtitleError.self) { try parse(ttml("<p>" + deep + "x</p>")) }
-  // A bad time expression is noted and ignored.
+  // An element with a bad time expression is noted and dropped.
   let document = try parse(ttml(#"<p begin="soon" end="2s">a</p>"#))
-  #expect(times(document) == [[0, 2]])
+  #expect(times(document) == [])
   #expect(document.diagnostics.contains { $0.reason.contains("soon") })
   // Not valid UTF-8: replaced, not refused.
   var bytes = ttml(#"<p begin="0s" end="1s">caf_</p>"#)
@@ -581,4 +581,26 @@ private func texts(_ document: SubtitleDocument) -> [String] {
   #expect(reasons.filter { $0.contains("rather than in 'head'") }.count == 1)
   #expect(reasons.filter { $0.contains("'nowhere' is not defined") }.count == 1)
   #expect(document.diagnostics.count == 2)
+}
+
+@Test func anElementWhoseTimesCannotBeReadShowsNothing() throws {
+  // Not read as if the time were not there (from 0, or for ever): dropped, with a note. A
+  // dropped span splits no cue; valid forms read as before, and MM:SS is not a clock time.
+  let head = #"<layout><region xml:id="r" begin="later"/></layout>"#
+  let document = try parse(
+    ttml(
+      """
+      <p begin="test" end="test">garbage</p>
+      <p begin="01:02.05" end="01:02:03.200">minutes and seconds</p>
+      <p begin="1s" dur="59.45m30ms">compound offset</p>
+      <p begin="10s" end="12s">kept <span begin="1s" end="never">dropped</span> too</p>
+      <div timeContainer="seq"><p dur="1x">bad</p><p dur="1s">after</p></div>
+      <p begin="20s" end="21s" region="r">in a bad region</p>
+      """, head: head))
+  #expect(texts(document) == ["after", "kept too"])
+  #expect(times(document) == [[0, 1], [10, 12]])
+  let reasons = document.diagnostics.map(\.reason)
+  for text in ["test", "01:02.05", "59.45m30ms", "never", "1x", "later"] {
+    #expect(reasons.contains("'\(text)' is not a TTML time expression; the element is dropped"))
+  }
 }

@@ -222,6 +222,15 @@ struct TTMLBuilder {
         let start = seconds("begin") ?? 0
         let end = min(seconds("end") ?? .infinity, start + (seconds("dur") ?? .infinity))
         interval = (start, end)
+        // A region whose times cannot be read is never active (see `time`).
+        if let text = ["begin", "end", "dur"].compactMap({ region.attribute($0) })
+          .first(where: { timing.seconds($0) == nil })
+        {
+          interval = (0, 0)
+          note(
+            "time:" + text, line: region.line,
+            "'\(text)' is not a TTML time expression; the element is dropped")
+        }
       }
       regions[id] = Region(
         style: style, inherited: style.filter { Self.inherited.contains($0.key) },
@@ -341,10 +350,16 @@ struct TTMLBuilder {
         hasStyling = true
       }
     }
+    // An element whose times cannot be read is dropped: it shows nothing (rather than
+    // running from its parent's begin, or to its end, as if the time were not there).
+    var unreadable = false
     func expression(_ text: String?) -> Double? {
       guard let text else { return nil }
       guard let value = timing.seconds(text) else {
-        note("time:" + text, line: element.line, "'\(text)' is not a TTML time expression; ignored")
+        unreadable = true
+        note(
+          "time:" + text, line: element.line,
+          "'\(text)' is not a TTML time expression; the element is dropped")
         return nil
       }
       return value
@@ -353,6 +368,14 @@ struct TTMLBuilder {
     var explicitEnd: Double? = expression(endText).map { base + $0 }
     if let duration = expression(durText) {
       explicitEnd = min(explicitEnd ?? .infinity, begin + duration)
+    }
+    if unreadable {
+      // Empty, at a time that is already a boundary (its parent's begin or the end of the
+      // sibling before it in a sequence), so it splits no cue.
+      let at = max(parentBegin, base)
+      return Timed(
+        element: element, begin: at, end: at, style: parentStyle, region: region,
+        preserve: preserve, language: language, children: [])
     }
     // `parentStyle` holds only what children inherit.
     var style = parentStyle
