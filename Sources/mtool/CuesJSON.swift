@@ -154,8 +154,10 @@ enum CueListing {
   }
 
   static func timestamp(_ seconds: Double) -> String {
-    // Times come from the parsers (below 2^53 ms), but a caller's document may hold any.
-    let millis = seconds.isFinite ? Int64(min(9e15, max(0, (seconds * 1000).rounded()))) : 0
+    // Times come from the parsers (at most 2^53 ms, the largest WebVTT timestamp, which an
+    // unbounded cue ends at), but a caller's document may hold any: clamped where Int64 holds
+    // it, so the listing shows the value the JSON does.
+    let millis = seconds.isFinite ? Int64(min(0x1p62, max(0, (seconds * 1000).rounded()))) : 0
     let h = millis / 3_600_000
     let m = millis / 60_000 % 60
     let s = millis / 1000 % 60

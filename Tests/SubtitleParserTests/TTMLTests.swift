@@ -397,9 +397,9 @@ private func texts(_ document: SubtitleDocument) -> [String] {
   #expect(throws: SubtitleError.self) { try parse(Array("<html><body/></html>".utf8)) }
   let deep = String(repeating: "<span>", count: 300)
   #expect(throws: SubtitleError.self) { try parse(ttml("<p>" + deep + "x</p>")) }
-  // A bad time expression is noted and ignored.
+  // An element with a bad time expression is noted and dropped.
   let document = try parse(ttml(#"<p begin="soon" end="2s">a</p>"#))
-  #expect(times(document) == [[0, 2]])
+  #expect(times(document) == [])
   #expect(document.diagnostics.contains { $0.reason.contains("soon") })
   // Not valid UTF-8: replaced, not refused.
   var bytes = ttml(#"<p begin="0s" end="1s">caf_</p>"#)
@@ -417,4 +417,190 @@ private func texts(_ document: SubtitleDocument) -> [String] {
   // Converted through the neutral model.
   let vtt = String(decoding: document.webVTT(), as: UTF8.self)
   #expect(vtt.contains("00:00:00.000 --> 00:00:01.000\na"))
+}
+
+@Test func lineEndsAreNormalisedBeforeParsing() throws {
+  // XML 1.0, 2.11: CR LF and a lone CR read as LF, so CRLF and CR copies give the LF file's
+  // cues, preserved line breaks included; a CR written as `&#13;` stays.
+  let body = """
+    <p begin="0s" end="1s" xml:space="preserve">
+    Line1
+    Line2
+    </p>
+    <p begin="1s" end="2s" xml:space="preserve">a&#13;b</p>
+    <unknown/>
+    """
+  let lf = try parse(ttml(body))
+  #expect(texts(lf) == ["Line1\nLine2", "a\rb"])
+  let source = String(decoding: ttml(body), as: UTF8.self)
+  for ending in ["\r\n", "\r"] {
+    let document = try parse(
+      Array(
+        source.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: ending)
+          .utf8))
+    #expect(texts(document) == texts(lf))
+    #expect(times(document) == times(lf))
+    #expect(document.diagnostics.map(\.line) == lf.diagnostics.map(\.line))
+    let vtt = try SubtitleFile.parse(document.webVTT(), format: .webVTT)
+    #expect(vtt.cues.first.map { vtt.text(of: $0) } == "Line1\nLine2")
+  }
+}
+
+@Test func verticalRegionsPlaceTheColumnAcrossTheLines() throws {
+  // For vertical cues WebVTT's `line` is the x position, `position` the y position and `size`
+  // the height. `tbrl` lines stack from the right: `before` is the region's right edge (the
+  // box's right edge there, line alignment end); `tblr` lines stack from the left.
+  let head = """
+    <layout>
+      <region xml:id="right" tts:origin="80% 10%" tts:extent="15% 80%" tts:writingMode="tbrl"/>
+      <region xml:id="rightAfter" tts:origin="80% 10%" tts:extent="15% 80%"
+          tts:writingMode="tbrl" tts:displayAlign="after"/>
+      <region xml:id="left" tts:origin="5% 10%" tts:extent="15% 80%" tts:writingMode="tblr"/>
+      <region xml:id="leftAfter" tts:origin="5% 10%" tts:extent="15% 80%"
+          tts:writingMode="tblr" tts:displayAlign="after" tts:textAlign="start"/>
+      <region xml:id="middle" tts:origin="5% 10%" tts:extent="15% 80%"
+          tts:writingMode="tblr" tts:displayAlign="center" tts:textAlign="end"/>
+    </layout>
+    """
+  let document = try parse(
+    ttml(
+      """
+      <p begin="0s" end="1s" region="right">a</p>
+      <p begin="1s" end="2s" region="rightAfter">b</p>
+      <p begin="2s" end="3s" region="left">c</p>
+      <p begin="3s" end="4s" region="leftAfter">d</p>
+      <p begin="4s" end="5s" region="middle">e</p>
+      """, head: head))
+  let settings = document.cues.map(\.settings)
+  #expect(
+    settings.map(\.vertical) == [
+      .rightToLeft, .rightToLeft, .leftToRight, .leftToRight, .leftToRight,
+    ])
+  #expect(settings.map(\.line) == [95, 80, 5, 20, 12.5])
+  #expect(settings.map(\.lineAlign) == [.end, .start, .start, .end, .center])
+  #expect(settings.map(\.size) == [80, 80, 80, 80, 80])
+  #expect(settings.map(\.position) == [50, 50, 50, 10, 90])
+  #expect(settings.map(\.positionAlign) == [.center, .center, .center, .lineLeft, .lineRight])
+  #expect(settings.allSatisfy { !$0.snapToLines })
+  // Written as WebVTT settings.
+  let vtt = String(decoding: document.webVTT(), as: UTF8.self)
+  #expect(vtt.contains("vertical:rl line:95%,end position:50%,center size:80%"))
+}
+
+@Test func aSpanThatTurnsAStyleOffClosesTheEnclosingTag() throws {
+  // WebVTT has no upright, regular weight or plain tag: the enclosing `i`, `b` or `u` closes
+  // around the span and reopens after it.
+  let document = try parse(
+    ttml(
+      """
+      <p begin="0s" end="1s" tts:fontStyle="italic">I said <span tts:fontStyle="normal">no</span> twice.</p>
+      <p begin="1s" end="2s" tts:fontWeight="bold">Loud <span tts:fontWeight="normal">quiet</span> loud.</p>
+      <p begin="2s" end="3s" tts:textDecoration="underline">a <span tts:textDecoration="noUnderline">b</span> c <span tts:textDecoration="none">d</span></p>
+      <p begin="3s" end="4s" tts:fontStyle="italic" tts:color="yellow">a <span tts:fontStyle="normal">b <span tts:fontStyle="italic">c</span></span></p>
+      """))
+  #expect(
+    texts(document) == [
+      "<i>I said</i> no <i>twice.</i>", "<b>Loud</b> quiet <b>loud.</b>", "<u>a</u> b <u>c</u> d",
+      "<i><c.yellow>a</c></i> <c.yellow>b <i>c</i></c>",
+    ])
+}
+
+@Test func formattingStaysNestedInsideLanguageSpansAndRuby() throws {
+  // Formatting that changes inside a `lang` span or a ruby closes at its boundary; formatting
+  // that every run inside keeps stays open across it.
+  let document = try parse(
+    ttml(
+      """
+      <p begin="0s" end="1s" tts:fontStyle="italic">a <span xml:lang="fr">b <span tts:fontStyle="normal">c</span> d</span> e</p>
+      <p begin="1s" end="2s" tts:fontStyle="italic">a <span xml:lang="fr">b</span> e</p>
+      <p begin="2s" end="3s" tts:fontStyle="italic"><span tts:ruby="container"><span tts:ruby="base">東南</span><span tts:ruby="text" tts:fontStyle="normal">とうなん</span></span>の方角</p>
+      """))
+  #expect(
+    texts(document) == [
+      "<i>a</i> <lang fr><i>b</i> c <i>d</i></lang> <i>e</i>", "<i>a <lang fr>b</lang> e</i>",
+      "<ruby><i>東南</i><rt>とうなん</rt></ruby><i>の方角</i>",
+    ])
+}
+
+@Test func textDecorationPartsAreInheritedSeparately() throws {
+  // TTML 2, 10.2.44: `noLineThrough` on the paragraph keeps the region's underline, and a
+  // span's `overline` keeps it too; `none` turns every part off.
+  let head = """
+    <styling>
+      <style xml:id="all" tts:textDecoration="underline overline lineThrough"/>
+      <style xml:id="noStrike" tts:textDecoration="noLineThrough"/>
+    </styling>
+    <layout><region xml:id="r" style="all"/></layout>
+    """
+  let document = try parse(
+    ttml(
+      """
+      <p begin="0s" end="1s" region="r" style="noStrike">Test</p>
+      <p begin="1s" end="2s" region="r" style="noStrike">a <span tts:textDecoration="overline">b</span> <span tts:textDecoration="none">c</span></p>
+      <p begin="2s" end="3s" tts:textDecoration="underline"><span tts:textDecoration="lineThrough">d</span></p>
+      """, head: head))
+  #expect(texts(document) == ["<u>Test</u>", "<u>a b</u> c", "<u>d</u>"])
+}
+
+@Test func aRegionsOrASetsStyleReachesTheSpansBelowTheParagraph() throws {
+  let head = """
+    <layout><region xml:id="r" tts:fontStyle="italic"/></layout>
+    """
+  let document = try parse(
+    ttml(
+      """
+      <p begin="0s" end="1s" region="r">a <span tts:color="lime">b</span></p>
+      <p begin="1s" end="2s" region="r">a <span tts:fontStyle="normal">b</span></p>
+      <p begin="2s" end="4s"><set begin="1s" tts:fontWeight="bold"/>a <span tts:color="lime">b</span></p>
+      """, head: head))
+  #expect(
+    texts(document) == [
+      "<i>a <c.lime>b</c></i>", "<i>a</i> b", "a <c.lime>b</c>", "<b>a <c.lime>b</c></b>",
+    ])
+}
+
+@Test func stylingAndLayoutStraightInTheRootAreReadWithANote() throws {
+  // They belong in `head`; some writers put them in `tt`. A region reference that names no
+  // region is noted once per name.
+  let document = try parse(
+    Array(
+      """
+      <tt xmlns="http://www.w3.org/ns/ttml" xmlns:tts="http://www.w3.org/ns/ttml#styling">
+        <styling><style xml:id="s" tts:fontStyle="italic" tts:color="yellow"/></styling>
+        <layout><region xml:id="top" tts:origin="10% 10%" tts:extent="80% 20%"/></layout>
+        <body>
+          <p begin="0s" end="1s" region="top" style="s">Top</p>
+          <p begin="1s" end="2s" region="nowhere">a</p>
+          <p begin="2s" end="3s" region="nowhere">b</p>
+        </body>
+      </tt>
+      """.utf8))
+  #expect(texts(document) == ["<i><c.yellow>Top</c></i>", "a", "b"])
+  #expect(document.cues[0].settings.line == 10)
+  let reasons = document.diagnostics.map(\.reason)
+  #expect(reasons.filter { $0.contains("rather than in 'head'") }.count == 1)
+  #expect(reasons.filter { $0.contains("'nowhere' is not defined") }.count == 1)
+  #expect(document.diagnostics.count == 2)
+}
+
+@Test func anElementWhoseTimesCannotBeReadShowsNothing() throws {
+  // Not read as if the time were not there (from 0, or for ever): dropped, with a note. A
+  // dropped span splits no cue; valid forms read as before, and MM:SS is not a clock time.
+  let head = #"<layout><region xml:id="r" begin="later"/></layout>"#
+  let document = try parse(
+    ttml(
+      """
+      <p begin="test" end="test">garbage</p>
+      <p begin="01:02.05" end="01:02:03.200">minutes and seconds</p>
+      <p begin="1s" dur="59.45m30ms">compound offset</p>
+      <p begin="10s" end="12s">kept <span begin="1s" end="never">dropped</span> too</p>
+      <div timeContainer="seq"><p dur="1x">bad</p><p dur="1s">after</p></div>
+      <p begin="20s" end="21s" region="r">in a bad region</p>
+      """, head: head))
+  #expect(texts(document) == ["after", "kept too"])
+  #expect(times(document) == [[0, 1], [10, 12]])
+  let reasons = document.diagnostics.map(\.reason)
+  for text in ["test", "01:02.05", "59.45m30ms", "never", "1x", "later"] {
+    #expect(reasons.contains("'\(text)' is not a TTML time expression; the element is dropped"))
+  }
 }

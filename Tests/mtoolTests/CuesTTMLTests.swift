@@ -30,6 +30,19 @@ import Testing
     #expect(to.status == 64)
   }
 
+  @Test func anUnboundedEndIsListedAsTheJSONGivesIt() throws {
+    // A paragraph with no end lasts to the largest WebVTT timestamp, 2^53 ms: the listing
+    // showed 9e15 ms (2500000000:00:00.000) instead.
+    let document = Data(
+      """
+      <tt xmlns="http://www.w3.org/ns/ttml"><body><p begin="1s">forever</p></body></tt>
+      """.utf8)
+    let listing = try runMtool(["cues", "-"], stdin: document)
+    #expect(listing.stdout.contains("00:00:01.000 --> 2501999792:59:00.992"))
+    let json = try runMtool(["cues", "-", "--json"], stdin: document)
+    #expect(json.stdout.contains("\"endTime\":9007199254740.992"))
+  }
+
   @Test func aFileNamedTTMLThatIsNotIsMalformed() throws {
     let path = NSTemporaryDirectory() + "mtool-not-\(getpid()).ttml"
     try "WEBVTT\n\n00:01.000 --> 00:02.000\nhi\n".write(

@@ -88,7 +88,27 @@ struct TTMLBuilder {
 
   mutating func build() {
     readParameters()
-    if let head = root.elements.first(where: { $0.name == "head" }) { readHead(head) }
+    // `styling` and `layout` belong in `head`; placed straight in `tt` (as some writers do)
+    // they are read as if they were there.
+    let misplaced = root.children.filter {
+      if case .element(let element) = $0 {
+        ["styling", "layout"].contains(element.name)
+      } else {
+        false
+      }
+    }
+    var head = root.elements.first { $0.name == "head" }
+    if let first = misplaced.first, case .element(let element) = first {
+      note(
+        "misplacedHead", line: element.line,
+        "TTML '\(element.name)' placed in 'tt' rather than in 'head'; read as if in 'head'")
+      if head == nil {
+        head = TTMLXML.Element(
+          namespace: root.namespace, name: "head", attributes: [], children: [], line: element.line)
+      }
+      head?.children += misplaced
+    }
+    if let head { readHead(head) }
     let rootStyle = inlineStyle(root).filter { Self.inherited.contains($0.key) }
     let language = root.attribute("lang", in: TTMLXML.xmlNamespace) ?? ""
     if let body = root.elements.first(where: { $0.name == "body" }) {
@@ -202,6 +222,15 @@ struct TTMLBuilder {
         let start = seconds("begin") ?? 0
         let end = min(seconds("end") ?? .infinity, start + (seconds("dur") ?? .infinity))
         interval = (start, end)
+        // A region whose times cannot be read is never active (see `time`).
+        if let text = ["begin", "end", "dur"].compactMap({ region.attribute($0) })
+          .first(where: { timing.seconds($0) == nil })
+        {
+          interval = (0, 0)
+          note(
+            "time:" + text, line: region.line,
+            "'\(text)' is not a TTML time expression; the element is dropped")
+        }
       }
       regions[id] = Region(
         style: style, inherited: style.filter { Self.inherited.contains($0.key) },
@@ -211,11 +240,70 @@ struct TTMLBuilder {
 
   /// The styles `element` references with `style`, merged in order.
   func referencedStyle(_ element: TTMLXML.Element) -> Style {
+    Self.referencedStyle(element, in: styles)
+  }
+
+  /// The styles `element` references with `style`, merged in order, from `styles` (by id).
+  static func referencedStyle(_ element: TTMLXML.Element, in styles: [String: Style]) -> Style {
     var style: Style = [:]
     for reference in (element.attribute("style") ?? "").split(separator: " ") {
       style.merge(styles[String(reference)] ?? [:]) { $1 }
     }
     return style
+  }
+
+  /// The computed style of `element` below a parent whose computed style is `parent`: what
+  /// the parent passes on, then the styles `element` references, then its own `tts:`
+  /// attributes (as ``time(_:parentBegin:parentEnd:base:parentStyle:region:preserve:language:)``
+  /// works it out, for a parent whose style in effect differs from the one it was timed with).
+  static func computedStyle(
+    of element: TTMLXML.Element, below parent: Style, styles: [String: Style]
+  ) -> Style {
+    var style = parent.filter { inherited.contains($0.key) }
+    var own = referencedStyle(element, in: styles)
+    for attribute in element.attributes where TTML.isStyling(attribute.namespace) {
+      own[attribute.name] = attribute.value.trimmingASCIISpaces
+    }
+    for (name, value) in own { state(name, value, in: &style) }
+    return style
+  }
+
+  /// Sets the `tts:` property `name` that an element (or a `set` on it) states to `value` in
+  /// `style`, its computed style so far. `textDecoration` keeps what `value` does not name
+  /// (see ``decoration(_:over:)``).
+  static func state(_ name: String, _ value: String, in style: inout Style) {
+    if name == "textDecoration", let inherited = style[name] {
+      style[name] = decoration(value, over: inherited)
+    } else {
+      style[name] = value
+    }
+  }
+
+  /// `tts:textDecoration` `own` over the value inherited: its underline, line-through and
+  /// overline parts are inherited separately (TTML 2, 10.2.44), so `own` replaces only those it
+  /// names (`none` all three). The result names each part either states, in a fixed order
+  /// (`underline noLineThrough`).
+  static func decoration(_ own: String, over inherited: String) -> String {
+    var parts: [Bool?] = [nil, nil, nil]
+    for value in [inherited, own] {
+      for word in value.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
+        switch word {
+        case "none": parts = [false, false, false]
+        case "underline": parts[0] = true
+        case "noUnderline": parts[0] = false
+        case "lineThrough": parts[1] = true
+        case "noLineThrough": parts[1] = false
+        case "overline": parts[2] = true
+        case "noOverline": parts[2] = false
+        default: break
+        }
+      }
+    }
+    let names = [
+      ("underline", "noUnderline"), ("lineThrough", "noLineThrough"), ("overline", "noOverline"),
+    ]
+    return zip(parts, names).compactMap { part, name in part.map { $0 ? name.0 : name.1 } }
+      .joined(separator: " ")
   }
 
   /// Properties a child inherits from its parent (TTML 2's inheritable styles that this
@@ -262,10 +350,16 @@ struct TTMLBuilder {
         hasStyling = true
       }
     }
+    // An element whose times cannot be read is dropped: it shows nothing (rather than
+    // running from its parent's begin, or to its end, as if the time were not there).
+    var unreadable = false
     func expression(_ text: String?) -> Double? {
       guard let text else { return nil }
       guard let value = timing.seconds(text) else {
-        note("time:" + text, line: element.line, "'\(text)' is not a TTML time expression; ignored")
+        unreadable = true
+        note(
+          "time:" + text, line: element.line,
+          "'\(text)' is not a TTML time expression; the element is dropped")
         return nil
       }
       return value
@@ -275,6 +369,14 @@ struct TTMLBuilder {
     if let duration = expression(durText) {
       explicitEnd = min(explicitEnd ?? .infinity, begin + duration)
     }
+    if unreadable {
+      // Empty, at a time that is already a boundary (its parent's begin or the end of the
+      // sibling before it in a sequence), so it splits no cue.
+      let at = max(parentBegin, base)
+      return Timed(
+        element: element, begin: at, end: at, style: parentStyle, region: region,
+        preserve: preserve, language: language, children: [])
+    }
     // `parentStyle` holds only what children inherit.
     var style = parentStyle
     if styleText != nil { style.merge(referencedStyle(element)) { $1 } }
@@ -283,10 +385,20 @@ struct TTMLBuilder {
         style[attribute.name] = attribute.value.trimmingASCIISpaces
       }
     }
+    if styleText != nil || hasStyling, let own = style["textDecoration"],
+      let inherited = parentStyle["textDecoration"], own != inherited
+    {
+      style["textDecoration"] = Self.decoration(own, over: inherited)
+    }
     // `parentStyle` is inheritable throughout: only what this element adds needs checking.
     let inheritable =
       styleText == nil && !hasStyling || style.keys.allSatisfy { Self.inherited.contains($0) }
       ? style : style.filter { Self.inherited.contains($0.key) }
+    if let regionText, regions[regionText] == nil {
+      note(
+        "region:" + regionText, line: element.line,
+        "TTML region '\(regionText)' is not defined; its content is placed as if in no region")
+    }
     let ownRegion = regionText ?? region
     let preserveHere = spaceText.map { $0 == "preserve" } ?? preserve
     let languageHere = langText ?? language
@@ -441,18 +553,21 @@ struct TTMLBuilder {
     // the region is the parent of the `body` copied into it), below everything the paragraph
     // and its ancestors state themselves.
     let fromRegion = facts?.inherited ?? [:]
-    let paragraphStyle =
+    var paragraphStyle =
       fromRegion.isEmpty ? paragraph.style : fromRegion.merging(paragraph.style) { $1 }
+    if let own = paragraph.style["textDecoration"], let inherited = fromRegion["textDecoration"] {
+      paragraphStyle["textDecoration"] = Self.decoration(own, over: inherited)
+    }
     for index in cuts.indices.dropLast() {
       let start = cuts[index]
       let stop = cuts[index + 1]
       guard start < stop else { continue }
       var style = paragraphStyle
       for set in ancestorSets where set.begin <= start && start < set.end {
-        style.merge(inlineStyle(set.element)) { $1 }
+        for (name, value) in inlineStyle(set.element) { Self.state(name, value, in: &style) }
       }
       var writer = TTMLCueText()
-      writer.paragraph(paragraph, at: start, style: style, only: only)
+      writer.paragraph(paragraph, at: start, style: style, only: only, styles: styles)
       let text = writer.finish()
       guard !text.isEmpty else { continue }
       appendCue(
@@ -523,29 +638,48 @@ struct TTMLBuilder {
     }
     guard let region, let (origin, extent) = region.geometry else { return settings }
     let clamp: (Double) -> Double = { min(100, max(0, $0)) }
-    settings.size = clamp(extent.0)
+    // The region's box along the text's lines (the inline axis) and across them (the block
+    // axis). WebVTT's `position` and `size` are along the lines and its `line` across them
+    // (WebVTT, "apply WebVTT cue settings"): for horizontal text `position` is the x position
+    // and `size` the width in percent of the viewport's width, and `line` the y position in
+    // percent of its height; for vertical text (`vertical:rl`/`lr`) `position` is the y
+    // position and `size` the height (viewport height), and `line` the x position (viewport
+    // width).
+    let vertical = settings.vertical != .horizontal
+    let inline = vertical ? (origin.1, extent.1) : (origin.0, extent.0)
+    let block = vertical ? (origin.0, extent.0) : (origin.1, extent.1)
+    settings.size = clamp(inline.1)
+    // `textAlign` `left`/`start` is the line's start (the top for vertical text, as CSS's
+    // line-left is), `right`/`end` its end.
     switch settings.align {
     case .left, .start:
-      settings.position = clamp(origin.0)
+      settings.position = clamp(inline.0)
       settings.positionAlign = .lineLeft
     case .right, .end:
-      settings.position = clamp(origin.0 + extent.0)
+      settings.position = clamp(inline.0 + inline.1)
       settings.positionAlign = .lineRight
     default:
-      settings.position = clamp(origin.0 + extent.0 / 2)
+      settings.position = clamp(inline.0 + inline.1 / 2)
       settings.positionAlign = .center
     }
     settings.snapToLines = false
-    switch region.style["displayAlign"] ?? style["displayAlign"] {
-    case "after":
-      settings.line = clamp(origin.1 + extent.1)
-      settings.lineAlign = .end
-    case "center":
-      settings.line = clamp(origin.1 + extent.1 / 2)
+    // `displayAlign` places the lines at the region's edge where they start (`before`), at the
+    // other (`after`) or in its middle. Lines stack top to bottom for horizontal text, right to
+    // left for `tbrl` (`vertical:rl`) and left to right for `tblr` (`vertical:lr`). A
+    // percentage `line` names the cue box's top (`lineAlign` start), middle or bottom (end)
+    // edge for horizontal text, and for vertical text its left (start), middle or right (end)
+    // edge whichever way lines stack (WebVTT moves a vertical box left by its width for
+    // `end`).
+    let displayAlign = region.style["displayAlign"] ?? style["displayAlign"]
+    if displayAlign == "center" {
+      settings.line = clamp(block.0 + block.1 / 2)
       settings.lineAlign = .center
-    default:
-      settings.line = clamp(origin.1)
-      settings.lineAlign = .start
+    } else {
+      // Whether the lines sit at the region's top or left edge: `before` where lines start
+      // there, `after` where they start at the other edge (`tbrl`, from the right).
+      let nearEdge = (displayAlign == "after") == (settings.vertical == .rightToLeft)
+      settings.line = clamp(nearEdge ? block.0 : block.0 + block.1)
+      settings.lineAlign = nearEdge ? .start : .end
     }
     return settings
   }

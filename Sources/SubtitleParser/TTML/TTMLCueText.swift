@@ -2,43 +2,78 @@
 /// break, styles as `i`, `b`, `u`, colour class spans and `lang` spans, white space handled as
 /// `xml:space` says (TTML 2, 7.2.3: runs collapsed to one space, spaces at the start and end
 /// of each line removed).
+///
+/// Formatting is decided per run of text: each run is written inside the `i`, `b`, `u` and
+/// colour tags its own computed style calls for, so a span that turns italic, bold or
+/// underline off (`tts:fontStyle="normal"` in an italic paragraph) closes the enclosing tag and
+/// the text after it reopens it. Tags stay properly nested: formatting closes at the boundary
+/// of a `lang`, `ruby` or `rt` unless every run inside keeps it.
 struct TTMLCueText {
+  /// A formatting tag and the element whose style opened it.
+  struct Format: Equatable {
+    enum Kind { case italic, bold, underline, color }
+    let kind: Kind
+    /// The element that turns it on (where its parent's style does not).
+    let owner: ObjectIdentifier
+    let open: String
+    let close: String
+  }
+
   private enum Token {
+    /// A structural tag: `lang`, `ruby` or `rt`.
     case open(String, close: String)
     case close(String)
-    case text(String, preserve: Bool)
+    /// Text and the formatting it shows in, outermost first.
+    case text(String, preserve: Bool, formats: [Format])
     case lineBreak
   }
 
   private var tokens: [Token] = []
+  /// Whether ``tokens`` holds a structural tag.
+  private var hasStructure = false
+
+  /// The formatting the elements from the paragraph down to the current one turn on, in
+  /// document order.
+  private var layers: [Format] = []
 
   /// The one region whose content is written, or nil for all.
   private var onlyRegion: String? = nil
 
-  /// Adds the content of `paragraph` active at `time`, its own style being `style`; with
-  /// `only`, the text of elements in that region alone.
+  /// The styles by id, to work out the computed style of elements below one whose style in
+  /// effect differs from the one the tree was timed with (see ``span(_:style:parentStyle:parentLanguage:restyled:at:)``).
+  private var styles: [String: TTMLBuilder.Style] = [:]
+
+  /// Adds the content of `paragraph` active at `time`, its computed style being `style`
+  /// (with what its region passes on and the `set`s of its ancestors active then); with
+  /// `only`, the text of elements in that region alone. `styles` are the styles by id.
   mutating func paragraph(
     _ paragraph: TTMLBuilder.Timed, at time: Double, style: TTMLBuilder.Style,
-    only: String? = nil
+    only: String? = nil, styles: [String: TTMLBuilder.Style] = [:]
   ) {
     onlyRegion = only
-    span(paragraph, style: style, parentStyle: [:], parentLanguage: paragraph.language, at: time)
+    self.styles = styles
+    span(
+      paragraph, style: style, parentStyle: [:], parentLanguage: paragraph.language,
+      restyled: style != paragraph.style, at: time)
   }
 
-  /// Adds the content of `node` active at `time`, its own style being `style` (before its
-  /// `set` children).
+  /// Adds the content of `node` active at `time`, its computed style being `style` (before
+  /// its `set` children). `restyled`: the style in effect above differs from the one the tree
+  /// was timed with, so the descendants' computed styles are worked out again from it.
   private mutating func span(
-    _ node: TTMLBuilder.Timed, style ownStyle: TTMLBuilder.Style,
-    parentStyle: TTMLBuilder.Style, parentLanguage: String, at time: Double
+    _ node: TTMLBuilder.Timed, style computed: TTMLBuilder.Style,
+    parentStyle: TTMLBuilder.Style, parentLanguage: String, restyled: Bool, at time: Double
   ) {
     // The `set` children active now change the element's own style.
-    var style = ownStyle
+    var style = computed
+    var restyled = restyled
     for content in node.children {
       guard case .element(let child) = content, child.element.name == "set",
         child.begin <= time, time < child.end
       else { continue }
       for attribute in child.element.attributes where TTML.isStyling(attribute.namespace) {
-        style[attribute.name] = attribute.value.trimmingASCIISpaces
+        TTMLBuilder.state(attribute.name, attribute.value.trimmingASCIISpaces, in: &style)
+        restyled = true
       }
     }
     // Ruby (IMSC 1.1): a container with a base becomes WebVTT's `ruby`, its text `rt`
@@ -55,21 +90,31 @@ struct TTMLCueText {
     var closers: [String] = []
     func open(_ tag: String, _ close: String) {
       tokens.append(.open(tag, close: close))
+      hasStructure = true
       closers.append(close)
     }
     if ruby == "text" { open("<rt>", "</rt>") }
     if node.language != parentLanguage, !node.language.isEmpty {
       open("<lang \(node.language)>", "</lang>")
     }
-    if TTMLCueText.isItalic(style), !TTMLCueText.isItalic(parentStyle) { open("<i>", "</i>") }
-    if style["fontWeight"] == "bold", parentStyle["fontWeight"] != "bold" { open("<b>", "</b>") }
+    let outerLayers = layers.count
+    let owner = ObjectIdentifier(node)
+    func layer(_ kind: Format.Kind, _ open: String, _ close: String) {
+      layers.append(Format(kind: kind, owner: owner, open: open, close: close))
+    }
+    if TTMLCueText.isItalic(style), !TTMLCueText.isItalic(parentStyle) {
+      layer(.italic, "<i>", "</i>")
+    }
+    if style["fontWeight"] == "bold", parentStyle["fontWeight"] != "bold" {
+      layer(.bold, "<b>", "</b>")
+    }
     if TTMLCueText.isUnderlined(style), !TTMLCueText.isUnderlined(parentStyle) {
-      open("<u>", "</u>")
+      layer(.underline, "<u>", "</u>")
     }
     if let color = style["color"], color != parentStyle["color"],
       let name = TTMLCueText.colorClass(color), !(parentStyle.isEmpty && name == "white")
     {
-      open("<c.\(name)>", "</c>")
+      layer(.color, "<c.\(name)>", "</c>")
     }
     let hasParts = ruby == "baseContainer" || ruby == "textContainer"
     if ruby == "container" {
@@ -94,36 +139,75 @@ struct TTMLCueText {
       }
       if baseShown {
         tokens.append(.open("<ruby>", close: "</ruby>"))
-        emit(bases + texts, of: node, style: style, hidden: hidden, parts: true, at: time)
+        hasStructure = true
+        emit(
+          bases + texts, of: node, style: style, hidden: hidden, parts: true,
+          restyled: restyled, at: time)
         tokens.append(.close("</ruby>"))
       }
-      emit(rest, of: node, style: style, hidden: hidden, parts: true, at: time)
+      emit(
+        rest, of: node, style: style, hidden: hidden, parts: true, restyled: restyled, at: time)
     } else {
-      emit(node.children, of: node, style: style, hidden: hidden, parts: hasParts, at: time)
+      emit(
+        node.children, of: node, style: style, hidden: hidden, parts: hasParts,
+        restyled: restyled, at: time)
     }
+    layers.removeSubrange(outerLayers...)
     for close in closers.reversed() { tokens.append(.close(close)) }
+  }
+
+  /// The formatting text in `style` shows in: of the layers open, the colours, and the
+  /// innermost italic, bold and underline ones while `style` keeps them on (there are two
+  /// only where an element between turned the style off).
+  private func formats(for style: TTMLBuilder.Style) -> [Format] {
+    guard !layers.isEmpty else { return [] }
+    var italic = TTMLCueText.isItalic(style)
+    var bold = style["fontWeight"] == "bold"
+    var underline = TTMLCueText.isUnderlined(style)
+    var kept: [Format] = []
+    kept.reserveCapacity(layers.count)
+    for layer in layers.reversed() {
+      switch layer.kind {
+      case .color: kept.append(layer)
+      case .italic:
+        if italic { kept.append(layer) }
+        italic = false
+      case .bold:
+        if bold { kept.append(layer) }
+        bold = false
+      case .underline:
+        if underline { kept.append(layer) }
+        underline = false
+      }
+    }
+    kept.reverse()
+    return kept
   }
 
   /// Adds `contents` of `node` active at `time`; white space between the parts of a ruby
   /// (`parts`) is layout, not text.
   private mutating func emit(
     _ contents: [TTMLBuilder.Content], of node: TTMLBuilder.Timed, style: TTMLBuilder.Style,
-    hidden: Bool, parts: Bool, at time: Double
+    hidden: Bool, parts: Bool, restyled: Bool, at time: Double
   ) {
     for content in contents {
       switch content {
       case .text(let text):
         if hidden || (parts && text.allSatisfy(\.isWhitespace)) { continue }
         if let onlyRegion, node.region != onlyRegion { continue }
-        tokens.append(.text(text, preserve: node.preserve))
+        tokens.append(.text(text, preserve: node.preserve, formats: formats(for: style)))
       case .element(let child):
         guard child.begin <= time, time < child.end else { continue }
         switch child.element.name {
         case "br": tokens.append(.lineBreak)
         case "span":
+          let childStyle =
+            restyled
+            ? TTMLBuilder.computedStyle(of: child.element, below: style, styles: styles)
+            : child.style
           span(
-            child, style: child.style, parentStyle: style, parentLanguage: node.language,
-            at: time)
+            child, style: childStyle, parentStyle: style, parentLanguage: node.language,
+            restyled: restyled, at: time)
         default: break
         }
       }
@@ -178,6 +262,13 @@ struct TTMLCueText {
     return classes[hex] ?? "color-" + hex
   }
 
+  /// The number of formats `a` and `b` start with in common.
+  private static func common(_ a: [Format], _ b: [Format]) -> Int {
+    var count = 0
+    while count < a.count, count < b.count, a[count] == b[count] { count += 1 }
+    return count
+  }
+
   /// The cue text, empty when nothing visible is left. Works on UTF-8 bytes: XML's white
   /// space and WebVTT's markup characters are ASCII.
   func finish() -> [UInt8] {
@@ -219,12 +310,70 @@ struct TTMLCueText {
         if lineStart > 0 { out.removeLast() }
       }
     }
-    for token in tokens {
+    func openTag(_ tag: String) {
+      // A space before a span belongs outside it.
+      if pendingSpace && !atLineStart {
+        out.append(0x20)
+        pendingSpace = false
+      }
+      out.append(contentsOf: tag.utf8)
+    }
+    // The formatting each structural tag may keep open inside it: the part every run of text
+    // within it shares (`nil` for one with no text).
+    var shared: [[Format]?] = Array(repeating: nil, count: hasStructure ? tokens.count : 0)
+    var structures: [Int] = []
+    for (index, token) in tokens.enumerated() where hasStructure {
       switch token {
-      case .text(let text, let preserve):
+      case .open: structures.append(index)
+      case .close: _ = structures.popLast()
+      case .text(let text, _, let formats):
+        guard text.hasNonXMLSpace else { continue }
+        for open in structures {
+          shared[open] = shared[open].map { Array($0.prefix(Self.common($0, formats))) } ?? formats
+        }
+      case .lineBreak: break
+      }
+    }
+    /// The formatting tags open, outermost first, and for each structure open the number of
+    /// them it keeps open inside (which it alone may close).
+    var formats: [Format] = []
+    var locks: [Int] = []
+    func closeFormats(downTo count: Int) {
+      while formats.count > count, let format = formats.popLast() {
+        out.append(contentsOf: format.close.utf8)
+      }
+    }
+    for (index, token) in tokens.enumerated() {
+      switch token {
+      case .open(let tag, _):
+        // (`shared` has an entry for each token when there is a structure.)
+        let keep = shared[index].map { Self.common(formats, $0) } ?? formats.count
+        closeFormats(downTo: max(keep, locks.last ?? 0))
+        locks.append(formats.count)
+        openTag(tag)
+        continue
+      case .close(let tag):
+        closeFormats(downTo: locks.popLast() ?? 0)
+        out.append(contentsOf: tag.utf8)
+        continue
+      case .text, .lineBreak: break
+      }
+      switch token {
+      case .text(let text, let preserve, let wanted):
+        // The text's formatting, opened where its first visible byte is written (so white
+        // space before it stays outside); white space alone shows in whatever is open.
+        var pendingFormats: [Format]? = text.hasNonXMLSpace ? wanted : nil
+        func applyFormats() {
+          guard let wanted = pendingFormats else { return }
+          pendingFormats = nil
+          let kept = max(Self.common(formats, wanted), locks.last ?? 0)
+          closeFormats(downTo: kept)
+          for format in wanted.dropFirst(kept) {
+            openTag(format.open)
+            formats.append(format)
+          }
+        }
         if preserve {
-          if pendingSpace && !atLineStart { out.append(0x20) }
-          pendingSpace = false
           for line in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             if line.offset > 0 {
               endLine()
@@ -232,11 +381,14 @@ struct TTMLCueText {
               lineStart = out.count
               lineVisible = false
             }
-            append(text: line.element.utf8)
             if line.element.utf8.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) {
+              applyFormats()
               lineVisible = true
               visible = true
             }
+            if pendingSpace && !atLineStart { out.append(0x20) }
+            pendingSpace = false
+            append(text: line.element.utf8)
           }
           atLineStart = text.hasSuffix("\n")
           continue
@@ -254,6 +406,7 @@ struct TTMLCueText {
             }
             var runEnd = at + 1
             while runEnd < buffer.count, !buffer[runEnd].isXMLSpaceByte { runEnd += 1 }
+            applyFormats()
             if pendingSpace && !atLineStart { out.append(0x20) }
             pendingSpace = false
             appendEscaped(buffer[at..<runEnd])
@@ -270,17 +423,10 @@ struct TTMLCueText {
         out.append(0x0A)
         lineStart = out.count
         lineVisible = false
-      case .open(let tag, _):
-        // A space before a span belongs outside it.
-        if pendingSpace && !atLineStart {
-          out.append(0x20)
-          pendingSpace = false
-        }
-        out.append(contentsOf: tag.utf8)
-      case .close(let tag):
-        out.append(contentsOf: tag.utf8)
+      case .open, .close: break
       }
     }
+    closeFormats(downTo: 0)
     endLine()
     // A leading line break of a dropped first line.
     while out.first == 0x0A { out.removeFirst() }

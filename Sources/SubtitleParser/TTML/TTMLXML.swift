@@ -54,12 +54,36 @@ struct TTMLXML {
     case tooDeep(line: Int)
   }
 
-  /// Parses `bytes` (UTF-8).
+  /// Parses `bytes` (UTF-8), its line ends first normalised as XML 1.0 (2.11) says: each CR LF
+  /// pair and each lone CR becomes one LF (a CR written as a character reference, `&#13;`,
+  /// stays). Input with no CR is read in place, not copied.
   /// - Returns: The root element.
   /// - Throws: ``Failure`` when there is no element or they nest too deep.
   static func parse(_ bytes: [UInt8]) throws(Failure) -> Element {
-    var reader = Reader(bytes: bytes)
+    let firstReturn = ByteScanner.firstIndex(of: 0x0D, in: bytes)
+    var reader = Reader(
+      bytes: firstReturn < bytes.count ? normalizingLineEnds(bytes, from: firstReturn) : bytes)
     return try reader.document()
+  }
+
+  /// `bytes` with each CR LF and each lone CR from `start` on (the index of the first CR)
+  /// replaced by LF.
+  static func normalizingLineEnds(_ bytes: [UInt8], from start: Int) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    out.append(contentsOf: bytes[..<start])
+    var index = start
+    while index < bytes.count {
+      let byte = bytes[index]
+      index += 1
+      if byte == 0x0D {
+        out.append(0x0A)
+        if index < bytes.count, bytes[index] == 0x0A { index += 1 }
+      } else {
+        out.append(byte)
+      }
+    }
+    return out
   }
 
   private struct Reader {
