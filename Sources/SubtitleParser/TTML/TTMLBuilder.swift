@@ -563,11 +563,15 @@ struct TTMLBuilder {
       let stop = cuts[index + 1]
       guard start < stop else { continue }
       var style = paragraphStyle
+      var restyled = !fromRegion.isEmpty
       for set in ancestorSets where set.begin <= start && start < set.end {
         for (name, value) in inlineStyle(set.element) { Self.state(name, value, in: &style) }
+        restyled = true
       }
       var writer = TTMLCueText()
-      writer.paragraph(paragraph, at: start, style: style, only: only, styles: styles)
+      writer.paragraph(
+        paragraph, at: start, style: style, only: only, styles: styles,
+        restyled: restyled && style != paragraph.style)
       let text = writer.finish()
       guard !text.isEmpty else { continue }
       appendCue(
