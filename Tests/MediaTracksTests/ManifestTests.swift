@@ -329,3 +329,13 @@ func isoDurations(text: String, seconds: Double) throws {
         + "<MPD><Period><AdaptationSet contentType=\"audio\" label=\"&lol9;\"/></Period></MPD>"))
   #expect(manifest.adaptationSets.first?.label == "&lol9;")
 }
+
+@Test func attributesOfOneLocalNameUnderDifferentPrefixesAreNotDuplicates() throws {
+  // `xlink:href` and `href` are two attributes (XML compares qualified names); both are kept
+  // under the local name, the later one winning.
+  let manifest = try DASHManifest(
+    bytes: bytes(
+      "<MPD xmlns:a=\"urn:a\"><Period><AdaptationSet contentType=\"audio\" a:lang=\"fr\" lang=\"de\">"
+        + "<Representation id=\"r\" bandwidth=\"128000\"/></AdaptationSet></Period></MPD>"))
+  #expect(manifest.adaptationSets.map(\.language) == ["de"])
+}

@@ -39,24 +39,41 @@ private func hlsLongLines(_ scale: Int) -> [UInt8] {
 
 // MARK: DASH and its XML reader
 
-/// Elements nested nearly as deep as allowed, closed, many times over; then as deep again,
-/// under a flood of end tags that match nothing open.
+/// Elements nested nearly as deep as allowed, closed, many times over. (A flood of end tags
+/// that match nothing open fails at the first one.)
 private func xmlDeepNesting(_ scale: Int) -> [UInt8] {
   var text = "<MPD><Period>"
   let open = String(repeating: "<a x='1'>", count: 250)
   let close = String(repeating: "</a>", count: 250)
-  for _ in 0..<(2 * scale) { text += open + close }
-  text += open + String(repeating: "</nothing>", count: 2_000 * scale)
-  text += String(repeating: "</a>", count: 250) + "</Period></MPD>"
+  for _ in 0..<(20 * scale) { text += open + close }
+  text += "</Period></MPD>"
   return utf8(text)
 }
 
-/// One element with very many attributes, and attributes repeated under one name.
+/// One element with very many attributes, many of one local name under different prefixes
+/// (the duplicate check is by qualified name).
 private func xmlManyAttributes(_ scale: Int) -> [UInt8] {
   var text = "<MPD><Period><AdaptationSet contentType=\"audio\""
-  for i in 0..<(2_000 * scale) { text += " a\(i)=\"v\(i)\" ns\(i):b='&amp;'" }
-  for _ in 0..<(2_000 * scale) { text += " same=\"again\"" }
+  for i in 0..<(4_000 * scale) { text += " a\(i)=\"v\(i)\" ns\(i):b='&amp;'" }
   text += "/></Period></MPD>"
+  return utf8(text)
+}
+
+/// A Period with very many sets of one key (each a track of its own), then many Periods with
+/// the same sets in two codecs, in alternating order (each period's sets are matched to the
+/// earlier tracks, the same codec first).
+private func dashManyPeriods(_ scale: Int) -> [UInt8] {
+  var text = "<MPD>"
+  for period in 0..<(20 * scale) {
+    text += "<Period>"
+    for set in 0..<(period == 0 ? 1_000 * scale : 100) {
+      let codec = (set + period) % 2 == 0 ? "mp4a.40.2" : "ec-3"
+      text += "<AdaptationSet mimeType=\"audio/mp4\" lang=\"en\" codecs=\"\(codec)\">"
+      text += "<Representation id=\"\(period)-\(set)\" bandwidth=\"128000\"/></AdaptationSet>"
+    }
+    text += "</Period>"
+  }
+  text += "</MPD>"
   return utf8(text)
 }
 
@@ -167,7 +184,7 @@ extension ScalingMediaTests {
 
   @Test(arguments: [
     ("deep nesting", 0), ("many attributes", 1), ("many entities", 2), ("huge values", 3),
-    ("many sets", 4),
+    ("many sets", 4), ("many periods", 5),
   ])
   func dashManifestsScaleLinearly(name: String, generator: Int) {
     let make: (Int) -> [UInt8] = {
@@ -176,7 +193,8 @@ extension ScalingMediaTests {
       case 1: xmlManyAttributes($0)
       case 2: xmlManyEntities($0)
       case 3: xmlHugeValues($0)
-      default: dashManySets($0)
+      case 4: dashManySets($0)
+      default: dashManyPeriods($0)
       }
     }
     expectLinear("DASH \(name)", make: make) { bytes in

@@ -287,9 +287,17 @@ struct DASHTracks {
   /// the same codec before the first of any.
   struct Slot {
     var tracks: [(position: Int, codec: String)] = []
+    /// The positions in ``tracks`` of each codec's tracks, ascending.
+    var byCodec: [String: [Int]] = [:]
     var period = -1
+    /// How many of ``tracks`` earlier periods made.
     var earlier = 0
+    /// The earlier tracks continued in the current period.
     var taken: Set<Int> = []
+    /// Where the searches for the next earlier track not taken go on (each moves forward
+    /// only, so a period's sets cost linear time in all).
+    var anyCursor = 0
+    var codecCursor: [String: Int] = [:]
   }
 
   /// The manifest's duration in seconds, or `nil`.
@@ -367,18 +375,44 @@ struct DASHTracks {
   private mutating func earlierTrack(
     _ key: ContinuityKey, codec: String, period: Int, position: Int
   ) -> Int? {
-    var slot = slots[key] ?? Slot()
+    // The slot is changed where it is stored: a copy taken out and written back copied its
+    // whole track list for every set (quadratic in the sets of one key: 60,000 took 24 s).
+    Self.take(from: &slots[key, default: Slot()], codec: codec, period: period, position: position)
+  }
+
+  /// ``earlierTrack(_:codec:period:position:)`` on one key's slot.
+  private static func take(
+    from slot: inout Slot, codec: String, period: Int, position: Int
+  ) -> Int? {
     if slot.period != period {
       slot.period = period
       slot.earlier = slot.tracks.count
       slot.taken = []
+      slot.anyCursor = 0
+      slot.codecCursor = [:]
     }
-    defer { slots[key] = slot }
-    let open = (0..<slot.earlier).filter { !slot.taken.contains($0) }
-    if let chosen = open.first(where: { slot.tracks[$0].codec == codec }) ?? open.first {
+    // The earlier tracks not yet continued in this period: the first of the same codec, else
+    // the first of any.
+    var chosen: Int? = nil
+    if let list = slot.byCodec[codec] {
+      var cursor = slot.codecCursor[codec, default: 0]
+      while cursor < list.count, list[cursor] < slot.earlier, slot.taken.contains(list[cursor]) {
+        cursor += 1
+      }
+      slot.codecCursor[codec] = cursor
+      if cursor < list.count, list[cursor] < slot.earlier { chosen = list[cursor] }
+    }
+    if chosen == nil {
+      while slot.anyCursor < slot.earlier, slot.taken.contains(slot.anyCursor) {
+        slot.anyCursor += 1
+      }
+      if slot.anyCursor < slot.earlier { chosen = slot.anyCursor }
+    }
+    if let chosen {
       slot.taken.insert(chosen)
       return slot.tracks[chosen].position
     }
+    slot.byCodec[codec, default: []].append(slot.tracks.count)
     slot.tracks.append((position, codec))
     return nil
   }

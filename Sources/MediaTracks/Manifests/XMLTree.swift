@@ -136,6 +136,9 @@ struct XMLElement: Sendable {
   ) throws(Failure) -> (attributes: [String: String], selfClosing: Bool) {
     let count = bytes.count
     var attributes: [String: String] = [:]
+    // Duplicates are by qualified name (`xlink:href` and `href` are two attributes, though
+    // both are kept under `href`, the later one winning).
+    var qualifiedNames: Set<ArraySlice<UInt8>> = []
     while true {
       let before = cursor
       skipSpace(bytes, &cursor)
@@ -153,7 +156,9 @@ struct XMLElement: Sendable {
         cursor += 2
         return (attributes, true)
       }
+      let nameStart = cursor
       let attribute = readName(bytes, &cursor)
+      let qualified = bytes[nameStart..<cursor]
       guard !attribute.isEmpty, spaced else {
         throw failure("the tag <\(element)> is malformed")
       }
@@ -166,9 +171,10 @@ struct XMLElement: Sendable {
       guard let value = readValue(bytes, &cursor) else {
         throw failure("the value of '\(attribute)' in <\(element)> is not quoted or not closed")
       }
-      guard attributes.updateValue(value, forKey: attribute) == nil else {
+      guard qualifiedNames.insert(qualified).inserted else {
         throw failure("the attribute '\(attribute)' is given twice in <\(element)>")
       }
+      attributes[attribute] = value
     }
   }
 
