@@ -132,6 +132,14 @@ func undeterminedOrBogusTagsAreNil(raw: String) {
       "English (Track 1)", "English (Track 2)", "French",
     ])
   #expect(labels([audio(0, nil), audio(1, nil, title: "Music")]) == ["Unknown language", "Music"])
+  // A mix for the hard of hearing says so before anything else tells it apart.
+  #expect(
+    labels([
+      audio(0, "eng"), audio(1, "eng", ["hearing_impaired"]),
+      audio(2, "eng", channels: 6, layout: "5.1"),
+    ]) == [
+      "English (stereo)", "English (Hard of Hearing)", "English (5.1)",
+    ])
 }
 
 @Test func labelsAreAlwaysUnique() {

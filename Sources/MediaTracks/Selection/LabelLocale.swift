@@ -27,6 +27,10 @@ public struct LabelLocale: Sendable, Hashable {
   public var forced: String
   /// The word for text descriptions of the video.
   public var descriptions: String
+  /// The word for audio mixed for the hard of hearing (dialogue clearer than in the main mix:
+  /// DASH's `enhanced-audio-intelligibility` role, TV-Anytime's hearing-impaired purpose), which
+  /// tells such a track apart from its language's main one.
+  public var hardOfHearing: String
   /// The label of a track with neither language nor title.
   public var unknownLanguage: String
   /// The word before a track number (`"Track"` in "Track 2").
@@ -38,8 +42,9 @@ public struct LabelLocale: Sendable, Hashable {
   public init(
     languageNames: [String: String], commentary: String, audioDescription: String,
     captions: String, forced: String, descriptions: String, unknownLanguage: String,
-    track: String, separator: String = " \u{2013} "
+    track: String, separator: String = " \u{2013} ", hardOfHearing: String = "Hard of Hearing"
   ) {
+    self.hardOfHearing = hardOfHearing
     self.languageNames = languageNames
     self.commentary = commentary
     self.audioDescription = audioDescription

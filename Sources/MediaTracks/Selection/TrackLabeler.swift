@@ -8,7 +8,8 @@
 /// parentheses, because such titles tell tracks of that kind apart.
 ///
 /// Tracks that would share a label are told apart, in this order, by what differs among them:
-/// 1. the channel layout (audio only): "English (5.1)" and "English (stereo)",
+/// 1. (audio only) a mix for the hard of hearing (`hearing_impaired`): "English (Hard of
+///    Hearing)", then the channel layout: "English (5.1)" and "English (stereo)",
 /// 2. the title,
 /// 3. the codec,
 /// 4. a number: "English (Track 2)"; as a last resort the stream index.
@@ -68,6 +69,7 @@ public struct TrackLabeler: Sendable {
     let labels = disambiguate(
       bases: bases,
       qualifiers: languageQualifier(tracks.map(\.language), titles) + [
+        tracks.map { $0.dispositions.contains("hearing_impaired") ? locale.hardOfHearing : "" },
         tracks.map { $0.channelLayout }, titles.map { $0 ?? "" }, tracks.map { $0.codec },
       ],
       indexes: tracks.map(\.index))
