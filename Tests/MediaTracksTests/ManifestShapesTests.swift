@@ -680,3 +680,23 @@ func declaredCodecsSayWhetherFFmpegDecodes(
   #expect(info.audio.map { $0.alternatives.map(\.codec) } == [["ac4"], []])
   #expect(info.audio.map(\.decodable) == [true, true])
 }
+
+@Test func renditionsWithoutANameAreMatchedGroupByGroup() throws {
+  // Shaka Player's "multiple audio groups" shape: the same two languages, without NAMEs, in a
+  // stereo and a surround group; and two unnamed English renditions in one group stay two.
+  let info = try hls(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="stereo",LANGUAGE="en",URI="a1.m3u8"
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="stereo",LANGUAGE="fr",URI="a2.m3u8"
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="surround",LANGUAGE="en",URI="a3.m3u8"
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="surround",LANGUAGE="fr",URI="a4.m3u8"
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="surround",LANGUAGE="en",URI="a5.m3u8"
+    #EXT-X-STREAM-INF:BANDWIDTH=1,CODECS="mp4a.40.2",AUDIO="stereo"
+    v1.m3u8
+    #EXT-X-STREAM-INF:BANDWIDTH=2,CODECS="ec-3",AUDIO="surround"
+    v2.m3u8
+    """)
+  #expect(info.audio.map(\.language) == ["en", "fr", "en"])
+  #expect(info.audio.map { $0.alternatives.map(\.codec) } == [["eac3"], ["eac3"], []])
+}

@@ -327,17 +327,36 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
     var tracks: [RenditionTrack] = []
     var groupSets: [Set<String>] = []
     var byKey: [Key: Int] = [:]
+    /// The tracks of renditions without a NAME, by key, and how many each group has given.
+    var unnamed: [Key: (tracks: [Int], perGroup: [String: Int])] = [:]
     for (position, rendition) in renditions.enumerated() {
-      // A rendition without a NAME (which the specification requires) is a track of its own.
-      guard !rendition.name.isEmpty else {
-        tracks.append(RenditionTrack(renditions: [position], groups: [rendition.groupID]))
-        groupSets.append([rendition.groupID])
-        continue
-      }
       let key = Key(
         type: rendition.type, name: rendition.name,
         language: (rendition.language ?? "").lowercased(), forced: rendition.forced,
         characteristics: rendition.characteristics.map { $0.trimmingSpaces }.sorted())
+      // Renditions without a NAME (which the specification requires) of the same language and
+      // purpose are matched group by group: the first of each group is one track, the second
+      // of each group another (the same audio in a stereo and a surround group).
+      if rendition.name.isEmpty {
+        // Changed where it is stored (a copy written back would copy it for every rendition).
+        func match(_ entry: inout (tracks: [Int], perGroup: [String: Int]), next: Int) -> Int? {
+          let ordinal = entry.perGroup[rendition.groupID, default: 0]
+          entry.perGroup[rendition.groupID] = ordinal + 1
+          if ordinal < entry.tracks.count { return entry.tracks[ordinal] }
+          entry.tracks.append(next)
+          return nil
+        }
+        if let existing = match(&unnamed[key, default: ([], [:])], next: tracks.count) {
+          tracks[existing].renditions.append(position)
+          if groupSets[existing].insert(rendition.groupID).inserted {
+            tracks[existing].groups.append(rendition.groupID)
+          }
+        } else {
+          tracks.append(RenditionTrack(renditions: [position], groups: [rendition.groupID]))
+          groupSets.append([rendition.groupID])
+        }
+        continue
+      }
       if let existing = byKey[key] {
         tracks[existing].renditions.append(position)
         if groupSets[existing].insert(rendition.groupID).inserted {
