@@ -50,7 +50,6 @@ extension TimeStretcher {
   /// The coarse pass over `jLo...jHi`: every 4th lag (from the first multiple of 4), correlated
   /// on the 4:1 decimation; the three best by score are kept.
   func coarsePass(jLo: Int, jHi: Int, ideal: Double) -> CoarseTop {
-    let coarseLength = max(8, searchLength / 32 * 8)  // whole SIMD8 blocks
     let refDec = buffers.refDec.pointer(at: 0, length: coarseLength)
     let refDecEnergy = dotAndEnergy(refDec, refDec, count: coarseLength).energy
     let scale = Float(1) / Float(innerRadius)

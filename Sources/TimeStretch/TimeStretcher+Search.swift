@@ -78,7 +78,6 @@ extension TimeStretcher {
   func decimateReference() {
     let ref = buffers.ref
     let refDec = buffers.refDec
-    let coarseLength = max(8, searchLength / 32 * 8)  // whole SIMD8 blocks
     for m in 0..<coarseLength {
       let i = 4 * m
       refDec[m] = (ref[i] + ref[i + 1]) + (ref[i + 2] + ref[i + 3])
@@ -284,7 +283,6 @@ extension TimeStretcher {
     // there, over a quarter of the frames, is four times what it is at the full rate. The
     // energy they are compared with is the full-rate reference's.
     let refDec = buffers.refDec
-    let coarseLength = max(8, searchLength / 32 * 8)
     let k = bassCoefficient
     var y1: Float = 0
     var y2: Float = 0

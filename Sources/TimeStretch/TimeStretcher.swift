@@ -112,6 +112,9 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// Frames the sub-frame refinement compares (from `refineHistory` before the overlap on: three
   /// hops, centred on the overlap).
   let refineLength: Int
+  /// Frames of the 4:1 decimated reference (``StretchBuffers/refDec``) that the coarse pass and
+  /// the bass check compare: a quarter of ``searchLength``, in whole SIMD8 blocks.
+  let coarseLength: Int
   let block: Int
 
   /// Every buffer: the input, the sum of its channels and that sum's 4:1 decimation (indexed by
@@ -434,6 +437,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     searchHistory = ((searchLength - hop) / 2 + 3) / 4 * 4
     refineLength = 3 * hop
     refineHistory = hop
+    coarseLength = max(8, searchLength / 32 * 8)
     // The search reads its reference out of the refinement's (see `search`), which needs
     // searchHistory <= refineHistory and refineHistory - searchHistory + searchLength <=
     // refineLength: true at every supported rate (a test runs the search at rates across the

@@ -10,11 +10,11 @@ import Testing
 // DASH manifests whose audio facts live in the initialization segments: the BaseURL chain and
 // the segment descriptions locate them, and a local manifest reads only files in its folder.
 
+/// A new, empty folder of its own for one test case (cases of one test run in parallel).
 private func folder(_ name: String) -> String {
-  let path = "/tmp/mediatracks-dash-\(getpid())-\(name)"
-  _ = system("rm -rf '\(path)'")
-  mkdir(path, 0o755)
-  return path
+  var template = Array("/tmp/mediatracks-dash-\(name)-XXXXXX".utf8CString)
+  guard let made = mkdtemp(&template) else { return "/tmp/mediatracks-dash-\(getpid())-\(name)" }
+  return String(cString: made)
 }
 
 private func write(_ text: String, to path: String) {

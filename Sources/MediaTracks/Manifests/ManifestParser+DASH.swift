@@ -454,13 +454,15 @@ extension AudioTrack {
     let count = set.audioChannelConfiguration.lazy.compactMap(ManifestParser.channelCount).first
     let codecs = (set.codecs ?? "").split(separator: ",").map { String($0).trimmingSpaces }
     if let declared = codecs.lazy.compactMap(ManifestParser.audioCodec).first,
-      !codec.isEmpty, declared.name != codec,
-      !alternatives.contains(where: { $0.codec == declared.name })
+      !codec.isEmpty, declared.name != codec
     {
-      alternatives.append(
-        AudioEncoding(
-          codec: declared.name, profile: declared.profile, channels: count ?? 0,
-          channelLayout: count.map { ChannelLayout.defaultName(channels: $0) } ?? ""))
+      let encoding = AudioEncoding(
+        codec: declared.name, profile: declared.profile, channels: count ?? 0,
+        channelLayout: count.map { ChannelLayout.defaultName(channels: $0) } ?? "")
+      // One alternative per encoding, by the rule HLS renditions are told apart by.
+      if !alternatives.contains(where: { $0.identity == encoding.identity }) {
+        alternatives.append(encoding)
+      }
       if ManifestParser.declaredDecodable(set.codecs) { decodable = true }
       return
     }

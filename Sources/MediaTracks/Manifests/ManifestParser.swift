@@ -481,17 +481,9 @@ public enum ManifestParser {
   static func audioEncodings(
     _ members: [HLSPlaylist.Rendition], groupCodecs: [String: [String]]
   ) -> [AudioEncoding] {
-    struct Key: Hashable {
-      var codec: String
-      var channels: Int
-      var layout: String
-      init(_ encoding: AudioEncoding) {
-        (codec, channels, layout) = (encoding.codec, encoding.channels, encoding.channelLayout)
-      }
-    }
     var encodings: [AudioEncoding] = []
     var groupSets: [Set<String>] = []
-    var byKey: [Key: Int] = [:]
+    var byKey: [AudioEncoding.Identity: Int] = [:]
     for member in members {
       let codec = groupCodecs[member.groupID].flatMap { $0.lazy.compactMap(audioCodec).first }
       let channels =
@@ -505,7 +497,7 @@ public enum ManifestParser {
       let stated = AudioEncoding(
         codec: codec?.name ?? "", profile: codec?.profile, channels: channels,
         channelLayout: layout, groups: [member.groupID])
-      var same = byKey[Key(stated)]
+      var same = byKey[stated.identity]
       // Something left out, here or in the first encoding: the first, if the rest agrees.
       if same == nil, let own = encodings.first,
         stated.codec.isEmpty || own.codec.isEmpty || own.codec == stated.codec,
@@ -515,7 +507,7 @@ public enum ManifestParser {
         same = 0
       }
       guard let same else {
-        byKey[Key(stated)] = encodings.count
+        byKey[stated.identity] = encodings.count
         encodings.append(stated)
         groupSets.append([member.groupID])
         continue
@@ -532,7 +524,7 @@ public enum ManifestParser {
         encodings[same].channelLayout = layout
       }
       // What was filled in is looked up under its new key too.
-      let filled = Key(encodings[same])
+      let filled = encodings[same].identity
       if byKey[filled] == nil { byKey[filled] = same }
     }
     return encodings

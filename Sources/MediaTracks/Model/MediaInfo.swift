@@ -53,6 +53,17 @@ public struct AudioEncoding: Hashable, Sendable, Codable {
     self.channelLayout = channelLayout
     self.groups = groups
   }
+
+  /// What tells two encodings of one track apart, in HLS as in DASH: the codec, channel count and
+  /// layout (profile and groups are not).
+  struct Identity: Hashable {
+    var codec: String
+    var channels: Int
+    var layout: String
+  }
+
+  /// This encoding's ``Identity``.
+  var identity: Identity { Identity(codec: codec, channels: channels, layout: channelLayout) }
 }
 
 /// One audio track of a media file or a streaming manifest.

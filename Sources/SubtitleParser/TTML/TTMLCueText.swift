@@ -46,17 +46,17 @@ struct TTMLCueText {
   /// Adds the content of `paragraph` active at `time`, its computed style being `style`
   /// (with what its region passes on and the `set`s of its ancestors active then); with
   /// `only`, the text of elements in that region alone. `styles` are the styles by id.
-  /// `restyled` says whether `style` differs from the paragraph's own computed style, when the
-  /// caller knows (nil: compared here).
+  /// `restyled` says whether `style` differs from the paragraph's own computed style (the caller
+  /// knows what changed it: its region or an active `set`).
   mutating func paragraph(
     _ paragraph: TTMLBuilder.Timed, at time: Double, style: TTMLBuilder.Style,
-    only: String? = nil, styles: [String: TTMLBuilder.Style] = [:], restyled: Bool? = nil
+    only: String? = nil, styles: [String: TTMLBuilder.Style] = [:], restyled: Bool
   ) {
     onlyRegion = only
     self.styles = styles
     span(
       paragraph, style: style, parentStyle: [:], parentLanguage: paragraph.language,
-      restyled: restyled ?? (style != paragraph.style), at: time)
+      restyled: restyled, at: time)
   }
 
   /// Adds the content of `node` active at `time`, its computed style being `style` (before
