@@ -151,6 +151,8 @@ struct StretchBuffers: ~Copyable {
   let coarseEnergy: BufferView<Float>
   /// The fine search's correlations: 32 for the candidates' windows, 32 for the blocks of lags.
   let fineNCC: BufferView<Float>
+  /// The crossfade's level-keeping gains, one per frame of a hop.
+  let gains: BufferView<Float>
   /// The onset detection's recent block energies.
   let history: BufferView<Float>
   /// The onsets waiting to be placed (a ring).
@@ -180,6 +182,7 @@ struct StretchBuffers: ~Copyable {
     refineWindow = make(sizes.refineLength)
     coarseEnergy = make(sizes.coarseLags)
     fineNCC = make(64)
+    gains = make(sizes.hop)
     history = make(sizes.historyLength)
     pending = make(sizes.pendingCapacity)
   }
@@ -198,6 +201,7 @@ struct StretchBuffers: ~Copyable {
     ref.base.deallocate()
     refDec.base.deallocate()
     refineReference.base.deallocate()
+    gains.base.deallocate()
     refineWindow.base.deallocate()
     coarseEnergy.base.deallocate()
     fineNCC.base.deallocate()

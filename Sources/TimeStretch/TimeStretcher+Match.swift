@@ -72,7 +72,12 @@ extension TimeStretcher {
       /// The group of lags `l..<min(l + 8, to)`, whose correlations are `d8`.
       @inline(__always) func group(_ l: Int, _ d8: SIMD8<Float>, _ top: inout CoarseTop) {
         let e8 = coarseEnergy.load(SIMD8<Float>.self, at: l)
-        let ncc8 = d8 / (e8 * refDecEnergy).squareRoot()
+        let product = e8 * refDecEnergy
+        // Eight lanes at once (see ``inverseSquareRoot(_:)``); a silent reference, whose
+        // energies may be zero, the slow way.
+        let ncc8 =
+          all(product .> .leastNormalMagnitude)
+          ? d8 * inverseSquareRoot(product) : d8 / product.squareRoot()
         if to - l >= 8 {
           let offset8 =
             (SIMD8<Float>(repeating: Float(Double(jStart + 4 * l) - ideal)) + laneOffsets)

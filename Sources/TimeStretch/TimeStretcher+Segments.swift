@@ -131,61 +131,54 @@ extension TimeStretcher {
     let r = max(-Self.lowestCrossfadeCorrelation, min(1, p12 / root))
     // Agreeing segments (a tone, an onset continued exactly) are left as they are.
     guard r < 1 - 1e-4 else { return }
-    // The gains in Float, eight frames at a time (their square roots and divisions dominate
-    // the cost): a gain's rounding, a ten-millionth of it, is far below anything heard.
+    // The gains in Float, once per frame and eight frames at a time (with
+    // ``inverseSquareRoot(_:)``: the square roots and divisions dominated the cost), into a
+    // scratch hop; then every channel of a frame is scaled
+    // by its frame's gain in a plain loop (spreading each lane of a vector over the channels
+    // took shuffles lane by lane, which cost more). A gain's rounding, a ten-millionth of it, is
+    // far below anything heard.
     let a1 = Float(p1.squareRoot())
     let a2 = Float(p2.squareRoot())
     let power1 = Float(p1)
     let power2 = Float(p2)
     let cross = Float(2 * r * root)
-    let channels = channels
-    let windowMono = buffers.windowMono
-    let acc = buffers.acc
-    let window = UnsafeRawPointer(windowMono.pointer(at: 0, length: 2 * hop))
+    let window = UnsafeRawPointer(buffers.windowMono.pointer(at: 0, length: 2 * hop))
+    let gains = UnsafeMutableRawPointer(buffers.gains.pointer(at: 0, length: hop))
+    // Where both windows are (nearly) zero the gain is 1.
     let floor: Float = 1e-30
     var f = 0
     while f &+ 8 <= hop {
-      let a = window.loadUnaligned(fromByteOffset: (f &+ hop) &* stride, as: SIMD8<Float>.self)
-      let b = window.loadUnaligned(fromByteOffset: f &* stride, as: SIMD8<Float>.self)
-      let target = a * a1 + b * a2
+      let o = f &* stride
+      let a = window.loadUnaligned(fromByteOffset: o &+ hop &* stride, as: SIMD8<Float>.self)
+      let b = window.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
       let actual = a * a * power1 + b * b * power2 + a * b * cross
-      let frame = f &* channels
-      if channels == 2 && all(actual .> floor) {
-        // Stereo, every lane scaled (the usual case): two multiplies of the eight frames.
-        let g = target / actual.squareRoot()
-        let v = UnsafeMutableRawPointer(acc.pointer(at: frame, length: 16))
-        let low = SIMD8<Float>(
-          lowHalf: SIMD4<Float>(g[0], g[0], g[1], g[1]),
-          highHalf: SIMD4<Float>(g[2], g[2], g[3], g[3]))
-        let high = SIMD8<Float>(
-          lowHalf: SIMD4<Float>(g[4], g[4], g[5], g[5]),
-          highHalf: SIMD4<Float>(g[6], g[6], g[7], g[7]))
-        v.storeBytes(
-          of: v.loadUnaligned(as: SIMD8<Float>.self) * low, toByteOffset: 0,
-          as: SIMD8<Float>.self)
-        v.storeBytes(
-          of: v.loadUnaligned(fromByteOffset: 8 &* stride, as: SIMD8<Float>.self) * high,
-          toByteOffset: 8 &* stride, as: SIMD8<Float>.self)
-      } else {
-        for lane in 0..<8 where actual[lane] > floor {
-          let g = target[lane] / actual[lane].squareRoot()
-          let laneFrame = frame &+ lane &* channels
-          for c in 0..<channels { acc[laneFrame &+ c] *= g }
-        }
-      }
+      var g = (a * a1 + b * a2) * inverseSquareRoot(actual)
+      g.replace(with: 1, where: .!(actual .> floor))
+      gains.storeBytes(of: g, toByteOffset: o, as: SIMD8<Float>.self)
       f &+= 8
     }
     while f < hop {
-      let a = windowMono[f &+ hop]
-      let b = windowMono[f]
-      let target = a * a1 + b * a2
+      let a = window.load(fromByteOffset: (f &+ hop) &* stride, as: Float.self)
+      let b = window.load(fromByteOffset: f &* stride, as: Float.self)
       let actual = a * a * power1 + b * b * power2 + a * b * cross
-      if actual > floor {
-        let g = target / actual.squareRoot()
-        let frame = f &* channels
-        for c in 0..<channels { acc[frame &+ c] *= g }
-      }
+      let g = actual > floor ? (a * a1 + b * a2) / actual.squareRoot() : 1
+      gains.storeBytes(of: g, toByteOffset: f &* stride, as: Float.self)
       f &+= 1
+    }
+    let acc = buffers.acc.pointer(at: 0, length: n)
+    let gain = buffers.gains.pointer(at: 0, length: hop)
+    if channels == 2 {
+      for f in 0..<hop {
+        let g = gain[f]
+        acc[2 &* f] *= g
+        acc[2 &* f &+ 1] *= g
+      }
+    } else {
+      let channels = channels
+      for f in 0..<hop {
+        let g = gain[f]
+        for c in 0..<channels { acc[f &* channels &+ c] *= g }
+      }
     }
   }
 
