@@ -365,6 +365,89 @@ private let streamKeysShape = """
   #expect(info.audio.map(\.sampleRate) == [44100, 44100])
 }
 
+/// A three-period manifest (programme, advert, programme) whose audio sets differ as packagers
+/// write them: `attributes[period]` are the set's attributes and children in that period.
+private func threePeriods(_ attributes: [String], french: Bool = false) -> String {
+  var text = "<MPD type=\"static\" mediaPresentationDuration=\"PT3M\">"
+  for (period, extra) in attributes.enumerated() {
+    text += "<Period id=\"p\(period)\">"
+    text += "<AdaptationSet contentType=\"audio\" mimeType=\"audio/mp4\" \(extra)"
+    text += "<Representation id=\"a\(period)\" bandwidth=\"128000\" codecs=\"mp4a.40.2\"/>"
+    text += "</AdaptationSet>"
+    if french {
+      text += "<AdaptationSet contentType=\"audio\" mimeType=\"audio/mp4\" lang=\"fr\">"
+      text += "<Representation id=\"f\(period)\" bandwidth=\"96000\" codecs=\"mp4a.40.2\"/>"
+      text += "</AdaptationSet>"
+    }
+    text += "</Period>"
+  }
+  return text + "</MPD>"
+}
+
+@Test(arguments: [
+  // eng and en are one language.
+  [#"lang="en">"#, #"lang="eng">"#, #"lang="en">"#],
+  // A Role main in one period and none in another: main is the role of a set without one.
+  [
+    #"lang="en"><Role schemeIdUri="urn:mpeg:dash:role:2011" value="main"/>"#, #"lang="en">"#,
+    #"lang="en"><Role schemeIdUri="urn:mpeg:dash:role:2011" value="main"/>"#,
+  ],
+  // An advert without a language, or undetermined, or without the programme's label.
+  [#"lang="en">"#, ">", #"lang="en">"#],
+  [#"lang="en">"#, #"lang="und">"#, #"lang="en">"#],
+  [#"lang="en"><Label>English</Label>"#, #"lang="en">"#, #"lang="en"><Label>English</Label>"#],
+  // A pre-roll without a language before the programme.
+  [">", #"lang="en">"#, #"lang="en">"#],
+])
+func aTrackContinuesAcrossPeriodsThatWriteItDifferently(sets: [String]) throws {
+  let info = try dash(threePeriods(sets))
+  #expect(info.audio.count == 1)
+  #expect(info.audio.first?.index == 0)
+  #expect(info.audio.first?.language == "en")
+}
+
+@Test func aCloseMatchNeverTakesTheTrackOfAnExactOne() throws {
+  // In the advert the French set comes first and states its language; the English set states
+  // none. French continues French, and the English track is continued by the set without a
+  // language (the close match), not by French.
+  let text = """
+    <MPD type="static" mediaPresentationDuration="PT3M">
+      <Period id="p0">
+        <AdaptationSet contentType="audio" mimeType="audio/mp4" lang="en">
+          <Representation id="e0" bandwidth="128000" codecs="mp4a.40.2"/></AdaptationSet>
+        <AdaptationSet contentType="audio" mimeType="audio/mp4" lang="fr">
+          <Representation id="f0" bandwidth="96000" codecs="mp4a.40.2"/></AdaptationSet>
+      </Period>
+      <Period id="p1">
+        <AdaptationSet contentType="audio" mimeType="audio/mp4">
+          <Representation id="u1" bandwidth="64000" codecs="mp4a.40.2"/></AdaptationSet>
+        <AdaptationSet contentType="audio" mimeType="audio/mp4" lang="fr">
+          <Representation id="f1" bandwidth="96000" codecs="mp4a.40.2"/></AdaptationSet>
+      </Period>
+    </MPD>
+    """
+  let info = try dash(text)
+  #expect(info.audio.map(\.language) == ["en", "fr"])
+  #expect(info.audio.map(\.index) == [0, 1])
+}
+
+@Test func twoLanguagesInOnePeriodStayTwoTracks() throws {
+  // Close matches join earlier periods' tracks only: in one period, English and a set without a
+  // language are two tracks.
+  let text = """
+    <MPD type="static" mediaPresentationDuration="PT1M"><Period id="p0">
+      <AdaptationSet contentType="audio" mimeType="audio/mp4" lang="en">
+        <Representation id="e" bandwidth="128000" codecs="mp4a.40.2"/></AdaptationSet>
+      <AdaptationSet contentType="audio" mimeType="audio/mp4">
+        <Representation id="u" bandwidth="128000" codecs="mp4a.40.2"/></AdaptationSet>
+    </Period></MPD>
+    """
+  #expect(try dash(text).audio.count == 2)
+  // And a third period's French is its own track, even where an advert had no language.
+  let info = try dash(threePeriods([#"lang="en">"#, ">", #"lang="en">"#], french: true))
+  #expect(info.audio.map(\.language) == ["en", "fr"])
+}
+
 @Test func accessibilityCaptionsAreSubtitleTracks() throws {
   let text = """
     <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT10S">

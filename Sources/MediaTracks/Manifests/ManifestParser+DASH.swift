@@ -7,8 +7,21 @@ extension ManifestParser {
     let sets = manifest.adaptationSets
     let leaders = switchingLeaders(manifest)
     var tracks = DASHTracks(duration: manifest.duration)
-    for (position, set) in sets.enumerated() {
-      tracks.add(set, at: position, leader: leaders[position])
+    // Period by period: first the sets that continue an earlier period's track exactly, then
+    // the rest (a close match, else a track of their own), so a set whose language or label
+    // the period leaves out cannot take the place of one that states it.
+    var periodStart = 0
+    for period in manifest.periods {
+      let range = periodStart..<min(sets.count, periodStart + period.adaptationSetCount)
+      periodStart = range.upperBound
+      var rest: [Int] = []
+      for position in range
+      where !tracks.add(sets[position], at: position, leader: leaders[position], exactOnly: true) {
+        rest.append(position)
+      }
+      for position in rest {
+        tracks.add(sets[position], at: position, leader: leaders[position], exactOnly: false)
+      }
     }
     var subtitles = tracks.subtitles
     for (offset, var track) in closedCaptionTracks(sets).enumerated() {
@@ -273,14 +286,32 @@ struct DASHTracks {
   /// A track continues across periods: a later period's set (or switching group) with the same
   /// key as an earlier period's track joins it, one set per track and period, whatever its
   /// codec (a programme in E-AC-3 whose inserted period is AAC is one English track, with the
-  /// other codec as an alternative encoding).
+  /// other codec as an alternative encoding). The language is compared as a BCP-47 tag (`eng`
+  /// and `en` are one), and the `main` role as absent (the role a set without one has).
+  /// A set that matches no earlier track so continues one that differs only where one of the
+  /// two leaves its language or label out (an inserted advertisement's `und` audio between
+  /// two periods of English).
   struct ContinuityKey: Hashable {
     var mediaType: String
     var language: String
     var label: String
     var roles: [String]
     var accessibility: [String]
+
+    /// Whether a set of key `other` may continue a track of this key when neither has an
+    /// exact match: the same media type, roles and accessibility; language and label the same
+    /// or missing on one side.
+    func isClose(to other: ContinuityKey) -> Bool {
+      mediaType == other.mediaType && roles == other.roles
+        && accessibility == other.accessibility
+        && (language == other.language || language.isEmpty || other.language.isEmpty)
+        && (label == other.label || label.isEmpty || other.label.isEmpty)
+    }
   }
+
+  /// How many keys of one media type a set with no exact match is compared with (a bound on
+  /// the work a manifest of many languages can ask for).
+  static let closeKeyLimit = 64
 
   /// Per key: the tracks made so far, in order, with the first four characters of their
   /// codecs; in each period each one made in an earlier period is taken once, the first of
@@ -307,38 +338,70 @@ struct DASHTracks {
   /// The positions of the sets with an alternate role.
   private(set) var alternates: Set<Int> = []
   private var slots: [ContinuityKey: Slot] = [:]
+  /// The keys of each media type, in the order their first track was made.
+  private var keysByType: [String: [ContinuityKey]] = [:]
   /// The track (a position in `audio` or `subtitles`) each set of a track belongs to.
   private var audioPosition: [Int: Int] = [:]
   private var subtitlePosition: [Int: Int] = [:]
 
   init(duration: Double?) { self.duration = duration }
 
-  /// Adds the set at `position`, whose switching group's leader is `leader`.
-  mutating func add(_ set: DASHManifest.AdaptationSet, at position: Int, leader: Int) {
-    let purpose = DASHPurpose(set)
-    if purpose.alternate { alternates.insert(position) }
+  /// Adds the set at `position`, whose switching group's leader is `leader`; with `exactOnly`,
+  /// only when it continues an earlier period's track with the same key (or joins its leader's
+  /// track). Returns whether the set was added.
+  @discardableResult
+  mutating func add(
+    _ set: DASHManifest.AdaptationSet, at position: Int, leader: Int, exactOnly: Bool
+  ) -> Bool {
     guard leader == position else {
+      guard !exactOnly || audioPosition[leader] != nil || subtitlePosition[leader] != nil else {
+        return false
+      }
+      if DASHPurpose(set).alternate { alternates.insert(position) }
       join(set, at: position, trackOf: leader)
-      return
+      return true
     }
+    let purpose = DASHPurpose(set)
     let codecList = (set.codecs ?? "").split(separator: ",").map { String($0).trimmingSpaces }
     let codec = codecList.lazy.compactMap(ManifestParser.audioCodec).first
     // A video set names an audio codec when the audio is muxed into it.
     guard
       set.mediaType == "audio" || set.mediaType == "text"
         || (set.mediaType == "video" && codec != nil)
-    else { return }
+    else { return !exactOnly }
+    let language = LanguageTag.bcp47(set.language)
     let key = ContinuityKey(
-      mediaType: set.mediaType, language: (set.language ?? "").lowercased(),
-      label: set.label ?? "", roles: purpose.roles.sorted(),
+      mediaType: set.mediaType, language: language?.lowercased() ?? "",
+      label: set.label ?? "", roles: purpose.roles.filter { $0 != "main" }.sorted(),
       accessibility: purpose.accessibility.sorted())
     let codecKey = String((codecList.first ?? "").lowercased().prefix(4))
-    if let first = earlierTrack(key, codec: codecKey, period: set.period, position: position) {
+    if let first = earlierTrack(key, codec: codecKey, period: set.period) {
       // The same track in a later period.
+      if purpose.alternate { alternates.insert(position) }
       join(set, at: position, trackOf: first)
-      return
+      return true
     }
-    let language = LanguageTag.bcp47(set.language)
+    if exactOnly { return false }
+    if purpose.alternate { alternates.insert(position) }
+    for other in (keysByType[set.mediaType] ?? []).prefix(Self.closeKeyLimit)
+    where other != key && other.isClose(to: key) {
+      guard let first = earlierTrack(other, codec: codecKey, period: set.period) else { continue }
+      join(set, at: position, trackOf: first)
+      // What the earlier periods left out, this one may state (a pre-roll without a language).
+      if let language, let track = audioPosition[position], audio[track].language == nil {
+        audio[track].language = language
+        audio[track].languageTag = set.language
+      }
+      if let language, let track = subtitlePosition[position], subtitles[track].language == nil {
+        subtitles[track].language = language
+        subtitles[track].languageTag = set.language
+      }
+      if let label = set.label, let track = audioPosition[position], audio[track].title == nil {
+        audio[track].title = label
+      }
+      return true
+    }
+    record(key, codec: codecKey, period: set.period, position: position)
     if set.mediaType == "text" {
       subtitlePosition[position] = subtitles.count
       subtitles.append(
@@ -367,30 +430,46 @@ struct DASHTracks {
             set.mediaType == "audio"
               ? set.codecs : codecList.first { ManifestParser.audioCodec($0) != nil })))
     }
+    return true
   }
 
-  /// The first set of the earlier period's track that the set at `position` (whose codec
-  /// starts `codec`) continues, or `nil` when it starts a track of its own (recorded under
-  /// `key`).
-  private mutating func earlierTrack(
-    _ key: ContinuityKey, codec: String, period: Int, position: Int
-  ) -> Int? {
+  /// The first set of an earlier period's track of `key` that a set of `period` (whose codec
+  /// starts `codec`) continues, taken for this period; `nil` when there is none left.
+  private mutating func earlierTrack(_ key: ContinuityKey, codec: String, period: Int) -> Int? {
     // The slot is changed where it is stored: a copy taken out and written back copied its
     // whole track list for every set (quadratic in the sets of one key: 60,000 took 24 s).
-    Self.take(from: &slots[key, default: Slot()], codec: codec, period: period, position: position)
+    guard slots[key] != nil else { return nil }
+    return Self.take(from: &slots[key, default: Slot()], codec: codec, period: period)
   }
 
-  /// ``earlierTrack(_:codec:period:position:)`` on one key's slot.
-  private static func take(
-    from slot: inout Slot, codec: String, period: Int, position: Int
-  ) -> Int? {
-    if slot.period != period {
-      slot.period = period
-      slot.earlier = slot.tracks.count
-      slot.taken = []
-      slot.anyCursor = 0
-      slot.codecCursor = [:]
-    }
+  /// Records the set at `position` of `period` (whose codec starts `codec`) as a new track of
+  /// `key`.
+  private mutating func record(_ key: ContinuityKey, codec: String, period: Int, position: Int) {
+    if slots[key] == nil { keysByType[key.mediaType, default: []].append(key) }
+    Self.append(to: &slots[key, default: Slot()], codec: codec, period: period, position: position)
+  }
+
+  /// Adds a track to one key's slot.
+  private static func append(to slot: inout Slot, codec: String, period: Int, position: Int) {
+    begin(period, in: &slot)
+    slot.byCodec[codec, default: []].append(slot.tracks.count)
+    slot.tracks.append((position, codec))
+  }
+
+  /// Starts `period` in one key's slot, if it has not: the tracks made so far are the earlier
+  /// ones, none of them taken yet.
+  private static func begin(_ period: Int, in slot: inout Slot) {
+    guard slot.period != period else { return }
+    slot.period = period
+    slot.earlier = slot.tracks.count
+    slot.taken = []
+    slot.anyCursor = 0
+    slot.codecCursor = [:]
+  }
+
+  /// ``earlierTrack(_:codec:period:)`` on one key's slot.
+  private static func take(from slot: inout Slot, codec: String, period: Int) -> Int? {
+    begin(period, in: &slot)
     // The earlier tracks not yet continued in this period: the first of the same codec, else
     // the first of any.
     var chosen: Int? = nil
@@ -408,13 +487,9 @@ struct DASHTracks {
       }
       if slot.anyCursor < slot.earlier { chosen = slot.anyCursor }
     }
-    if let chosen {
-      slot.taken.insert(chosen)
-      return slot.tracks[chosen].position
-    }
-    slot.byCodec[codec, default: []].append(slot.tracks.count)
-    slot.tracks.append((position, codec))
-    return nil
+    guard let chosen else { return nil }
+    slot.taken.insert(chosen)
+    return slot.tracks[chosen].position
   }
 
   /// Makes the set at `position` part of the track the set at `first` belongs to (an audio
