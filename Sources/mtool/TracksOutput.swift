@@ -104,7 +104,8 @@ enum TracksOutput {
       for track in info.audio {
         var details = [track.codec.isEmpty ? "unknown codec" : track.codec]
         if track.encrypted { details.append("encrypted") }
-        if !track.decodable {
+        // An encrypted track is not decodable for that reason alone: "encrypted" says it.
+        if !track.decodable && !track.encrypted {
           details.append(
             track.ffmpegCodec.map { $0 == track.codec ? "no decoder" : "FFmpeg reads it as \($0)" }
               ?? "no decoder")

@@ -783,3 +783,57 @@ func declaredCodecsSayWhetherFFmpegDecodes(
   #expect(info.audio.map(\.language) == ["en", "fr", "en"])
   #expect(info.audio.map { $0.alternatives.map(\.codec) } == [["eac3"], ["eac3"], []])
 }
+
+@Test func contentProtectionMakesATrackEncrypted() throws {
+  // Common Encryption and a DRM system on the set, or on a representation only.
+  for placement in ["set", "representation"] {
+    let protection = """
+      <ContentProtection schemeIdUri="urn:mpeg:dash:mp4protection:2011" value="cenc"/>
+      <ContentProtection schemeIdUri="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed"/>
+      """
+    let text = """
+      <MPD type="static" mediaPresentationDuration="PT10S"><Period>
+        <AdaptationSet contentType="audio" mimeType="audio/mp4" codecs="mp4a.40.2" lang="en">
+          \(placement == "set" ? protection : "")
+          <Representation id="a" bandwidth="128000">\(placement == "set" ? "" : protection)
+          </Representation>
+        </AdaptationSet>
+        <AdaptationSet contentType="audio" mimeType="audio/mp4" codecs="mp4a.40.2" lang="fr">
+          <Representation id="f" bandwidth="128000"/>
+        </AdaptationSet>
+      </Period></MPD>
+      """
+    let info = try dash(text)
+    #expect(info.audio.map(\.encrypted) == [true, false])
+    #expect(info.audio.map(\.decodable) == [false, true])
+  }
+}
+
+@Test func renditionsInGroupsNoVariantNamesAreNotListed() throws {
+  let text = """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",LANGUAGE="en",DEFAULT=YES,URI="en.m3u8"
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="unused",NAME="Deutsch",LANGUAGE="de",URI="de.m3u8"
+    #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="English",LANGUAGE="en",URI="sen.m3u8"
+    #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s2",NAME="Français",LANGUAGE="fr",URI="sfr.m3u8"
+    #EXT-X-STREAM-INF:BANDWIDTH=1000000,CODECS="avc1.64001f,mp4a.40.2",AUDIO="a",SUBTITLES="s"
+    v.m3u8
+    """
+  let info = try hls(text)
+  #expect(info.audio.map(\.language) == ["en"])
+  #expect(info.subtitles.map(\.language) == ["en"])
+}
+
+@Test func muxedAudioHasNoBitRateOfItsOwn() throws {
+  // The representation's bandwidth is the video and audio together.
+  let text = """
+    <MPD type="static" mediaPresentationDuration="PT30S"><Period>
+      <AdaptationSet mimeType="video/mp4" lang="en">
+        <Representation id="v1" codecs="avc1.64001f,mp4a.40.2" bandwidth="5000000"/>
+      </AdaptationSet>
+    </Period></MPD>
+    """
+  let info = try dash(text)
+  #expect(info.audio.map(\.codec) == ["aac"])
+  #expect(info.audio.first?.bitRate == nil)
+}

@@ -50,7 +50,15 @@ func languageTagsBecomeBCP47(raw: String, expected: String) {
   #expect(LanguageTag.bcp47("und,fre") == nil)
 }
 
-@Test(arguments: ["und", "", "  ", "1234", "e", "en--US", "toolonglanguage"])
+@Test(arguments: [("English", "en"), ("french", "fr"), ("GERMAN", "de"), ("Norwegian", "no")])
+func aLanguagesEnglishNameBecomesItsCode(raw: String, expected: String) {
+  // Some manifests write lang="English"; no primary language subtag is so long.
+  #expect(LanguageTag.bcp47(raw) == expected)
+}
+
+@Test(arguments: [
+  "und", "", "  ", "1234", "e", "en--US", "toolonglanguage", "Klingonese", "engl", "English-US",
+])
 func undeterminedOrBogusTagsAreNil(raw: String) {
   #expect(LanguageTag.bcp47(raw) == nil)
 }

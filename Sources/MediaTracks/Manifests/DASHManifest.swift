@@ -43,6 +43,9 @@ public struct DASHManifest: Hashable, Sendable, Codable {
     /// `SupplementalProperty` or `EssentialProperty` descriptors with the scheme
     /// `urn:mpeg:dash:adaptation-set-switching:2016` (their value is a comma-separated list).
     public var switchableWith: [String]
+    /// `ContentProtection` descriptors of the set and its representations (Common Encryption's
+    /// `urn:mpeg:dash:mp4protection:2011`, a DRM system's `urn:uuid:…`): the media is encrypted.
+    public var contentProtection: [Descriptor] = []
     /// `SupplementalProperty` and `EssentialProperty` descriptors of the set and its first
     /// `Representation` (for example Dolby's `EC3_ExtensionType` `JOC`: Atmos).
     public var properties: [Descriptor] = []
@@ -199,7 +202,7 @@ public struct DASHManifest: Hashable, Sendable, Codable {
         // One number, or a range "min max" (the first is kept).
         Int($0.split(separator: " ").first.map(String.init) ?? "").flatMap { $0 > 0 ? $0 : nil }
       }, bandwidth: bandwidths.last, bandwidths: bandwidths, period: period,
-      switchableWith: switchable,
+      switchableWith: switchable, contentProtection: descriptors("ContentProtection", in: scope),
       properties: ["SupplementalProperty", "EssentialProperty"].flatMap { name in
         [set, representations.first].compactMap { $0 }.flatMap { element in
           element.children(name).map {

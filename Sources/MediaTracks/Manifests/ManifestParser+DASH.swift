@@ -423,12 +423,17 @@ struct DASHTracks {
           codec: codec?.name ?? (set.mediaType == "audio" ? set.codecs ?? "" : ""),
           profile: codec?.profile, sampleRate: set.sampleRate ?? 0, channels: channels,
           channelLayout: atmos ? "Atmos" : ChannelLayout.defaultName(channels: channels),
-          bitRate: set.bandwidth, duration: duration, language: language,
+          // A video set's bandwidth is the whole muxed stream's, not its audio's.
+          bitRate: set.mediaType == "audio" ? set.bandwidth : nil, duration: duration,
+          language: language,
           languageTag: set.language, title: set.label,
           dispositions: set.mediaType == "video" ? [] : purpose.dispositions,
-          decodable: ManifestParser.declaredDecodable(
-            set.mediaType == "audio"
-              ? set.codecs : codecList.first { ManifestParser.audioCodec($0) != nil })))
+          // Encrypted media (ContentProtection) plays only with its keys, which mtool has not.
+          decodable: set.contentProtection.isEmpty
+            && ManifestParser.declaredDecodable(
+              set.mediaType == "audio"
+                ? set.codecs : codecList.first { ManifestParser.audioCodec($0) != nil }),
+          encrypted: !set.contentProtection.isEmpty))
     }
     return true
   }
@@ -526,6 +531,7 @@ extension AudioTrack {
   /// higher bit rate, and its encoding as an alternative when its codec differs (another
   /// period's, or another set of the switching group); decodable when either is.
   mutating func merge(_ set: DASHManifest.AdaptationSet) {
+    if !set.contentProtection.isEmpty { encrypted = true }
     let count = set.audioChannelConfiguration.lazy.compactMap(ManifestParser.channelCount).first
     let codecs = (set.codecs ?? "").split(separator: ",").map { String($0).trimmingSpaces }
     if let declared = codecs.lazy.compactMap(ManifestParser.audioCodec).first,
@@ -538,7 +544,9 @@ extension AudioTrack {
       if !alternatives.contains(where: { $0.identity == encoding.identity }) {
         alternatives.append(encoding)
       }
-      if ManifestParser.declaredDecodable(set.codecs) { decodable = true }
+      if set.contentProtection.isEmpty && ManifestParser.declaredDecodable(set.codecs) {
+        decodable = true
+      }
       return
     }
     if channels == 0, let count {
@@ -546,6 +554,8 @@ extension AudioTrack {
       channelLayout = ChannelLayout.defaultName(channels: count)
     }
     if sampleRate == 0, let rate = set.sampleRate { sampleRate = rate }
-    if let other = set.bandwidth, other > (bitRate ?? 0) { bitRate = other }
+    if set.mediaType == "audio", let other = set.bandwidth, other > (bitRate ?? 0) {
+      bitRate = other
+    }
   }
 }

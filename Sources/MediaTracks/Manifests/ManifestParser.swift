@@ -239,12 +239,19 @@ public enum ManifestParser {
     // RFC 8216 section 4.3.4.2: `CLOSED-CAPTIONS=NONE` on the variants says that none carries
     // captions; once any variant states the attribute, only the groups it names are carried.
     let captionGroups = Set(playlist.variants.compactMap { $0.attributes["CLOSED-CAPTIONS"] })
+    // Likewise for audio and subtitles: once any variant names a group of the type, a rendition
+    // in no group a variant names is played by none (a player lists the groups of the variant
+    // it plays).
+    let namedGroups = [
+      "AUDIO": Set(audioGroupCodecs.keys), "SUBTITLES": Set(subtitleGroupCodecs.keys),
+      "CLOSED-CAPTIONS": captionGroups,
+    ]
     var hasAudioRenditions = false
     for track in playlist.renditionTracks() {
       let members = track.renditions.map { playlist.renditions[$0] }
       let rendition = members[0]
-      if rendition.type == "CLOSED-CAPTIONS", !captionGroups.isEmpty,
-        !members.contains(where: { captionGroups.contains($0.groupID) })
+      if let named = namedGroups[rendition.type], !named.isEmpty,
+        !members.contains(where: { named.contains($0.groupID) })
       {
         continue
       }

@@ -11,6 +11,8 @@ public enum LanguageTag {
   ///   `iw`, `in` and `ji` become `he`, `id` and `yi`.
   /// - A comma-separated list (as MPEG-TS gives a stream with several languages) gives its first
   ///   tag: `eng,fre` → `en`.
+  /// - A language's English name instead of a tag (`English`, as some manifests write it) gives
+  ///   its code (`en`).
   /// - `und` (undetermined), an empty tag, and text that is not a language tag give `nil`.
   ///
   /// - Parameter raw: The tag as the container stores it, for example `"fre"`.
@@ -24,9 +26,14 @@ public enum LanguageTag {
       .joined()
     let subtags = trimmed.split(separator: "-", omittingEmptySubsequences: false)
       .flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
-    guard let first = subtags.first, (2...8).contains(first.count),
-      first.utf8.allSatisfy({ isLetter($0) })
+    guard let first = subtags.first, first.count >= 2, first.utf8.allSatisfy({ isLetter($0) })
     else { return nil }
+    // No primary language subtag is longer than three letters (four are reserved, and none of
+    // five to eight is registered): a longer word is a language's English name, as packagers
+    // write `lang="English"`, or nothing.
+    guard first.count <= 3 else {
+      return subtags.count == 1 ? codesByEnglishName[first.lowercased()] : nil
+    }
     var language = first.lowercased()
     if language == "und" { return nil }
     if language.count == 3, let short = isoAlpha3ToAlpha2[language] { language = short }
@@ -62,6 +69,11 @@ public enum LanguageTag {
   private static func isLetter(_ byte: UInt8) -> Bool {
     (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
   }
+
+  /// The ISO 639-1 code of each language by its English name, lowercased (`"english"`: `en`).
+  static let codesByEnglishName: [String: String] = Dictionary(
+    LabelLocale.englishNames.map { ($0.value.lowercased(), $0.key) },
+    uniquingKeysWith: { first, _ in first })
 
   /// Every ISO 639-2 code (both /B and /T forms) that has an ISO 639-1 code.
   static let isoAlpha3ToAlpha2: [String: String] = [
