@@ -837,3 +837,23 @@ func declaredCodecsSayWhetherFFmpegDecodes(
   #expect(info.audio.map(\.codec) == ["aac"])
   #expect(info.audio.first?.bitRate == nil)
 }
+
+/// A multivariant playlist whose session key has `method`.
+private func sessionKeyed(_ method: String) -> String {
+  """
+  #EXTM3U
+  #EXT-X-SESSION-KEY:METHOD=\(method),URI="skd://key",KEYFORMAT="com.apple.streamingkeydelivery"
+  #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",LANGUAGE="en",CHANNELS="2",URI="en.m3u8"
+  #EXT-X-STREAM-INF:BANDWIDTH=1000000,CODECS="avc1.64001f,mp4a.40.2",AUDIO="a"
+  v.m3u8
+  """
+}
+
+@Test(arguments: [("SAMPLE-AES", false), ("AES-128", true)])
+func sessionKeysMakeTheAudioEncrypted(method: String, decodable: Bool) throws {
+  let info = try hls(sessionKeyed(method))
+  #expect(info.audio.map(\.encrypted) == [true])
+  #expect(info.audio.map(\.decodable) == [decodable])
+  // METHOD=NONE says there is no key.
+  #expect(try hls(sessionKeyed("NONE")).audio.map(\.encrypted) == [false])
+}

@@ -90,6 +90,9 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
   public var isMediaPlaylist: Bool
   /// `#EXT-X-ENDLIST`: no segment will be added (a finished or on-demand playlist).
   public var hasEndList: Bool
+  /// The `METHOD`s of a multivariant playlist's `#EXT-X-SESSION-KEY` tags other than `NONE`
+  /// (`SAMPLE-AES`, `AES-128`): the media playlists' keys, declared in advance.
+  public var sessionKeyMethods: [String] = []
 
   /// The sum of the segments' `#EXTINF` durations in seconds, or `nil` when there is none.
   public var segmentsDuration: Double? {
@@ -149,6 +152,7 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
     self.segments = master ? [] : reader.segments
     self.isMediaPlaylist = !master
     self.hasEndList = reader.endList
+    self.sessionKeyMethods = reader.sessionKeyMethods
   }
 
   /// The lines of `bytes` without their line ends and trailing spaces and tabs, the first one
@@ -249,6 +253,7 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
     /// Whether a tag only a media playlist has was seen.
     var mediaTags = false
     var endList = false
+    var sessionKeyMethods: [String] = []
     /// The attributes of the `#EXT-X-STREAM-INF` whose URI line comes next.
     private var pendingVariant: [String: String]? = nil
     /// The `#EXTINF` duration whose segment URI comes next (`.some(nil)`: none stated).
@@ -285,6 +290,9 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
       } else if line.starts(with: Array("#EXT-X-KEY:".utf8)) {
         let method = HLSPlaylist.attributes(line.dropFirst(11))["METHOD"]
         key = method == nil || method == "NONE" ? nil : method
+      } else if line.starts(with: Array("#EXT-X-SESSION-KEY:".utf8)) {
+        let method = HLSPlaylist.attributes(line.dropFirst(19))["METHOD"] ?? "NONE"
+        if method != "NONE" { sessionKeyMethods.append(method) }
       } else if line.starts(with: Array("#EXT-X-PART:".utf8)) {
         mediaTags = true
         if firstPart == nil, let uri = HLSPlaylist.attributes(line.dropFirst(12))["URI"] {

@@ -325,6 +325,16 @@ public enum ManifestParser {
       }
     }
     if !hasAudioRenditions, let muxed = muxedAudio(playlist) { audio.append(muxed) }
+    // Keys declared for the whole presentation (`#EXT-X-SESSION-KEY`): its audio is encrypted;
+    // sample encryption (`SAMPLE-AES`, a DRM system's) needs keys mtool has not, where whole
+    // segments in AES-128 are decrypted with a key the playlist points to.
+    if !playlist.sessionKeyMethods.isEmpty {
+      let sampleEncrypted = playlist.sessionKeyMethods.contains { $0 != "AES-128" }
+      for position in audio.indices {
+        audio[position].encrypted = true
+        if sampleEncrypted { audio[position].decodable = false }
+      }
+    }
     TrackKinds.classify(&audio)
     TrackKinds.classify(&subtitles)
     return MediaInfo(path: path, demuxerName: "hls", audio: audio, subtitles: subtitles)
