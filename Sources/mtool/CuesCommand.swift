@@ -172,6 +172,9 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
       {
         throw CLIError.data(name, error.description + "; it reads as SRT with --format srt")
       }
+      if case .unsupportedEncoding = error {
+        throw CLIError.data(name, error.description + " (--encoding NAME reads it as another)")
+      }
       throw CLIError.data(name, error.description)
     }
   }

@@ -95,8 +95,9 @@ public enum SubtitleFile {
       if hasNUL { utf8 = replacingNUL(utf8) }
       document = chosen == .srt ? try SubRip.parse(utf8) : try SubStationAlpha.parse(utf8)
     case .ttml:
-      // XML: invalid UTF-8 becomes U+FFFD as the text is read.
-      document = try TTML.parse(utf8)
+      // An encoding given, or detected from a UTF-16 byte order mark, has been decoded; else
+      // the XML declaration names it (UTF-8 by default, invalid sequences reported).
+      document = validated ? try TTML.parse(utf8: utf8) : try TTML.parse(bytes)
     }
     if !diagnostics.isEmpty {
       diagnostics.append(contentsOf: document.diagnostics)
