@@ -7,7 +7,9 @@
 ///   from the end of the one before), nested at any depth; an element with no end lasts as
 ///   long as its parent (a container without one, as long as its children). Each `p` is one
 ///   cue per interval in which what it shows stays the same: a `span` or a `set` with times of
-///   its own splits it, so the cues change exactly when the presentation does.
+///   its own splits it, so the cues change exactly when the presentation does. A time
+///   attribute whose value is not a time expression is ignored, as if absent, with a
+///   diagnostic (the element and its content are kept, as ttconv keeps them).
 /// - **Text**: `span` and `br`, `xml:space` `default` (white space collapsed, trimmed at line
 ///   ends) and `preserve`, character references.
 /// - **Styles**: `style` elements by reference (chained) and inline `tts:` attributes,
