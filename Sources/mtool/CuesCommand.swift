@@ -77,7 +77,9 @@ let cuesCommand = Command(
     a number or "auto"). Diagnostics (repairs and skipped input) appear there; otherwise only
     their count is printed on stderr. Repeats of one repair on one line are one diagnostic
     with a count; a list keeps its first 1000 and one last entry counts the rest. Encodings:
-    UTF-8, UTF-16LE, UTF-16BE, windows-1252, ISO-8859-1, ISO-8859-15. Inputs of more than
+    UTF-8, UTF-16LE, UTF-16BE, windows-1252, ISO-8859-1, ISO-8859-15. TTML without a byte
+    order mark is read in the encoding its XML declaration names (one of these; another is
+    exit 65), unless --encoding is given. Inputs of more than
     1 GiB are refused (exit 65). The listing shows control characters in cue text escaped
     (\\x1B), so subtitles cannot drive the terminal.
 
@@ -171,6 +173,9 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
         SubRip.looksLikeSRT(bytes)
       {
         throw CLIError.data(name, error.description + "; it reads as SRT with --format srt")
+      }
+      if case .unsupportedEncoding = error {
+        throw CLIError.data(name, error.description + " (--encoding NAME reads it as another)")
       }
       throw CLIError.data(name, error.description)
     }

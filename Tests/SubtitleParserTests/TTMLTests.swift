@@ -397,9 +397,9 @@ private func texts(_ document: SubtitleDocument) -> [String] {
   #expect(throws: SubtitleError.self) { try parse(Array("<html><body/></html>".utf8)) }
   let deep = String(repeating: "<span>", count: 300)
   #expect(throws: SubtitleError.self) { try parse(ttml("<p>" + deep + "x</p>")) }
-  // An element with a bad time expression is noted and dropped.
+  // A bad time expression is noted and ignored; the element is kept.
   let document = try parse(ttml(#"<p begin="soon" end="2s">a</p>"#))
-  #expect(times(document) == [])
+  #expect(times(document) == [[0, 2]])
   #expect(document.diagnostics.contains { $0.reason.contains("soon") })
   // Not valid UTF-8: replaced, not refused.
   var bytes = ttml(#"<p begin="0s" end="1s">caf_</p>"#)
@@ -583,9 +583,10 @@ private func texts(_ document: SubtitleDocument) -> [String] {
   #expect(document.diagnostics.count == 2)
 }
 
-@Test func anElementWhoseTimesCannotBeReadShowsNothing() throws {
-  // Not read as if the time were not there (from 0, or for ever): dropped, with a note. A
-  // dropped span splits no cue; valid forms read as before, and MM:SS is not a clock time.
+@Test func aTimeThatCannotBeReadIsIgnoredAndItsElementKept() throws {
+  // Read as if the attribute were not there (as ttconv does; imsc.js also falls back to the
+  // default), each bad attribute noted with its name and value on its element's line. Valid
+  // forms read as before, and MM:SS is not a clock time.
   let head = #"<layout><region xml:id="r" begin="later"/></layout>"#
   let document = try parse(
     ttml(
@@ -593,14 +594,33 @@ private func texts(_ document: SubtitleDocument) -> [String] {
       <p begin="test" end="test">garbage</p>
       <p begin="01:02.05" end="01:02:03.200">minutes and seconds</p>
       <p begin="1s" dur="59.45m30ms">compound offset</p>
-      <p begin="10s" end="12s">kept <span begin="1s" end="never">dropped</span> too</p>
-      <div timeContainer="seq"><p dur="1x">bad</p><p dur="1s">after</p></div>
+      <p begin="10s" end="12s">kept <span begin="1s" end="never">spanned</span> too</p>
+      <div timeContainer="seq" begin="30s"><p dur="1s">first</p><p dur="1x">second</p></div>
       <p begin="20s" end="21s" region="r">in a bad region</p>
       """, head: head))
-  #expect(texts(document) == ["after", "kept too"])
-  #expect(times(document) == [[0, 1], [10, 12]])
-  let reasons = document.diagnostics.map(\.reason)
-  for text in ["test", "01:02.05", "59.45m30ms", "never", "1x", "later"] {
-    #expect(reasons.contains("'\(text)' is not a TTML time expression; the element is dropped"))
+  var shown: [String: [[Double]]] = [:]
+  for cue in document.cues {
+    shown[document.text(of: cue), default: []].append([cue.startTime, cue.endTime])
   }
+  let unbounded = 9_007_199_254_740.992
+  #expect(
+    shown == [
+      "garbage": [[0, unbounded]], "minutes and seconds": [[0, 3723.2]],
+      "compound offset": [[1, unbounded]], "kept too": [[10, 11]],
+      "kept spanned too": [[11, 12]], "in a bad region": [[20, 21]], "first": [[30, 31]],
+      "second": [[31, unbounded]],
+    ])
+  // The region is on line 4 (in `head`), the paragraphs on lines 5 to 9.
+  let expected: [(Int, String, String)] = [
+    (4, "begin", "later"), (5, "begin", "test"), (5, "end", "test"), (6, "begin", "01:02.05"),
+    (7, "dur", "59.45m30ms"), (8, "end", "never"), (9, "dur", "1x"),
+  ]
+  let bad = document.diagnostics.filter { $0.reason.hasPrefix("TTML ") }
+  #expect(bad.map(\.line) == expected.map(\.0))
+  #expect(
+    bad.map(\.reason)
+      == expected.map {
+        "TTML \($0.1) '\($0.2)' is not a time expression; the attribute is ignored"
+      }
+  )
 }

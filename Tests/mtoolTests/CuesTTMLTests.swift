@@ -52,4 +52,32 @@ import Testing
     #expect(result.status == 65)
     #expect(result.stderr.split(separator: "\n").count == 1)
   }
+
+  @Test func theXMLDeclarationsEncodingIsReadAndAnotherIsMalformed() throws {
+    func document(_ encoding: String) -> Data {
+      Data(
+        Array(
+          """
+          <?xml version="1.0" encoding="\(encoding)"?>
+          <tt xmlns="http://www.w3.org/ns/ttml"><body><p begin="1s" end="2s">D
+          """.utf8) + [0xE9] + Array("jala</p></body></tt>\n".utf8))
+    }
+    let latin1 = try runMtool(["cues", "-"], stdin: document("ISO-8859-1"))
+    #expect(latin1.status == 0)
+    #expect(latin1.stdout.contains("Déjala"))
+    #expect(latin1.stderr.isEmpty)
+    // Another encoding is exit 65 with one line naming it, unless --encoding says what it is.
+    let unknown = try runMtool(["cues", "-"], stdin: document("EBCDIC-US"))
+    #expect(unknown.status == 65)
+    #expect(unknown.stderr.split(separator: "\n").count == 1)
+    #expect(unknown.stderr.contains("'EBCDIC-US'"))
+    let forced = try runMtool(["cues", "-", "--encoding", "latin1"], stdin: document("EBCDIC-US"))
+    #expect(forced.status == 0)
+    #expect(forced.stdout.contains("Déjala"))
+    // Declared UTF-8 but not: replaced, and counted.
+    let invalid = try runMtool(["cues", "-"], stdin: document("UTF-8"))
+    #expect(invalid.status == 0)
+    #expect(invalid.stdout.contains("D\u{FFFD}jala"))
+    #expect(invalid.stderr.contains("1 diagnostic"))
+  }
 }

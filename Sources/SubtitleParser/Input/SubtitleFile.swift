@@ -7,7 +7,9 @@ public enum SubtitleFile {
   /// UTF-16 looking ASCII, reported with a diagnostic) selects UTF-16; everything else is read
   /// as UTF-8. For SRT, input that is not valid UTF-8 is read as windows-1252 instead, with a
   /// diagnostic; WebVTT follows its specification (invalid sequences become U+FFFD). In both
-  /// formats NUL characters become U+FFFD, with a diagnostic per line.
+  /// formats NUL characters become U+FFFD, with a diagnostic per line. TTML without a forced
+  /// encoding or a UTF-16 byte order mark is decoded as its XML declaration says (see
+  /// `TTML.parse(_:)`; invalid UTF-8 becomes U+FFFD, with a diagnostic per line).
   ///
   /// Format: a forced `format` is used as given. Otherwise a `WEBVTT` signature (after an
   /// optional byte order mark, followed by a space, tab, line end or the end) means WebVTT, a
@@ -25,8 +27,10 @@ public enum SubtitleFile {
   ///   `Diagnostic` describes.
   /// - Throws: `SubtitleError.notSubtitles` when the input is neither format, is empty (or
   ///   only white space; also as forced SRT) or is SRT without a timing line,
-  ///   `SubtitleError.badSignature` for WebVTT without a valid signature, and for SSA/ASS
-  ///   `SubtitleError.missingSection` or `.badFormatLine` (see `SubStationAlpha.parse(_:)`).
+  ///   `SubtitleError.badSignature` for WebVTT without a valid signature, for SSA/ASS
+  ///   `SubtitleError.missingSection` or `.badFormatLine` (see `SubStationAlpha.parse(_:)`),
+  ///   and for TTML `SubtitleError.unsupportedEncoding` when its XML declaration names an
+  ///   encoding that cannot be decoded (and none is forced).
   /// - Complexity: O(*n*).
   public static func parse(
     _ bytes: [UInt8], format: SubtitleFormat? = nil, encoding: TextEncoding? = nil
@@ -95,8 +99,9 @@ public enum SubtitleFile {
       if hasNUL { utf8 = replacingNUL(utf8) }
       document = chosen == .srt ? try SubRip.parse(utf8) : try SubStationAlpha.parse(utf8)
     case .ttml:
-      // XML: invalid UTF-8 becomes U+FFFD as the text is read.
-      document = try TTML.parse(utf8)
+      // An encoding given, or detected from a UTF-16 byte order mark, has been decoded; else
+      // the XML declaration names it (UTF-8 by default, invalid sequences reported).
+      document = validated ? try TTML.parse(utf8: utf8) : try TTML.parse(bytes)
     }
     if !diagnostics.isEmpty {
       diagnostics.append(contentsOf: document.diagnostics)

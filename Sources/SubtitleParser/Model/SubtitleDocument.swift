@@ -333,6 +333,9 @@ public enum SubtitleError: Error, Hashable, Sendable, CustomStringConvertible {
   case badEncoding(name: String, offset: Int)
   /// An encoding name that is not supported.
   case unknownEncoding(String)
+  /// A document whose XML declaration names an encoding this module cannot decode: the name
+  /// as declared and the byte `offset` of it in the file.
+  case unsupportedEncoding(name: String, offset: Int)
   /// Nothing in the input looks like subtitles of the requested or detected format.
   case notSubtitles(reason: String)
   /// An SSA/ASS file with none of the sections a script has (`[Events]` is named).
@@ -350,6 +353,8 @@ public enum SubtitleError: Error, Hashable, Sendable, CustomStringConvertible {
     case .badSignature(let line, _): "not a WebVTT file: bad or missing signature (line \(line))"
     case .badEncoding(let name, let offset): "invalid \(name) at byte \(offset)"
     case .unknownEncoding(let name): "unknown encoding '\(name)'"
+    case .unsupportedEncoding(let name, let offset):
+      "the XML declaration names encoding '\(name)' (byte \(offset)), which cannot be decoded"
     case .notSubtitles(let reason): "not a subtitle file: \(reason)"
     case .missingSection(let name): "not an SSA/ASS file: no \(name) section"
     case .badFormatLine(let line, _, let reason): "bad Format line (line \(line)): \(reason)"

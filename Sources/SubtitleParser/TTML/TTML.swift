@@ -7,7 +7,9 @@
 ///   from the end of the one before), nested at any depth; an element with no end lasts as
 ///   long as its parent (a container without one, as long as its children). Each `p` is one
 ///   cue per interval in which what it shows stays the same: a `span` or a `set` with times of
-///   its own splits it, so the cues change exactly when the presentation does.
+///   its own splits it, so the cues change exactly when the presentation does. A time
+///   attribute whose value is not a time expression is ignored, as if absent, with a
+///   diagnostic (the element and its content are kept, as ttconv keeps them).
 /// - **Text**: `span` and `br`, `xml:space` `default` (white space collapsed, trimmed at line
 ///   ends) and `preserve`, character references.
 /// - **Styles**: `style` elements by reference (chained) and inline `tts:` attributes,
@@ -61,14 +63,41 @@ public enum TTML {
     }
   }
 
-  /// Parses a TTML document (UTF-8, a byte order mark allowed).
+  /// Parses a TTML document in the encoding its byte order mark or XML declaration names.
+  ///
+  /// Encoding (XML 1.0, 4.3.3): a UTF-8 or UTF-16 byte order mark decides; without one, the
+  /// declaration's `encoding`: UTF-8, UTF-16 (with a byte order mark), windows-1252,
+  /// ISO-8859-1 and US-ASCII (both read as windows-1252, as browsers do) and ISO-8859-15, by
+  /// any of their WHATWG labels; no declaration (or none naming an encoding) means UTF-8.
+  /// Invalid UTF-8 becomes U+FFFD, with a diagnostic for each line that has any.
   ///
   /// - Parameter bytes: The file's content; the caller keeps it.
   /// - Returns: A document of format ``SubtitleFormat/ttml`` whose cues carry WebVTT cue text
-  ///   (see the type's notes).
-  /// - Throws: `SubtitleError.notSubtitles` when there is no `tt` element or elements nest
+  ///   (see the type's notes). Decoding diagnostics come first; their offsets are byte offsets
+  ///   in `bytes`.
+  /// - Throws: `SubtitleError.unsupportedEncoding` when the declaration names another
+  ///   encoding, `SubtitleError.notSubtitles` when there is no `tt` element or elements nest
   ///   more than 256 deep.
+  /// - Complexity: O(*n*) in the size of the document.
   public static func parse(_ bytes: [UInt8]) throws(SubtitleError) -> SubtitleDocument {
+    let decoded = try decode(bytes)
+    var document = try parse(utf8: decoded.utf8)
+    if !decoded.diagnostics.isEmpty {
+      var log = DiagnosticLog(decoded.diagnostics)
+      log.append(contentsOf: document.diagnostics)
+      document.diagnostics = log.list
+    }
+    return document
+  }
+
+  /// Parses a TTML document already decoded to UTF-8 (a byte order mark allowed; the XML
+  /// declaration's `encoding` is not read): ``parse(_:)`` after decoding, and
+  /// `SubtitleFile.parse(_:format:encoding:)` for an encoding given or detected from a UTF-16
+  /// byte order mark.
+  ///
+  /// - Parameter bytes: The document as UTF-8.
+  /// - Throws: As ``parse(_:)``, but for the encoding.
+  static func parse(utf8 bytes: [UInt8]) throws(SubtitleError) -> SubtitleDocument {
     let root: TTMLXML.Element
     do {
       root = try TTMLXML.parse(bytes)

@@ -86,6 +86,14 @@ struct TTMLBuilder {
     log.add(line: line, offset: document.text.count, reason)
   }
 
+  /// Notes that the `name` attribute's value `text` (on an element at `line`) is not a time
+  /// expression, and is ignored. Each such attribute gets its own entry (the log bounds them).
+  mutating func badTime(_ name: String, _ text: String, line: Int) {
+    log.add(
+      line: line, offset: document.text.count,
+      "TTML \(name) '\(text)' is not a time expression; the attribute is ignored")
+  }
+
   mutating func build() {
     readParameters()
     // `styling` and `layout` belong in `head`; placed straight in `tt` (as some writers do)
@@ -215,23 +223,21 @@ struct TTMLBuilder {
           $0, parentBegin: 0, parentEnd: .infinity, base: 0, parentStyle: [:], region: nil,
           preserve: false, language: "")
       }
-      let timing = self.timing
-      let seconds = { (name: String) in region.attribute(name).flatMap(timing.seconds) }
-      var interval: (begin: Double, end: Double) = (0, .infinity)
-      if ["begin", "end", "dur"].contains(where: { region.attribute($0) != nil }) {
-        let start = seconds("begin") ?? 0
-        let end = min(seconds("end") ?? .infinity, start + (seconds("dur") ?? .infinity))
-        interval = (start, end)
-        // A region whose times cannot be read is never active (see `time`).
-        if let text = ["begin", "end", "dur"].compactMap({ region.attribute($0) })
-          .first(where: { timing.seconds($0) == nil })
-        {
-          interval = (0, 0)
-          note(
-            "time:" + text, line: region.line,
-            "'\(text)' is not a TTML time expression; the element is dropped")
+      // Times that cannot be read are ignored, as on other elements (see `time`).
+      var seconds: [Double?] = []
+      for name in ["begin", "end", "dur"] {
+        guard let text = region.attribute(name) else {
+          seconds.append(nil)
+          continue
         }
+        let value = timing.seconds(text)
+        if value == nil { badTime(name, text, line: region.line) }
+        seconds.append(value)
       }
+      let start = seconds[0] ?? 0
+      let interval = (
+        begin: start, end: min(seconds[1] ?? .infinity, start + (seconds[2] ?? .infinity))
+      )
       regions[id] = Region(
         style: style, inherited: style.filter { Self.inherited.contains($0.key) },
         geometry: geometry, sets: sets, interval: interval)
@@ -350,32 +356,20 @@ struct TTMLBuilder {
         hasStyling = true
       }
     }
-    // An element whose times cannot be read is dropped: it shows nothing (rather than
-    // running from its parent's begin, or to its end, as if the time were not there).
-    var unreadable = false
-    func expression(_ text: String?) -> Double? {
+    // A time that cannot be read is ignored, as if the attribute were not there (as ttconv
+    // does; imsc.js uses the default too): the element and its content stay, with a note.
+    func expression(_ name: String, _ text: String?) -> Double? {
       guard let text else { return nil }
       guard let value = timing.seconds(text) else {
-        unreadable = true
-        note(
-          "time:" + text, line: element.line,
-          "'\(text)' is not a TTML time expression; the element is dropped")
+        badTime(name, text, line: element.line)
         return nil
       }
       return value
     }
-    let begin = max(parentBegin, base + (expression(beginText) ?? 0))
-    var explicitEnd: Double? = expression(endText).map { base + $0 }
-    if let duration = expression(durText) {
+    let begin = max(parentBegin, base + (expression("begin", beginText) ?? 0))
+    var explicitEnd: Double? = expression("end", endText).map { base + $0 }
+    if let duration = expression("dur", durText) {
       explicitEnd = min(explicitEnd ?? .infinity, begin + duration)
-    }
-    if unreadable {
-      // Empty, at a time that is already a boundary (its parent's begin or the end of the
-      // sibling before it in a sequence), so it splits no cue.
-      let at = max(parentBegin, base)
-      return Timed(
-        element: element, begin: at, end: at, style: parentStyle, region: region,
-        preserve: preserve, language: language, children: [])
     }
     // `parentStyle` holds only what children inherit.
     var style = parentStyle
