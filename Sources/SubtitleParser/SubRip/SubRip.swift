@@ -27,9 +27,10 @@
 /// ends; a leading byte order mark. Text between cues that is not a cue is skipped with a
 /// diagnostic.
 ///
-/// Styling markup (`<i>`, `<b>`, `<u>`, `<font color=…>`) stays in the cue text. ASS override
-/// blocks (`{\…}`) are removed from the stored text; `{\an1}` to `{\an9}` become positioning
-/// settings (see `settings(forASSAlignment:)`).
+/// Styling markup (`<i>`, `<b>`, `<u>`, `<font color=…>`) stays in the cue text; the cue text
+/// tree (`parseCueText(_:)`) maps it, reads `<br>` as a line break and drops other tags, as
+/// FFmpeg and Media3 do. ASS override blocks (`{\…}`) are removed from the stored text;
+/// `{\an1}` to `{\an9}` become positioning settings (see `settings(forASSAlignment:)`).
 public enum SubRip {
   /// Parses SRT from UTF-8 bytes.
   ///
