@@ -349,7 +349,9 @@ public enum SubtitleError: Error, Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .badSignature(let line, _): "not a WebVTT file: bad or missing signature (line \(line))"
     case .badEncoding(let name, let offset): "invalid \(name) at byte \(offset)"
-    case .unknownEncoding(let name): "unknown encoding '\(name)'"
+    case .unknownEncoding(let name):
+      "unknown encoding '\(name)' (known: "
+        + TextEncoding.allCases.map(\.rawValue).joined(separator: ", ") + ")"
     case .notSubtitles(let reason): "not a subtitle file: \(reason)"
     case .missingSection(let name): "not an SSA/ASS file: no \(name) section"
     case .badFormatLine(let line, _, let reason): "bad Format line (line \(line)): \(reason)"
