@@ -68,19 +68,25 @@ let cuesCommand = Command(
     any width read by value (00:00:013,567 is 13.567 s; 00:00:75,000 is 75 s, as both
     readers add it; ,5 is 5 ms and ,1234 is 1.234 s). Hours may be left out, and
     milliseconds when nothing follows the end time. A field of more than 9 digits skips the cue;
-    signs, an arrow other than -->, or ':' before the milliseconds make a line text. Each
-    repair is a diagnostic; those that decide a time say what it was read as.
+    signs, an arrow other than -->, or ':' before the milliseconds make a line text. A cue
+    ends where the next number and timing line starts: text after a blank line is the cue's
+    (as in FFmpeg). In cue text <i> <b> <u> <font> are markup, <br> a line break, and other
+    tags (<bold>, </span>) are removed. Each repair is a diagnostic; those that decide a
+    time say what it was read as. WebVTT output has its cues in start-time order.
 
     The default output lists each cue: number, identifier, times, settings, then its text.
     --json prints {"format","header","regions","styles","cues","diagnostics","timestampMap"};
     cues use the VTTCue attribute names (startTime and endTime in seconds, line and position
     a number or "auto"). Diagnostics (repairs and skipped input) appear there; otherwise only
     their count is printed on stderr. Repeats of one repair on one line are one diagnostic
-    with a count; a list keeps its first 1000 and one last entry counts the rest. Encodings:
-    UTF-8, UTF-16LE, UTF-16BE, windows-1252, ISO-8859-1, ISO-8859-15. TTML without a byte
-    order mark is read in the encoding its XML declaration names (one of these; another is
-    exit 65), unless --encoding is given. Inputs of more than
-    1 GiB are refused (exit 65). The listing shows control characters in cue text escaped
+    with a count; a list keeps its first 1000 and one last entry counts the rest.
+    --encoding takes UTF-8, UTF-16LE, UTF-16BE, windows-1250, windows-1251 (cp1251),
+    windows-1252, windows-1253, windows-1254, ISO-8859-1 (latin1), ISO-8859-2 (latin2),
+    ISO-8859-5, ISO-8859-7, ISO-8859-15 (latin9) or KOI8-R; without it a byte order mark
+    or UTF-16 text decides, else UTF-8 (SRT and SSA/ASS that are not UTF-8 are read as
+    windows-1252; TTML in the encoding its XML declaration names, one of these, another
+    being exit 65). Inputs of more than 1 GiB are refused (exit 65). The listing shows
+    control characters in cue text escaped
     (\\x1B), so subtitles cannot drive the terminal.
 
     -o OUT is written under a new hidden name beside it and renamed when complete (a link is

@@ -22,12 +22,13 @@ func webVTTWriterRoundTrips(_ text: String) {
   #expect(notes.isEmpty)
 }
 
-/// SRT markup written as WebVTT: tags the SRT reader does not know stay text (escaped), fonts
-/// become colour classes or nothing, and elements left open at the end stay open.
+/// SRT markup written as WebVTT: tags the SRT reader does not know are removed, a `<` that starts
+/// no tag stays text (escaped), fonts become colour classes or nothing, and elements left open at
+/// the end stay open.
 @Test(arguments: [
   ("<i>open to the end", "<i>open to the end", 0),
   ("<b><i>both open</i>", "<b><i>both open</i>", 0),
-  ("<font color=\"#ff0000\" face=Arial>red</font> a<x>b", "<c.red>red</c> a&lt;x&gt;b", 1),
+  ("<font color=\"#ff0000\" face=Arial>red</font> a<x>b <3", "<c.red>red</c> ab &lt;3", 1),
   ("<font color=pink>pink</font>", "pink", 1),
   ("</i>stray end", "stray end", 0),
 ])

@@ -17,7 +17,8 @@ func subtitleFixture(_ name: String) throws -> [UInt8] {
     summary(document) == [
       "1|1.0|2.5|<i>Plain</i> & <font color=\"#FF0000\">red</font>",
       "|3.005|4.025|no number, dot separators, short milliseconds",
-      "3|5.0|6.0|top, after a missing blank line",
+      // The stray text after a blank line is the cue's, as FFmpeg's demuxer reads it.
+      "3|5.0|6.0|top, after a missing blank line\nstray text between cues",
       "9|3723.004|3724.005|bottom left\ntwo lines",
     ])
   #expect(document.cues[2].settings == SubRip.settings(forASSAlignment: 8))

@@ -83,18 +83,18 @@ func lineEndingsAndBOM(separator: String) throws {
     ])
 }
 
-@Test func garbageBetweenCuesIsSkippedWithDiagnostic() throws {
+/// Text before the first cue is skipped; text between cues is the previous cue's, as FFmpeg's
+/// demuxer reads it (a cue ends at the next number and timing line, not at a blank line).
+@Test func garbageBeforeCuesIsSkippedAndBetweenCuesJoinsTheCue() throws {
   let document = try srt(
     "junk line\nmore junk\n\n1\n00:00:01,000 --> 00:00:02,000\nA\n\nB stray\n\n5\nnot timing\n\n2\n00:00:03,000 --> 00:00:04,000\nC\n"
   )
-  #expect(summary(document) == ["1|1.0|2.0|A", "2|3.0|4.0|C"])
+  #expect(summary(document) == ["1|1.0|2.0|A\nB stray\n5\nnot timing", "2|3.0|4.0|C"])
   let reasons = document.diagnostics.map { "\($0.line): \($0.reason)" }
   #expect(
     reasons == [
       "1: text outside a cue skipped",
-      "8: text outside a cue skipped",
-      "10: cue number without a timing line skipped",
-      "11: text outside a cue skipped",
+      "8: text after a blank line joined to the cue before it",
     ])
 }
 

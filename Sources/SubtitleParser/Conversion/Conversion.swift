@@ -17,6 +17,10 @@ extension SubtitleDocument {
   /// text get end tags; text that would read as SRT markup is kept as text. Settings become the
   /// nearest `{\anN}` alignment; cue identifiers become sequence numbers.
   ///
+  /// To WebVTT, the cues keep their order in `cues` (position for position with the source's);
+  /// when they are not in order of start time, a diagnostic says so, and `webVTT()` writes them
+  /// in that order (ties in document order), as WebVTT requires.
+  ///
   /// SSA/ASS to either: the cue text tree (`SubStationAlpha`) is written by the target's
   /// writer; the tags the tree does not hold (`\fn`, `\fs`, `\move`, karaoke, …) are noted
   /// per cue. A target that is not writable (`.ass`) returns `self`, with a diagnostic.
@@ -47,6 +51,7 @@ extension SubtitleDocument {
       let adopted = syntax.adoptCue(cue, of: self, into: &out, notes: &notes)
       out.cues.append(adopted)
     }
+    if target == .webVTT { Self.startOrderNote(out.cues, into: &notes) }
     var all = DiagnosticLog(diagnostics)
     all.append(contentsOf: notes)
     out.diagnostics = all.list

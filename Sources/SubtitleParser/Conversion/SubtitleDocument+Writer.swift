@@ -17,7 +17,8 @@ extension SubtitleDocument {
   public func srtString() -> String { String(decoding: srt(), as: UTF8.self) }
 
   /// The document as WebVTT: the `WEBVTT` line with the header, `REGION` and `STYLE` blocks,
-  /// then the cues with their identifiers and every setting that differs from the default.
+  /// then the cues with their identifiers and every setting that differs from the default, in
+  /// order of start time as WebVTT requires (cues of equal start time in document order).
   ///
   /// - Returns: UTF-8 bytes.
   /// - Complexity: O(*n*) in the size of the text.
@@ -145,7 +146,10 @@ extension SubtitleDocument {
       if style.utf8.last != 0x0A { out.append(0x0A) }
       out.append(0x0A)
     }
-    for (n, cue) in cues.enumerated() {
+    // WebVTT cues are in order of start time: an SRT file's may not be.
+    let order = Self.startTimeOrder(of: cues)
+    for n in cues.indices {
+      let cue = cues[order?[n] ?? n]
       if n > 0 { out.append(0x0A) }
       let id = text[clamped(cue.idRange)]
       if !id.isEmpty {

@@ -2,7 +2,8 @@
 ///
 /// Detection looks at byte order marks only (plus a cheap UTF-16 check for files without one);
 /// everything else is read as UTF-8. The single-byte tables are written out from the published
-/// code charts (WHATWG Encoding for windows-1252, ISO/IEC 8859-1 and 8859-15).
+/// code charts (WHATWG Encoding for windows-1252, ISO/IEC 8859-1 and 8859-15; the others in
+/// `TextEncoding+CodePages.swift`).
 public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
   /// UTF-8, with or without a byte order mark.
   case utf8 = "UTF-8"
@@ -16,9 +17,25 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
   case isoLatin1 = "ISO-8859-1"
   /// ISO/IEC 8859-15 (Latin-9): Latin-1 with the euro sign and seven other changes.
   case isoLatin9 = "ISO-8859-15"
+  /// Windows code page 1250 (Central European: Polish, Czech, Hungarian, Croatian, …).
+  case windows1250 = "windows-1250"
+  /// Windows code page 1251 (Cyrillic: Russian, Ukrainian, Serbian, Bulgarian, …).
+  case windows1251 = "windows-1251"
+  /// Windows code page 1253 (Greek).
+  case windows1253 = "windows-1253"
+  /// Windows code page 1254 (Turkish).
+  case windows1254 = "windows-1254"
+  /// ISO/IEC 8859-2 (Latin-2, Central European).
+  case isoLatin2 = "ISO-8859-2"
+  /// ISO/IEC 8859-5 (Cyrillic).
+  case isoCyrillic = "ISO-8859-5"
+  /// ISO/IEC 8859-7 (Greek, with the 2003 additions: euro, drachma and ypogegrammeni signs).
+  case isoGreek = "ISO-8859-7"
+  /// KOI8-R (Russian, RFC 1489).
+  case koi8R = "KOI8-R"
 
   /// Looks an encoding up by name, ignoring case, `-` and `_` (`utf8`, `UTF-16le`, `cp1252`,
-  /// `latin1`, `latin-9`, …).
+  /// `latin1`, `latin-9`, `cp1251`, `latin2`, `koi8r`, `greek`, …).
   ///
   /// - Parameter name: The encoding name as a user would type it.
   /// - Throws: `SubtitleError.unknownEncoding` for a name that is not supported.
@@ -31,7 +48,16 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
     case "utf16be": self = .utf16BE
     case "windows1252", "cp1252", "win1252": self = .windows1252
     case "iso88591", "latin1", "l1": self = .isoLatin1
-    case "iso885915", "latin9", "l9": self = .isoLatin9
+    case "iso885915", "latin9", "l9", "latin0", "csisolatin9": self = .isoLatin9
+    case "windows1250", "cp1250", "win1250", "xcp1250": self = .windows1250
+    case "windows1251", "cp1251", "win1251", "xcp1251": self = .windows1251
+    case "windows1253", "cp1253", "win1253", "xcp1253": self = .windows1253
+    case "windows1254", "cp1254", "win1254", "xcp1254": self = .windows1254
+    case "iso88592", "latin2", "l2", "csisolatin2", "isoir101": self = .isoLatin2
+    case "iso88595", "cyrillic", "csisolatincyrillic", "isoir144": self = .isoCyrillic
+    case "iso88597", "greek", "greek8", "csisolatingreek", "isoir126", "elot928", "ecma118":
+      self = .isoGreek
+    case "koi8r", "koi8", "cskoi8r": self = .koi8R
     default: throw SubtitleError.unknownEncoding(name)
     }
   }
@@ -93,7 +119,8 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
       return TextEncoding.decodeUTF16(bytes, bigEndian: false, reportingNUL: reportingNUL)
     case .utf16BE:
       return TextEncoding.decodeUTF16(bytes, bigEndian: true, reportingNUL: reportingNUL)
-    case .windows1252, .isoLatin1, .isoLatin9:
+    case .windows1252, .isoLatin1, .isoLatin9, .windows1250, .windows1251, .windows1253,
+      .windows1254, .isoLatin2, .isoCyrillic, .isoGreek, .koi8R:
       // A leading UTF-8 byte order mark is an editor's, not the text `ï»¿`: some save
       // single-byte text with one.
       var log = DiagnosticLog()
@@ -105,7 +132,7 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
       if reportingNUL {
         bytes.withUnsafeBufferPointer { TextEncoding.reportNUL($0, from: start, into: &log) }
       }
-      let text = start == 0 ? decodeSingleByte(bytes) : decodeSingleByte(Array(bytes[start...]))
+      let text = decodeSingleByte(bytes, from: start, log: &log)
       return Transcoded(utf8: text, diagnostics: log.list)
     }
   }
@@ -291,14 +318,51 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
     return Transcoded(utf8: out, diagnostics: log.list)
   }
 
-  func decodeSingleByte(_ bytes: [UInt8]) -> [UInt8] {
+  /// `bytes[start...]` in this single-byte encoding as UTF-8. A byte the code page leaves
+  /// unassigned (a table entry of U+FFFD) becomes U+FFFD with a diagnostic in `log`, repeats on
+  /// a line folded.
+  func decodeSingleByte(_ bytes: [UInt8], from start: Int, log: inout DiagnosticLog) -> [UInt8] {
     var out: [UInt8] = []
-    out.reserveCapacity(bytes.count + bytes.count / 8)
-    for b in bytes {
+    let twoByteLetters = self != .windows1252 && self != .isoLatin1 && self != .isoLatin9
+    // Letters beyond Latin-1 (all of the Cyrillic and Greek ones) take two UTF-8 bytes.
+    out.reserveCapacity(bytes.count + (twoByteLetters ? bytes.count : bytes.count / 8))
+    guard let table = highTable else {
+      for b in bytes[start...] {
+        if b < 0x80 {
+          out.append(b)
+        } else {
+          appendUTF8(UInt32(scalar(forHighByte: b)), to: &out)
+        }
+      }
+      return out
+    }
+    // Lines are counted only from the first unassigned byte on (files rarely have one).
+    var line = 0
+    var counted = 0
+    for i in start..<bytes.count {
+      let b = bytes[i]
       if b < 0x80 {
         out.append(b)
-      } else {
-        appendUTF8(UInt32(scalar(forHighByte: b)), to: &out)
+        continue
+      }
+      let scalar = table[Int(b &- 0x80)]
+      appendUTF8(UInt32(scalar), to: &out)
+      if scalar == 0xFFFD {
+        if line == 0 {
+          line = bytes.withUnsafeBufferPointer { TextEncoding.lineNumber(of: i, in: $0) }
+        } else {
+          while counted < i {
+            let c = bytes[counted]
+            if c == 0x0D || (c == 0x0A && (counted == 0 || bytes[counted - 1] != 0x0D)) {
+              line += 1
+            }
+            counted += 1
+          }
+        }
+        counted = i
+        log.add(
+          line: line, offset: i, fold: .invalidUTF8,
+          "byte 0x\(hex(b)), unassigned in \(rawValue), replaced with U+FFFD")
       }
     }
     return out

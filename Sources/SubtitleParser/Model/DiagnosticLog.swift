@@ -6,7 +6,7 @@ struct DiagnosticLog: Sendable {
   enum Fold: Hashable, Sendable {
     /// Never folds (each is an entry of its own, up to the limit).
     case none
-    /// An invalid UTF-8 sequence replaced with U+FFFD.
+    /// An invalid UTF-8 sequence, or a byte a code page leaves unassigned, replaced with U+FFFD.
     case invalidUTF8
     /// A NUL byte replaced with U+FFFD.
     case nul

@@ -352,7 +352,9 @@ public enum SubtitleError: Error, Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .badSignature(let line, _): "not a WebVTT file: bad or missing signature (line \(line))"
     case .badEncoding(let name, let offset): "invalid \(name) at byte \(offset)"
-    case .unknownEncoding(let name): "unknown encoding '\(name)'"
+    case .unknownEncoding(let name):
+      "unknown encoding '\(name)' (known: "
+        + TextEncoding.allCases.map(\.rawValue).joined(separator: ", ") + ")"
     case .unsupportedEncoding(let name, let offset):
       "the XML declaration names encoding '\(name)' (byte \(offset)), which cannot be decoded"
     case .notSubtitles(let reason): "not a subtitle file: \(reason)"

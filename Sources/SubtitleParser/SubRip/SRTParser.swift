@@ -13,6 +13,21 @@ struct SRTParser {
   var rewrite: [Int] = []
   /// Whether any non-blank line was seen.
   var sawText = false
+  /// The index of the last cue stored, while text after it may still join it (-1: none, or the
+  /// last timing line's cue was skipped).
+  var lastCue = -1
+  /// The last cue that text after a blank line joined (its one diagnostic is written).
+  var joinedCue = -1
+  /// Where joined text left blank lines (or a lone cue number) between a cue's lines: each gap
+  /// becomes one line feed once parsing is done (`SubRip.joinParagraphs`).
+  var joins: [Join] = []
+
+  /// A gap in the text of cue `cue`: `gap` (from the line feed that ends one text line to the
+  /// start of the next) is to become a single line feed.
+  struct Join {
+    var cue: Int
+    var gap: Range<Int>
+  }
 
   /// What a run produced, without the pointers it used. `cues` is filled in by the caller
   /// from the storage and `overflow`.
@@ -22,16 +37,24 @@ struct SRTParser {
     var diagnostics = DiagnosticLog()
     var rewrite: [Int] = []
     var sawText = false
+    var joins: [Join] = []
   }
 
   var output: Output {
-    Output(overflow: overflow, diagnostics: diagnostics, rewrite: rewrite, sawText: sawText)
+    Output(
+      overflow: overflow, diagnostics: diagnostics, rewrite: rewrite, sawText: sawText,
+      joins: joins)
   }
 
+  /// Where the general state machine is between cues.
   enum State {
+    /// After blank lines (or at the start).
     case between
+    /// After a cue number line, waiting for its timing line.
     case afterNumber
+    /// In text that joins the last cue after a blank line.
     case inCue
+    /// In text before any cue (or after a skipped one), skipped.
     case garbage
   }
 
@@ -191,6 +214,10 @@ struct SRTParser {
         note(at.pendingLine, at.pendingId.lowerBound, "cue number without a timing line skipped")
         at.pendingId = i..<eol
         at.pendingLine = at.line
+      } else if !blank && lastCue >= 0 {
+        // A number line and text, no timing line: both are text of the last cue.
+        join(at.pendingId.lowerBound, eol, line: at.pendingLine)
+        at.state = .inCue
       } else {
         note(at.pendingLine, at.pendingId.lowerBound, "cue number without a timing line skipped")
         if !blank { note(at.line, i, "text outside a cue skipped") }
@@ -206,6 +233,11 @@ struct SRTParser {
         at.state = .afterNumber
       } else if let found = SRTParser.timingLine(p, i, eol) {
         timing = found
+      } else if lastCue >= 0 {
+        // Cues end at the next cue's number and timing line, not at a blank line: text after
+        // one is the last cue's (as FFmpeg's demuxer reads it).
+        join(i, eol, line: at.line)
+        at.state = .inCue
       } else if at.state == .between {
         note(at.line, i, "text outside a cue skipped")
         at.state = .garbage
@@ -384,7 +416,10 @@ struct SRTParser {
     _ t: Timing, _ id: Range<Int>, _ line: Int, _ timingEnd: Int, _ textStart: Int,
     _ textEnd: Int, _ n: Int, _ braces: inout BraceCache
   ) {
-    if t.flags & (SRTParser.absurdHours | SRTParser.absurdField) != 0 { return }
+    if t.flags & (SRTParser.absurdHours | SRTParser.absurdField) != 0 {
+      lastCue = -1
+      return
+    }
     let p = self.p
     var lower = textStart < 0 ? timingEnd : textStart
     let upper = textStart < 0 ? timingEnd : textEnd
@@ -431,7 +466,40 @@ struct SRTParser {
       if alignment != 0 { late.settings = SubRip.settings(forASSAlignment: alignment) }
       overflow.append(late)
     }
+    lastCue = cueCount
     cueCount &+= 1
+  }
+
+  /// Adds the lines `p[start..<end]`, found after a blank line, to the text of the last cue
+  /// (after a line break when it has text), with one diagnostic per cue so joined.
+  @inline(never)
+  mutating func join(_ start: Int, _ end: Int, line: Int) {
+    let index = lastCue
+    var cue: Cue
+    if index < cueCapacity, let cueStorage {
+      cue = cueStorage[index]
+    } else {
+      cue = overflow[index - cueCapacity]
+    }
+    if cue.textRange.isEmpty {
+      cue.textRange = start..<end
+    } else {
+      let gap = cue.textRange.upperBound..<start
+      if gap.count > 1 { joins.append(Join(cue: index, gap: gap)) }
+      cue.textRange = cue.textRange.lowerBound..<end
+    }
+    if rewrite.last != index && ByteScanner.findMemchr(0x7B, p.base, start, end) < end {
+      rewrite.append(index)
+    }
+    if index < cueCapacity, let cueStorage {
+      cueStorage[index] = cue
+    } else {
+      overflow[index - cueCapacity] = cue
+    }
+    if joinedCue != index {
+      joinedCue = index
+      note(line, start, "text after a blank line joined to the cue before it")
+    }
   }
 
   /// Adds a diagnostic. Not inlined, so the callers' hot loops do not carry the building of

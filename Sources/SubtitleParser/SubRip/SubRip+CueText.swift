@@ -1,9 +1,12 @@
 extension SubRip {
   /// Parses SRT cue markup into the same tree WebVTT cue text gives: `<i>`, `<b>`, `<u>` (any
   /// case) become those elements, `<font …>` a `font` element with its attributes (names
-  /// lowercased, quotes removed, source order). Anything else, including unknown or unclosed
-  /// tags, is text, as players show it; an end tag closes the innermost open element of its
-  /// kind and the ones inside it, and one without an open element is ignored.
+  /// lowercased, quotes removed, source order); `<br>` (`<br/>`, any case) a line break. Other
+  /// tag-shaped sequences (`<name …>`, `</name>`, `<name/>`, the name an ASCII letter then
+  /// letters, digits or `-`) are removed and their content kept, as FFmpeg's and Media3's SRT
+  /// decoders do; a `<` that starts no such tag (`x < y`, `<3`) and unclosed tags are text.
+  /// An end tag closes the innermost open element of its kind and the ones inside it, and one
+  /// without an open element is ignored.
   ///
   /// - Parameter bytes: One cue's text as UTF-8 (invalid sequences read as U+FFFD).
   /// - Returns: The top-level nodes.
@@ -72,6 +75,17 @@ extension SubRip {
           i = end + 1
           continue
         }
+        switch otherTag(bytes[(i + 1)..<end]) {
+        case .lineBreak:
+          pending.append(0x0A)
+          i = end + 1
+          continue
+        case .unknown:
+          i = end + 1
+          continue
+        case nil:
+          break
+        }
       }
       pending.append(c)
       i += 1
@@ -80,6 +94,47 @@ extension SubRip {
     let openAtEnd = stack.count - 1
     while stack.count > 1 { close() }
     return (stack[0].children, openAtEnd)
+  }
+
+  /// What a tag-shaped sequence that `srtTag(_:)` does not map stands for.
+  enum OtherTag {
+    /// `<br>`, `<br/>`, `<br …>` in any case: a line break.
+    case lineBreak
+    /// Any other tag: removed, its content kept.
+    case unknown
+  }
+
+  /// Reads the bytes between `<` and `>` as a tag that `srtTag(_:)` did not map: `name`,
+  /// `name/`, `name …` or `/name` (spaces allowed before the `>` of an end tag), where the
+  /// name is an ASCII letter followed by ASCII letters, digits or `-`. Anything else (`<3`,
+  /// `x < y > z`, `<c.yellow>`, a tag across lines) is nil: text.
+  static func otherTag(_ tag: ArraySlice<UInt8>) -> OtherTag? {
+    var k = tag.startIndex
+    let closing = k < tag.endIndex && tag[k] == 0x2F
+    if closing { k += 1 }
+    func isLetter(_ c: UInt8) -> Bool { (c | 0x20) &- 0x61 < 26 }
+    guard k < tag.endIndex, isLetter(tag[k]) else { return nil }
+    let nameStart = k
+    while k < tag.endIndex, isLetter(tag[k]) || tag[k] &- 0x30 < 10 || tag[k] == 0x2D { k += 1 }
+    let nameEnd = k
+    if k < tag.endIndex {
+      let c = tag[k]
+      // A tag is on one line: `<` and `>` on different lines are text.
+      guard !tag[k...].contains(0x0A) else { return nil }
+      let space = c == 0x20 || c == 0x09
+      if closing {
+        // `</name >`: nothing but spaces after the name.
+        guard tag[k...].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { return nil }
+      } else if c == 0x2F {
+        guard k + 1 == tag.endIndex else { return nil }
+      } else if !space {
+        return nil
+      }
+    }
+    let br =
+      !closing && nameEnd - nameStart == 2 && tag[nameStart] | 0x20 == 0x62
+      && tag[nameStart + 1] | 0x20 == 0x72
+    return br ? .lineBreak : .unknown
   }
 
   /// Recognises `i`, `b`, `u`, `font …` and their end tags.

@@ -24,7 +24,7 @@ struct SubRipCueTextWriter {
   ///
   /// Text is written as it is, except where an SRT reader would read it differently: a carriage
   /// return (a line end in SRT) becomes a space, other control characters but tab and line
-  /// feed become U+FFFD, and a `<` that would open an SRT tag (text such as `<i>`, from
+  /// feed become U+FFFD, and a `<` that would open an SRT tag (text such as `<i>` or `<x>`, from
   /// WebVTT's `&lt;i&gt;`) gets a WORD JOINER (U+2060, invisible) after it, as SRT has no
   /// escapes: the written text then reads back as text. (Override blocks, blank lines and
   /// timing lines in text are disarmed by the document writer, `serializedSRT()`.)
@@ -145,7 +145,8 @@ struct SubRipCueTextWriter {
   }
 
   /// Puts a WORD JOINER after each `<` of `textBrackets` that an SRT reader would take as the
-  /// start of a tag it knows (`SubRip.srtTag(_:)`): a `>` follows before any other `<`.
+  /// start of a tag (`SubRip.srtTag(_:)`, or one it removes or reads as a line break,
+  /// `SubRip.otherTag(_:)`): a `>` follows before any other `<`.
   private static func disarmTags(in out: inout [UInt8], from start: Int, textBrackets: [Int]) {
     var armed: [Int] = []
     // The next `>` and `<`, found once and reused while they are ahead (linear for many
@@ -157,7 +158,9 @@ struct SubRipCueTextWriter {
       if nextOpen <= at { nextOpen = out[(at + 1)...].firstIndex(of: 0x3C) ?? out.count }
       guard nextClose < out.count, nextClose < nextOpen else { continue }
       let tag = String(decoding: out[(at + 1)..<nextClose], as: UTF8.self)
-      if SubRip.srtTag(tag) != nil { armed.append(at + 1) }
+      if SubRip.srtTag(tag) != nil || SubRip.otherTag(out[(at + 1)..<nextClose]) != nil {
+        armed.append(at + 1)
+      }
     }
     insertWordJoiners(at: armed, in: &out, from: start)
   }

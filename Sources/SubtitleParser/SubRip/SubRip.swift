@@ -24,12 +24,16 @@
 /// before the milliseconds, an arrow other than `-->` and spaces before a `:` make the line
 /// no timing line, as in both readers. Also accepted: `X1:… X2:… Y1:… Y2:…` coordinates or
 /// other text after a full timing line (ignored, with a diagnostic); CRLF, CR and LF line
-/// ends; a leading byte order mark. Text between cues that is not a cue is skipped with a
-/// diagnostic.
+/// ends; a leading byte order mark. A cue ends where the next one starts (a timing line, or a
+/// number line and a timing line), not at a blank line: text after blank lines that starts no
+/// cue joins the cue before it after one line break (a lone number line without text after it
+/// is dropped), with one diagnostic per cue so joined, as FFmpeg's demuxer reads it. Text
+/// before the first cue, or after a skipped one, is skipped with a diagnostic.
 ///
-/// Styling markup (`<i>`, `<b>`, `<u>`, `<font color=…>`) stays in the cue text. ASS override
-/// blocks (`{\…}`) are removed from the stored text; `{\an1}` to `{\an9}` become positioning
-/// settings (see `settings(forASSAlignment:)`).
+/// Styling markup (`<i>`, `<b>`, `<u>`, `<font color=…>`) stays in the cue text; the cue text
+/// tree (`parseCueText(_:)`) maps it, reads `<br>` as a line break and drops other tags, as
+/// FFmpeg and Media3 do. ASS override blocks (`{\…}`) are removed from the stored text;
+/// `{\an1}` to `{\an9}` become positioning settings (see `settings(forASSAlignment:)`).
 public enum SubRip {
   /// Parses SRT from UTF-8 bytes.
   ///
@@ -82,6 +86,9 @@ public enum SubRip {
     parser.cues = cues
     if parser.cues.isEmpty && parser.sawText {
       throw SubtitleError.notSubtitles(reason: "no SRT timing line ('00:00:01,000 --> …') found")
+    }
+    if !parser.joins.isEmpty {
+      joinParagraphs(in: &text, parser: &parser)
     }
     if !parser.rewrite.isEmpty {
       removeOverrideBlocks(in: &text, parser: &parser)

@@ -9,7 +9,8 @@ extension TTML {
     case singleByte(TextEncoding)
 
     /// The encoding an XML declaration's `name` stands for, by the WHATWG Encoding labels
-    /// (case, `-`, `_` and spaces ignored), or `nil` for one this reader cannot decode.
+    /// (case, `-`, `_` and spaces ignored) and the names `TextEncoding(name:)` takes, or `nil`
+    /// for one this reader cannot decode.
     ///
     /// As in browsers, US-ASCII and ISO-8859-1 (with their aliases, `latin1` among them) are
     /// read as windows-1252: its bytes 0x80 to 0x9F are printable characters (`’`, `€`, `…`)
@@ -29,10 +30,13 @@ extension TTML {
       case "windows1252", "cp1252", "xcp1252", "win1252", "iso88591", "iso88591:1987", "latin1",
         "l1", "isoir100", "ibm819", "cp819", "csisolatin1", "usascii", "ascii", "ansix3.41968":
         self = .singleByte(.windows1252)
-      case "iso885915", "latin9", "l9", "csisolatin9":
-        self = .singleByte(.isoLatin9)
       default:
-        return nil
+        // Any other single-byte encoding this module decodes (windows-1251, ISO-8859-2, KOI8-R,
+        // ISO-8859-15, …), by the names `TextEncoding(name:)` takes.
+        guard let encoding = try? TextEncoding(name: name), encoding != .utf16LE,
+          encoding != .utf16BE
+        else { return nil }
+        self = encoding == .utf8 ? .utf8 : .singleByte(encoding)
       }
     }
   }

@@ -1,0 +1,84 @@
+import Testing
+
+@testable import SubtitleParser
+
+/// Text after a blank line inside an SRT cue: FFmpeg's demuxer (which mpv and VLC use) ends a
+/// cue at the next cue's number and timing line, so such text is the cue's, after a line break.
+@Suite struct SRTJoinedTextTests {
+  /// `id|start|end|text` of each cue of `text` read as SRT, and `line: reason` of each
+  /// diagnostic.
+  static func read(_ text: String) throws -> (cues: [String], notes: [String]) {
+    let document = try SubRip.parse(Array(text.utf8))
+    return (
+      document.cues.map {
+        "\(document.id(of: $0))|\($0.startTime)|\($0.endTime)|\(document.text(of: $0))"
+      },
+      document.diagnostics.map { "\($0.line): \($0.reason)" }
+    )
+  }
+
+  static let joined = "text after a blank line joined to the cue before it"
+
+  @Test func aSecondParagraphJoinsItsCue() throws {
+    let (cues, notes) = try Self.read(
+      "1\n00:00:01,000 --> 00:00:02,000\nFirst line\n\nsecond paragraph of cue 1\n\n2\n"
+        + "00:00:03,000 --> 00:00:04,000\nCue two\n")
+    #expect(cues == ["1|1.0|2.0|First line\nsecond paragraph of cue 1", "2|3.0|4.0|Cue two"])
+    #expect(notes == ["5: \(Self.joined)"])
+  }
+
+  @Test(arguments: ["\r\n", "\r"])
+  func otherLineEndsJoinTheSameWay(separator: String) throws {
+    let lines = [
+      "1", "00:00:01,000 --> 00:00:02,000", "A", "", "", "B", "C", "", "D", "", "2",
+      "00:00:03,000 --> 00:00:04,000", "E", "",
+    ]
+    let (cues, notes) = try Self.read(lines.joined(separator: separator))
+    #expect(cues == ["1|1.0|2.0|A\nB\nC\nD", "2|3.0|4.0|E"])
+    // One diagnostic per cue, however many paragraphs joined it.
+    #expect(notes == ["6: \(Self.joined)"])
+  }
+
+  @Test func aCueWithoutTextTakesTheTextAfterTheBlankLine() throws {
+    let (cues, _) = try Self.read(
+      "1\n00:00:01,000 --> 00:00:02,000\n\nLate text\n\n2\n00:00:03,000 --> 00:00:04,000\nB\n")
+    #expect(cues == ["1|1.0|2.0|Late text", "2|3.0|4.0|B"])
+  }
+
+  @Test func aNumberWithTextAfterItIsText() throws {
+    let (cues, notes) = try Self.read(
+      "1\n00:00:01,000 --> 00:00:02,000\nA\n\n42\nis the answer\n\n2\n"
+        + "00:00:03,000 --> 00:00:04,000\nB\n")
+    #expect(cues == ["1|1.0|2.0|A\n42\nis the answer", "2|3.0|4.0|B"])
+    #expect(notes == ["5: \(Self.joined)"])
+  }
+
+  @Test func cuesSeparatedByBlankLinesAndATrailingNumberAreUnchanged() throws {
+    let (cues, notes) = try Self.read(
+      "1\n00:00:01,000 --> 00:00:02,000\nA\n\n\n\n2\n00:00:03,000 --> 00:00:04,000\nB\n\n3\n")
+    #expect(cues == ["1|1.0|2.0|A", "2|3.0|4.0|B"])
+    #expect(notes == ["11: cue number without a timing line skipped"])
+  }
+
+  @Test func textAfterASkippedCueIsNotJoinedToAnEarlierOne() throws {
+    let (cues, notes) = try Self.read(
+      "1\n00:00:01,000 --> 00:00:02,000\nA\n\n2\n0000000000:00:03,000 --> 00:00:04,000\nB\n\nC\n")
+    #expect(cues == ["1|1.0|2.0|A"])
+    #expect(notes.last == "9: text outside a cue skipped")
+  }
+
+  @Test func overrideBlocksInJoinedTextAreRemoved() throws {
+    let document = try SubRip.parse(
+      Array("1\n00:00:01,000 --> 00:00:02,000\nA\n\n{\\b1}B{\\b0}\n".utf8))
+    #expect(document.text(of: document.cues[0]) == "A\nB")
+  }
+
+  /// The WebVTT written from a joined cue has no blank line inside it.
+  @Test func joinedTextConvertsToOneWebVTTCue() throws {
+    let document = try SubRip.parse(
+      Array(
+        "1\n00:00:01,000 --> 00:00:02,000\nA\n\nB\n\n2\n00:00:03,000 --> 00:00:04,000\nC\n".utf8))
+    let vtt = try WebVTT.parse(document.webVTT())
+    #expect(vtt.cues.map { vtt.text(of: $0) } == ["A\nB", "C"])
+  }
+}
