@@ -32,6 +32,15 @@ import Testing
     #expect(Self.tree(text) == [.text(text)])
   }
 
+  @Test func knownTagsWithAttributesAreStillMarkup() {
+    // HTML-minded writers add attributes; FFmpeg ignores them.
+    #expect(
+      Self.tree("<i class=\"x\">a</i><b style='y'>b</b>")
+        == [Self.element(.italic, [.text("a")]), Self.element(.bold, [.text("b")])])
+    // An end tag with something after its name is no end tag: text.
+    #expect(Self.tree("<i>a</i x>") == [Self.element(.italic, [.text("a</i x>")])])
+  }
+
   @Test func knownTagsKeepWorkingInAnyCase() {
     #expect(
       Self.tree("<I>f</I> <U >h</u> x<br>y")

@@ -137,7 +137,7 @@ extension SubRip {
     return br ? .lineBreak : .unknown
   }
 
-  /// Recognises `i`, `b`, `u`, `font …` and their end tags.
+  /// Recognises `i`, `b`, `u` (with attributes or not), `font …` and their end tags.
   static func srtTag(_ tag: String) -> (CueElement.Kind, Bool, [CueElement.Attribute])? {
     let closing = tag.hasPrefix("/")
     let body = closing ? tag.dropFirst() : Substring(tag)
@@ -145,7 +145,13 @@ extension SubRip {
     let rest = body.dropFirst(name.count)
     switch name {
     case "i", "b", "u":
-      guard rest.allSatisfy({ $0.isWhitespace }) else { return nil }
+      // A start tag's attributes (`<i class="x">`, as HTML-minded writers add them) are
+      // ignored, as FFmpeg ignores them; an end tag has none.
+      guard
+        closing
+          ? rest.allSatisfy({ $0.isWhitespace })
+          : rest.isEmpty || ((rest.first == " " || rest.first == "\t") && !rest.contains("\n"))
+      else { return nil }
       return (name == "i" ? .italic : name == "b" ? .bold : .underline, closing, [])
     case "font":
       if closing { return (.font, true, []) }
