@@ -108,13 +108,39 @@ func invalidUTF8IsReported(label: String?) throws {
 
 /// Time attributes that are not time expressions, on `body`, `div`, `p` or `span`.
 private let badTimes: [(element: String, attribute: String, value: String)] = [
-  ("body", "dur", "3:58.640"),  // MM:SS
-  ("p", "begin", "1.5"),  // a bare number
+  ("body", "dur", "3 minutes"),
+  ("p", "begin", "1.5.2"),  // two points
   ("p", "begin", "00:00:01."),  // a trailing dot
   ("p", "end", "00:00:02,000"),  // SRT's comma
-  ("div", "begin", "1:00"),
+  ("div", "begin", "1:00:00:00:00"),
   ("span", "end", "soon"),
 ]
+
+@Test(arguments: [
+  ("3:58.640", 238.64), ("1.5", 1.5), ("0:05", 5.0), ("12", 12.0), ("10:02", 602.0),
+])
+func plainSecondsAndMinutesAreReadWithANote(value: String, seconds: Double) throws {
+  // Apple's lyrics files write times without a unit, as seconds or minutes and seconds, and
+  // pysubs2 reads them so; they are not time expressions, so each is noted.
+  let bytes = Array(
+    """
+    <tt xmlns="http://www.w3.org/ns/ttml"><body><div>
+    <p begin="\(value)" end="2000s">Hello</p>
+    </div></body></tt>
+    """.utf8)
+  let parsed = try SubtitleFile.parse(bytes)
+  #expect(parsed.cues.map(\.startTime) == [seconds])
+  #expect(
+    parsed.diagnostics.map(\.reason) == [
+      "TTML begin '\(value)' is not a time expression (it has no unit); read as \(seconds) s, "
+        + "as Apple's files mean it"
+    ])
+}
+
+@Test(arguments: ["1:5", "61:5.5", ".5", "5.", "1:60", "-3", "1e3"])
+func onlyPlainFormsAreReadSo(value: String) throws {
+  #expect(TTMLTiming(root: try TTMLXML.parse(Array("<tt/>".utf8))).lenientSeconds(value) == nil)
+}
 
 @Test(arguments: badTimes.indices)
 func anInvalidTimeIsIgnoredAndTheContentKept(index: Int) throws {

@@ -86,12 +86,24 @@ struct TTMLBuilder {
     log.add(line: line, offset: document.text.count, reason)
   }
 
-  /// Notes that the `name` attribute's value `text` (on an element at `line`) is not a time
-  /// expression, and is ignored. Each such attribute gets its own entry (the log bounds them).
-  mutating func badTime(_ name: String, _ text: String, line: Int) {
+  /// The seconds of the `name` attribute's value `text` (on an element at `line`): a time
+  /// expression's; else, with a note, a plain number of seconds or minutes and seconds
+  /// (``TTMLTiming/lenientSeconds(_:)``), as Apple's lyrics files write them; else `nil`, and
+  /// the attribute is ignored, with a note. Each such attribute gets its own entry (the log
+  /// bounds them).
+  mutating func time(_ name: String, _ text: String, line: Int) -> Double? {
+    if let value = timing.seconds(text) { return value }
+    if let value = timing.lenientSeconds(text) {
+      log.add(
+        line: line, offset: document.text.count,
+        "TTML \(name) '\(text)' is not a time expression (it has no unit); read as "
+          + "\(value) s, as Apple's files mean it")
+      return value
+    }
     log.add(
       line: line, offset: document.text.count,
       "TTML \(name) '\(text)' is not a time expression; the attribute is ignored")
+    return nil
   }
 
   mutating func build() {
@@ -230,9 +242,7 @@ struct TTMLBuilder {
           seconds.append(nil)
           continue
         }
-        let value = timing.seconds(text)
-        if value == nil { badTime(name, text, line: region.line) }
-        seconds.append(value)
+        seconds.append(time(name, text, line: region.line))
       }
       let start = seconds[0] ?? 0
       let interval = (
@@ -360,11 +370,7 @@ struct TTMLBuilder {
     // does; imsc.js uses the default too): the element and its content stay, with a note.
     func expression(_ name: String, _ text: String?) -> Double? {
       guard let text else { return nil }
-      guard let value = timing.seconds(text) else {
-        badTime(name, text, line: element.line)
-        return nil
-      }
-      return value
+      return time(name, text, line: element.line)
     }
     let begin = max(parentBegin, base + (expression("begin", beginText) ?? 0))
     var explicitEnd: Double? = expression("end", endText).map { base + $0 }

@@ -130,6 +130,25 @@ struct TTMLTiming {
     return nil
   }
 
+  /// The seconds of a value that is not a time expression but says one plainly, as Apple's
+  /// lyrics files (and readers such as pysubs2) write them: a number without a unit (`19.764`,
+  /// seconds) or minutes and seconds (`3:58.640`, `0:05`); `nil` for anything else.
+  func lenientSeconds(_ text: String) -> Double? {
+    let parts = text.trimmingASCIISpaces.split(separator: ":", omittingEmptySubsequences: false)
+    guard parts.count <= 2,
+      parts.allSatisfy({ part in
+        !part.isEmpty && part.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }
+          && part.utf8.filter { $0 == 0x2E }.count <= 1 && part.utf8.first != 0x2E
+          && part.utf8.last != 0x2E
+      })
+    else { return nil }
+    guard let last = parts.last, let seconds = Double(last), seconds.isFinite else { return nil }
+    guard parts.count == 2 else { return seconds }
+    guard let minutes = Int(parts[0]), seconds < 60, last.prefix(while: { $0 != "." }).count == 2
+    else { return nil }
+    return Double(minutes) * 60 + seconds
+  }
+
   /// ``seconds(_:)`` for a string without contiguous UTF-8 storage.
   private func slowSeconds(_ text: String) -> Double? {
     let expression = text.trimmingASCIISpaces
