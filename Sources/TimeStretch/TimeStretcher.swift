@@ -594,7 +594,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// before the output up to that position can be pulled, at every supported speed.
   public var latencyFrames: Int { reach }
 
-  /// The algorithmic latency in seconds (``latencyFrames`` / ``sampleRate``); about 25 ms.
+  /// The algorithmic latency in seconds (``latencyFrames`` / ``sampleRate``); about 25 ms (35 ms
+  /// for a stretcher created below 0.7x, whose segments are twice as long).
   public var latencySeconds: Double { Double(reach) / Double(sampleRate) }
 
   /// The output frames pulled since the start of the stream (or the last ``reset()``).
