@@ -204,6 +204,24 @@ func colour(_ css: String, _ children: CueNode...) -> CueNode {
     #expect(document.diagnostics.count == 1)
   }
 
+  @Test func fractionsOfOtherThanTwoDigitsAreReadByValueAndNoted() throws {
+    // libass and FFmpeg take the digits for centiseconds (.5 is 0.05 s, .766 is 7.66 s); the
+    // author of such a time means its value, which is read, with a note giving both.
+    var bytes = assScript([])
+    bytes += Array("Dialogue: 0,0:00:01.5,0:00:03.766,Default,,0,0,0,,x\n".utf8)
+    bytes += Array("Dialogue: 0,0:00:04,0:00:05.00,Default,,0,0,0,,y\n".utf8)
+    let document = try SubStationAlpha.parse(bytes)
+    #expect(document.cues.map(\.startTime) == [1.5, 4])
+    #expect(document.cues.map(\.endTime) == [3.766, 5])
+    #expect(
+      document.diagnostics.map(\.reason) == [
+        "time '0:00:01.5' has 1 fraction digit, read as 1.5 s (libass and FFmpeg take them for "
+          + "centiseconds: 1.05 s)",
+        "time '0:00:03.766' has 3 fraction digits, read as 3.766 s (libass and FFmpeg take them "
+          + "for centiseconds: 10.66 s)",
+      ])
+  }
+
   // MARK: - Override tags
 
   @Test func boldItalicUnderline() throws {

@@ -41,6 +41,19 @@ extension SSAParser {
         "Dialogue line with a bad time skipped (H:MM:SS.cc expected)")
       return
     }
+    // Times not in the usual ten characters may have other than two fraction digits: read by
+    // value here, but as a count of centiseconds by libass and FFmpeg, so noted.
+    for range in [startRange, endRange] where range.count != 10 {
+      let field = text[range]
+      let digits = Self.fractionDigits(field)
+      guard digits != 2, digits != 0, let value = Self.time(field) else { continue }
+      let renderers = value.rounded(.down) + Self.fractionAsCentiseconds(field)
+      diagnostics.add(
+        line: line, offset: range.lowerBound,
+        "time '\(String(decoding: field, as: UTF8.self))' has \(digits) fraction "
+          + (digits == 1 ? "digit" : "digits")
+          + ", read as \(value) s (libass and FFmpeg take them for centiseconds: \(renderers) s)")
+    }
     var styleIndex = -1
     if styleField >= 0 {
       var name = text[styleRange]
@@ -134,6 +147,43 @@ extension SSAParser {
       }
       out.append(contentsOf: UnsafeBufferPointer(rebasing: p[copied..<end]))
     }
+  }
+
+  /// How many digits follow the fraction's point (`.`, `,`, or a third `:`) of an ASS time.
+  static func fractionDigits(_ field: ArraySlice<UInt8>) -> Int {
+    var colons = 0
+    var inFraction = false
+    var digits = 0
+    for c in field {
+      if inFraction {
+        if c >= 0x30 && c <= 0x39 { digits += 1 }
+      } else if c == 0x3A {
+        colons += 1
+        if colons == 3 { inFraction = true }
+      } else if c == 0x2E || c == 0x2C {
+        inFraction = true
+      }
+    }
+    return digits
+  }
+
+  /// The seconds libass and FFmpeg take the fraction of the ASS time `field` for: its digits as
+  /// a number of centiseconds (`.5` is 0.05 s, `.766` is 7.66 s).
+  static func fractionAsCentiseconds(_ field: ArraySlice<UInt8>) -> Double {
+    var number = 0
+    var inFraction = false
+    var colons = 0
+    for c in field {
+      if inFraction {
+        if c >= 0x30 && c <= 0x39 && number < 1_000_000 { number = number * 10 + Int(c - 0x30) }
+      } else if c == 0x3A {
+        colons += 1
+        if colons == 3 { inFraction = true }
+      } else if c == 0x2E || c == 0x2C {
+        inFraction = true
+      }
+    }
+    return Double(number) / 100
   }
 
   /// `H:MM:SS.cc` in seconds (the fraction's digits a fraction of a second, at most three
