@@ -583,6 +583,41 @@ private func texts(_ document: SubtitleDocument) -> [String] {
   #expect(document.diagnostics.count == 2)
 }
 
+@Test func applesLyricsFilesCountTimesFromTheStartAndShowWholeLines() throws {
+  // Apple's lyrics TTML (itunes:timing) gives every div, p and span its absolute time, without
+  // a unit, and times each word for a karaoke highlight: each line shows whole for its p.
+  let document = try parse(
+    Array(
+      """
+      <tt xmlns="http://www.w3.org/ns/ttml" xmlns:itunes="http://music.apple.com/lyric-ttml-internal"
+          itunes:timing="Word" xml:lang="en">
+        <body dur="3:58.640">
+          <div begin="19.764" end="59.300">
+            <p begin="19.764" end="21.900"><span begin="19.764" end="20.105">When</span> \
+      <span begin="20.105" end="21.900">you were</span></p>
+            <p begin="24.594" end="26.898"><span begin="24.594" end="26.898">here</span></p>
+          </div>
+          <div begin="1:00.998" end="1:19.943">
+            <p begin="1:00.998" end="1:02.794">But I'm a creep</p>
+          </div>
+        </body>
+      </tt>
+      """.utf8))
+  #expect(texts(document) == ["When you were", "here", "But I'm a creep"])
+  #expect(document.cues.map(\.startTime) == [19.764, 24.594, 60.998])
+  #expect(document.cues.map(\.endTime) == [21.9, 26.898, 62.794])
+  #expect(document.diagnostics.contains { $0.reason.contains("Apple's lyrics format") })
+  // Without Apple's attribute the same times are TTML's, counted from the parent's begin.
+  let plain = try parse(
+    Array(
+      """
+      <tt xmlns="http://www.w3.org/ns/ttml"><body>
+        <div begin="10s"><p begin="1s" end="2s">a</p></div>
+      </body></tt>
+      """.utf8))
+  #expect(plain.cues.map(\.startTime) == [11])
+}
+
 @Test func aTimeThatCannotBeReadIsIgnoredAndItsElementKept() throws {
   // Read as if the attribute were not there (as ttconv does; imsc.js also falls back to the
   // default), each bad attribute noted with its name and value on its element's line. Valid

@@ -43,6 +43,12 @@ struct TTMLBuilder {
 
   let root: TTMLXML.Element
   let timing: TTMLTiming
+  /// Whether every time counts from the start of the document rather than from the parent's
+  /// begin: Apple's lyrics files (an `itunes:timing` attribute on `tt`) write each `div`, `p`
+  /// and `span` with its absolute time, as Apple's players read them. Read as TTML says, their
+  /// times added up: every line far later than sung, every word beyond its line's end. Their
+  /// `span` times (when each word is sung) are not read: each line shows whole for its `p`.
+  let absoluteTimes: Bool
   var styles: [String: Style] = [:]
   /// The regions by `xml:id`, each worked out once (a paragraph looks its region up once).
   var regions: [String: Region] = [:]
@@ -76,9 +82,13 @@ struct TTMLBuilder {
   /// The largest end a cue gets when the document gives it none (WebVTT's largest timestamp).
   static let unbounded = Double(VTTSyntax.maxMilliseconds) / 1000
 
+  /// Apple's namespace for its lyrics files' own attributes (`itunes:timing`).
+  static let appleLyricsNamespace = "http://music.apple.com/lyric-ttml-internal"
+
   init(root: TTMLXML.Element) {
     self.root = root
     timing = TTMLTiming(root: root)
+    absoluteTimes = root.attribute("timing", in: Self.appleLyricsNamespace) != nil
   }
 
   mutating func note(_ key: String, line: Int, _ reason: String) {
@@ -129,6 +139,12 @@ struct TTMLBuilder {
       head?.children += misplaced
     }
     if let head { readHead(head) }
+    if absoluteTimes {
+      note(
+        "absoluteTimes", line: root.line,
+        "TTML from Apple's lyrics format (itunes:timing): times read as counted from the start "
+          + "of the document, as Apple's players read them")
+    }
     let rootStyle = inlineStyle(root).filter { Self.inherited.contains($0.key) }
     let language = root.attribute("lang", in: TTMLXML.xmlNamespace) ?? ""
     if let body = root.elements.first(where: { $0.name == "body" }) {
@@ -371,6 +387,12 @@ struct TTMLBuilder {
     func expression(_ name: String, _ text: String?) -> Double? {
       guard let text else { return nil }
       return time(name, text, line: element.line)
+    }
+    let base = absoluteTimes ? 0 : base
+    if absoluteTimes && element.name == "span" {
+      // Apple's word timing (`itunes:timing="Word"`) says when each word is sung, for a
+      // karaoke highlight; the whole line shows for its paragraph's time, as in Apple Music.
+      (beginText, endText, durText) = (nil, nil, nil)
     }
     let begin = max(parentBegin, base + (expression("begin", beginText) ?? 0))
     var explicitEnd: Double? = expression("end", endText).map { base + $0 }
