@@ -353,15 +353,16 @@ struct DASHTracks {
   mutating func add(
     _ set: DASHManifest.AdaptationSet, at position: Int, leader: Int, exactOnly: Bool
   ) -> Bool {
+    let purpose = DASHPurpose(set)
+    // (A set left to the second pass is inserted again there: a set keeps one entry.)
+    if purpose.alternate { alternates.insert(position) }
     guard leader == position else {
       guard !exactOnly || audioPosition[leader] != nil || subtitlePosition[leader] != nil else {
         return false
       }
-      if DASHPurpose(set).alternate { alternates.insert(position) }
       join(set, at: position, trackOf: leader)
       return true
     }
-    let purpose = DASHPurpose(set)
     let codecList = (set.codecs ?? "").split(separator: ",").map { String($0).trimmingSpaces }
     let codec = codecList.lazy.compactMap(ManifestParser.audioCodec).first
     // A video set names an audio codec when the audio is muxed into it.
@@ -377,12 +378,10 @@ struct DASHTracks {
     let codecKey = String((codecList.first ?? "").lowercased().prefix(4))
     if let first = earlierTrack(key, codec: codecKey, period: set.period) {
       // The same track in a later period.
-      if purpose.alternate { alternates.insert(position) }
       join(set, at: position, trackOf: first)
       return true
     }
     if exactOnly { return false }
-    if purpose.alternate { alternates.insert(position) }
     for other in (keysByType[set.mediaType] ?? []).prefix(Self.closeKeyLimit)
     where other != key && other.isClose(to: key) {
       guard let first = earlierTrack(other, codec: codecKey, period: set.period) else { continue }

@@ -42,17 +42,12 @@ extension SSAParser {
       return
     }
     // Times not in the usual ten characters may have other than two fraction digits: read by
-    // value here, but as a count of centiseconds by libass and FFmpeg, so noted.
-    for range in [startRange, endRange] where range.count != 10 {
-      let field = text[range]
-      let digits = Self.fractionDigits(field)
-      guard digits != 2, digits != 0, let value = Self.time(field) else { continue }
-      let renderers = value.rounded(.down) + Self.fractionAsCentiseconds(field)
-      diagnostics.add(
-        line: line, offset: range.lowerBound,
-        "time '\(String(decoding: field, as: UTF8.self))' has \(digits) fraction "
-          + (digits == 1 ? "digit" : "digits")
-          + ", read as \(value) s (libass and FFmpeg take them for centiseconds: \(renderers) s)")
+    // value here, but as a count of centiseconds by libass and FFmpeg, so noted. (Checked
+    // only off the common form, so the usual event pays one comparison.)
+    if startRange.count != 10 || endRange.count != 10 {
+      for range in [startRange, endRange] where range.count != 10 {
+        noteFraction(text[range], line: line, offset: range.lowerBound)
+      }
     }
     var styleIndex = -1
     if styleField >= 0 {
@@ -149,14 +144,18 @@ extension SSAParser {
     }
   }
 
-  /// How many digits follow the fraction's point (`.`, `,`, or a third `:`) of an ASS time.
-  static func fractionDigits(_ field: ArraySlice<UInt8>) -> Int {
+  /// The digits after the fraction's point (`.`, `,`, or a third `:`) of an ASS time: how many
+  /// there are, and their value as one number (at most seven digits counted).
+  static func fraction(_ field: ArraySlice<UInt8>) -> (digits: Int, number: Int) {
     var colons = 0
     var inFraction = false
     var digits = 0
+    var number = 0
     for c in field {
       if inFraction {
-        if c >= 0x30 && c <= 0x39 { digits += 1 }
+        guard c >= 0x30 && c <= 0x39 else { continue }
+        digits += 1
+        if number < 1_000_000 { number = number * 10 + Int(c - 0x30) }
       } else if c == 0x3A {
         colons += 1
         if colons == 3 { inFraction = true }
@@ -164,26 +163,21 @@ extension SSAParser {
         inFraction = true
       }
     }
-    return digits
+    return (digits, number)
   }
 
-  /// The seconds libass and FFmpeg take the fraction of the ASS time `field` for: its digits as
-  /// a number of centiseconds (`.5` is 0.05 s, `.766` is 7.66 s).
-  static func fractionAsCentiseconds(_ field: ArraySlice<UInt8>) -> Double {
-    var number = 0
-    var inFraction = false
-    var colons = 0
-    for c in field {
-      if inFraction {
-        if c >= 0x30 && c <= 0x39 && number < 1_000_000 { number = number * 10 + Int(c - 0x30) }
-      } else if c == 0x3A {
-        colons += 1
-        if colons == 3 { inFraction = true }
-      } else if c == 0x2E || c == 0x2C {
-        inFraction = true
-      }
-    }
-    return Double(number) / 100
+  /// Notes an ASS time `field` whose fraction has other than two digits: read by its value,
+  /// where libass and FFmpeg take the digits for a number of centiseconds (`.5` is 0.05 s,
+  /// `.766` is 7.66 s).
+  mutating func noteFraction(_ field: ArraySlice<UInt8>, line: Int, offset: Int) {
+    let (digits, number) = Self.fraction(field)
+    guard digits != 2, digits != 0, let value = Self.time(field) else { return }
+    let renderers = value.rounded(.down) + Double(number) / 100
+    diagnostics.add(
+      line: line, offset: offset,
+      "time '\(String(decoding: field, as: UTF8.self))' has \(digits) fraction "
+        + (digits == 1 ? "digit" : "digits")
+        + ", read as \(value) s (libass and FFmpeg take them for centiseconds: \(renderers) s)")
   }
 
   /// `H:MM:SS.cc` in seconds (the fraction's digits a fraction of a second, at most three
