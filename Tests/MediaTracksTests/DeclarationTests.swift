@@ -256,7 +256,8 @@ private func element(_ id: [UInt8], _ payload: [UInt8]) -> [UInt8] {
 /// FFmpeg's DASH demuxer.
 @Test func manifestBytesAreRefused() {
   let manifest = Array(
-    "<?xml version=\"1.0\"?><MPD type=\"dynamic\"><Period><AdaptationSet/></Period></MPD>".utf8)
+    "<?xml version=\"1.0\"?><MPD type=\"dynamic\"><Period><AdaptationSet><Representation/></AdaptationSet></Period></MPD>"
+      .utf8)
   #expect(throws: MediaError.self) { try MediaProbe.probe(bytes: manifest, name: "live") }
   do {
     _ = try MediaProbe.probe(bytes: manifest, name: "live")

@@ -457,7 +457,7 @@ func aTrackContinuesAcrossPeriodsThatWriteItDifferently(sets: [String]) throws {
           <Accessibility schemeIdUri="urn:scte:dash:cc:cea-708:2015" value="1=lang:eng;2=lang:fra,war:1,er:1"/>
           <Representation id="v" bandwidth="1" codecs="avc1.640028"/>
         </AdaptationSet>
-        <AdaptationSet id="2" contentType="audio" mimeType="audio/mp4" lang="en" codecs="mp4a.40.2"/>
+        <AdaptationSet id="2" contentType="audio" mimeType="audio/mp4" lang="en" codecs="mp4a.40.2"><Representation/></AdaptationSet>
       </Period>
       <Period id="2">
         <AdaptationSet id="1" contentType="video" mimeType="video/mp4">
@@ -479,7 +479,7 @@ func aTrackContinuesAcrossPeriodsThatWriteItDifferently(sets: [String]) throws {
     <MPD><Period><AdaptationSet contentType="video">
     <Accessibility schemeIdUri="urn:scte:dash:cc:cea-608:2015" value="eng;deu"/>
     <Accessibility schemeIdUri="urn:scte:dash:cc:cea-708:2015"/>
-    </AdaptationSet></Period></MPD>
+    <Representation/></AdaptationSet></Period></MPD>
     """)
   #expect(bare.subtitles.map(\.language) == ["en", "de", nil])
 }
@@ -512,7 +512,7 @@ func audioRolesGiveKinds(role: String, kind: AudioKind, isDefault: Bool) throws 
     """
     <MPD><Period>
     <AdaptationSet contentType="audio" lang="en" codecs="mp4a.40.2"><Role
-      schemeIdUri="urn:mpeg:dash:role:2011" value="\(role)"/></AdaptationSet>
+      schemeIdUri="urn:mpeg:dash:role:2011" value="\(role)"/><Representation/></AdaptationSet>
     </Period></MPD>
     """)
   #expect(info.audio.first?.kind == kind)
@@ -524,10 +524,10 @@ func audioRolesGiveKinds(role: String, kind: AudioKind, isDefault: Bool) throws 
     """
     <MPD><Period>
     <AdaptationSet contentType="audio" lang="en" codecs="mp4a.40.2">
-      <Role schemeIdUri="urn:mpeg:dash:role:2011" value="main"/></AdaptationSet>
+      <Role schemeIdUri="urn:mpeg:dash:role:2011" value="main"/><Representation/></AdaptationSet>
     <AdaptationSet contentType="audio" lang="en" codecs="mp4a.40.2">
       <Role schemeIdUri="urn:mpeg:dash:role:2011" value="supplementary"/>
-      <Role schemeIdUri="urn:mpeg:dash:role:2011" value="description"/></AdaptationSet>
+      <Role schemeIdUri="urn:mpeg:dash:role:2011" value="description"/><Representation/></AdaptationSet>
     </Period></MPD>
     """)
   #expect(info.audio.map(\.kind) == [.main, .descriptions])
@@ -542,7 +542,7 @@ func textRolesGiveKinds(role: String, kind: SubtitleKind) throws {
     """
     <MPD><Period>
     <AdaptationSet contentType="text" mimeType="text/vtt" lang="fr"><Role
-      schemeIdUri="urn:mpeg:dash:role:2011" value="\(role)"/></AdaptationSet>
+      schemeIdUri="urn:mpeg:dash:role:2011" value="\(role)"/><Representation/></AdaptationSet>
     </Period></MPD>
     """)
   #expect(info.subtitles.first?.kind == kind)
@@ -561,7 +561,7 @@ func textRolesGiveKinds(role: String, kind: SubtitleKind) throws {
       bandwidth="1"><Role schemeIdUri="urn:mpeg:dash:role:2011" value="main"/></Representation>
     </AdaptationSet>
     <AdaptationSet contentType="text" lang="en" mimeType="text/vtt"><Role
-      schemeIdUri="urn:mpeg:dash:role:2011" value="main"/></AdaptationSet>
+      schemeIdUri="urn:mpeg:dash:role:2011" value="main"/><Representation/></AdaptationSet>
     </Period></MPD>
     """, preferences: TrackPreferences(languages: ["en"]))
   #expect(info.defaultAudio == 1)
@@ -617,10 +617,10 @@ func channelSchemesAreReadAsDefined(scheme: String, value: String, channels: Int
     """
     <MPD><Period>
     <AdaptationSet contentType="audio" lang="de" codecs="mp4a.40.2"><Label>Deutsch</Label>
-    </AdaptationSet>
+    <Representation/></AdaptationSet>
     <AdaptationSet contentType="audio" lang="de" codecs="mp4a.40.2"><Label>Deutsch</Label>
-      <Role schemeIdUri="urn:mpeg:dash:role:2011" value="commentary"/></AdaptationSet>
-    <AdaptationSet contentType="audio" lang="en" codecs="mp4a.40.2"/>
+      <Role schemeIdUri="urn:mpeg:dash:role:2011" value="commentary"/><Representation/></AdaptationSet>
+    <AdaptationSet contentType="audio" lang="en" codecs="mp4a.40.2"><Representation/></AdaptationSet>
     </Period></MPD>
     """)
   #expect(info.audio.map(\.label) == ["Deutsch", "Deutsch \u{2013} Commentary", "English"])
@@ -856,4 +856,29 @@ func sessionKeysMakeTheAudioEncrypted(method: String, decodable: Bool) throws {
   #expect(info.audio.map(\.decodable) == [decodable])
   // METHOD=NONE says there is no key.
   #expect(try hls(sessionKeyed("NONE")).audio.map(\.encrypted) == [false])
+}
+
+@Test func aSetWithoutARepresentationIsNoTrack() throws {
+  // An empty set (the schema asks for one Representation at least; an xlink'd set this reader
+  // does not follow has none) has nothing to play: it is not listed, it leads no switching
+  // group and its captions are not listed either.
+  let info = try dash(
+    """
+    <MPD type="static" mediaPresentationDuration="PT10S"><Period>
+      <AdaptationSet id="1" contentType="audio" mimeType="audio/mp4" codecs="mp4a.40.2" lang="de">
+        <SupplementalProperty schemeIdUri="urn:mpeg:dash:adaptation-set-switching:2016" value="2"/>
+      </AdaptationSet>
+      <AdaptationSet id="2" contentType="audio" mimeType="audio/mp4" codecs="mp4a.40.2" lang="en">
+        <SupplementalProperty schemeIdUri="urn:mpeg:dash:adaptation-set-switching:2016" value="1"/>
+        <Representation id="a" bandwidth="128000"/>
+      </AdaptationSet>
+      <AdaptationSet contentType="text" mimeType="text/vtt" lang="fr"/>
+      <AdaptationSet contentType="video" mimeType="video/mp4" codecs="avc1.64001f">
+        <Accessibility schemeIdUri="urn:scte:dash:cc:cea-608:2015" value="CC1=eng"/>
+      </AdaptationSet>
+    </Period></MPD>
+    """)
+  #expect(info.audio.map(\.language) == ["en"])
+  #expect(info.audio.first?.bitRate == 128000)
+  #expect(info.subtitles.isEmpty)
 }

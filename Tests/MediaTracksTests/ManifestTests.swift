@@ -157,8 +157,8 @@ private func fileBytes(_ path: String) throws -> [UInt8] {
       """
       <MPD><Period>
         <AdaptationSet contentType="audio" lang="en" codecs="mp4a.40.2">
-          <Role schemeIdUri="urn:mpeg:dash:role:2011" value="alternate"/></AdaptationSet>
-        <AdaptationSet contentType="audio" lang="en" codecs="mp4a.40.2"/>
+          <Role schemeIdUri="urn:mpeg:dash:role:2011" value="alternate"/><Representation/></AdaptationSet>
+        <AdaptationSet contentType="audio" lang="en" codecs="mp4a.40.2"><Representation/></AdaptationSet>
       </Period></MPD>
       """))
   let info = ManifestParser.info(path: "x.mpd", dash: manifest)
@@ -185,7 +185,7 @@ private func fileBytes(_ path: String) throws -> [UInt8] {
   #expect(manifest.adaptationSets[1].mediaType == "text")
   let attributeOnly = try DASHManifest(
     bytes: bytes(
-      "<MPD><Period><AdaptationSet contentType=\"audio\" label=\"a &lt; b &#x263A; &#65; &bogus;\"/>"
+      "<MPD><Period><AdaptationSet contentType=\"audio\" label=\"a &lt; b &#x263A; &#65; &bogus;\"><Representation/></AdaptationSet>"
         + "</Period></MPD>"
     ))
   #expect(attributeOnly.adaptationSets.first?.label == "a < b \u{263A} A &bogus;")
@@ -193,7 +193,7 @@ private func fileBytes(_ path: String) throws -> [UInt8] {
 
 @Test(arguments: [
   // Cut short, at every kind of place.
-  "<MPD><Period><AdaptationSet contentType=\"audio\" lang=\"fr\"/>",
+  "<MPD><Period><AdaptationSet contentType=\"audio\" lang=\"fr\"><Representation/></AdaptationSet>",
   "<MPD><Period><AdaptationSet contentType=\"audio\" lang=\"fr",
   "<MPD><Period><AdaptationSet contentType=\"audio\"",
   "<MPD><Period></Period></MPD", "<MPD><!-- a comment", "<MPD><![CDATA[ x", "<MPD><?pi",
@@ -265,7 +265,7 @@ func isoDurations(text: String, seconds: Double) throws {
   let manifest = try DASHManifest(
     bytes: bytes(
       "<MPD><Period><AdaptationSet contentType=\"audio\"><Label>\n   Director's\r\n\t Commentary \u{1B}[2J\n"
-        + "</Label></AdaptationSet><AdaptationSet contentType=\"audio\" label=\"A&#0;B\"/></Period></MPD>"
+        + "</Label><Representation/></AdaptationSet><AdaptationSet contentType=\"audio\" label=\"A&#0;B\"><Representation/></AdaptationSet></Period></MPD>"
     ))
   #expect(manifest.adaptationSets.map(\.label) == ["Director's Commentary [2J", "A&#0;B"])
 }
@@ -326,7 +326,8 @@ func isoDurations(text: String, seconds: Double) throws {
   let manifest = try DASHManifest(
     bytes: bytes(
       doctype
-        + "<MPD><Period><AdaptationSet contentType=\"audio\" label=\"&lol9;\"/></Period></MPD>"))
+        + "<MPD><Period><AdaptationSet contentType=\"audio\" label=\"&lol9;\"><Representation/></AdaptationSet></Period></MPD>"
+    ))
   #expect(manifest.adaptationSets.first?.label == "&lol9;")
 }
 

@@ -85,7 +85,7 @@ private func xmlManyEntities(_ scale: Int) -> [UInt8] {
   text += String(repeating: "&amp;&lt;&#x263A;&#9731;&b;&bogus;&", count: 1_000 * scale)
   text += "\"><Label>"
   text += String(repeating: "&quot;&apos;&#0;&#xFFFFFFFF;&b;", count: 1_000 * scale)
-  text += "</Label></AdaptationSet></Period></MPD>"
+  text += "</Label><Representation/></AdaptationSet></Period></MPD>"
   return utf8(text)
 }
 
@@ -94,7 +94,7 @@ private func xmlHugeValues(_ scale: Int) -> [UInt8] {
   let blob = String(repeating: "0123456789abcdef", count: 4_000 * scale)
   var text = "<MPD mediaPresentationDuration=\"PT" + blob + "\"><Period>"
   text += "<AdaptationSet lang=\"" + blob + "\" codecs='" + blob + "'><Label>" + blob
-  text += "</Label></AdaptationSet><!-- " + blob + " --><![CDATA[" + blob + "]]>"
+  text += "</Label><Representation/></AdaptationSet><!-- " + blob + " --><![CDATA[" + blob + "]]>"
   text += "</Period></MPD><!-- " + blob
   return utf8(text)
 }

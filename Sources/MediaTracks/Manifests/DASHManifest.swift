@@ -37,6 +37,10 @@ public struct DASHManifest: Hashable, Sendable, Codable {
     public var bandwidth: Int?
     /// Every representation's `bandwidth`, in bits per second, ascending, without repeats.
     public var bandwidths: [Int]
+    /// How many `Representation` elements the set has. A set without one (which the schema
+    /// does not allow; one whose content is behind an `xlink:href` this reader does not
+    /// follow) has nothing a player can play, and is not listed as a track.
+    public var representationCount: Int = 1
     /// The position of the set's `Period` in ``DASHManifest/periods``, from 0.
     public var period: Int
     /// The `id`s of the sets of the same period a player may switch to seamlessly, from
@@ -201,7 +205,8 @@ public struct DASHManifest: Hashable, Sendable, Codable {
       sampleRate: attribute("audioSamplingRate").flatMap {
         // One number, or a range "min max" (the first is kept).
         Int($0.split(separator: " ").first.map(String.init) ?? "").flatMap { $0 > 0 ? $0 : nil }
-      }, bandwidth: bandwidths.last, bandwidths: bandwidths, period: period,
+      }, bandwidth: bandwidths.last, bandwidths: bandwidths,
+      representationCount: representations.count, period: period,
       switchableWith: switchable, contentProtection: descriptors("ContentProtection", in: scope),
       properties: ["SupplementalProperty", "EssentialProperty"].flatMap { name in
         [set, representations.first].compactMap { $0 }.flatMap { element in

@@ -57,10 +57,12 @@ extension ManifestParser {
       let range = periodStart..<min(sets.count, periodStart + period.adaptationSetCount)
       periodStart = range.upperBound
       var byID: [String: Int] = [:]
-      for position in range {
+      // A set without a representation is no track, so it leads or joins no group.
+      let playable = range.filter { sets[$0].representationCount > 0 }
+      for position in playable {
         if let id = sets[position].id?.trimmingSpaces, byID[id] == nil { byID[id] = position }
       }
-      for position in range {
+      for position in playable {
         for id in sets[position].switchableWith {
           guard let other = byID[id], sets[other].mediaType == sets[position].mediaType else {
             continue
@@ -82,7 +84,7 @@ extension ManifestParser {
   static func closedCaptionTracks(_ sets: [DASHManifest.AdaptationSet]) -> [SubtitleTrack] {
     var keys: Set<String> = []
     var captions: [SubtitleTrack] = []
-    for set in sets {
+    for set in sets where set.representationCount > 0 {
       for descriptor in set.accessibility {
         for caption in closedCaptions(descriptor) {
           guard
@@ -353,6 +355,8 @@ struct DASHTracks {
   mutating func add(
     _ set: DASHManifest.AdaptationSet, at position: Int, leader: Int, exactOnly: Bool
   ) -> Bool {
+    // A set without a representation has nothing to play.
+    guard set.representationCount > 0 else { return true }
     let purpose = DASHPurpose(set)
     // (A set left to the second pass is inserted again there: a set keeps one entry.)
     if purpose.alternate { alternates.insert(position) }
