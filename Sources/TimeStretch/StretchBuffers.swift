@@ -221,14 +221,14 @@ struct StretchBuffers: ~Copyable {
   }
 
   /// Hands the accumulator's finished first hop over to ``ready`` and moves the accumulator on
-  /// by a hop: its second hop becomes the first, and the hop ``ready`` held, zeroed, the
-  /// second. Only while nothing waits to be pulled from ``ready``.
+  /// by a hop: its second hop becomes the first, and the hop ``ready`` held the second (not
+  /// cleared: the next segment writes it whole). Only while nothing waits to be pulled from
+  /// ``ready``.
   mutating func advanceAccumulator() {
     let finished = acc
     acc = accNext
     accNext = ready
     ready = finished
-    accNext.fill(0, length: accNext.count)
   }
 
   /// Moves the input buffers' contents `shift` frames (a multiple of 4) towards their start,

@@ -36,32 +36,29 @@ extension TimeStretcher {
     return true
   }
 
-  /// Adds the windowed segment read at internal position `p` (fractional) to the accumulator,
+  /// Adds the windowed segment read at internal position `p` (fractional) to the accumulator
+  /// (its first half to the first hop, its second half as the second hop, which held nothing),
   /// after keeping the previous segment as read (whose second half is
   /// ``StretchBuffers/previousTail``) and reading this one's unwindowed into
-  /// ``StretchBuffers/segmentRaw``.
+  /// ``StretchBuffers/segmentRaw``, all in one pass.
   mutating func addSegment(at p: Double) {
     let j = Int(p.rounded(.down))
     let f = p - Double(j)
     let n = window * channels
     let hopSamples = hop * channels
     buffers.startSegment()
-    let segmentRaw = buffers.segmentRaw.pointer(at: 0, length: n)
-    if f == 0 {
-      segmentRaw.update(from: inputPointer(from: j, length: window), count: n)
-    } else {
-      // The interpolator reads a frame before the segment and two after it.
-      addInterpolated(
-        segmentRaw, nil, inputPointer(from: j, length: window + 2, before: 1),
-        frameStride: channels, coefficients: lagrangeCoefficients(f), count: n)
-    }
+    // The interpolator reads a frame before the segment and two after it.
+    let interpolated = f != 0
+    let x =
+      interpolated
+      ? inputPointer(from: j, length: window + 2, before: 1) : inputPointer(from: j, length: window)
     // The accumulator's two hops are separate buffers: a hop each.
-    let w = buffers.windowInterleaved.pointer(at: 0, length: n)
-    addWindowed(
-      buffers.acc.pointer(at: 0, length: hopSamples), w, segmentRaw, count: hopSamples)
-    addWindowed(
-      buffers.accNext.pointer(at: 0, length: hopSamples), w + hopSamples,
-      segmentRaw + hopSamples, count: hopSamples)
+    readSegment(
+      raw: buffers.segmentRaw.pointer(at: 0, length: n),
+      first: buffers.acc.pointer(at: 0, length: hopSamples),
+      second: buffers.accNext.pointer(at: 0, length: hopSamples),
+      window: buffers.windowInterleaved.pointer(at: 0, length: n), x, frameStride: channels,
+      coefficients: interpolated ? lagrangeCoefficients(f) : nil, half: hopSamples)
   }
 
   /// Keeps the level of the finished hop (the crossfade of the previous segment's second half
