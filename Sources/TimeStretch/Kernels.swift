@@ -341,6 +341,51 @@ func dots16(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) ->
   return (lo0 + lo1, hi0 + hi1)
 }
 
+/// ``dots8(_:_:count:)`` for three blocks of lags at once, at `b0`, `b1` and `b2` (anywhere):
+/// one broadcast of `a[m]` serves all three, and each lane is summed exactly as
+/// ``dots8(_:_:count:)`` sums it (even and odd `m` apart, each in order), so
+/// `dots8Triple(a, b0, b1, b2).1 == dots8(a, b1)`. Two steps a pass: six accumulators, twelve
+/// of the baseline's sixteen vector registers. Reads `bk[0]` through `bk[count + 6]`.
+@inline(__always)
+func dots8Triple(
+  _ a: UnsafePointer<Float>, _ b0: UnsafePointer<Float>, _ b1: UnsafePointer<Float>,
+  _ b2: UnsafePointer<Float>, count: Int
+) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+  var p0 = SIMD8<Float>(repeating: 0)
+  var p1 = SIMD8<Float>(repeating: 0)
+  var q0 = SIMD8<Float>(repeating: 0)
+  var q1 = SIMD8<Float>(repeating: 0)
+  var r0 = SIMD8<Float>(repeating: 0)
+  var r1 = SIMD8<Float>(repeating: 0)
+  let rb0 = UnsafeRawPointer(b0)
+  let rb1 = UnsafeRawPointer(b1)
+  let rb2 = UnsafeRawPointer(b2)
+  let stride = MemoryLayout<Float>.stride
+  // Wrapping arithmetic for the offsets: all stay below `count + 8`.
+  @inline(__always) func load(_ r: UnsafeRawPointer, _ m: Int) -> SIMD8<Float> {
+    r.loadUnaligned(fromByteOffset: m &* stride, as: SIMD8<Float>.self)
+  }
+  var m = 0
+  while m &+ 2 <= count {
+    let x0 = SIMD8<Float>(repeating: a[m])
+    p0 += x0 * load(rb0, m)
+    q0 += x0 * load(rb1, m)
+    r0 += x0 * load(rb2, m)
+    let x1 = SIMD8<Float>(repeating: a[m &+ 1])
+    p1 += x1 * load(rb0, m &+ 1)
+    q1 += x1 * load(rb1, m &+ 1)
+    r1 += x1 * load(rb2, m &+ 1)
+    m = m &+ 2
+  }
+  if m < count {
+    let x0 = SIMD8<Float>(repeating: a[m])
+    p0 += x0 * load(rb0, m)
+    q0 += x0 * load(rb1, m)
+    r0 += x0 * load(rb2, m)
+  }
+  return (p0 + p1, q0 + q1, r0 + r1)
+}
+
 /// Scalar reference of ``dots8(_:_:count:)``.
 func dots8Reference(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> SIMD8<
   Float

@@ -170,6 +170,23 @@ func dots16MatchesTheScalarReferenceAndDots8(count: Int) {
   }
 }
 
+@Test(arguments: [0, 1, 2, 3, 7, 13, 104, 110, 440])
+func dots8TripleMatchesDots8BitForBit(count: Int) {
+  let a = randomSignal(count, seed: 19)
+  let b = randomSignal(count + 64, seed: 20)
+  a.withUnsafeBufferPointer { pa in
+    b.withUnsafeBufferPointer { pb in
+      guard let x = pa.baseAddress, let y = pb.baseAddress else { return }
+      // Blocks apart, adjacent and overlapping: the search may take any kernel for a lag.
+      let (v0, v1, v2) = dots8Triple(x, y + 3, y + 11, y + 40, count: count)
+      #expect(v0 == dots8(x, y + 3, count: count))
+      #expect(v1 == dots8(x, y + 11, count: count))
+      #expect(v2 == dots8(x, y + 40, count: count))
+      #expect(v1 == dots16(x, y + 3, count: count).1)
+    }
+  }
+}
+
 /// The vector inverse square root is within 2·10⁻⁷ of 1/√x (in Double) over the whole range of
 /// normal Floats the crossfade and the coarse search give it, powers of ten from 10⁻³⁷ to 10³⁷
 /// and values between them.
