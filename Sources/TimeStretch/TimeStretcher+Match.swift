@@ -98,11 +98,19 @@ extension TimeStretcher {
           }
         }
       }
-      // Two groups per pass where two remain (one broadcast serves both). The kernels read
-      // `count + 14` and `count + 6` values past their start.
+      // Three groups per pass where more than two remain, two where two remain (one broadcast
+      // serves all of them). The kernels read `count + 22`, `count + 14` and `count + 6` values
+      // past their start.
       var l = from
       while l < to {
-        if to - l > 8 {
+        if to - l > 16 {
+          let block = firstBlock.pointer(at: l, length: coarseLength + 23)
+          let (d0, d1, d2) = dots8Triple(refDec, block, block + 8, block + 16, count: coarseLength)
+          group(l, d0, &top)
+          group(l + 8, d1, &top)
+          group(l + 16, d2, &top)
+          l += 24
+        } else if to - l > 8 {
           let (d0, d1) = dots16(
             refDec, firstBlock.pointer(at: l, length: coarseLength + 15), count: coarseLength)
           group(l, d0, &top)
