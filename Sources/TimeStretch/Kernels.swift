@@ -62,42 +62,6 @@ func dotAndEnergyReference(
   return (Float(dot), Float(energy))
 }
 
-/// `acc[i] += w[i] · x[i]` over `count` elements (SIMD16).
-@inline(__always)
-func addWindowed(
-  _ acc: UnsafeMutablePointer<Float>, _ w: UnsafePointer<Float>, _ x: UnsafePointer<Float>,
-  count: Int
-) {
-  let racc = UnsafeMutableRawPointer(acc)
-  let rw = UnsafeRawPointer(w)
-  let rx = UnsafeRawPointer(x)
-  let stride = MemoryLayout<Float>.stride
-  var i = 0
-  while i + 16 <= count {
-    let o = i * stride
-    var s = racc.loadUnaligned(fromByteOffset: o, as: SIMD16<Float>.self)
-    let wv = rw.loadUnaligned(fromByteOffset: o, as: SIMD16<Float>.self)
-    let xv = rx.loadUnaligned(fromByteOffset: o, as: SIMD16<Float>.self)
-    s += wv * xv
-    racc.storeBytes(of: s, toByteOffset: o, as: SIMD16<Float>.self)
-    i += 16
-  }
-  while i < count {
-    acc[i] += w[i] * x[i]
-    i += 1
-  }
-}
-
-/// Scalar reference of ``addWindowed(_:_:_:count:)``.
-func addWindowedReference(
-  _ acc: UnsafeMutablePointer<Float>, _ w: UnsafePointer<Float>, _ x: UnsafePointer<Float>,
-  count: Int
-) {
-  for i in 0..<count {
-    acc[i] += w[i] * x[i]
-  }
-}
-
 /// `acc[i] += w[i] · (h.0·x[i−s] + h.1·x[i] + h.2·x[i+s] + h.3·x[i+2s])` over `count` elements:
 /// a windowed read at a fractional position with a four-point interpolator, where `s` is the
 /// distance between neighbouring frames (the channel count for interleaved audio). `acc` may be
@@ -160,6 +124,121 @@ func addInterpolatedReference(
       acc[i] += w[i] * v
     } else {
       acc[i] = v
+    }
+  }
+}
+
+/// Reads a segment of `2·half` elements and overlap-adds it, windowed, in one pass:
+/// `raw[i] = v(i)`, `first[i] += w[i]·v(i)` for `i < half` and `second[i − half] = w[i]·v(i)`
+/// from there (the accumulator's second hop holds nothing before it), where `v(i)` is `x[i]`
+/// when `h` is nil and otherwise ``addInterpolated(_:_:_:frameStride:coefficients:count:)``'s
+/// interpolated value (its additions in the same order, so the same value). Each element comes
+/// out as reading, windowing and adding in three passes would make it, with one pass over the
+/// segment instead of three. Reads `x[−s]` through `x[2·half + 2s − 1]` when interpolating.
+@inline(__always)
+func readSegment(
+  raw: UnsafeMutablePointer<Float>, first: UnsafeMutablePointer<Float>,
+  second: UnsafeMutablePointer<Float>, window w: UnsafePointer<Float>, _ x: UnsafePointer<Float>,
+  frameStride s: Int, coefficients h: SIMD4<Float>?, half: Int
+) {
+  let rx = UnsafeRawPointer(x)
+  let stride = MemoryLayout<Float>.stride
+  guard let h else {
+    overlapAddSegment(raw: raw, first: first, second: second, window: w, half: half) { o in
+      rx.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+    } value: { i in
+      x[i]
+    }
+    return
+  }
+  let h0 = SIMD8<Float>(repeating: h[0])
+  let h1 = SIMD8<Float>(repeating: h[1])
+  let h2 = SIMD8<Float>(repeating: h[2])
+  let h3 = SIMD8<Float>(repeating: h[3])
+  let back = s &* stride
+  overlapAddSegment(raw: raw, first: first, second: second, window: w, half: half) { o in
+    let xm = rx.loadUnaligned(fromByteOffset: o &- back, as: SIMD8<Float>.self)
+    let x0 = rx.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+    let x1 = rx.loadUnaligned(fromByteOffset: o &+ back, as: SIMD8<Float>.self)
+    let x2 = rx.loadUnaligned(fromByteOffset: o &+ 2 &* back, as: SIMD8<Float>.self)
+    var v: SIMD8<Float> = h0 * xm
+    v += h1 * x0
+    v += h2 * x1
+    v += h3 * x2
+    return v
+  } value: { i in
+    var v = h[0] * x[i &- s]
+    v += h[1] * x[i]
+    v += h[2] * x[i &+ s]
+    v += h[3] * x[i &+ 2 &* s]
+    return v
+  }
+}
+
+/// The loops of ``readSegment(raw:first:second:window:_:frameStride:coefficients:half:)``, for
+/// the segment's values eight at a time (`value8`, from a byte offset) and one at a time.
+@inline(__always)
+private func overlapAddSegment(
+  raw: UnsafeMutablePointer<Float>, first: UnsafeMutablePointer<Float>,
+  second: UnsafeMutablePointer<Float>, window w: UnsafePointer<Float>, half: Int,
+  value8: (Int) -> SIMD8<Float>, value: (Int) -> Float
+) {
+  let rraw = UnsafeMutableRawPointer(raw)
+  let rw = UnsafeRawPointer(w)
+  let rfirst = UnsafeMutableRawPointer(first)
+  let stride = MemoryLayout<Float>.stride
+  var i = 0
+  while i &+ 8 <= half {
+    let o = i &* stride
+    let v = value8(o)
+    rraw.storeBytes(of: v, toByteOffset: o, as: SIMD8<Float>.self)
+    var a = rfirst.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+    a += rw.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self) * v
+    rfirst.storeBytes(of: a, toByteOffset: o, as: SIMD8<Float>.self)
+    i &+= 8
+  }
+  while i < half {
+    let v = value(i)
+    raw[i] = v
+    first[i] += w[i] * v
+    i &+= 1
+  }
+  // The second half, from `half` on (`second` indexed from 0).
+  let rsecond = UnsafeMutableRawPointer(second)
+  let halfBytes = half &* stride
+  i = 0
+  while i &+ 8 <= half {
+    let o = i &* stride
+    let v = value8(o &+ halfBytes)
+    rraw.storeBytes(of: v, toByteOffset: o &+ halfBytes, as: SIMD8<Float>.self)
+    let wv = rw.loadUnaligned(fromByteOffset: o &+ halfBytes, as: SIMD8<Float>.self)
+    rsecond.storeBytes(of: wv * v, toByteOffset: o, as: SIMD8<Float>.self)
+    i &+= 8
+  }
+  while i < half {
+    let v = value(i &+ half)
+    raw[i &+ half] = v
+    second[i] = w[i &+ half] * v
+    i &+= 1
+  }
+}
+
+/// Scalar reference of ``readSegment(raw:first:second:window:_:frameStride:coefficients:half:)``.
+func readSegmentReference(
+  raw: UnsafeMutablePointer<Float>, first: UnsafeMutablePointer<Float>,
+  second: UnsafeMutablePointer<Float>, window w: UnsafePointer<Float>, _ x: UnsafePointer<Float>,
+  frameStride s: Int, coefficients h: SIMD4<Float>?, half: Int
+) {
+  for i in 0..<(2 * half) {
+    var v = x[i]
+    if let h {
+      v = h[0] * x[i - s] + h[1] * x[i] + h[2] * x[i + s] + h[3] * x[i + 2 * s]
+    }
+    raw[i] = v
+    if i < half {
+      first[i] += w[i] * v
+    } else {
+      second[i - half] = w[i] * v
     }
   }
 }
@@ -260,6 +339,51 @@ func dots16(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) ->
     hi0 += x0 * load(m &+ 8)
   }
   return (lo0 + lo1, hi0 + hi1)
+}
+
+/// ``dots8(_:_:count:)`` for three blocks of lags at once, at `b0`, `b1` and `b2` (anywhere):
+/// one broadcast of `a[m]` serves all three, and each lane is summed exactly as
+/// ``dots8(_:_:count:)`` sums it (even and odd `m` apart, each in order), so
+/// `dots8Triple(a, b0, b1, b2).1 == dots8(a, b1)`. Two steps a pass: six accumulators, twelve
+/// of the baseline's sixteen vector registers. Reads `bk[0]` through `bk[count + 6]`.
+@inline(__always)
+func dots8Triple(
+  _ a: UnsafePointer<Float>, _ b0: UnsafePointer<Float>, _ b1: UnsafePointer<Float>,
+  _ b2: UnsafePointer<Float>, count: Int
+) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+  var p0 = SIMD8<Float>(repeating: 0)
+  var p1 = SIMD8<Float>(repeating: 0)
+  var q0 = SIMD8<Float>(repeating: 0)
+  var q1 = SIMD8<Float>(repeating: 0)
+  var r0 = SIMD8<Float>(repeating: 0)
+  var r1 = SIMD8<Float>(repeating: 0)
+  let rb0 = UnsafeRawPointer(b0)
+  let rb1 = UnsafeRawPointer(b1)
+  let rb2 = UnsafeRawPointer(b2)
+  let stride = MemoryLayout<Float>.stride
+  // Wrapping arithmetic for the offsets: all stay below `count + 8`.
+  @inline(__always) func load(_ r: UnsafeRawPointer, _ m: Int) -> SIMD8<Float> {
+    r.loadUnaligned(fromByteOffset: m &* stride, as: SIMD8<Float>.self)
+  }
+  var m = 0
+  while m &+ 2 <= count {
+    let x0 = SIMD8<Float>(repeating: a[m])
+    p0 += x0 * load(rb0, m)
+    q0 += x0 * load(rb1, m)
+    r0 += x0 * load(rb2, m)
+    let x1 = SIMD8<Float>(repeating: a[m &+ 1])
+    p1 += x1 * load(rb0, m &+ 1)
+    q1 += x1 * load(rb1, m &+ 1)
+    r1 += x1 * load(rb2, m &+ 1)
+    m = m &+ 2
+  }
+  if m < count {
+    let x0 = SIMD8<Float>(repeating: a[m])
+    p0 += x0 * load(rb0, m)
+    q0 += x0 * load(rb1, m)
+    r0 += x0 * load(rb2, m)
+  }
+  return (p0 + p1, q0 + q1, r0 + r1)
 }
 
 /// Scalar reference of ``dots8(_:_:count:)``.

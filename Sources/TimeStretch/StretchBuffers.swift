@@ -153,6 +153,13 @@ struct StretchBuffers: ~Copyable {
   let fineNCC: BufferView<Float>
   /// The crossfade's level-keeping gains, one per frame of a hop.
   let gains: BufferView<Float>
+  /// The products of the two segments' windows over the overlap, interleaved (a hop):
+  /// `windowInterleaved[i] · windowInterleaved[i + hop · channels]`.
+  let overlapWeights: BufferView<Float>
+  /// The crossfade's window terms by frame of the overlap, a hop each: `a²`, then `b²`, then
+  /// `a·b`, where `a` is the previous segment's window (`windowMono[f + hop]`) and `b` this
+  /// one's (`windowMono[f]`).
+  let crossfadeTerms: BufferView<Float>
   /// The onset detection's recent block energies.
   let history: BufferView<Float>
   /// The onsets waiting to be placed (a ring).
@@ -183,6 +190,8 @@ struct StretchBuffers: ~Copyable {
     coarseEnergy = make(sizes.coarseLags)
     fineNCC = make(64)
     gains = make(sizes.hop)
+    overlapWeights = make(sizes.hop * channels)
+    crossfadeTerms = make(3 * sizes.hop)
     history = make(sizes.historyLength)
     pending = make(sizes.pendingCapacity)
   }
@@ -202,6 +211,8 @@ struct StretchBuffers: ~Copyable {
     refDec.base.deallocate()
     refineReference.base.deallocate()
     gains.base.deallocate()
+    overlapWeights.base.deallocate()
+    crossfadeTerms.base.deallocate()
     refineWindow.base.deallocate()
     coarseEnergy.base.deallocate()
     fineNCC.base.deallocate()
@@ -221,14 +232,14 @@ struct StretchBuffers: ~Copyable {
   }
 
   /// Hands the accumulator's finished first hop over to ``ready`` and moves the accumulator on
-  /// by a hop: its second hop becomes the first, and the hop ``ready`` held, zeroed, the
-  /// second. Only while nothing waits to be pulled from ``ready``.
+  /// by a hop: its second hop becomes the first, and the hop ``ready`` held the second (not
+  /// cleared: the next segment writes it whole). Only while nothing waits to be pulled from
+  /// ``ready``.
   mutating func advanceAccumulator() {
     let finished = acc
     acc = accNext
     accNext = ready
     ready = finished
-    accNext.fill(0, length: accNext.count)
   }
 
   /// Moves the input buffers' contents `shift` frames (a multiple of 4) towards their start,

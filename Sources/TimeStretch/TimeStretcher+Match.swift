@@ -98,11 +98,19 @@ extension TimeStretcher {
           }
         }
       }
-      // Two groups per pass where two remain (one broadcast serves both). The kernels read
-      // `count + 14` and `count + 6` values past their start.
+      // Three groups per pass where more than two remain, two where two remain (one broadcast
+      // serves all of them). The kernels read `count + 22`, `count + 14` and `count + 6` values
+      // past their start.
       var l = from
       while l < to {
-        if to - l > 8 {
+        if to - l > 16 {
+          let block = firstBlock.pointer(at: l, length: coarseLength + 23)
+          let (d0, d1, d2) = dots8Triple(refDec, block, block + 8, block + 16, count: coarseLength)
+          group(l, d0, &top)
+          group(l + 8, d1, &top)
+          group(l + 16, d2, &top)
+          l += 24
+        } else if to - l > 8 {
           let (d0, d1) = dots16(
             refDec, firstBlock.pointer(at: l, length: coarseLength + 15), count: coarseLength)
           group(l, d0, &top)
@@ -196,20 +204,49 @@ extension TimeStretcher {
         energy = max(0, energy + enter * enter - leave * leave)
       }
     }
-    // Adjacent blocks in one pass (one broadcast serves both). The kernels read `count + 14`
-    // and `count + 6` values past their start.
+    // The blocks' dot products: three blocks in one pass wherever three or more are due (one
+    // broadcast serves all three), two adjacent blocks in one pass, and a single block alone.
+    // Each lane comes out the same whichever kernel made it. The kernels read `count + 14` and
+    // `count + 6` values past their start.
+    @inline(__always) func candidates(_ b: Int, _ extra: Int) -> UnsafeMutablePointer<Float> {
+      mixPointer(from: blocks.start(b) - searchHistory, length: length + extra)
+    }
+    typealias Dots = (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+    @inline(__always) func blockDots() -> Dots {
+      let none = SIMD8<Float>.zero
+      switch blocks.count {
+      case 3, 4:
+        let (d0, d1, d2) = dots8Triple(
+          ref, candidates(0, 7), candidates(1, 7), candidates(2, 7), count: length)
+        let d3 = blocks.count == 4 ? dots8(ref, candidates(3, 7), count: length) : none
+        return (d0, d1, d2, d3)
+      case 2 where blocks.start(1) == blocks.start(0) + 8:
+        let (d0, d1) = dots16(ref, candidates(0, 15), count: length)
+        return (d0, d1, none, none)
+      case 2:
+        return (
+          dots8(ref, candidates(0, 7), count: length), dots8(ref, candidates(1, 7), count: length),
+          none, none
+        )
+      case 1:
+        return (dots8(ref, candidates(0, 7), count: length), none, none, none)
+      default:
+        return (none, none, none, none)
+      }
+    }
+    let dots = blockDots()
+    @inline(__always) func dot(_ b: Int) -> SIMD8<Float> {
+      b == 0 ? dots.0 : b == 1 ? dots.1 : b == 2 ? dots.2 : dots.3
+    }
+    // Normalised: adjacent blocks together, their candidates' energies sliding over both.
     var b = 0
     while b < blocks.count {
       let u = blocks.start(b)
       if b + 1 < blocks.count && blocks.start(b + 1) == u + 8 {
-        let start = mixPointer(from: u - searchHistory, length: length + 15)
-        let (d0, d1) = dots16(ref, start, count: length)
-        normalize(u, d0, d1, 16, blockNCC.view(at: 8 * b, length: 16))
+        normalize(u, dot(b), dot(b + 1), 16, blockNCC.view(at: 8 * b, length: 16))
         b += 2
       } else {
-        let start = mixPointer(from: u - searchHistory, length: length + 7)
-        normalize(
-          u, dots8(ref, start, count: length), .zero, 8, blockNCC.view(at: 8 * b, length: 8))
+        normalize(u, dot(b), .zero, 8, blockNCC.view(at: 8 * b, length: 8))
         b += 1
       }
     }

@@ -36,32 +36,29 @@ extension TimeStretcher {
     return true
   }
 
-  /// Adds the windowed segment read at internal position `p` (fractional) to the accumulator,
+  /// Adds the windowed segment read at internal position `p` (fractional) to the accumulator
+  /// (its first half to the first hop, its second half as the second hop, which held nothing),
   /// after keeping the previous segment as read (whose second half is
   /// ``StretchBuffers/previousTail``) and reading this one's unwindowed into
-  /// ``StretchBuffers/segmentRaw``.
+  /// ``StretchBuffers/segmentRaw``, all in one pass.
   mutating func addSegment(at p: Double) {
     let j = Int(p.rounded(.down))
     let f = p - Double(j)
     let n = window * channels
     let hopSamples = hop * channels
     buffers.startSegment()
-    let segmentRaw = buffers.segmentRaw.pointer(at: 0, length: n)
-    if f == 0 {
-      segmentRaw.update(from: inputPointer(from: j, length: window), count: n)
-    } else {
-      // The interpolator reads a frame before the segment and two after it.
-      addInterpolated(
-        segmentRaw, nil, inputPointer(from: j, length: window + 2, before: 1),
-        frameStride: channels, coefficients: lagrangeCoefficients(f), count: n)
-    }
+    // The interpolator reads a frame before the segment and two after it.
+    let interpolated = f != 0
+    let x =
+      interpolated
+      ? inputPointer(from: j, length: window + 2, before: 1) : inputPointer(from: j, length: window)
     // The accumulator's two hops are separate buffers: a hop each.
-    let w = buffers.windowInterleaved.pointer(at: 0, length: n)
-    addWindowed(
-      buffers.acc.pointer(at: 0, length: hopSamples), w, segmentRaw, count: hopSamples)
-    addWindowed(
-      buffers.accNext.pointer(at: 0, length: hopSamples), w + hopSamples,
-      segmentRaw + hopSamples, count: hopSamples)
+    readSegment(
+      raw: buffers.segmentRaw.pointer(at: 0, length: n),
+      first: buffers.acc.pointer(at: 0, length: hopSamples),
+      second: buffers.accNext.pointer(at: 0, length: hopSamples),
+      window: buffers.windowInterleaved.pointer(at: 0, length: n), x, frameStride: channels,
+      coefficients: interpolated ? lagrangeCoefficients(f) : nil, half: hopSamples)
   }
 
   /// Keeps the level of the finished hop (the crossfade of the previous segment's second half
@@ -84,7 +81,9 @@ extension TimeStretcher {
     // was a chain of dependent additions, the largest part of this function's time): over a
     // hop, their rounding moves them by about a millionth of themselves, far below what changes
     // the gain. The first frame is skipped: both windows are zero there.
-    let w = UnsafeRawPointer(buffers.windowInterleaved.pointer(at: 0, length: 2 * n))
+    // The products of the two windows, w[i]·w[i + n], made once (see
+    // ``StretchBuffers/overlapWeights``).
+    let weights = UnsafeRawPointer(buffers.overlapWeights.pointer(at: 0, length: n))
     let tail = UnsafeRawPointer(buffers.previousTail.pointer(at: 0, length: n))
     let head = UnsafeRawPointer(buffers.segmentRaw.pointer(at: 0, length: n))
     let stride = MemoryLayout<Float>.stride
@@ -92,9 +91,7 @@ extension TimeStretcher {
     var s2 = (SIMD8<Float>.zero, SIMD8<Float>.zero)
     var s12 = (SIMD8<Float>.zero, SIMD8<Float>.zero)
     @inline(__always) func products(_ o: Int) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
-      let u =
-        w.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
-        * w.loadUnaligned(fromByteOffset: o &+ n &* stride, as: SIMD8<Float>.self)
+      let u = weights.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
       let x1 = tail.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
       let x2 = head.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
       let ux1 = u * x1
@@ -116,9 +113,7 @@ extension TimeStretcher {
     var p2 = Double((s2.0 + s2.1).sum())
     var p12 = Double((s12.0 + s12.1).sum())
     while i < n {
-      let u = Double(
-        w.load(fromByteOffset: i &* stride, as: Float.self)
-          * w.load(fromByteOffset: (i &+ n) &* stride, as: Float.self))
+      let u = Double(weights.load(fromByteOffset: i &* stride, as: Float.self))
       let x1 = Double(tail.load(fromByteOffset: i &* stride, as: Float.self))
       let x2 = Double(head.load(fromByteOffset: i &* stride, as: Float.self))
       p1 += u * x1 * x1
@@ -132,10 +127,9 @@ extension TimeStretcher {
     // Agreeing segments (a tone, an onset continued exactly) are left as they are.
     guard r < 1 - 1e-4 else { return }
     // The gains in Float, once per frame and eight frames at a time (with
-    // ``inverseSquareRoot(_:)``: the square roots and divisions dominated the cost), into a
-    // scratch hop; then every channel of a frame is scaled
-    // by its frame's gain in a plain loop (spreading each lane of a vector over the channels
-    // took shuffles lane by lane, which cost more). A gain's rounding, a ten-millionth of it, is
+    // ``inverseSquareRoot(_:)``: the square roots and divisions dominated the cost), from the
+    // windows' squares and product made once (``StretchBuffers/crossfadeTerms``); each frame's
+    // gain then scales every channel of the frame. A gain's rounding, a ten-millionth of it, is
     // far below anything heard.
     let a1 = Float(p1.squareRoot())
     let a2 = Float(p2.squareRoot())
@@ -143,20 +137,44 @@ extension TimeStretcher {
     let power2 = Float(p2)
     let cross = Float(2 * r * root)
     let window = UnsafeRawPointer(buffers.windowMono.pointer(at: 0, length: 2 * hop))
+    // a², b² and a·b by frame, a hop each (a: the previous segment's window, b: this one's).
+    let terms = UnsafeRawPointer(buffers.crossfadeTerms.pointer(at: 0, length: 3 * hop))
+    let hopBytes = hop &* stride
     let gains = UnsafeMutableRawPointer(buffers.gains.pointer(at: 0, length: hop))
+    let channels = channels
+    let acc = UnsafeMutableRawPointer(buffers.acc.pointer(at: 0, length: n))
     // Where both windows are (nearly) zero the gain is 1.
     let floor: Float = 1e-30
     var f = 0
     while f &+ 8 <= hop {
       let o = f &* stride
-      let a = window.loadUnaligned(fromByteOffset: o &+ hop &* stride, as: SIMD8<Float>.self)
+      let a = window.loadUnaligned(fromByteOffset: o &+ hopBytes, as: SIMD8<Float>.self)
       let b = window.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
-      let actual = a * a * power1 + b * b * power2 + a * b * cross
+      let aa = terms.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+      let bb = terms.loadUnaligned(fromByteOffset: o &+ hopBytes, as: SIMD8<Float>.self)
+      let ab = terms.loadUnaligned(fromByteOffset: o &+ 2 &* hopBytes, as: SIMD8<Float>.self)
+      let actual = aa * power1 + bb * power2 + ab * cross
       var g = (a * a1 + b * a2) * inverseSquareRoot(actual)
       g.replace(with: 1, where: .!(actual .> floor))
-      gains.storeBytes(of: g, toByteOffset: o, as: SIMD8<Float>.self)
+      // Mono and stereo are scaled here, eight frames at a time (stereo's gains each spread
+      // over a frame's two samples, four shuffles for sixteen samples); other layouts below.
+      if channels == 2 {
+        @inline(__always) func scale(_ g4: SIMD4<Float>, at byte: Int) {
+          let spread = SIMD8<Float>(g4[0], g4[0], g4[1], g4[1], g4[2], g4[2], g4[3], g4[3])
+          let v = acc.loadUnaligned(fromByteOffset: byte, as: SIMD8<Float>.self)
+          acc.storeBytes(of: v * spread, toByteOffset: byte, as: SIMD8<Float>.self)
+        }
+        scale(g.lowHalf, at: 2 &* o)
+        scale(g.highHalf, at: 2 &* o &+ 8 &* stride)
+      } else if channels == 1 {
+        let v = acc.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self)
+        acc.storeBytes(of: v * g, toByteOffset: o, as: SIMD8<Float>.self)
+      } else {
+        gains.storeBytes(of: g, toByteOffset: o, as: SIMD8<Float>.self)
+      }
       f &+= 8
     }
+    let scaled = channels <= 2 ? f : 0
     while f < hop {
       let a = window.load(fromByteOffset: (f &+ hop) &* stride, as: Float.self)
       let b = window.load(fromByteOffset: f &* stride, as: Float.self)
@@ -165,20 +183,11 @@ extension TimeStretcher {
       gains.storeBytes(of: g, toByteOffset: f &* stride, as: Float.self)
       f &+= 1
     }
-    let acc = buffers.acc.pointer(at: 0, length: n)
+    let samples = buffers.acc.pointer(at: 0, length: n)
     let gain = buffers.gains.pointer(at: 0, length: hop)
-    if channels == 2 {
-      for f in 0..<hop {
-        let g = gain[f]
-        acc[2 &* f] *= g
-        acc[2 &* f &+ 1] *= g
-      }
-    } else {
-      let channels = channels
-      for f in 0..<hop {
-        let g = gain[f]
-        for c in 0..<channels { acc[f &* channels &+ c] *= g }
-      }
+    for f in scaled..<hop {
+      let g = gain[f]
+      for c in 0..<channels { samples[f &* channels &+ c] *= g }
     }
   }
 

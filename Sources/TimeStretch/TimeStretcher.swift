@@ -487,6 +487,18 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
         windowInterleaved[i * channels + c] = w
       }
     }
+    let overlapWeights = buffers.overlapWeights
+    for i in 0..<(hop * channels) {
+      overlapWeights[i] = windowInterleaved[i] * windowInterleaved[i + hop * channels]
+    }
+    let crossfadeTerms = buffers.crossfadeTerms
+    for f in 0..<hop {
+      let a = windowMono[f + hop]
+      let b = windowMono[f]
+      crossfadeTerms[f] = a * a
+      crossfadeTerms[hop + f] = b * b
+      crossfadeTerms[2 * hop + f] = a * b
+    }
     // Hann squared: its leakage at twice a tone's frequency, which biases the refined lag on a
     // short window, falls off much faster than a plain Hann window's (220 Hz tone: 84 dB SNR
     // against 65 dB over these 15 ms).

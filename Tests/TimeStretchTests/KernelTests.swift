@@ -25,31 +25,6 @@ func dotAndEnergyMatchesTheScalarReference(count: Int) {
   }
 }
 
-@Test(arguments: [0, 1, 15, 16, 17, 64, 100, 882])
-func addWindowedMatchesTheScalarReference(count: Int) {
-  let w = randomSignal(count, seed: 3)
-  let x = randomSignal(count, seed: 4)
-  var fast = randomSignal(count, seed: 5)
-  var slow = fast
-  w.withUnsafeBufferPointer { pw in
-    x.withUnsafeBufferPointer { px in
-      fast.withUnsafeMutableBufferPointer { pf in
-        slow.withUnsafeMutableBufferPointer { ps in
-          guard let w = pw.baseAddress, let x = px.baseAddress, let f = pf.baseAddress,
-            let s = ps.baseAddress
-          else { return }
-          addWindowed(f, w, x, count: count)
-          addWindowedReference(s, w, x, count: count)
-        }
-      }
-    }
-  }
-  // The vector path fuses multiply and add, so the last bit may differ.
-  var worst: Float = 0
-  for i in 0..<count { worst = max(worst, abs(fast[i] - slow[i])) }
-  #expect(worst <= 1e-6)
-}
-
 @Test(arguments: [1, 2, 6])
 func addInterpolatedMatchesTheScalarReference(stride: Int) {
   let count = 203 * stride
@@ -80,6 +55,48 @@ func addInterpolatedMatchesTheScalarReference(stride: Int) {
       for i in 0..<count { worst = max(worst, abs(fast[i] - slow[i])) }
       #expect(worst <= 1e-6)
     }
+  }
+}
+
+@Test(arguments: [1, 2, 6])
+func readSegmentMatchesTheScalarReference(stride: Int) {
+  let half = 101 * stride
+  let w = randomSignal(2 * half, seed: 21)
+  let x = randomSignal(2 * half + 4 * stride, seed: 22)
+  let first = randomSignal(half, seed: 23)
+  for h in [nil, lagrangeCoefficients(0.25), lagrangeCoefficients(0.9)] {
+    var out: [[Float]] = []
+    for reference in [false, true] {
+      var raw = [Float](repeating: 7, count: 2 * half)
+      var acc = first
+      var next = [Float](repeating: 7, count: half)
+      w.withUnsafeBufferPointer { pw in
+        x.withUnsafeBufferPointer { px in
+          raw.withUnsafeMutableBufferPointer { pr in
+            acc.withUnsafeMutableBufferPointer { pa in
+              next.withUnsafeMutableBufferPointer { pn in
+                guard let wp = pw.baseAddress, let xp = px.baseAddress, let r = pr.baseAddress,
+                  let a = pa.baseAddress, let n = pn.baseAddress
+                else { return }
+                if reference {
+                  readSegmentReference(
+                    raw: r, first: a, second: n, window: wp, xp + stride, frameStride: stride,
+                    coefficients: h, half: half)
+                } else {
+                  readSegment(
+                    raw: r, first: a, second: n, window: wp, xp + stride, frameStride: stride,
+                    coefficients: h, half: half)
+                }
+              }
+            }
+          }
+        }
+      }
+      out.append(raw + acc + next)
+    }
+    var worst: Float = 0
+    for i in 0..<out[0].count { worst = max(worst, abs(out[0][i] - out[1][i])) }
+    #expect(worst <= 1e-6)
   }
 }
 
@@ -149,6 +166,23 @@ func dots16MatchesTheScalarReferenceAndDots8(count: Int) {
       // The same sums as dots8, bit for bit: the search may take either for a lag.
       #expect(v0 == dots8(x, y, count: count))
       #expect(v1 == dots8(x, y + 8, count: count))
+    }
+  }
+}
+
+@Test(arguments: [0, 1, 2, 3, 7, 13, 104, 110, 440])
+func dots8TripleMatchesDots8BitForBit(count: Int) {
+  let a = randomSignal(count, seed: 19)
+  let b = randomSignal(count + 64, seed: 20)
+  a.withUnsafeBufferPointer { pa in
+    b.withUnsafeBufferPointer { pb in
+      guard let x = pa.baseAddress, let y = pb.baseAddress else { return }
+      // Blocks apart, adjacent and overlapping: the search may take any kernel for a lag.
+      let (v0, v1, v2) = dots8Triple(x, y + 3, y + 11, y + 40, count: count)
+      #expect(v0 == dots8(x, y + 3, count: count))
+      #expect(v1 == dots8(x, y + 11, count: count))
+      #expect(v2 == dots8(x, y + 40, count: count))
+      #expect(v1 == dots16(x, y + 3, count: count).1)
     }
   }
 }
