@@ -43,15 +43,18 @@
 #   ac3-gstreamer.avi              AC-3 in AVI from GStreamer's avimux: its stream header counts
 #                                  bytes (sample size 1, 12000 bytes/s at 96 kb/s) and FFmpeg 5.1
 #                                  states no duration for it; 0.5 s at 48000 Hz
+#   webvtt-mkvmerge.mks            WebVTT in Matroska from mkvmerge (CodecID S_TEXT/WEBVTT, which
+#                                  FFmpeg 5.1 does not name): two cues, 0.1-1.0 s ("A <b>bold</b>
+#                                  line" over two lines) and 1.2-1.9 s ("&amp; two")
 #
 # Needs sox, ffmpeg (the AAC-LC core), python3, gst-launch-1.0 with plugins-good (mp4mux,
-# matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc); stops at the
-# first missing one.
+# matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc), and mkvmerge
+# (mkvtoolnix); stops at the first missing one.
 # Usage: Scripts/make-othertool-fixtures.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Tests/Fixtures/othertools
-for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc; do
+for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc mkvmerge; do
   command -v "$tool" >/dev/null || { echo "make-othertool-fixtures: $tool is missing" >&2; exit 1; }
 done
 for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc opusenc \
@@ -127,5 +130,10 @@ flac -s -f --no-padding "$work/s32.wav" -o "$out/flac-32bit.flac" 2>/dev/null
 ffmpeg -v error -y -i "$work/ac3-src.wav" -c:a ac3 -b:a 96k -f vob "$out/ac3-ffmpeg.vob"
 gst filesrc location="$work/ac3-src.wav" ! wavparse ! audioconvert ! avenc_ac3 bitrate=96000 \
   ! ac3parse ! avimux ! filesink location="$out/ac3-gstreamer.avi"
+
+printf '%s\n' WEBVTT '' id1 '00:00.100 --> 00:01.000 align:start' 'A <b>bold</b>' line '' \
+  '00:01.200 --> 00:01.900' '&amp; two' >"$work/cues.vtt"
+mkvmerge -q --no-date --disable-track-statistics-tags -o "$out/webvtt-mkvmerge.mks" \
+  --language 0:es "$work/cues.vtt"
 
 ls -l "$out"

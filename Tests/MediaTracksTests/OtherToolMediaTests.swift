@@ -321,3 +321,25 @@ func transportStreamAudioEndsWithItsLastFrame(name: String) throws {
   }
   #expect(decoded.samples == expected)
 }
+
+/// WebVTT in Matroska from mkvmerge: FFmpeg 5.1 has no name for its CodecID `S_TEXT/WEBVTT`
+/// and keeps a subtitle stream of no codec. The declaration names it, and its blocks (the cue
+/// text alone) are read as WebVTT cue text.
+@Test func webVTTInMatroskaFromMkvmergeIsRead() throws {
+  let path = otherTool("webvtt-mkvmerge.mks")
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.subtitles.first)
+  #expect(track.codec == "webvtt")
+  #expect(track.codecTag == "S_TEXT/WEBVTT")
+  #expect(track.language == "es")
+  let reader = SubtitleStreamReader(path: path, streamIndex: track.index)
+  let (markup, cues) = try reader.readWithMarkup()
+  #expect(markup == .webVTT)
+  #expect(cues.map(\.text) == ["A <b>bold</b>\nline", "&amp; two"])
+  let times = cues.map { [$0.startTime, $0.endTime] }
+  let expected: [[Double]] = [[0.1, 1.0], [1.2, 1.9]]
+  #expect(zip(times.joined(), expected.joined()).allSatisfy { abs($0 - $1) < 1e-9 })
+  #expect(times.count == expected.count)
+  let document = try reader.document()
+  #expect(document.cues.map { document.text(of: $0) } == ["A <b>bold</b>\nline", "&amp; two"])
+}
