@@ -46,6 +46,9 @@
 #   webvtt-mkvmerge.mks            WebVTT in Matroska from mkvmerge (CodecID S_TEXT/WEBVTT, which
 #                                  FFmpeg 5.1 does not name): two cues, 0.1-1.0 s ("A <b>bold</b>
 #                                  line" over two lines) and 1.2-1.9 s ("&amp; two")
+#   opus-streamable.mka            Opus from GStreamer's matroskamux in streamable mode (as live
+#                                  recorders write Matroska and WebM): no Duration, no Cues, six
+#                                  clusters of unknown size; 0.5 s at 48000 Hz, mono
 #
 # Needs sox, ffmpeg (the AAC-LC core), python3, gst-launch-1.0 with plugins-good (mp4mux,
 # matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc), and mkvmerge
@@ -135,5 +138,9 @@ printf '%s\n' WEBVTT '' id1 '00:00.100 --> 00:01.000 align:start' 'A <b>bold</b>
   '00:01.200 --> 00:01.900' '&amp; two' >"$work/cues.vtt"
 mkvmerge -q --no-date --disable-track-statistics-tags -o "$out/webvtt-mkvmerge.mks" \
   --language 0:es "$work/cues.vtt"
+gst audiotestsrc num-buffers=25 samplesperbuffer=960 ! audio/x-raw,rate=48000,channels=1 \
+  ! audioconvert ! opusenc bitrate=16000 \
+  ! matroskamux streamable=true min-cluster-duration=100000000 \
+  ! filesink location="$out/opus-streamable.mka"
 
 ls -l "$out"

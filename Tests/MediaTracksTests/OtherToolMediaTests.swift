@@ -343,3 +343,18 @@ func transportStreamAudioEndsWithItsLastFrame(name: String) throws {
   let document = try reader.document()
   #expect(document.cues.map { document.text(of: $0) } == ["A <b>bold</b>\nline", "&amp; two"])
 }
+
+/// Matroska written for streaming (GStreamer's `matroskamux streamable=true`, as live
+/// recorders write Matroska and WebM): no Duration, no Cues, and six clusters of unknown size.
+/// The file and its only track end with the last block (0.5 s of Opus, its last 20 ms frame
+/// included), as a player finds when it reaches the end; FFmpeg 5.1 states no duration.
+@Test func streamableMatroskaEndsWithItsLastBlock() throws {
+  let path = otherTool("opus-streamable.mka")
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  let duration = try #require(track.duration)
+  #expect(abs(duration - 0.5) < 0.01)
+  #expect(info.duration == track.duration)
+  let decoded = try decodeAll(path)
+  #expect(abs(Double(decoded.frames) / Double(decoded.rate) - duration) < 0.01)
+}

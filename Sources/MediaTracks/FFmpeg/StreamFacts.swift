@@ -74,9 +74,9 @@ extension FormatContext {
         }
       }
     }
-    if formatName.hasPrefix("matroska"), streamCount > 1,
-      audio.contains(where: { $0.duration == nil })
-    {
+    // A track of a file with no Duration either (a streamable Matroska or WebM file, as live
+    // recorders write them) ends with its last block too, whether or not it is the only one.
+    if formatName.hasPrefix("matroska"), audio.contains(where: { $0.duration == nil }) {
       fillFromLastBlocks(&audio, declared: declared)
     }
     if formatName == "wav", audio.count == 1 {
