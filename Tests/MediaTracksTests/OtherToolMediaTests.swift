@@ -358,3 +358,42 @@ func transportStreamAudioEndsWithItsLastFrame(name: String) throws {
   let decoded = try decodeAll(path)
   #expect(abs(Double(decoded.frames) / Double(decoded.rate) - duration) < 0.01)
 }
+
+/// The CRC of an Ogg page (RFC 3533: polynomial 0x04C11DB7, no reflection, the CRC field
+/// counted as zeros).
+private func oggCRC(_ page: ArraySlice<UInt8>) -> UInt32 {
+  var crc: UInt32 = 0
+  for (offset, byte) in page.enumerated() {
+    crc ^= UInt32(offset >= 22 && offset < 26 ? 0 : byte) << 24
+    for _ in 0..<8 { crc = crc & 0x8000_0000 != 0 ? crc << 1 ^ 0x04C1_1DB7 : crc << 1 }
+  }
+  return crc
+}
+
+/// A Vorbis identification header whose nominal bit rate is -2 ("not set", a signed field, as
+/// oggenc writes it at 96 kHz): FFmpeg 5.1 reads it unsigned and states 4,294,967,294 bit/s.
+/// The bit rate is unknown (`nil`), and a stated one is kept.
+@Test func vorbisNominalRateNotSetIsNoBitRate() throws {
+  var bytes = [UInt8](try #require(FileManager.default.contents(atPath: fixtures + "/vorbis.ogg")))
+  #expect(try MediaProbe.probe(bytes: bytes, name: "vorbis.ogg").audio.first?.bitRate == 24000)
+  let marker: [UInt8] = [1] + Array("vorbis".utf8)
+  let header = try #require(
+    (0..<(bytes.count - marker.count)).first {
+      bytes[$0..<($0 + marker.count)].elementsEqual(marker)
+    })
+  // Version (4 bytes), channels (1), rate (4), maximum (4), then the nominal rate.
+  let nominal = header + marker.count + 13
+  for (offset, byte) in [UInt8]([0xFE, 0xFF, 0xFF, 0xFF]).enumerated() {
+    bytes[nominal + offset] = byte
+  }
+  // The first page holds only this header: its length from its segment table.
+  let segments = Int(bytes[26])
+  let length = 27 + segments + bytes[27..<(27 + segments)].reduce(0) { $0 + Int($1) }
+  let crc = oggCRC(bytes[0..<length])
+  for offset in 0..<4 { bytes[22 + offset] = UInt8(truncatingIfNeeded: crc >> (8 * offset)) }
+  let info = try MediaProbe.probe(bytes: bytes, name: "nominal-unset.ogg")
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "vorbis")
+  #expect(track.sampleRate == 22050)
+  #expect(track.bitRate == nil)
+}

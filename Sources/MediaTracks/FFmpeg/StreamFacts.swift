@@ -41,6 +41,16 @@ extension FormatContext {
     raw.pointee.bit_rate > 0 ? Int(raw.pointee.bit_rate) : nil
   }
 
+  /// A stream's bit rate as FFmpeg states it, in bit/s, or `nil` where it cannot be one.
+  /// Below 1 kb/s it is FFmpeg's division by an impossible stated duration; from 2^31 on it is
+  /// a header's signed field read unsigned: a Vorbis identification header's nominal rate of
+  /// -1 or -2 ("not set", as oggenc writes it at 96 kHz), which FFmpeg 5.1 gives as
+  /// 4,294,967,294 bit/s. (No audio reaches 2 Gb/s: 32 channels of 64-bit samples at 768 kHz
+  /// are 1.6.)
+  static func plausibleBitRate(_ value: Int64) -> Int? {
+    (1000..<(1 << 31)).contains(value) ? Int(value) : nil
+  }
+
   /// The raw facts of every audio and subtitle stream, in stream order, with the codecs the
   /// container declares (see ``ContainerDeclarations``) cross-checked against FFmpeg's.
   func tracks() -> (audio: [AudioTrack], subtitles: [SubtitleTrack]) {
@@ -196,8 +206,7 @@ extension FormatContext {
       channels: max(0, channels),
       channelLayout: channels > 0
         ? ChannelLayoutName.clean(layout.described, channels: channels) : "",
-      // (Below 1 kb/s the rate is FFmpeg's division by an impossible stated duration.)
-      bitRate: parameters.pointee.bit_rate >= 1000 ? Int(parameters.pointee.bit_rate) : nil,
+      bitRate: Self.plausibleBitRate(parameters.pointee.bit_rate),
       duration: trackDuration(ofStream: index, declared: declared), startTime: start,
       language: LanguageTag.bcp47(raw), languageTag: raw, title: metadata(stream, "title"),
       dispositions: dispositionNames(stream.pointee.disposition))
