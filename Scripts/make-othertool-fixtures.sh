@@ -49,6 +49,11 @@
 #   opus-streamable.mka            Opus from GStreamer's matroskamux in streamable mode (as live
 #                                  recorders write Matroska and WebM): no Duration, no Cues, six
 #                                  clusters of unknown size; 0.5 s at 48000 Hz, mono
+#   aiff-streamed-sox.aiff         AIFF written to a pipe by sox: 0.25 s mono at 8000 Hz, its SSND
+#                                  size left at sox's placeholder (0x7F000008) and its COMM frame
+#                                  count at what that would hold (3.7 hours)
+#   aiff-streamed-gst.aiff         the same from GStreamer's aiffmux (SSND 0x7FFF0008): 4 buffers
+#                                  of 500 frames at 8000 Hz
 #
 # Needs sox, ffmpeg (the AAC-LC core), python3, gst-launch-1.0 with plugins-good (mp4mux,
 # matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc), and mkvmerge
@@ -61,7 +66,7 @@ for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc mkvmerge; do
   command -v "$tool" >/dev/null || { echo "make-othertool-fixtures: $tool is missing" >&2; exit 1; }
 done
 for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc opusenc \
-  wavenc avimux avenc_ac3 ac3parse avmux_latm flvmux avenc_aac; do
+  wavenc aiffmux avimux avenc_ac3 ac3parse avmux_latm flvmux avenc_aac; do
   gst-inspect-1.0 "$element" >/dev/null 2>&1 ||
     { echo "make-othertool-fixtures: GStreamer element $element is missing" >&2; exit 1; }
 done
@@ -142,5 +147,12 @@ gst audiotestsrc num-buffers=25 samplesperbuffer=960 ! audio/x-raw,rate=48000,ch
   ! audioconvert ! opusenc bitrate=16000 \
   ! matroskamux streamable=true min-cluster-duration=100000000 \
   ! filesink location="$out/opus-streamable.mka"
+
+# Streamed AIFF: as the streamed WAVE above, each writer sees a pipe.
+sox -R -q -n -r 8000 -c 1 -b 16 -t aiff - synth 0.25 sine 440 2>/dev/null \
+  | cat >"$out/aiff-streamed-sox.aiff"
+{ timeout 60 gst-launch-1.0 -q audiotestsrc num-buffers=4 samplesperbuffer=500 \
+  ! audio/x-raw,format=S16BE,rate=8000,channels=1 ! aiffmux ! fdsink fd=1 2>/dev/null || true; } \
+  | cat >"$out/aiff-streamed-gst.aiff"
 
 ls -l "$out"

@@ -397,3 +397,28 @@ private func oggCRC(_ page: ArraySlice<UInt8>) -> UInt32 {
   #expect(track.sampleRate == 22050)
   #expect(track.bitRate == nil)
 }
+
+/// AIFF written to a pipe by sox and by GStreamer's `aiffmux`: the `SSND` size is the writer's
+/// placeholder just under 2 GiB and the `COMM` frame count what it would hold (hours), far
+/// beyond the file. FFmpeg 5.1 states those hours, and the track was refused as cut short. The
+/// audio runs to the end of the file: it is listed with that duration and decoded whole.
+@Test(arguments: ["aiff-streamed-sox.aiff", "aiff-streamed-gst.aiff"])
+func streamedAIFFRunsToTheEndOfTheFile(name: String) throws {
+  let path = otherTool(name)
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  let ssnd = try #require(
+    (12..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual("SSND".utf8) })
+  let size = bytes[(ssnd + 4)..<(ssnd + 8)].reduce(0) { $0 << 8 | Int($1) }
+  // The fixture is what it claims: a placeholder size, not the real one.
+  #expect(size >= 0x7F00_0000)
+  // The body: a 4-byte offset (0 here) and a 4-byte block size, then 16-bit mono frames.
+  let frames = (bytes.count - (ssnd + 16)) / 2
+  #expect(frames == 2000)
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "pcm_s16be")
+  #expect(track.duration == Double(frames) / 8000)
+  #expect(info.duration == track.duration)
+  let decoded = try decodeAll(path)
+  #expect(decoded.frames == frames)
+}

@@ -405,6 +405,8 @@ extension FormatContext {
     var seconds: Double? = nil
     if let fragments = declared?.fragmentsDuration {
       seconds = fragments
+    } else if let streamed = streamedAIFFDuration(ofStream: index) {
+      seconds = streamed
     } else if value != cff_nopts_value() && value > 0 {
       seconds = Double(value) * av_q2d(stream.pointee.time_base)
     } else if formatName == "avi", stream.pointee.nb_frames > 0 {
@@ -423,6 +425,21 @@ extension FormatContext {
     guard let seconds, seconds.isFinite, seconds > 0 else { return nil }
     if isImplausible(seconds) { return nil }
     return seconds
+  }
+
+  /// The duration in seconds of a streamed AIFF file's PCM (see
+  /// ``AIFFChunks/streamedSoundStart(_:fileSize:)``): its bytes from the first sample frame to
+  /// the end of the file, in whole frames. FFmpeg 5.1 states the placeholder's hours and
+  /// decodes the second the file holds. `nil` for anything else.
+  func streamedAIFFDuration(ofStream index: Int) -> Double? {
+    guard formatName == "aiff", streamCount == 1, let source = byteSource,
+      let start = AIFFChunks.streamedSoundStart(source.head(), fileSize: source.size),
+      let parameters = stream(at: index).pointee.codecpar,
+      codecName(parameters.pointee.codec_id).hasPrefix("pcm_"),
+      parameters.pointee.block_align > 0, parameters.pointee.sample_rate > 0
+    else { return nil }
+    let frames = (source.size - Int64(start)) / Int64(parameters.pointee.block_align)
+    return Double(frames) / Double(parameters.pointee.sample_rate)
   }
 
   /// The duration in seconds of the only stream of a file whose codec spends the same bytes on
