@@ -43,19 +43,30 @@
 #   ac3-gstreamer.avi              AC-3 in AVI from GStreamer's avimux: its stream header counts
 #                                  bytes (sample size 1, 12000 bytes/s at 96 kb/s) and FFmpeg 5.1
 #                                  states no duration for it; 0.5 s at 48000 Hz
+#   webvtt-mkvmerge.mks            WebVTT in Matroska from mkvmerge (CodecID S_TEXT/WEBVTT, which
+#                                  FFmpeg 5.1 does not name): two cues, 0.1-1.0 s ("A <b>bold</b>
+#                                  line" over two lines) and 1.2-1.9 s ("&amp; two")
+#   opus-streamable.mka            Opus from GStreamer's matroskamux in streamable mode (as live
+#                                  recorders write Matroska and WebM): no Duration, no Cues, six
+#                                  clusters of unknown size; 0.5 s at 48000 Hz, mono
+#   aiff-streamed-sox.aiff         AIFF written to a pipe by sox: 0.25 s mono at 8000 Hz, its SSND
+#                                  size left at sox's placeholder (0x7F000008) and its COMM frame
+#                                  count at what that would hold (3.7 hours)
+#   aiff-streamed-gst.aiff         the same from GStreamer's aiffmux (SSND 0x7FFF0008): 4 buffers
+#                                  of 500 frames at 8000 Hz
 #
 # Needs sox, ffmpeg (the AAC-LC core), python3, gst-launch-1.0 with plugins-good (mp4mux,
-# matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc); stops at the
-# first missing one.
+# matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc), and mkvmerge
+# (mkvtoolnix); stops at the first missing one.
 # Usage: Scripts/make-othertool-fixtures.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Tests/Fixtures/othertools
-for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc; do
+for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc mkvmerge; do
   command -v "$tool" >/dev/null || { echo "make-othertool-fixtures: $tool is missing" >&2; exit 1; }
 done
 for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc opusenc \
-  wavenc avimux avenc_ac3 ac3parse avmux_latm flvmux avenc_aac; do
+  wavenc aiffmux avimux avenc_ac3 ac3parse avmux_latm flvmux avenc_aac; do
   gst-inspect-1.0 "$element" >/dev/null 2>&1 ||
     { echo "make-othertool-fixtures: GStreamer element $element is missing" >&2; exit 1; }
 done
@@ -127,5 +138,21 @@ flac -s -f --no-padding "$work/s32.wav" -o "$out/flac-32bit.flac" 2>/dev/null
 ffmpeg -v error -y -i "$work/ac3-src.wav" -c:a ac3 -b:a 96k -f vob "$out/ac3-ffmpeg.vob"
 gst filesrc location="$work/ac3-src.wav" ! wavparse ! audioconvert ! avenc_ac3 bitrate=96000 \
   ! ac3parse ! avimux ! filesink location="$out/ac3-gstreamer.avi"
+
+printf '%s\n' WEBVTT '' id1 '00:00.100 --> 00:01.000 align:start' 'A <b>bold</b>' line '' \
+  '00:01.200 --> 00:01.900' '&amp; two' >"$work/cues.vtt"
+mkvmerge -q --no-date --disable-track-statistics-tags -o "$out/webvtt-mkvmerge.mks" \
+  --language 0:es "$work/cues.vtt"
+gst audiotestsrc num-buffers=25 samplesperbuffer=960 ! audio/x-raw,rate=48000,channels=1 \
+  ! audioconvert ! opusenc bitrate=16000 \
+  ! matroskamux streamable=true min-cluster-duration=100000000 \
+  ! filesink location="$out/opus-streamable.mka"
+
+# Streamed AIFF: as the streamed WAVE above, each writer sees a pipe.
+sox -R -q -n -r 8000 -c 1 -b 16 -t aiff - synth 0.25 sine 440 2>/dev/null \
+  | cat >"$out/aiff-streamed-sox.aiff"
+{ timeout 60 gst-launch-1.0 -q audiotestsrc num-buffers=4 samplesperbuffer=500 \
+  ! audio/x-raw,format=S16BE,rate=8000,channels=1 ! aiffmux ! fdsink fd=1 2>/dev/null || true; } \
+  | cat >"$out/aiff-streamed-gst.aiff"
 
 ls -l "$out"

@@ -340,3 +340,26 @@ func isoDurations(text: String, seconds: Double) throws {
         + "<Representation id=\"r\" bandwidth=\"128000\"/></AdaptationSet></Period></MPD>"))
   #expect(manifest.adaptationSets.map(\.language) == ["de"])
 }
+
+/// One audio group of renditions in two codecs, as Shaka Packager writes it: the variant's
+/// CODECS lists both, and says nothing of which rendition is which. Each rendition's codec is
+/// unknown (its media would tell), not the first codec listed; its channels are as stated.
+@Test func hlsGroupOfSeveralAudioCodecsLeavesEachCodecUnknown() throws {
+  let playlist = try HLSPlaylist(
+    bytes: bytes(
+      """
+      #EXTM3U
+      #EXT-X-MEDIA:TYPE=AUDIO,URI="en.m3u8",GROUP-ID="aud",LANGUAGE="en",NAME="English",CHANNELS="2"
+      #EXT-X-MEDIA:TYPE=AUDIO,URI="en51.m3u8",GROUP-ID="aud",LANGUAGE="en",NAME="English 5.1",\
+      CHANNELS="6"
+      #EXT-X-MEDIA:TYPE=AUDIO,URI="de.m3u8",GROUP-ID="solo",LANGUAGE="de",NAME="Deutsch",CHANNELS="2"
+      #EXT-X-STREAM-INF:BANDWIDTH=224706,CODECS="avc1.64000b,ac-3,mp4a.40.2",AUDIO="aud"
+      v.m3u8
+      #EXT-X-STREAM-INF:BANDWIDTH=104864,CODECS="avc1.64000b,opus",AUDIO="solo"
+      v.m3u8
+      """))
+  let info = ManifestParser.info(path: "x.m3u8", hls: playlist)
+  #expect(info.audio.map(\.codec) == ["", "", "opus"])
+  #expect(info.audio.map(\.channels) == [2, 6, 2])
+  #expect(info.audio.map(\.decodable) == [true, true, true])
+}

@@ -321,3 +321,104 @@ func transportStreamAudioEndsWithItsLastFrame(name: String) throws {
   }
   #expect(decoded.samples == expected)
 }
+
+/// WebVTT in Matroska from mkvmerge: FFmpeg 5.1 has no name for its CodecID `S_TEXT/WEBVTT`
+/// and keeps a subtitle stream of no codec. The declaration names it, and its blocks (the cue
+/// text alone) are read as WebVTT cue text.
+@Test func webVTTInMatroskaFromMkvmergeIsRead() throws {
+  let path = otherTool("webvtt-mkvmerge.mks")
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.subtitles.first)
+  #expect(track.codec == "webvtt")
+  #expect(track.codecTag == "S_TEXT/WEBVTT")
+  #expect(track.language == "es")
+  let reader = SubtitleStreamReader(path: path, streamIndex: track.index)
+  let (markup, cues) = try reader.readWithMarkup()
+  #expect(markup == .webVTT)
+  #expect(cues.map(\.text) == ["A <b>bold</b>\nline", "&amp; two"])
+  let times = cues.map { [$0.startTime, $0.endTime] }
+  let expected: [[Double]] = [[0.1, 1.0], [1.2, 1.9]]
+  #expect(zip(times.joined(), expected.joined()).allSatisfy { abs($0 - $1) < 1e-9 })
+  #expect(times.count == expected.count)
+  let document = try reader.document()
+  #expect(document.cues.map { document.text(of: $0) } == ["A <b>bold</b>\nline", "&amp; two"])
+}
+
+/// Matroska written for streaming (GStreamer's `matroskamux streamable=true`, as live
+/// recorders write Matroska and WebM): no Duration, no Cues, and six clusters of unknown size.
+/// The file and its only track end with the last block (0.5 s of Opus, its last 20 ms frame
+/// included), as a player finds when it reaches the end; FFmpeg 5.1 states no duration.
+@Test func streamableMatroskaEndsWithItsLastBlock() throws {
+  let path = otherTool("opus-streamable.mka")
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  let duration = try #require(track.duration)
+  #expect(abs(duration - 0.5) < 0.01)
+  #expect(info.duration == track.duration)
+  let decoded = try decodeAll(path)
+  #expect(abs(Double(decoded.frames) / Double(decoded.rate) - duration) < 0.01)
+}
+
+/// The CRC of an Ogg page (RFC 3533: polynomial 0x04C11DB7, no reflection, the CRC field
+/// counted as zeros).
+private func oggCRC(_ page: ArraySlice<UInt8>) -> UInt32 {
+  var crc: UInt32 = 0
+  for (offset, byte) in page.enumerated() {
+    crc ^= UInt32(offset >= 22 && offset < 26 ? 0 : byte) << 24
+    for _ in 0..<8 { crc = crc & 0x8000_0000 != 0 ? crc << 1 ^ 0x04C1_1DB7 : crc << 1 }
+  }
+  return crc
+}
+
+/// A Vorbis identification header whose nominal bit rate is -2 ("not set", a signed field, as
+/// oggenc writes it at 96 kHz): FFmpeg 5.1 reads it unsigned and states 4,294,967,294 bit/s.
+/// The bit rate is unknown (`nil`), and a stated one is kept.
+@Test func vorbisNominalRateNotSetIsNoBitRate() throws {
+  var bytes = [UInt8](try #require(FileManager.default.contents(atPath: fixtures + "/vorbis.ogg")))
+  #expect(try MediaProbe.probe(bytes: bytes, name: "vorbis.ogg").audio.first?.bitRate == 24000)
+  let marker: [UInt8] = [1] + Array("vorbis".utf8)
+  let header = try #require(
+    (0..<(bytes.count - marker.count)).first {
+      bytes[$0..<($0 + marker.count)].elementsEqual(marker)
+    })
+  // Version (4 bytes), channels (1), rate (4), maximum (4), then the nominal rate.
+  let nominal = header + marker.count + 13
+  for (offset, byte) in [UInt8]([0xFE, 0xFF, 0xFF, 0xFF]).enumerated() {
+    bytes[nominal + offset] = byte
+  }
+  // The first page holds only this header: its length from its segment table.
+  let segments = Int(bytes[26])
+  let length = 27 + segments + bytes[27..<(27 + segments)].reduce(0) { $0 + Int($1) }
+  let crc = oggCRC(bytes[0..<length])
+  for offset in 0..<4 { bytes[22 + offset] = UInt8(truncatingIfNeeded: crc >> (8 * offset)) }
+  let info = try MediaProbe.probe(bytes: bytes, name: "nominal-unset.ogg")
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "vorbis")
+  #expect(track.sampleRate == 22050)
+  #expect(track.bitRate == nil)
+}
+
+/// AIFF written to a pipe by sox and by GStreamer's `aiffmux`: the `SSND` size is the writer's
+/// placeholder just under 2 GiB and the `COMM` frame count what it would hold (hours), far
+/// beyond the file. FFmpeg 5.1 states those hours, and the track was refused as cut short. The
+/// audio runs to the end of the file: it is listed with that duration and decoded whole.
+@Test(arguments: ["aiff-streamed-sox.aiff", "aiff-streamed-gst.aiff"])
+func streamedAIFFRunsToTheEndOfTheFile(name: String) throws {
+  let path = otherTool(name)
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  let ssnd = try #require(
+    (12..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual("SSND".utf8) })
+  let size = bytes[(ssnd + 4)..<(ssnd + 8)].reduce(0) { $0 << 8 | Int($1) }
+  // The fixture is what it claims: a placeholder size, not the real one.
+  #expect(size >= 0x7F00_0000)
+  // The body: a 4-byte offset (0 here) and a 4-byte block size, then 16-bit mono frames.
+  let frames = (bytes.count - (ssnd + 16)) / 2
+  #expect(frames == 2000)
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "pcm_s16be")
+  #expect(track.duration == Double(frames) / 8000)
+  #expect(info.duration == track.duration)
+  let decoded = try decodeAll(path)
+  #expect(decoded.frames == frames)
+}

@@ -24,6 +24,18 @@ import Testing
     }
   }
 
+  @Test func webVTTInMatroskaFromMkvmergeConvertsToWebVTT() throws {
+    // CodecID S_TEXT/WEBVTT, which FFmpeg 5.1 does not name: read by the declaration.
+    let mks = fixtures + "/othertools/webvtt-mkvmerge.mks"
+    let vtt = try runMtool(["cues", mks, "--to", "vtt"])
+    #expect(vtt.status == 0)
+    #expect(
+      vtt.stdout
+        == "WEBVTT\n\n00:00:00.100 --> 00:00:01.000\nA <b>bold</b>\nline\n\n"
+        + "00:00:01.200 --> 00:00:01.900\n&amp; two\n")
+    #expect(try runMtool(["cues", mks, "--stream", "0", "--to", "vtt"]).stdout == vtt.stdout)
+  }
+
   @Test func aMediaFileNameReadsItsDefaultTextTrack() throws {
     // multitrack.mkv: English SRT (#3) and French forced SRT (#4); neither is a default, so
     // the first is read, as --stream 3 reads it.

@@ -56,12 +56,13 @@ enum MatroskaBlocks {
       truncatingIfNeeded: EBML.unsigned(bytes, timeStart..<timeStart + Int(timeSize)))
     var child = timeStart + Int(timeSize)
     while child < end {
-      guard let (id, idLength) = EBML.vint(bytes, child, keepMarker: true),
-        let (childSize, sizeLength) = EBML.vint(bytes, child + idLength, keepMarker: false),
+      guard let (id, idLength) = EBML.vint(bytes, child, keepMarker: true) else { break }
+      // The next cluster, after one of unknown size (its own size may be unknown too: a
+      // streamable file's clusters all are).
+      if id == 0x1F43_B675 { return child }
+      guard let (childSize, sizeLength) = EBML.vint(bytes, child + idLength, keepMarker: false),
         childSize >= 0
       else { break }
-      // The next cluster, after one of unknown size.
-      if id == 0x1F43_B675 { return child }
       let payload = child + idLength + sizeLength
       let payloadEnd = min(end, payload + Int(clamping: childSize))
       if id == 0xA3 {
@@ -79,7 +80,9 @@ enum MatroskaBlocks {
       }
       child = payload + Int(clamping: childSize)
     }
-    return max(end, at + 4)
+    // In a cluster of unknown size, what could not be read is looked through for the next
+    // cluster; a cluster of known size is skipped whole.
+    return size < 0 ? max(child, at + 4) : max(end, at + 4)
   }
 
   /// Records a `Block` or `SimpleBlock` (track number, 16-bit time offset, flags, lacing).

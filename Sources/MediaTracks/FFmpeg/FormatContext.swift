@@ -408,6 +408,8 @@ extension FormatContext {
     guard raw.pointee.duration_estimation_method != AVFMT_DURATION_FROM_BITRATE,
       formatName != "ogg"
     else { return nil }
+    // A streamed AIFF file's header states a placeholder's hours: its bytes are what it holds.
+    if let streamed = streamedAIFFDuration(ofStream: index) { return streamed }
     let stream = stream(at: index)
     let value = stream.pointee.duration
     guard value != cff_nopts_value() && value > 0 else { return nil }

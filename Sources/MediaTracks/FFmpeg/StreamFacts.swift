@@ -41,6 +41,16 @@ extension FormatContext {
     raw.pointee.bit_rate > 0 ? Int(raw.pointee.bit_rate) : nil
   }
 
+  /// A stream's bit rate as FFmpeg states it, in bit/s, or `nil` where it cannot be one.
+  /// Below 1 kb/s it is FFmpeg's division by an impossible stated duration; from 2^31 on it is
+  /// a header's signed field read unsigned: a Vorbis identification header's nominal rate of
+  /// -1 or -2 ("not set", as oggenc writes it at 96 kHz), which FFmpeg 5.1 gives as
+  /// 4,294,967,294 bit/s. (No audio reaches 2 Gb/s: 32 channels of 64-bit samples at 768 kHz
+  /// are 1.6.)
+  static func plausibleBitRate(_ value: Int64) -> Int? {
+    (1000..<(1 << 31)).contains(value) ? Int(value) : nil
+  }
+
   /// The raw facts of every audio and subtitle stream, in stream order, with the codecs the
   /// container declares (see ``ContainerDeclarations``) cross-checked against FFmpeg's.
   func tracks() -> (audio: [AudioTrack], subtitles: [SubtitleTrack]) {
@@ -74,9 +84,9 @@ extension FormatContext {
         }
       }
     }
-    if formatName.hasPrefix("matroska"), streamCount > 1,
-      audio.contains(where: { $0.duration == nil })
-    {
+    // A track of a file with no Duration either (a streamable Matroska or WebM file, as live
+    // recorders write them) ends with its last block too, whether or not it is the only one.
+    if formatName.hasPrefix("matroska"), audio.contains(where: { $0.duration == nil }) {
       fillFromLastBlocks(&audio, declared: declared)
     }
     if formatName == "wav", audio.count == 1 {
@@ -196,8 +206,7 @@ extension FormatContext {
       channels: max(0, channels),
       channelLayout: channels > 0
         ? ChannelLayoutName.clean(layout.described, channels: channels) : "",
-      // (Below 1 kb/s the rate is FFmpeg's division by an impossible stated duration.)
-      bitRate: parameters.pointee.bit_rate >= 1000 ? Int(parameters.pointee.bit_rate) : nil,
+      bitRate: Self.plausibleBitRate(parameters.pointee.bit_rate),
       duration: trackDuration(ofStream: index, declared: declared), startTime: start,
       language: LanguageTag.bcp47(raw), languageTag: raw, title: metadata(stream, "title"),
       dispositions: dispositionNames(stream.pointee.disposition))
@@ -396,6 +405,8 @@ extension FormatContext {
     var seconds: Double? = nil
     if let fragments = declared?.fragmentsDuration {
       seconds = fragments
+    } else if let streamed = streamedAIFFDuration(ofStream: index) {
+      seconds = streamed
     } else if value != cff_nopts_value() && value > 0 {
       seconds = Double(value) * av_q2d(stream.pointee.time_base)
     } else if formatName == "avi", stream.pointee.nb_frames > 0 {
@@ -414,6 +425,21 @@ extension FormatContext {
     guard let seconds, seconds.isFinite, seconds > 0 else { return nil }
     if isImplausible(seconds) { return nil }
     return seconds
+  }
+
+  /// The duration in seconds of a streamed AIFF file's PCM (see
+  /// ``AIFFChunks/streamedSoundStart(_:fileSize:)``): its bytes from the first sample frame to
+  /// the end of the file, in whole frames. FFmpeg 5.1 states the placeholder's hours and
+  /// decodes the second the file holds. `nil` for anything else.
+  func streamedAIFFDuration(ofStream index: Int) -> Double? {
+    guard formatName == "aiff", streamCount == 1, let source = byteSource,
+      let start = AIFFChunks.streamedSoundStart(source.head(), fileSize: source.size),
+      let parameters = stream(at: index).pointee.codecpar,
+      codecName(parameters.pointee.codec_id).hasPrefix("pcm_"),
+      parameters.pointee.block_align > 0, parameters.pointee.sample_rate > 0
+    else { return nil }
+    let frames = (source.size - Int64(start)) / Int64(parameters.pointee.block_align)
+    return Double(frames) / Double(parameters.pointee.sample_rate)
   }
 
   /// The duration in seconds of the only stream of a file whose codec spends the same bytes on

@@ -14,7 +14,8 @@ struct SubtitlePacket {
 /// What ``SubtitlePackets/read(path:streamIndex:timeout:accept:)`` found out about the stream.
 struct SubtitleStreamFacts {
   /// FFmpeg's codec name; for an MP4 `wvtt` or `stpp` track, which FFmpeg 5.1 keeps as a data
-  /// stream of no codec, the declared one (`webvtt`, `ttml`).
+  /// stream of no codec, and a Matroska track whose `CodecID` FFmpeg 5.1 does not name
+  /// (`S_TEXT/WEBVTT`), the declared one (`webvtt`, `ttml`).
   var codec: String
   /// The MP4 sample entry's four-character code for `wvtt` and `stpp` tracks, else `nil`:
   /// their packets are ISO/IEC 14496-30 samples (boxes; whole TTML documents).
@@ -57,6 +58,12 @@ enum SubtitlePackets {
       facts.configuration = declared?.textConfiguration ?? []
     } else if parameters.pointee.codec_type != AVMEDIA_TYPE_SUBTITLE {
       throw noSubtitles(path, streamIndex)
+    } else if facts.codec.isEmpty, format.formatName.hasPrefix("matroska"),
+      let declared = format.declarations()[streamIndex]?.codec
+    {
+      // A CodecID FFmpeg 5.1 has no name for: mkvmerge's `S_TEXT/WEBVTT`, whose blocks hold
+      // the cue text alone (the identifier and settings go to BlockAdditions).
+      facts.codec = declared
     }
     try accept(facts.codec)
     for other in 0..<format.streamCount where other != streamIndex {

@@ -502,7 +502,12 @@ public enum ManifestParser {
     var groupSets: [Set<String>] = []
     var byKey: [AudioEncoding.Identity: Int] = [:]
     for member in members {
-      let codec = groupCodecs[member.groupID].flatMap { $0.lazy.compactMap(audioCodec).first }
+      // A group whose variant lists several audio codecs (Shaka Packager puts AAC and AC-3
+      // renditions in one group: CODECS="avc1.64000b,ac-3,mp4a.40.2") does not say which
+      // rendition is which: the codec is left unknown, to the rendition's media.
+      let listed = groupCodecs[member.groupID]?.compactMap(audioCodec) ?? []
+      let distinct = Set(listed.map { $0.name + "/" + ($0.profile ?? "") })
+      let codec = distinct.count == 1 ? listed.first : nil
       let channels =
         member.channels.flatMap { Int($0.prefix { $0.isNumber }) }.flatMap { $0 > 0 ? $0 : nil }
         ?? 0

@@ -52,7 +52,7 @@ public struct TimedText: Hashable, Sendable, Codable {
 }
 
 /// Reads the cues of a text subtitle stream inside a media file (Matroska SRT, ASS or WebVTT,
-/// MP4 `mov_text`, WebM WebVTT, and WebVTT (`wvtt`) and TTML (`stpp`) in MP4, fragmented or
+/// `D_WEBVTT` as WebM writes it or mkvmerge's `S_TEXT/WEBVTT`, MP4 `mov_text`, WebM WebVTT, and WebVTT (`wvtt`) and TTML (`stpp`) in MP4, fragmented or
 /// not, ISO/IEC 14496-30).
 ///
 /// The reader is a plain value: ``read()`` opens the file, reads every packet of the stream and
