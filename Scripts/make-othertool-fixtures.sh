@@ -54,6 +54,9 @@
 #                                  count at what that would hold (3.7 hours)
 #   aiff-streamed-gst.aiff         the same from GStreamer's aiffmux (SSND 0x7FFF0008): 4 buffers
 #                                  of 500 frames at 8000 Hz
+#   opus-chained-2to8.ogg          two opusenc files one after the other: 0.5 s of stereo, then
+#                                  0.7 s of 8 channels at 384 kb/s, whose link FFmpeg 5.1's
+#                                  decoder does not read (every packet of it fails)
 #
 # Needs sox, ffmpeg (the AAC-LC core), python3, gst-launch-1.0 with plugins-good (mp4mux,
 # matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc), and mkvmerge
@@ -62,7 +65,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Tests/Fixtures/othertools
-for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc mkvmerge; do
+for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc mkvmerge opusenc; do
   command -v "$tool" >/dev/null || { echo "make-othertool-fixtures: $tool is missing" >&2; exit 1; }
 done
 for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc opusenc \
@@ -154,5 +157,14 @@ sox -R -q -n -r 8000 -c 1 -b 16 -t aiff - synth 0.25 sine 440 2>/dev/null \
 { timeout 60 gst-launch-1.0 -q audiotestsrc num-buffers=4 samplesperbuffer=500 \
   ! audio/x-raw,format=S16BE,rate=8000,channels=1 ! aiffmux ! fdsink fd=1 2>/dev/null || true; } \
   | cat >"$out/aiff-streamed-gst.aiff"
+
+# A chained Ogg Opus stream whose second link has more channels than the first.
+sox -R -q -n -r 48000 -c 2 -b 16 "$work/two.wav" synth 0.5 sine 440 vol 0.3
+sox -R -q -n -r 48000 -c 8 -b 16 "$work/eight.wav" synth 0.7 sine 330 vol 0.3
+opusenc --quiet --bitrate 16 "$work/two.wav" "$work/two.opus"
+# (FFmpeg 5.1 reads the second link at 256 kb/s and below, not at 384: its packets are larger
+# than the first link's decoder takes. Below 128 kb/s opusenc mixes 8 channels down to two.)
+opusenc --quiet --bitrate 384 "$work/eight.wav" "$work/eight.opus"
+cat "$work/two.opus" "$work/eight.opus" >"$out/opus-chained-2to8.ogg"
 
 ls -l "$out"

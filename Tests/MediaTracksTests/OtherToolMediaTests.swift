@@ -422,3 +422,21 @@ func streamedAIFFRunsToTheEndOfTheFile(name: String) throws {
   let decoded = try decodeAll(path)
   #expect(decoded.frames == frames)
 }
+
+/// A chained Ogg Opus stream (0.5 s of stereo, then 0.7 s of 8 channels) whose second link
+/// FFmpeg 5.1's decoder fails on, packet after packet: the decode fails at the end, naming the
+/// codec, instead of giving the first link alone as the whole track.
+@Test func aDecoderThatStopsBeforeTheEndIsAnError() throws {
+  let path = otherTool("opus-chained-2to8.ogg")
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "opus")
+  #expect(abs(try #require(track.duration) - 1.2) < 0.05)
+  do {
+    _ = try decodeAll(path)
+    Issue.record("the first link alone was given as the track")
+  } catch let error as MediaError {
+    #expect(error.kind == .malformed)
+    #expect(error.description.contains("opus decoder could not decode the last"))
+  }
+}

@@ -52,6 +52,8 @@ final class FFmpegAudioSource {
   /// The track's packets read, and the media time their durations add up to (seconds).
   private var packetsRead = 0
   private var packetSeconds = 0.0
+  /// The media time of the packets read since the decoder last gave a frame (seconds).
+  private var secondsSinceFrame = 0.0
   private let timeBase: Double
 
   /// Opens `path` and prepares to decode one audio track.
@@ -226,6 +228,7 @@ final class FFmpegAudioSource {
     while pendingEnd == 0 && !finished {
       let received = avcodec_receive_frame(codec.raw, frame.raw)
       if received >= 0 {
+        secondsSinceFrame = 0
         decodeErrors = 0
         framesDecoded += Int(frame.raw.pointee.nb_samples)
         try convert(frame: true)
@@ -277,7 +280,10 @@ final class FFmpegAudioSource {
       packetsRead += 1
       // (A packet stating more than 10 s is a demuxer's guess, as Ogg's last packet's can be.)
       let packetDuration = Double(packet.raw.pointee.duration) * timeBase
-      if packetDuration > 0 && packetDuration <= 10 { packetSeconds += packetDuration }
+      if packetDuration > 0 && packetDuration <= 10 {
+        packetSeconds += packetDuration
+        secondsSinceFrame += packetDuration
+      }
       if splitsFrames, let data = packet.raw.pointee.data {
         let bytes = Array(UnsafeBufferPointer(start: data, count: Int(packet.raw.pointee.size)))
         let units = EAC3Frames.accessUnits(bytes)
@@ -327,6 +333,19 @@ final class FFmpegAudioSource {
       throw MediaError(
         kind: .malformed, operation: "av_read_frame",
         detail: "'\(path)' is truncated: its audio ends long before its stated duration")
+    }
+    // The decoder stopped giving audio before the end: it failed on every packet of the last
+    // half second or more (a chained Ogg stream whose next link it cannot read). Errors between
+    // frames (damaged packets here and there, packets that hold no audio) are skipped, as
+    // FFmpeg's tools skip them.
+    let failedTail = decodeErrors > 0 ? secondsSinceFrame : 0
+    if failedTail > 0.5 {
+      throw MediaError(
+        kind: .malformed, operation: "avcodec_receive_frame",
+        detail:
+          "the \(codecName) decoder could not decode the last \(Self.seconds(failedTail)) s "
+          + "of the \(Self.seconds(packetSeconds)) s of audio in '\(path)' (from "
+          + "\(Self.seconds(decoded)) s of output on)")
     }
     if packetSeconds > 0.25 && decoded < packetSeconds * 0.5 {
       throw MediaError(

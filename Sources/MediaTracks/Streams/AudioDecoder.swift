@@ -15,7 +15,8 @@
 ///   takes for another codec than the container declares; an encrypted track), refused when
 ///   the decoder opens, with a message naming the codec;
 /// - a decoder that gives less than half of the audio the track's packets hold (it does not
-///   really read the stream), at the end of the track, naming the codec;
+///   really read the stream), or that fails on every packet of the last half second or more
+///   (a chained Ogg link it cannot read), at the end of the track, naming the codec;
 /// - a truncated file: an MP4 whose index names samples the file does not hold (the stated
 ///   duration is not used: fragmented files state impossible ones), in other containers a
 ///   track that ends before half of the duration the headers state for it and more than a
