@@ -314,3 +314,30 @@ private func element(_ id: [UInt8], _ payload: [UInt8]) -> [UInt8] {
   // The noise alone holds no cluster.
   #expect(MatroskaBlocks.lastBlocks(source(Array(file.prefix(14)))).isEmpty)
 }
+
+/// MPEG audio frames in a row, each a header and zero bytes to its length: the bit rates are
+/// read frame by frame, so a VBR stream in MPEG-TS (whose rate FFmpeg states from one frame)
+/// is told from a CBR one.
+@Test func mpegAudioFramesGiveTheirBitRates() {
+  /// A frame: MPEG-1 layer III at 44100 Hz (`0xFB`, rate index << 4), or MPEG-2 layer II at
+  /// 24000 Hz (`0xF5`, sample-rate index 1).
+  func frame(_ second: UInt8, _ third: UInt8, length: Int) -> [UInt8] {
+    [0xFF, second, third, 0x44] + [UInt8](repeating: 0, count: length - 4)
+  }
+  // 128 kbit/s (index 9) at 44100 Hz: 144 * 128000 / 44100 = 417 bytes; with padding 418.
+  let cbr =
+    frame(0xFB, 0x90, length: 417) + frame(0xFB, 0x92, length: 418) + frame(0xFB, 0x90, length: 417)
+  #expect(ContainerDeclarations.mpegAudioBitRates(cbr) == [128000, 128000, 128000])
+  // 320 kbit/s (index 14): 1044 bytes, then 64 kbit/s (index 5): 208 bytes.
+  let vbr = [0, 0] + frame(0xFB, 0xE0, length: 1044) + frame(0xFB, 0x50, length: 208) + [0xFF]
+  #expect(ContainerDeclarations.mpegAudioBitRates(vbr) == [320000, 64000])
+  // MPEG-2 layer II, 64 kbit/s (index 8) at 24000 Hz: 144 * 64000 / 24000 = 384 bytes.
+  let mpeg2 = frame(0xF5, 0x84, length: 384) + frame(0xF5, 0x84, length: 384)
+  #expect(ContainerDeclarations.mpegAudioBitRates(mpeg2) == [64000, 64000])
+  // A frame of another sample rate ends the run; free format and garbage give nothing.
+  #expect(
+    ContainerDeclarations.mpegAudioBitRates(frame(0xFB, 0x90, length: 417) + [0xFF, 0xFB, 0x94, 0])
+      == [128000])
+  #expect(ContainerDeclarations.mpegAudioBitRates(frame(0xFB, 0x00, length: 417)).isEmpty)
+  #expect(ContainerDeclarations.mpegAudioBitRates([1, 2, 3, 4, 5]).isEmpty)
+}

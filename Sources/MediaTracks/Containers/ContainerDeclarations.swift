@@ -39,6 +39,9 @@ struct DeclaredStream: Hashable {
   var language: String? = nil
   /// An MP4 `wvtt` sample entry's `vttC` box body (the WebVTT file header), or `nil`.
   var textConfiguration: [UInt8]? = nil
+  /// Whether the first frames of an MPEG audio stream differ in bit rate (VBR): what FFmpeg
+  /// states without reading the stream through is one frame's rate, not the track's.
+  var variableBitRate = false
 }
 
 /// Reads the codec declarations of MP4, MPEG-TS and Matroska headers, keyed by the id FFmpeg
@@ -113,6 +116,52 @@ enum ContainerDeclarations {
       index += 1
     }
     return nil
+  }
+
+  /// The bit rates (bits per second) of the consecutive MPEG audio frames at the start of
+  /// `bytes` (the first frame header within 64 bytes, then each frame's length to the next),
+  /// up to the first that is cut off or not a header of the same version, layer and rate;
+  /// empty when none is found or the first is free-format.
+  static func mpegAudioBitRates(_ bytes: [UInt8]) -> [Int] {
+    // Bit rates in kbit/s by bit-rate index 1...14: MPEG-1 layers I, II, III, then MPEG-2 and
+    // 2.5 layer I, and layers II and III.
+    let tables: [[Int]] = [
+      [32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448],
+      [32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],
+      [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
+      [32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256],
+      [8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
+    ]
+    var start = 0
+    while start + 1 < min(bytes.count, 66), !(bytes[start] == 0xFF && bytes[start + 1] >= 0xE0) {
+      start += 1
+    }
+    guard start + 3 < bytes.count else { return [] }
+    // The fixed part of the first header: sync, version, layer, and sample-rate index.
+    let fixed = (bytes[start + 1], bytes[start + 2] & 0x0C)
+    var rates: [Int] = []
+    var at = start
+    while at + 3 < bytes.count, bytes[at] == 0xFF, bytes[at + 1] == fixed.0,
+      bytes[at + 2] & 0x0C == fixed.1
+    {
+      let version = (bytes[at + 1] >> 3) & 3  // 3: MPEG-1, 2: MPEG-2, 0: MPEG-2.5
+      let layer = (bytes[at + 1] >> 1) & 3  // 3: I, 2: II, 1: III
+      let rateIndex = Int(bytes[at + 2] >> 4)
+      let sampleIndex = Int((bytes[at + 2] >> 2) & 3)
+      guard version != 1, layer != 0, (1...14).contains(rateIndex), sampleIndex < 3 else { break }
+      let mpeg1 = version == 3
+      let table = mpeg1 ? 3 - Int(layer) : (layer == 3 ? 3 : 4)
+      let bitRate = tables[table][rateIndex - 1] * 1000
+      let sampleRate = [44100, 48000, 32000][sampleIndex] >> (mpeg1 ? 0 : version == 2 ? 1 : 2)
+      let padding = Int((bytes[at + 2] >> 1) & 1)
+      let length =
+        layer == 3
+        ? (12 * bitRate / sampleRate + padding) * 4
+        : (layer == 1 && !mpeg1 ? 72 : 144) * bitRate / sampleRate + padding
+      rates.append(bitRate)
+      at += length
+    }
+    return rates
   }
 
   /// What the sync words at the start of a DTS stream's bytes say: `"dts_uhd"` for DTS-UHD,
@@ -709,6 +758,7 @@ struct TSScan {
         }
         if declared.codec == nil, declared.tag.hasSuffix("0x03") || declared.tag.hasSuffix("0x04") {
           declared.codec = ContainerDeclarations.mpegAudioLayer(payload)
+          declared.variableBitRate = Set(ContainerDeclarations.mpegAudioBitRates(payload)).count > 1
         }
         result[pid] = declared
       }

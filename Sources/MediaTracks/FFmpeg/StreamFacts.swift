@@ -339,6 +339,9 @@ extension FormatContext {
       track.decodable = false
     }
     if declared.noDecoder { track.decodable = false }
+    // FFmpeg's rate is the first frame's; the track's average is not known without reading
+    // the stream through.
+    if declared.variableBitRate { track.bitRate = nil }
     if declared.scrambled {
       track.sampleRate = 0
       track.channels = 0
