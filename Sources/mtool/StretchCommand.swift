@@ -367,8 +367,14 @@ private func pumpAudio(
 ) throws(MediaError) -> (in: Int, out: Int) {
   let blockFrames = 8192
   let channels = decoder.channels
-  var inBuffer = [Float](repeating: 0, count: blockFrames * channels)
-  var outBuffer = [Float](repeating: 0, count: blockFrames * channels)
+  // Allocated without being filled first: the decoder and the stretcher write what is read.
+  func block() -> [Float] {
+    [Float](unsafeUninitializedCapacity: blockFrames * channels) { _, count in
+      count = blockFrames * channels
+    }
+  }
+  var inBuffer = block()
+  var outBuffer = block()
   var framesIn = 0
   var framesOut = 0
   func drain(_ stretcher: inout TimeStretcher, _ encoder: inout AudioEncoder) throws(MediaError) {

@@ -285,14 +285,23 @@ func fastPathWritesWhatFFmpegWrites(channels: Int, rate: Int) throws {
   let path = scratch("clip.wav")
   defer { unlink(path) }
   var encoder = try AudioEncoder(path: path, sampleRate: 8000, channels: 1)
-  let input: [Float] = [.nan, .infinity, -.infinity, 2, -2, 0.5 / 32_768, 1.5 / 32_768, -1]
-  try encoder.write(input, frames: input.count)
+  // Every NaN (negative, with a payload) is silence; the values repeat so that the writer's
+  // vector loop takes them in every lane, not only its scalar tail.
+  let values: [Float] = [
+    .nan, .infinity, -.infinity, 2, -2, 0.5 / 32_768, 1.5 / 32_768, -1, -.nan,
+    Float(nan: 0x1234, signaling: false), 1e30, -1e30, 32_767.5 / 32_768, -2.5 / 32_768,
+  ]
+  let expected: [Int16] = [
+    0, 32_767, -32_768, 32_767, -32_768, 0, 2, -32_768, 0, 0, 32_767, -32_768, 32_767, -2,
+  ]
+  let input = Array(repeating: values, count: 5).joined()
+  try encoder.write(Array(input), frames: input.count)
   try encoder.finish()
   let data = try #require(chunks(readFile(path)).last?.1)
   let samples = stride(from: 0, to: data.count, by: 2).map {
     Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8)
   }
-  #expect(samples == [0, 32_767, -32_768, 32_767, -32_768, 0, 2, -32_768])
+  #expect(samples == Array(Array(repeating: expected, count: 5).joined()))
 }
 
 private func write(_ bytes: [UInt8], to path: String) throws {

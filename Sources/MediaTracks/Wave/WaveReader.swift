@@ -48,7 +48,7 @@ final class WaveReader {
     // Only a regular file, checked before opening it: opening a pipe has effects on its writer,
     // and its bytes cannot be given back to FFmpeg once read. Anything else (a missing file, a
     // folder, a URL) is FFmpeg's to open and to report.
-    guard let source = try FileBytes(path: path), let format = WaveReader.parse(source.head())
+    guard let source = try FileBytes(path: path), let format = WaveReader.parse(head: source)
     else { return nil }
     let fileSize = Int(source.size)
     let available = max(0, min(format.dataSize, fileSize - format.dataOffset))
@@ -78,10 +78,16 @@ final class WaveReader {
     let frames = min(maxFrames, framesLeft)
     if frames == 0 { return try end() }
     let byteCount = frames * bytesPerFrame
-    if bytes.count < byteCount {
-      bytes.append(contentsOf: repeatElement(0, count: byteCount - bytes.count))
+    // Little-endian float samples are read straight into `buffer`; the others go through
+    // `bytes`, allocated without being filled first (the read overwrites what is used).
+    let direct = encoding == .float32 && !bigEndian && Int(littleEndian: 1) == 1
+    if !direct && bytes.count < byteCount {
+      bytes = [UInt8](unsafeUninitializedCapacity: byteCount) { _, count in count = byteCount }
     }
-    let filled = try readBytes(byteCount)
+    let filled =
+      direct
+      ? try readBytes(into: &buffer, count: byteCount)
+      : try readBytes(into: &bytes, count: byteCount)
     if filled < byteCount {
       // The file ends before the size its header declares: it shrank while it was read (a file
       // already short when opened ends where it ends, and `end` reports it).
@@ -90,18 +96,20 @@ final class WaveReader {
     }
     let got = frames
     framesLeft -= got
-    convert(samples: got * channels, into: &buffer)
+    if !direct { convert(samples: got * channels, into: &buffer) }
     framesDecoded += got
     return got
   }
 
-  /// Reads the next `count` bytes of audio into the start of `bytes`; returns how many there
-  /// were (fewer at the end of the file).
-  private func readBytes(_ count: Int) throws(MediaError) -> Int {
+  /// Reads the next `count` bytes of audio into the start of `array`'s memory; returns how
+  /// many there were (fewer at the end of the file).
+  private func readBytes<Element>(
+    into array: inout [Element], count: Int
+  ) throws(MediaError) -> Int {
     var failure: MediaError? = nil
     let source = source
     let position = position
-    let filled = bytes.withUnsafeMutableBytes { raw -> Int in
+    let filled = array.withUnsafeMutableBytes { raw -> Int in
       do throws(MediaError) {
         return try source.read(
           into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<count]), at: position)
@@ -209,6 +217,16 @@ extension WaveReader {
     var containerBits: Int
     /// Whether the file is `RIFX`: its samples are big-endian.
     var bigEndian = false
+  }
+
+  /// Parses the header of `source`: from its first 4 KiB, where the `data` chunk of almost
+  /// every file starts, else from its first 64 KiB (the same result, read further: the chunks
+  /// are walked in order, and what decides it lies before the `data` chunk's body).
+  static func parse(head source: FileBytes) -> Format? {
+    let first = source.head(4_096)
+    if let format = parse(first) { return format }
+    guard first.count == 4_096, WaveHeader.isBigEndian(first) != nil else { return nil }
+    return parse(source.head())
   }
 
   /// Parses the RIFF header in `header` (the first bytes of a file).

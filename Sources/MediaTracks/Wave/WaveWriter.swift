@@ -29,6 +29,11 @@ final class WaveWriter {
   private var dataSize = 0
   private var committed = false
   private var bytes: [Int16] = []
+  /// The clip's bounds, scaled samples (see ``write(_:frames:)``). Stored rather than literal
+  /// constants: the compiler then keeps the clip as one minimum and one maximum instruction
+  /// instead of carrying its comparisons through the conversion that follows.
+  private var clipLow: Float = -32_768
+  private var clipHigh: Float = 32_767
   /// Whether the data written is handed to the disk as it goes (see ``writebackBytes``): a
   /// caller's regular file, which the caller syncs when complete (as `mtool` does before
   /// renaming its output into place).
@@ -101,17 +106,26 @@ final class WaveWriter {
         detail: "cannot write '\(path)': more audio than a WAVE file can hold")
     }
     if bytes.count < count {
-      bytes.append(contentsOf: repeatElement(0, count: count - bytes.count))
+      // Allocated without being filled first: the conversion writes what is written out.
+      bytes = [Int16](unsafeUninitializedCapacity: count) { _, initialized in
+        initialized = count
+      }
     }
     let code = bytes.withUnsafeMutableBufferPointer { out -> Int32 in
       // Adding 1.5 * 2^23 to a value of at most 2^22 in size rounds it to an integer (ties to
-      // even) held in the low mantissa bits, whose low 16 bits are then the sample: no branch
-      // and no checked conversion, so the loop vectorises.
+      // even) held in the low mantissa bits: the sample is the bit pattern less that of
+      // 1.5 * 2^23. No branch and no checked conversion, so the loop vectorises; each step
+      // below is one vector instruction (NaN, which equals nothing, becomes 0; then the clip,
+      // each comparison written in the operand order of the processor's min and max, and the
+      // narrowing, whose saturation the clip makes exact).
       let magic: Float = 12_582_912
+      let low = clipLow
+      let high = clipHigh
       for i in 0..<count {
         var x = samples[i] * 32_768
-        x = x > 32_767 ? 32_767 : x < -32_768 ? -32_768 : x
-        x = x.isNaN ? 0 : x
+        x = x < low ? low : x
+        x = x > high ? high : x
+        x = x == x ? x : 0
         out[i] = Int16(truncatingIfNeeded: (x + magic).bitPattern).littleEndian
       }
       return writeAll(UnsafeRawBufferPointer(start: out.baseAddress, count: 2 * count))

@@ -22,7 +22,7 @@ struct ParsedArguments: Sendable {
   /// Arguments that are not options, in order (`-` included).
   var positionals: [String] = []
   /// Option values by long name; a flag is stored with an empty value. Repeats append.
-  var options: [String: [String]] = [:]
+  var options = OptionValues()
 
   /// Whether the flag or option `name` was given.
   func has(_ name: String) -> Bool { options[name] != nil }
@@ -48,6 +48,32 @@ struct ParsedArguments: Sendable {
       throw CLIError.usage(command, "--\(name) expects an integer, got '\(text)'")
     }
     return number
+  }
+}
+
+/// The values given for each option, by long name: a short list searched in order, not a
+/// dictionary, whose generic storage type the runtime would look up by name at the first
+/// command (some 170 K instructions, most of it a scan of every protocol conformance).
+struct OptionValues: Sendable {
+  private var entries: [Entry] = []
+
+  private struct Entry: Sendable {
+    var name: String
+    var values: [String]
+  }
+
+  /// The values given for option `name`, in order, or `nil` when it was not given.
+  subscript(name: String) -> [String]? {
+    entries.first { $0.name == name }?.values
+  }
+
+  /// Records `value` given for option `name`, after its earlier values.
+  mutating func append(_ value: String, to name: String) {
+    if let index = entries.firstIndex(where: { $0.name == name }) {
+      entries[index].values.append(value)
+    } else {
+      entries.append(Entry(name: name, values: [value]))
+    }
   }
 }
 
@@ -93,13 +119,13 @@ func parseArguments(
       if inlineValue != nil {
         throw CLIError.usage(command, "option '--\(spec.name)' takes no value")
       }
-      result.options[spec.name, default: []].append("")
+      result.options.append("", to: spec.name)
       continue
     }
     if let inlineValue {
-      result.options[spec.name, default: []].append(inlineValue)
+      result.options.append(inlineValue, to: spec.name)
     } else if index < arguments.endIndex {
-      result.options[spec.name, default: []].append(arguments[index])
+      result.options.append(arguments[index], to: spec.name)
       index += 1
     } else {
       throw CLIError.usage(command, "option '--\(spec.name)' needs a value")
