@@ -111,8 +111,10 @@ final class WaveReader {
     let position = position
     let filled = array.withUnsafeMutableBytes { raw -> Int in
       do throws(MediaError) {
+        // Never past the array's memory, whatever a header claims (the caller sizes it).
         return try source.read(
-          into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<count]), at: position)
+          into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<min(count, raw.count)]),
+          at: position)
       } catch {
         failure = error
         return 0
