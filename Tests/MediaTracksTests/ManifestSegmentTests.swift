@@ -206,6 +206,24 @@ func unreadableSegmentsAreMalformed(name: String, playlist: String, message: Str
   #expect(media.audio.map(\.decodable) == [false])
 }
 
+@Test func subtitleSegmentsInFragmentedMP4AreRefusedByName() throws {
+  // Shaka Packager's default HLS text: WebVTT in fragmented MP4 behind an EXT-X-MAP. Read as
+  // WebVTT text, the first segment was said to lack its signature.
+  let dir = folder("wvtt-segments")
+  defer { remove(dir) }
+  copy("mp4-text/wvtt-fragmented.mp4", to: dir, as: "t/init.mp4")
+  copy("mp4-text/wvtt-fragmented.mp4", to: dir, as: "t/1.m4s")
+  let playlist = mediaPlaylist(["1.m4s"], map: "init.mp4")
+  write(playlist, to: dir + "/t/index.m3u8")
+  #expect {
+    _ = try HLSSubtitleSegments.read(playlist: Array(playlist.utf8), at: dir + "/t/index.m3u8")
+  } throws: { error in
+    guard let error = error as? MediaError else { return false }
+    return error.kind == .malformed && error.detail.contains("fragmented MP4 segments")
+      && error.detail.contains("'init.mp4'")
+  }
+}
+
 @Test func muxedAudioComesFromTheFirstVariantsSegment() throws {
   let dir = folder("muxed")
   defer { remove(dir) }
