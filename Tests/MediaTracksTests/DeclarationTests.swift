@@ -83,6 +83,19 @@ func mp4SampleEntriesAreNamed(entry: String, codec: String) {
   #expect(TSDeclarations.declaration(type: 0x87, descriptors: [])?.codec == "eac3")
   #expect(TSDeclarations.declaration(type: 0x0F, descriptors: [])?.codec == "aac")
   #expect(TSDeclarations.declaration(type: 0x1B, descriptors: []) == nil)
+  // Apple's sample-encrypted audio (HLS SAMPLE-AES, as Shaka Packager writes it): a stream type
+  // of its own with a private data indicator and an `apad` registration; FFmpeg reads it as
+  // plain AAC and decodes noise.
+  let aacd: [UInt8] = [0x0F, 4] + Array("aacd".utf8) + [0x05, 8] + Array("apadzaac".utf8)
+  let encrypted = TSDeclarations.declaration(type: 0xCF, descriptors: aacd)
+  #expect(encrypted?.codec == "aac" && encrypted?.encrypted == true)
+  #expect(encrypted?.tag == "stream_type 0xcf")
+  let ec3d: [UInt8] = [0x0F, 4] + Array("ec3d".utf8)
+  #expect(TSDeclarations.declaration(type: 0xC2, descriptors: ec3d)?.codec == "eac3")
+  #expect(TSDeclarations.declaration(type: 0xC2, descriptors: ec3d)?.encrypted == true)
+  // Without the marks the type is a user private one: not taken for audio.
+  #expect(TSDeclarations.declaration(type: 0xCF, descriptors: []) == nil)
+  #expect(TSDeclarations.declaration(type: 0x0F, descriptors: [])?.encrypted == false)
   // SCTE-35 splice information (0x86 outside Blu-ray) is not audio; with an HDMV
   // registration (or in M2TS) 0x86 is DTS-HD.
   #expect(TSDeclarations.declaration(type: 0x86, descriptors: []) == nil)

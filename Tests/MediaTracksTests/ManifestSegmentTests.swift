@@ -179,6 +179,51 @@ func unreadableSegmentsAreMalformed(name: String, playlist: String, message: Str
   #expect(info.audio.map(\.codec) == ["aac", "aac", "aac", "aac"])
 }
 
+@Test func sampleEncryptedRenditionsAreEncrypted() throws {
+  // Shaka Packager's SAMPLE-AES renditions name their key in the media playlists only (no
+  // session key in the master), and their segments may not say so themselves.
+  let dir = folder("sample-aes")
+  defer { remove(dir) }
+  copy("tone.aac", to: dir, as: "en/0.aac")
+  write(mediaPlaylist(["0.aac"], key: "SAMPLE-AES"), to: dir + "/en/index.m3u8")
+  copy("tone.aac", to: dir, as: "fr/0.aac")
+  write(mediaPlaylist(["0.aac"]), to: dir + "/fr/index.m3u8")
+  write(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",LANGUAGE="en",URI="en/index.m3u8"
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="French",LANGUAGE="fr",URI="fr/index.m3u8"
+    #EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS="avc1.4d401e,mp4a.40.2",AUDIO="a"
+    video/index.m3u8
+    """, to: dir + "/master.m3u8")
+  let info = try MediaProbe.probe(path: dir + "/master.m3u8")
+  #expect(info.audio.map(\.encrypted) == [true, false])
+  #expect(info.audio.map(\.decodable) == [false, true])
+  // The default goes to the track that can be played.
+  #expect(info.defaultAudio == 1)
+  let media = try MediaProbe.probe(path: dir + "/en/index.m3u8")
+  #expect(media.audio.map(\.encrypted) == [true])
+  #expect(media.audio.map(\.decodable) == [false])
+}
+
+@Test func subtitleSegmentsInFragmentedMP4AreRefusedByName() throws {
+  // Shaka Packager's default HLS text: WebVTT in fragmented MP4 behind an EXT-X-MAP. Read as
+  // WebVTT text, the first segment was said to lack its signature.
+  let dir = folder("wvtt-segments")
+  defer { remove(dir) }
+  copy("mp4-text/wvtt-fragmented.mp4", to: dir, as: "t/init.mp4")
+  copy("mp4-text/wvtt-fragmented.mp4", to: dir, as: "t/1.m4s")
+  let playlist = mediaPlaylist(["1.m4s"], map: "init.mp4")
+  write(playlist, to: dir + "/t/index.m3u8")
+  #expect {
+    _ = try HLSSubtitleSegments.read(playlist: Array(playlist.utf8), at: dir + "/t/index.m3u8")
+  } throws: { error in
+    guard let error = error as? MediaError else { return false }
+    return error.kind == .malformed && error.detail.contains("fragmented MP4 segments")
+      && error.detail.contains("'init.mp4'")
+  }
+}
+
 @Test func muxedAudioComesFromTheFirstVariantsSegment() throws {
   let dir = folder("muxed")
   defer { remove(dir) }

@@ -568,6 +568,7 @@ enum TSDeclarations {
     }
     // Descriptors: tag, length, body.
     var registration: String? = nil
+    var privateData: String? = nil
     var described: String? = nil
     var profile: String? = nil
     var index = 0
@@ -579,6 +580,7 @@ enum TSDeclarations {
       // The specification's descriptor tags, a table: other value tables share its shape only.
       switch descriptorTag {
       case 0x05 where length >= 4: registration = descriptors.fourCC(body)
+      case 0x0F where length >= 4: privateData = descriptors.fourCC(body)
       case 0x6A: described = "ac3"
       case 0x7A: described = "eac3"
       case 0x7B: described = "dts"
@@ -601,6 +603,19 @@ enum TSDeclarations {
       index = body + length
     }
     let hdmv = blueRay || registration == "HDMV"
+    // Apple's sample encryption (HLS `SAMPLE-AES`): AAC, AC-3 and E-AC-3 under stream types of
+    // their own, marked by a private data indicator (`aacd`, `ac3d`, `ec3d`) or an `apad`
+    // registration with the audio setup. The frames are encrypted past their first bytes.
+    let sampleEncrypted: [Int: (codec: String, indicator: String)] = [
+      0xCF: ("aac", "aacd"), 0xC1: ("ac3", "ac3d"), 0xC2: ("eac3", "ec3d"),
+    ]
+    if let encrypted = sampleEncrypted[type],
+      privateData == encrypted.indicator || registration == "apad"
+    {
+      var declared = named(encrypted.codec)
+      declared.encrypted = true
+      return declared
+    }
     switch type {
     case 0x03, 0x04: return DeclaredStream(codec: nil, tag: tag)
     case 0x0F, 0x1C: return named("aac")
@@ -745,8 +760,8 @@ struct TSScan {
       if var declared = TSDeclarations.declaration(
         type: stream.type, descriptors: stream.descriptors, blueRay: blueRay)
       {
-        declared.encrypted = scrambled.contains(pid)
-        declared.scrambled = declared.encrypted
+        declared.scrambled = scrambled.contains(pid)
+        if declared.scrambled { declared.encrypted = true }
         let payload = payloads[pid] ?? []
         if declared.codec == "dts", let variant = ContainerDeclarations.dtsVariant(payload) {
           if variant == "dts_uhd" {

@@ -31,7 +31,8 @@ public enum HLSSubtitleSegments {
   /// - Throws: `MediaError` `.malformed` when it is not an HLS media playlist (a multivariant
   ///   playlist names the subtitle playlists to give instead), lists no segment or too many,
   ///   names a segment that is not a file in its folder (local) or not an http(s) URL (remote),
-  ///   is encrypted, or its segments exceed ``maximumBytes``; a segment's read error (a 4xx
+  ///   is encrypted, has fragmented MP4 segments (an `#EXT-X-MAP`), or its segments exceed
+  ///   ``maximumBytes``; a segment's read error (a 4xx
   ///   answer: `.notFound`; a timeout) as it happens.
   public static func read(
     playlist: [UInt8], at path: String, timeout: Double? = nil,
@@ -52,6 +53,14 @@ public enum HLSSubtitleSegments {
     }
     if segments.contains(where: { $0.encryption?.uppercased() == "AES-128" }) {
       throw failure(path, "has encrypted segments (AES-128), which cannot be read")
+    }
+    // Text in fragmented MP4 (WebVTT `wvtt` or TTML `stpp` samples behind an initialization
+    // section, as Shaka Packager writes by default) is no WebVTT document to join.
+    if let map = segments.lazy.compactMap(\.initialization).first {
+      throw failure(
+        path,
+        "has fragmented MP4 segments (#EXT-X-MAP '\(map)'), which are not read: only WebVTT "
+          + "text segments are (a subtitle file in MP4 is read whole: mtool cues FILE.mp4)")
     }
     let isRemote = RemoteURL.isRemote(path)
     let reader = SegmentReader(

@@ -609,5 +609,6 @@ extension AudioTrack {
     if bitRate == nil { bitRate = other.bitRate }
     // The media's own answer (no decoder, encrypted) counts.
     if !other.decodable { decodable = false }
+    if other.encrypted { encrypted = true }
   }
 }

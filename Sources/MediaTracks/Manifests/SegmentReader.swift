@@ -163,7 +163,23 @@ struct SegmentReader {
           + "folder (URLs, absolute paths and paths out of the folder are not opened)")
     }
     reads += 1
-    return try SegmentReader.probe(.path(path), target: target, name: name, timeout: timeout)
+    return SegmentReader.marked(
+      try SegmentReader.probe(.path(path), target: target, name: name, timeout: timeout),
+      by: segment)
+  }
+
+  /// `tracks` with the audio marked encrypted, and not decodable, when `segment` is encrypted
+  /// by its playlist's `#EXT-X-KEY` sample by sample (`SAMPLE-AES`, `SAMPLE-AES-CTR`, a DRM
+  /// system's method): the media may not say so itself (Apple's sample-encrypted MPEG-TS
+  /// streams, an initialization section without `sinf`), and mtool has no key.
+  static func marked(_ tracks: Tracks, by segment: HLSPlaylist.Segment) -> Tracks {
+    guard let method = segment.encryption, method.uppercased() != "AES-128" else { return tracks }
+    var audio = tracks.audio
+    for position in audio.indices {
+      audio[position].encrypted = true
+      audio[position].decodable = false
+    }
+    return (audio, tracks.subtitles)
   }
 
   /// The reference of what is read of `segment`: its initialization section when it has one.
@@ -237,7 +253,9 @@ struct SegmentReader {
         kind: .malformed, code: error.code, operation: error.operation,
         detail: "'\(name)': first segment '\(target)': \(error.description)")
     }
-    return try probe(.bytes(bytes, name: url), target: target, name: name, timeout: timeout)
+    return marked(
+      try probe(.bytes(bytes, name: url), target: target, name: name, timeout: timeout),
+      by: segment)
   }
 
   /// The local file `uri` names relative to the file `base`, links resolved, when it is inside
