@@ -306,3 +306,27 @@ func unreadableSegmentsAreMalformed(name: String, playlist: String, message: Str
   // Live: no duration.
   #expect(info.duration == nil)
 }
+
+/// A master whose CODECS name AAC over segments that hold MP3 (a hand-written master over
+/// GStreamer's hlssink2 output): the segment's codec, profile and bit rate are listed, with
+/// its rate, not a mix of the two.
+@Test func theSegmentsCodecWinsOverAWrongDeclaration() throws {
+  let dir = folder("codecs")
+  defer { remove(dir) }
+  copy("tone.mp3", to: dir, as: "a/seg0.mp3")
+  write(mediaPlaylist(["seg0.mp3"]), to: dir + "/a/index.m3u8")
+  write(
+    """
+    #EXTM3U
+    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="English",LANGUAGE="en",URI="a/index.m3u8"
+    #EXT-X-STREAM-INF:BANDWIDTH=300000,CODECS="avc1.64001f,mp4a.40.2",AUDIO="aud"
+    v/index.m3u8
+    """, to: dir + "/master.m3u8")
+  let info = try MediaProbe.probe(path: dir + "/master.m3u8")
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "mp3")
+  #expect(track.profile == nil)
+  #expect(track.sampleRate == 8000)
+  #expect(track.channels == 1)
+  #expect(track.bitRate == 8000)
+}

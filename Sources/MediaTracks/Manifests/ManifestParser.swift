@@ -183,9 +183,9 @@ public enum ManifestParser {
       guard track.codec.isEmpty || track.channels == 0 || track.sampleRate == 0,
         manifest.adaptationSets.indices.contains(track.index),
         let uri = manifest.adaptationSets[track.index].initialization,
-        let found = reader.mediaTracks(uri)?.audio.first
+        let audio = reader.mediaTracks(uri)?.audio, let found = audio.first
       else { continue }
-      info.audio[position].fill(from: found)
+      info.audio[position].fill(from: found, alone: audio.count == 1)
     }
   }
 
@@ -419,9 +419,9 @@ public enum ManifestParser {
       else { continue }
       for rendition in renditions.map({ playlist.renditions[$0] }) {
         guard let uri = rendition.uri ?? groupVariant[rendition.groupID],
-          let found = reader.firstSegmentTracks(ofPlaylist: uri)?.audio.first
+          let audio = reader.firstSegmentTracks(ofPlaylist: uri)?.audio, let found = audio.first
         else { continue }
-        info.audio[position].fill(from: found)
+        info.audio[position].fill(from: found, alone: audio.count == 1)
         break
       }
     }
@@ -595,11 +595,17 @@ public enum ManifestParser {
 
 extension AudioTrack {
   /// Takes the facts this track lacks (codec, channels, sample rate, bit rate) from `other`,
-  /// the same audio as found in a segment.
-  mutating func fill(from other: AudioTrack) {
+  /// the same audio as found in a segment. With `alone` (the segment holds this one audio
+  /// track), where it holds another codec than the manifest names (a `CODECS` of `mp4a` over
+  /// MP3 segments), the segment's codec, profile and bit rate too.
+  mutating func fill(from other: AudioTrack, alone: Bool) {
     if codec.isEmpty {
       codec = other.codec
       profile = other.profile
+    } else if alone, !other.codec.isEmpty, other.codec != codec {
+      codec = other.codec
+      profile = other.profile
+      bitRate = other.bitRate ?? bitRate
     }
     if channels == 0 && other.channels > 0 {
       channels = other.channels
