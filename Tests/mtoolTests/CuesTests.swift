@@ -252,3 +252,28 @@ func cuesExitCodes(index: Int) throws {
     #expect(result.stdout.isEmpty)
   }
 }
+
+/// A DASH manifest given to `cues` is refused (65) naming its text files, as a multivariant
+/// HLS playlist is, not read as a subtitle file with no signature.
+@Test func aDASHManifestNamesItsSubtitleFiles() throws {
+  let dir = try temporaryDirectory()
+  defer { try? FileManager.default.removeItem(at: dir) }
+  let sidecar = dir.appendingPathComponent("m.mpd").path
+  try """
+  <?xml version="1.0"?>
+  <MPD type="static" mediaPresentationDuration="PT4S"><Period>
+    <AdaptationSet contentType="text" mimeType="text/vtt" lang="en">
+      <Representation id="t" bandwidth="100"><BaseURL>subs/en.vtt</BaseURL></Representation>
+    </AdaptationSet>
+  </Period></MPD>
+  """.write(toFile: sidecar, atomically: true, encoding: .utf8)
+  let named = try runMtool(["cues", sidecar])
+  #expect(named.status == 65)
+  #expect(
+    named.stderr
+      == "mtool: cues: '\(sidecar)' is a DASH manifest; give one of its subtitle files (subs/en.vtt)\n"
+  )
+  let segmented = try runMtool(["cues", fixtures + "/manifest.mpd"])
+  #expect(segmented.status == 65)
+  #expect(segmented.stderr.contains("is a DASH manifest; give one of its subtitle files\n"))
+}

@@ -357,3 +357,17 @@ public struct DASHManifest: Hashable, Sendable, Codable {
     return number.isEmpty ? total : nil
   }
 }
+
+extension DASHManifest {
+  /// The text adaptation sets of `bytes` when they are a DASH manifest, each as its first
+  /// representation's media file or initialization (``AdaptationSet/initialization``; `nil`
+  /// for a set that names none), for a subtitle reader to name instead of reading the manifest
+  /// as subtitles; `nil` when `bytes` is not a DASH manifest (recognised by its first 64 KiB:
+  /// nothing else is parsed then).
+  public static func textFiles(ifManifest bytes: [UInt8]) -> [String?]? {
+    guard InputSignature.manifest(bytes.prefix(1 << 16)) == .dash,
+      let manifest = try? DASHManifest(bytes: bytes)
+    else { return nil }
+    return manifest.adaptationSets.filter { $0.mediaType == "text" }.map(\.initialization)
+  }
+}
