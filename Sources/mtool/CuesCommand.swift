@@ -170,15 +170,11 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
   if options.format == nil, HLSSubtitleSegments.isPlaylist(bytes) {
     document = try joinedSegments(
       playlist: bytes, at: path, timeout: timeout, arguments, command: name)
-  } else if options.format == nil, let sets = DASHManifest.textFiles(ifManifest: bytes) {
-    let files = sets.compactMap { $0 }
+  } else if options.format == nil, let files = DASHManifest.textFiles(ifManifest: bytes) {
     throw CLIError.data(
       name,
-      "'\(path)' is a DASH manifest; "
-        + (sets.isEmpty
-          ? "it has no text adaptation set"
-          : "give one of its subtitle files"
-            + (files.isEmpty ? "" : " (\(files.prefix(4).joined(separator: ", ")))")))
+      "'\(path)' is a DASH manifest; give one of its subtitle files"
+        + (files.isEmpty ? "" : " (\(files.prefix(4).joined(separator: ", ")))"))
   } else {
     do throws(SubtitleError) {
       document = try SubtitleFile.parse(bytes, format: options.format, encoding: options.encoding)

@@ -359,15 +359,17 @@ public struct DASHManifest: Hashable, Sendable, Codable {
 }
 
 extension DASHManifest {
-  /// The text adaptation sets of `bytes` when they are a DASH manifest, each as its first
-  /// representation's media file or initialization (``AdaptationSet/initialization``; `nil`
-  /// for a set that names none), for a subtitle reader to name instead of reading the manifest
-  /// as subtitles; `nil` when `bytes` is not a DASH manifest (recognised by its first 64 KiB:
-  /// nothing else is parsed then).
-  public static func textFiles(ifManifest bytes: [UInt8]) -> [String?]? {
-    guard InputSignature.manifest(bytes.prefix(1 << 16)) == .dash,
+  /// The files of the text adaptation sets of `bytes` when they are a DASH manifest (each
+  /// set's first representation's media file or initialization, as
+  /// ``AdaptationSet/initialization`` gives it; none for a set that names none, or a manifest
+  /// that cannot be read or is larger than manifests are read), for a subtitle reader to name
+  /// instead of reading the manifest as subtitles; `nil` when `bytes` is not a DASH manifest
+  /// (recognised by its first 64 KiB: nothing else is parsed then).
+  public static func textFiles(ifManifest bytes: [UInt8]) -> [String]? {
+    guard InputSignature.manifest(bytes.prefix(1 << 16)) == .dash else { return nil }
+    guard bytes.count <= ManifestParser.manifestLimit,
       let manifest = try? DASHManifest(bytes: bytes)
-    else { return nil }
-    return manifest.adaptationSets.filter { $0.mediaType == "text" }.map(\.initialization)
+    else { return [] }
+    return manifest.adaptationSets.filter { $0.mediaType == "text" }.compactMap(\.initialization)
   }
 }
