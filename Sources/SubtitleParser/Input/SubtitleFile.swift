@@ -7,7 +7,8 @@ public enum SubtitleFile {
   /// UTF-16 looking ASCII, reported with a diagnostic) selects UTF-16; everything else is read
   /// as UTF-8. For SRT, input that is not valid UTF-8 is read as windows-1252 instead, with a
   /// diagnostic; WebVTT follows its specification (invalid sequences become U+FFFD). In both
-  /// formats NUL characters become U+FFFD, with a diagnostic per line. TTML without a forced
+  /// formats NUL characters become U+FFFD, with a diagnostic per line (in SRT and SSA/ASS, the
+  /// NUL bytes that end the file are padding: dropped, with one diagnostic). TTML without a forced
   /// encoding or a UTF-16 byte order mark is decoded as its XML declaration says (see
   /// `TTML.parse(_:)`; invalid UTF-8 becomes U+FFFD, with a diagnostic per line).
   ///
@@ -82,9 +83,22 @@ public enum SubtitleFile {
       // NUL characters become U+FFFD here, as the WebVTT parser makes them, each line's with
       // a diagnostic (offsets in the file's bytes). SSA/ASS, which old files write in their
       // ANSI code page, is read as SRT is: windows-1252 when it is not UTF-8.
+      // NUL bytes that end the file are padding some writers and copies leave: dropped with
+      // one diagnostic, not text of the last cue.
+      let padding = nulPadding(utf8)
+      if padding > 0 { utf8.removeLast(padding) }
       let hasNUL = containsNUL(utf8)
       if validated, hasNUL {
         (utf8, diagnostics, _) = decode(bytes, encoding: encoding, reportingNUL: true)
+        utf8.removeLast(nulPadding(utf8))
+      }
+      if padding > 0 {
+        let wide = decoded.2 == .utf16LE || decoded.2 == .utf16BE
+        let at = utf8.count
+        let line = utf8.withUnsafeBufferPointer { TextEncoding.lineNumber(of: at, in: $0) }
+        diagnostics.add(
+          line: line, offset: bytes.count - padding * (wide ? 2 : 1),
+          "NUL bytes that end the file ignored (padding)")
       }
       if !validated, let bad = TextEncoding.firstInvalidUTF8(in: utf8) {
         let line = utf8.withUnsafeBufferPointer { TextEncoding.lineNumber(of: bad, in: $0) }
@@ -94,7 +108,9 @@ public enum SubtitleFile {
         utf8 = TextEncoding.windows1252.transcode(utf8).utf8
       }
       if !validated, hasNUL {
-        bytes.withUnsafeBufferPointer { TextEncoding.reportNUL($0, from: 0, into: &diagnostics) }
+        bytes.withUnsafeBufferPointer {
+          TextEncoding.reportNUL($0, from: 0, end: $0.count - padding, into: &diagnostics)
+        }
       }
       if hasNUL { utf8 = replacingNUL(utf8) }
       document = chosen == .srt ? try SubRip.parse(utf8) : try SubStationAlpha.parse(utf8)
@@ -108,6 +124,14 @@ public enum SubtitleFile {
       document.diagnostics = diagnostics.list
     }
     return document
+  }
+
+  /// The number of NUL bytes that end `bytes`: padding after the last line (a NUL followed by
+  /// anything, a line end included, is text). 0 when the last byte is not NUL.
+  static func nulPadding(_ bytes: [UInt8]) -> Int {
+    var k = bytes.count
+    while k > 0 && bytes[k - 1] == 0 { k -= 1 }
+    return bytes.count - k
   }
 
   /// Whether `bytes` holds a zero byte.
