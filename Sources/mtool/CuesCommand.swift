@@ -43,7 +43,8 @@ let cuesCommand = Command(
     --format vtt|srt|ass|ttml overrides. SSA/ASS and TTML are read only: --to and -o write
     WebVTT or SRT (-o X.ass or X.ttml is exit 64); an SSA/ASS file with none of [Script
     Info], a styles section and [Events] (one without [Events] has no cues), or with a bad
-    Format line, or a TTML file without a tt root, is exit 65.
+    Format line, or a TTML file without a tt root, is exit 65. So is a format that is not
+    read, named: MicroDVD, MPL2, TMPlayer, LRC, SubViewer, SAMI, SCC, EBU STL, VobSub, JSON.
     A media file's name (.mkv, .mp4, .webm, .ts, .mov, .avi, .ogg, ...) reads its default
     text subtitle track, else its first; exit 65 when it has none.
     --stream N reads the text subtitle stream with that index (as mtool tracks lists it)

@@ -152,6 +152,16 @@ func cuesExitCodes(index: Int) throws {
   #expect(result.stderr.hasPrefix("mtool: cues: not a subtitle file"))
 }
 
+/// pysubs2's MicroDVD output: refused (65) with the format's name, on one line.
+@Test func cuesNamesAFormatItDoesNotRead() throws {
+  let result = try runMtool(["cues", "-"], stdin: Data("{0}{0}25\n{25}{88}Hello\n".utf8))
+  #expect(result.status == 65)
+  #expect(result.stdout.isEmpty)
+  #expect(result.stderr.hasPrefix("mtool: cues: MicroDVD subtitles"))
+  #expect(result.stderr.contains("not a format read here"))
+  #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+}
+
 @Test func cuesTreeOfWebVTTUsesTheConformanceShape() throws {
   let vtt = "WEBVTT\n\n00:00.000 --> 00:01.000\n<ruby>a<rt>b</rt></ruby><00:00.500><c.x>c</c>\n"
   let result = try runMtool(["cues", "-", "--jsonl", "--tree"], stdin: Data(vtt.utf8))

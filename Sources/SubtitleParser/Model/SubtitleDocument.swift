@@ -338,6 +338,9 @@ public enum SubtitleError: Error, Hashable, Sendable, CustomStringConvertible {
   case unsupportedEncoding(name: String, offset: Int)
   /// Nothing in the input looks like subtitles of the requested or detected format.
   case notSubtitles(reason: String)
+  /// Subtitles in a format this module does not read (MicroDVD, SCC, EBU STL, …), recognised
+  /// by content: `name` says which, as `SubtitleFile.unsupportedFormat(_:)` names it.
+  case unsupportedFormat(name: String)
   /// An SSA/ASS file with none of the sections a script has (`[Events]` is named).
   case missingSection(name: String)
   /// An SSA/ASS `Format:` line that events or styles cannot be read by: `line` and byte
@@ -358,6 +361,9 @@ public enum SubtitleError: Error, Hashable, Sendable, CustomStringConvertible {
     case .unsupportedEncoding(let name, let offset):
       "the XML declaration names encoding '\(name)' (byte \(offset)), which cannot be decoded"
     case .notSubtitles(let reason): "not a subtitle file: \(reason)"
+    case .unsupportedFormat(let name):
+      "\(name): not a format read here (WebVTT, SRT, SSA/ASS and TTML/IMSC1 are); convert it to"
+        + " one of them first"
     case .missingSection(let name): "not an SSA/ASS file: no \(name) section"
     case .badFormatLine(let line, _, let reason): "bad Format line (line \(line)): \(reason)"
     case .badSample(let index, let offset, let reason):
