@@ -84,8 +84,9 @@ let cuesCommand = Command(
     --encoding takes UTF-8, UTF-16LE, UTF-16BE, windows-1250, windows-1251 (cp1251),
     windows-1252, windows-1253, windows-1254, ISO-8859-1 (latin1), ISO-8859-2 (latin2),
     ISO-8859-5, ISO-8859-7, ISO-8859-15 (latin9) or KOI8-R; without it a byte order mark
-    or UTF-16 text decides, else UTF-8 (SRT and SSA/ASS that are not UTF-8 are read as
-    windows-1252; TTML in the encoding its XML declaration names, one of these, another
+    or UTF-16 text decides, else UTF-8 (SRT and SSA/ASS bytes that are not UTF-8 are read
+    as windows-1252, the rest as UTF-8; text whose non-UTF-8 bytes come in runs, as in
+    Shift-JIS, GB18030, Big5 or Cyrillic, is exit 65 unless --encoding names it; TTML in the encoding its XML declaration names, one of these, another
     being exit 65). Inputs of more than 1 GiB are refused (exit 65). The listing shows
     control characters in cue text escaped
     (\\x1B), so subtitles cannot drive the terminal.
@@ -180,6 +181,11 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
         SubRip.looksLikeSRT(bytes)
       {
         throw CLIError.data(name, error.description + "; it reads as SRT with --format srt")
+      }
+      if case .undetectedEncoding = error {
+        throw CLIError.data(
+          name, error.description + " (--encoding windows-1251, for example; iconv -f SHIFT_JIS"
+            + " -t UTF-8)")
       }
       if case .unsupportedEncoding = error {
         throw CLIError.data(name, error.description + " (--encoding NAME reads it as another)")

@@ -262,3 +262,14 @@ func cuesExitCodes(index: Int) throws {
     #expect(result.stdout.isEmpty)
   }
 }
+
+/// Shift-JIS SRT on standard input: 65 with a way out, not windows-1252 mojibake with 0.
+@Test func cuesRefusesTextInAnEncodingItCannotTell() throws {
+  let sjis: [UInt8] = [0x82, 0xB1, 0x82, 0xF1, 0x82, 0xC9, 0x82, 0xBF, 0x82, 0xCD, 0x81, 0x41]
+  let input = Data("1\n00:00:01,000 --> 00:00:02,000\n".utf8) + Data(sjis + sjis) + Data([0x0A])
+  let result = try runMtool(["cues", "-"], stdin: input)
+  #expect(result.status == 65)
+  #expect(result.stdout.isEmpty)
+  #expect(result.stderr.contains("neither UTF-8 nor windows-1252 (line 3"))
+  #expect(result.stderr.contains("--encoding"))
+}
