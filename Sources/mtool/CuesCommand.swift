@@ -184,7 +184,8 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
       }
       if case .undetectedEncoding = error {
         throw CLIError.data(
-          name, error.description + " (--encoding windows-1251, for example; iconv -f SHIFT_JIS"
+          name,
+          error.description + " (--encoding windows-1251, for example; iconv -f SHIFT_JIS"
             + " -t UTF-8)")
       }
       if case .unsupportedEncoding = error {

@@ -181,7 +181,8 @@ func utf16RoundTripsToUTF8(bigEndian: Bool) {
 
   /// A windows-1252 file reads as before, smart quotes and all.
   @Test func aWindows1252File() throws {
-    let bytes: [UInt8] = Array("1\n00:00:01,000 --> 00:00:02,000\n".utf8)
+    let bytes: [UInt8] =
+      Array("1\n00:00:01,000 --> 00:00:02,000\n".utf8)
       + [0x93, 0x53, 0x6D, 0x61, 0x72, 0x74, 0x94, 0x20, 0x47, 0x72, 0xFC, 0xDF, 0x65, 0x0A]
     let document = try SubtitleFile.parse(bytes)
     #expect(document.text(of: document.cues[0]) == "\u{201C}Smart\u{201D} Grüße")

@@ -238,7 +238,8 @@ import Testing
   }
 
   @Test func paddingAfterCRLFAndWindows1252() throws {
-    let bytes = Array("1\r\n00:00:01,000 --> 00:00:02,000\r\nCaf".utf8) + [0xE9]
+    let bytes =
+      Array("1\r\n00:00:01,000 --> 00:00:02,000\r\nCaf".utf8) + [0xE9]
       + [0x0D, 0x0A, 0x00, 0x00, 0x00, 0x00]
     let document = try SubtitleFile.parse(bytes)
     #expect(document.cues.map { document.text(of: $0) } == ["Caf\u{E9}"])
@@ -257,7 +258,8 @@ import Testing
   }
 
   @Test func paddingAfterAnASSScript() throws {
-    let script = "[Script Info]\nScriptType: v4.00+\n\n[Events]\n"
+    let script =
+      "[Script Info]\nScriptType: v4.00+\n\n[Events]\n"
       + "Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
       + "Dialogue: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,Last line\n"
     let document = try SubtitleFile.parse(

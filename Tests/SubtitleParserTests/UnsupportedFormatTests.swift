@@ -60,13 +60,16 @@ import Testing
   /// What is read is not taken for these, and text that is no format keeps the old message.
   @Test func readFormatsAndPlainTextAreNotNamed() throws {
     for text in [
-      "1\n00:00:01,000 --> 00:00:02,000\n[10][35] text\n", "WEBVTT\n\n00:01.000 --> 00:02.000\n{0}\n",
+      "1\n00:00:01,000 --> 00:00:02,000\n[10][35] text\n",
+      "WEBVTT\n\n00:01.000 --> 00:02.000\n{0}\n",
       "Hello there\n", "{not json\n", "[Script Info]\n",
     ] {
       #expect(SubtitleFile.unsupportedFormat(Array(text.utf8)) == nil || text.first == "1")
     }
-    #expect(throws: SubtitleError.notSubtitles(
-      reason: "neither a WEBVTT signature nor an SRT timing line at the start")) {
+    #expect(
+      throws: SubtitleError.notSubtitles(
+        reason: "neither a WEBVTT signature nor an SRT timing line at the start")
+    ) {
       try SubtitleFile.parse(Array("Hello there\n".utf8))
     }
     let srt = try SubtitleFile.parse(Array("1\n00:00:01,000 --> 00:00:02,000\n[10][35] x\n".utf8))
