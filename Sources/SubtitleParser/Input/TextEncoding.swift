@@ -184,39 +184,31 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
 
   /// `bytes` read as UTF-8 where it is valid and as windows-1252 byte by byte where it is not
   /// (from `firstBad`, the first invalid sequence): a windows-1252 file, or a UTF-8 file that
-  /// joined a windows-1252 one or had a line edited in it, reads right either way.
+  /// joined a windows-1252 one or had a line edited in it, reads right either way. The text is
+  /// left empty when the bytes look like another encoding (`looksLikeAnotherEncoding`).
+  ///
+  /// - Complexity: O(*n*): a counting pass (ASCII skipped 32 bytes at a time), then the
+  ///   windows-1252 transcoding when there is no UTF-8 beyond ASCII, else a mixed one.
   static func utf8OrWindows1252(_ bytes: [UInt8], from firstBad: Int) -> MixedReading {
     var reading = MixedReading()
     bytes.withUnsafeBufferPointer { buffer in
       guard let p = buffer.baseAddress else { return }
       let n = buffer.count
-      var out: [UInt8] = []
-      out.reserveCapacity(n + n / 8)
-      // The valid prefix: copied whole, its multi-byte sequences counted.
       var i = 0
-      while i < firstBad {
-        i = ByteScanner.firstNonASCIIVector(p, i, firstBad)
-        if i >= firstBad { break }
-        reading.multiByteSequences += 1
-        i += max(1, utf8SequenceLength(p, i, n))
-      }
-      out.append(contentsOf: buffer[0..<firstBad])
-      i = firstBad
-      while i < n {
-        let ascii = ByteScanner.firstNonASCIIVector(p, i, n)
-        if ascii > i {
-          out.append(contentsOf: buffer[i..<ascii])
-          i = ascii
-          if i >= n { break }
+      while true {
+        i = ByteScanner.firstNonASCIIVector(p, i, n)
+        if i >= n { break }
+        // Only C2...F4 start a multi-byte sequence, and only before a continuation byte (an
+        // accented letter in windows-1252 is mostly followed by ASCII: no full check).
+        let b = p[i]
+        if b &- 0xC2 <= 0xF4 - 0xC2 && i + 1 < n && p[i + 1] & 0xC0 == 0x80 {
+          let length = utf8SequenceLength(p, i, n)
+          if length > 0 {
+            reading.multiByteSequences += 1
+            i += length
+            continue
+          }
         }
-        let length = utf8SequenceLength(p, i, n)
-        if length > 0 {
-          reading.multiByteSequences += 1
-          out.append(contentsOf: buffer[i..<(i + length)])
-          i += length
-          continue
-        }
-        appendUTF8(UInt32(TextEncoding.windows1252.scalar(forHighByte: p[i])), to: &out)
         reading.fallbackBytes += 1
         // (After any non-ASCII byte: a double-byte encoding's pairs are now and then valid
         // UTF-8 by chance, and count so.)
@@ -224,6 +216,38 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
           reading.fallbackRuns += 1
           if reading.firstRun < 0 { reading.firstRun = i - 1 }
         }
+        i += 1
+      }
+    }
+    if reading.looksLikeAnotherEncoding { return reading }
+    if reading.multiByteSequences == 0 {
+      // Every non-ASCII byte is windows-1252.
+      reading.utf8 = TextEncoding.windows1252.transcode(bytes).utf8
+      return reading
+    }
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let p = buffer.baseAddress else { return }
+      let n = buffer.count
+      var out: [UInt8] = []
+      out.reserveCapacity(n + n / 8)
+      out.append(contentsOf: buffer[0..<firstBad])
+      var i = firstBad
+      while i < n {
+        let b = p[i]
+        if b < 0x80 {
+          out.append(b)
+          i += 1
+          continue
+        }
+        if b &- 0xC2 <= 0xF4 - 0xC2 && i + 1 < n && p[i + 1] & 0xC0 == 0x80 {
+          let length = utf8SequenceLength(p, i, n)
+          if length > 0 {
+            for k in i..<(i + length) { out.append(p[k]) }
+            i += length
+            continue
+          }
+        }
+        appendUTF8(UInt32(TextEncoding.windows1252.scalar(forHighByte: b)), to: &out)
         i += 1
       }
       reading.utf8 = out
