@@ -415,7 +415,8 @@ func colour(_ css: String, _ children: CueNode...) -> CueNode {
 /// is read with the default columns, as libass reads it, and says so.
 @Suite struct SSAMissingFormatLineTests {
   @Test func theDefaultColumnsAreNoted() throws {
-    let script = "[Script Info]\nScriptType: v4.00+\n\n[Events]\n"
+    let script =
+      "[Script Info]\nScriptType: v4.00+\n\n[Events]\n"
       + "Dialogue: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,No format line, here\n"
     let document = try SubStationAlpha.parse(Array(script.utf8))
     #expect(document.cues.map { document.text(of: $0) } == ["No format line, here"])
