@@ -43,7 +43,8 @@ let cuesCommand = Command(
     --format vtt|srt|ass|ttml overrides. SSA/ASS and TTML are read only: --to and -o write
     WebVTT or SRT (-o X.ass or X.ttml is exit 64); an SSA/ASS file with none of [Script
     Info], a styles section and [Events] (one without [Events] has no cues), or with a bad
-    Format line, or a TTML file without a tt root, is exit 65.
+    Format line, or a TTML file without a tt root, is exit 65. So is a format that is not
+    read, named: MicroDVD, MPL2, TMPlayer, LRC, SubViewer, SAMI, SCC, EBU STL, VobSub, JSON.
     A media file's name (.mkv, .mp4, .webm, .ts, .mov, .avi, .ogg, ...) reads its default
     text subtitle track, else its first; exit 65 when it has none.
     --stream N reads the text subtitle stream with that index (as mtool tracks lists it)
@@ -83,8 +84,9 @@ let cuesCommand = Command(
     --encoding takes UTF-8, UTF-16LE, UTF-16BE, windows-1250, windows-1251 (cp1251),
     windows-1252, windows-1253, windows-1254, ISO-8859-1 (latin1), ISO-8859-2 (latin2),
     ISO-8859-5, ISO-8859-7, ISO-8859-15 (latin9) or KOI8-R; without it a byte order mark
-    or UTF-16 text decides, else UTF-8 (SRT and SSA/ASS that are not UTF-8 are read as
-    windows-1252; TTML in the encoding its XML declaration names, one of these, another
+    or UTF-16 text decides, else UTF-8 (SRT and SSA/ASS bytes that are not UTF-8 are read
+    as windows-1252, the rest as UTF-8; text whose non-UTF-8 bytes come in runs, as in
+    Shift-JIS, GB18030, Big5 or Cyrillic, is exit 65 unless --encoding names it; TTML in the encoding its XML declaration names, one of these, another
     being exit 65). Inputs of more than 1 GiB are refused (exit 65). The listing shows
     control characters in cue text escaped
     (\\x1B), so subtitles cannot drive the terminal.
@@ -184,6 +186,12 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
         SubRip.looksLikeSRT(bytes)
       {
         throw CLIError.data(name, error.description + "; it reads as SRT with --format srt")
+      }
+      if case .undetectedEncoding = error {
+        throw CLIError.data(
+          name,
+          error.description + " (--encoding windows-1251, for example; iconv -f SHIFT_JIS"
+            + " -t UTF-8)")
       }
       if case .unsupportedEncoding = error {
         throw CLIError.data(name, error.description + " (--encoding NAME reads it as another)")

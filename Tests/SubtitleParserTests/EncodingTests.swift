@@ -149,3 +149,88 @@ func utf16RoundTripsToUTF8(bigEndian: Bool) {
     #expect(decoded.diagnostics.first?.line == 5, "\(decoded.diagnostics)")
   }
 }
+
+/// SRT that is not all UTF-8, as real files are: a UTF-8 file with a windows-1252 line (files
+/// joined, a line edited in an ANSI editor), and files in encodings that are not read
+/// (Shift-JIS, GB18030, Big5, EUC-KR) or not detected (windows-1251, -1253).
+@Suite struct MixedEncodingTests {
+  static func srt(_ texts: [String]) -> [UInt8] {
+    var out = ""
+    for (i, text) in texts.enumerated() {
+      out += "\(i + 1)\n00:00:0\(i + 1),000 --> 00:00:0\(i + 1),500\n\(text)\n\n"
+    }
+    return Array(out.utf8)
+  }
+
+  /// UTF-8 lines stay UTF-8; only the bytes that are not UTF-8 are read as windows-1252.
+  @Test func aWindows1252LineInAUTF8File() throws {
+    var bytes = Self.srt(["日本語の字幕です", "Café crème"])
+    bytes += Array("3\n00:00:05,000 --> 00:00:06,000\nD".utf8) + [0xE9, 0x6A, 0xE0]
+    bytes += Array(" vu \u{201C}ok\u{201D}\n".utf8)
+    let document = try SubtitleFile.parse(bytes)
+    #expect(
+      document.cues.map { document.text(of: $0) } == [
+        "日本語の字幕です", "Café crème", "Déjà vu \u{201C}ok\u{201D}",
+      ])
+    #expect(
+      document.diagnostics.map(\.reason) == [
+        "invalid UTF-8 (byte 0xE9); such bytes are read as windows-1252, the rest of the file"
+          + " as UTF-8"
+      ])
+  }
+
+  /// A windows-1252 file reads as before, smart quotes and all.
+  @Test func aWindows1252File() throws {
+    let bytes: [UInt8] =
+      Array("1\n00:00:01,000 --> 00:00:02,000\n".utf8)
+      + [0x93, 0x53, 0x6D, 0x61, 0x72, 0x74, 0x94, 0x20, 0x47, 0x72, 0xFC, 0xDF, 0x65, 0x0A]
+    let document = try SubtitleFile.parse(bytes)
+    #expect(document.text(of: document.cues[0]) == "\u{201C}Smart\u{201D} Grüße")
+    #expect(
+      document.diagnostics.map(\.reason) == [
+        "invalid UTF-8 (byte 0x93); the file is read as windows-1252"
+      ])
+  }
+
+  /// Shift-JIS, GB18030, Big5, EUC-KR, windows-1251 and -1253 text was read as windows-1252
+  /// mojibake with exit 0; it is refused, saying where, and a forced encoding still reads it.
+  @Test(arguments: [
+    // こんにちは、元気ですか？カタカナ (Shift-JIS)
+    "82b182f182c982bf82cd81418cb38b4382c582b782a981488346835e834a8369",
+    // 简体中文字幕，这是测试 (GB18030)
+    "bcf2cce5d6d0cec4d7d6c4bba3acd5e2cac7b2e2cad4",
+    // 繁體中文字幕，這是測試 (Big5)
+    "c163c5e9a4a4a4e5a672b9f5a141b36fac4fb4fab8d5",
+    // 안녕하세요, 한국어 자막입니다 (EUC-KR)
+    "bec8b3e7c7cfbcbcbfe42c20c7d1b1b9beee20c0dab8b7c0d4b4cfb4d9",
+    // Привет, как дела? (windows-1251)
+    "cff0e8e2e5f22c20eae0ea20e4e5ebe03f",
+    // Γεια σου, τι κάνεις; (windows-1253)
+    "c3e5e9e120f3effd2c20f4e920eae1fde5e9f23b",
+  ])
+  func aDoubleByteOrCyrillicFileIsRefused(hex: String) throws {
+    var text: [UInt8] = []
+    var i = hex.startIndex
+    while i < hex.endIndex {
+      let next = hex.index(i, offsetBy: 2)
+      text.append(UInt8(hex[i..<next], radix: 16) ?? 0)
+      i = next
+    }
+    let head = Array("1\n00:00:01,000 --> 00:00:02,000\n".utf8)
+    let bytes = head + text + [0x0A]
+    do {
+      _ = try SubtitleFile.parse(bytes)
+      Issue.record("read as windows-1252")
+    } catch {
+      guard case .undetectedEncoding(let line, let offset) = error else {
+        Issue.record("\(error)")
+        return
+      }
+      #expect(line == 3)
+      #expect(offset >= head.count && offset < bytes.count)
+    }
+    #expect(throws: SubtitleError.self) { try SubtitleFile.parse(bytes, format: .ass) }
+    let forced = try SubtitleFile.parse(bytes, encoding: .windows1251)
+    #expect(forced.cues.count == 1)
+  }
+}

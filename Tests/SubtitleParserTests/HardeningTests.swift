@@ -222,3 +222,60 @@ import Testing
     #expect(try SubRip.parse(head + [0x00]).text.last == 0x00)
   }
 }
+
+/// NUL bytes that pad the end of a file (left by some writers, by copies from fixed-size
+/// buffers or disk images): FFmpeg's demuxer stops at them; they are not text of the last cue.
+@Suite struct TrailingNULPaddingTests {
+  static let cue = "1\n00:00:01,000 --> 00:00:02,000\nLast line\n"
+  static let note = "NUL bytes that end the file ignored (padding)"
+
+  @Test func paddingAfterTheLastSRTCueIsDropped() throws {
+    let bytes = Array(Self.cue.utf8) + [UInt8](repeating: 0, count: 64)
+    let document = try SubtitleFile.parse(bytes)
+    #expect(document.cues.map { document.text(of: $0) } == ["Last line"])
+    #expect(document.diagnostics.map(\.reason) == [Self.note])
+    #expect(document.diagnostics.first?.offset == Self.cue.utf8.count)
+  }
+
+  @Test func paddingAfterCRLFAndWindows1252() throws {
+    let bytes =
+      Array("1\r\n00:00:01,000 --> 00:00:02,000\r\nCaf".utf8) + [0xE9]
+      + [0x0D, 0x0A, 0x00, 0x00, 0x00, 0x00]
+    let document = try SubtitleFile.parse(bytes)
+    #expect(document.cues.map { document.text(of: $0) } == ["Caf\u{E9}"])
+    #expect(document.diagnostics.map(\.reason).contains(Self.note))
+    #expect(!document.diagnostics.map(\.reason).contains("NUL byte replaced with U+FFFD"))
+  }
+
+  @Test func paddingInUTF16() throws {
+    let text = Array(Self.cue.utf16)
+    var bytes: [UInt8] = [0xFF, 0xFE]
+    for unit in text + [0, 0, 0] { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+    let document = try SubtitleFile.parse(bytes)
+    #expect(document.cues.map { document.text(of: $0) } == ["Last line"])
+    #expect(document.diagnostics.map(\.reason) == [Self.note])
+    #expect(document.diagnostics.first?.offset == 2 + 2 * text.count)
+  }
+
+  @Test func paddingAfterAnASSScript() throws {
+    let script =
+      "[Script Info]\nScriptType: v4.00+\n\n[Events]\n"
+      + "Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
+      + "Dialogue: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,Last line\n"
+    let document = try SubtitleFile.parse(
+      Array(script.utf8) + [UInt8](repeating: 0, count: 16), format: .ass)
+    #expect(document.cues.map { document.text(of: $0) } == ["Last line"])
+    #expect(document.diagnostics.map(\.reason).contains(Self.note))
+  }
+
+  /// A NUL inside the text, or followed by a line end, is still replaced and reported (see
+  /// `nulIsReplacedInSRTWithDiagnostics`); WebVTT keeps its specification's
+  /// reading (every NUL becomes U+FFFD).
+  @Test func nulBeforeTheEndIsStillText() throws {
+    let srt = try SubtitleFile.parse(Array((Self.cue + "a\u{0}b\n").utf8))
+    #expect(srt.text(of: srt.cues[0]) == "Last line\na\u{FFFD}b")
+    let vtt = try SubtitleFile.parse(
+      Array("WEBVTT\n\n00:01.000 --> 00:02.000\nx\n".utf8) + [0, 0])
+    #expect(vtt.text(of: vtt.cues[0]) == "x\n\u{FFFD}\u{FFFD}")
+  }
+}

@@ -82,3 +82,54 @@ import Testing
     #expect(vtt.cues.map { vtt.text(of: $0) } == ["A\nB", "C"])
   }
 }
+
+/// Files joined with `cat a.srt b.srt`, each starting with a UTF-8 byte order mark: the second
+/// mark sits before the second file's first cue number (or, when the first file ends without a
+/// line break, after its last text). mkvmerge reads the number; it is not text of the cue
+/// before it.
+@Suite struct SRTJoinedFilesTests {
+  static let bom = "\u{FEFF}"
+  static let first = "1\n00:00:01,000 --> 00:00:02,000\nFirst file\n"
+  static let second = "1\n00:00:20,000 --> 00:00:21,000\nSecond file\n"
+  static let note = "byte order mark inside the file (files joined?) ignored"
+
+  @Test(arguments: ["\n", "\r\n"])
+  func aMarkBeforeTheNextFilesNumberStartsACue(lineEnd: String) throws {
+    let text = (Self.bom + Self.first + "\n" + Self.bom + Self.second)
+      .replacingOccurrences(of: "\n", with: lineEnd)
+    let document = try SubtitleFile.parse(Array(text.utf8))
+    #expect(document.cues.map { document.text(of: $0) } == ["First file", "Second file"])
+    #expect(document.cues.map { document.id(of: $0) } == ["1", "1"])
+    #expect(document.cues.map(\.startTime) == [1, 20])
+    let notes = document.diagnostics.map { "\($0.line): \($0.reason)" }
+    #expect(notes.contains("5: \(Self.note)"))
+    #expect(!notes.contains { $0.contains("joined to the cue") })
+  }
+
+  @Test func aMarkBeforeATimingLineWithoutNumber() throws {
+    let (cues, notes) = try SRTJoinedTextTests.read(
+      Self.first + "\n" + Self.bom + "00:00:20,000 --> 00:00:21,000\nSecond\n")
+    #expect(cues == ["1|1.0|2.0|First file", "|20.0|21.0|Second"])
+    #expect(notes.first == "5: \(Self.note)")
+  }
+
+  @Test func aMarkAfterTheLastTextOfAFileWithoutFinalLineBreak() throws {
+    let (cues, notes) = try SRTJoinedTextTests.read(
+      "1\n00:00:01,000 --> 00:00:02,000\nFirst file" + Self.bom + Self.second)
+    #expect(cues == ["1|1.0|2.0|First file", "1|20.0|21.0|Second file"])
+    #expect(notes.contains("3: \(Self.note)"))
+  }
+
+  @Test func aMarkOnItsOwnLineBeforeTheNumberWithoutBlankLine() throws {
+    let (cues, _) = try SRTJoinedTextTests.read(Self.first + Self.bom + Self.second)
+    #expect(cues == ["1|1.0|2.0|First file", "1|20.0|21.0|Second file"])
+  }
+
+  /// Text that merely holds U+FEFF (a zero-width no-break space) is kept as it is.
+  @Test func aMarkInsideTextIsKept() throws {
+    let (cues, notes) = try SRTJoinedTextTests.read(
+      "1\n00:00:01,000 --> 00:00:02,000\nword" + Self.bom + "word\n" + Self.bom + "12 apples\n")
+    #expect(cues == ["1|1.0|2.0|word\u{FEFF}word\n\u{FEFF}12 apples"])
+    #expect(!notes.contains(Self.note))
+  }
+}

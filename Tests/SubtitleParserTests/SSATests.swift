@@ -410,3 +410,20 @@ func colour(_ css: String, _ children: CueNode...) -> CueNode {
     }
   }
 }
+
+/// A script without an `[Events]` `Format:` line (hand-made, or from tools that leave it out)
+/// is read with the default columns, as libass reads it, and says so.
+@Suite struct SSAMissingFormatLineTests {
+  @Test func theDefaultColumnsAreNoted() throws {
+    let script =
+      "[Script Info]\nScriptType: v4.00+\n\n[Events]\n"
+      + "Dialogue: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,No format line, here\n"
+    let document = try SubStationAlpha.parse(Array(script.utf8))
+    #expect(document.cues.map { document.text(of: $0) } == ["No format line, here"])
+    #expect(
+      document.diagnostics.map { "\($0.line): \($0.reason)" } == [
+        "5: no Format line before the first event: read as Layer, Start, End, Style, Name,"
+          + " MarginL, MarginR, MarginV, Effect, Text"
+      ])
+  }
+}

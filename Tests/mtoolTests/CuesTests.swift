@@ -152,6 +152,16 @@ func cuesExitCodes(index: Int) throws {
   #expect(result.stderr.hasPrefix("mtool: cues: not a subtitle file"))
 }
 
+/// pysubs2's MicroDVD output: refused (65) with the format's name, on one line.
+@Test func cuesNamesAFormatItDoesNotRead() throws {
+  let result = try runMtool(["cues", "-"], stdin: Data("{0}{0}25\n{25}{88}Hello\n".utf8))
+  #expect(result.status == 65)
+  #expect(result.stdout.isEmpty)
+  #expect(result.stderr.hasPrefix("mtool: cues: MicroDVD subtitles"))
+  #expect(result.stderr.contains("not a format read here"))
+  #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+}
+
 @Test func cuesTreeOfWebVTTUsesTheConformanceShape() throws {
   let vtt = "WEBVTT\n\n00:00.000 --> 00:01.000\n<ruby>a<rt>b</rt></ruby><00:00.500><c.x>c</c>\n"
   let result = try runMtool(["cues", "-", "--jsonl", "--tree"], stdin: Data(vtt.utf8))
@@ -276,4 +286,15 @@ func cuesExitCodes(index: Int) throws {
   let segmented = try runMtool(["cues", fixtures + "/manifest.mpd"])
   #expect(segmented.status == 65)
   #expect(segmented.stderr.contains("is a DASH manifest; give one of its subtitle files\n"))
+}
+
+/// Shift-JIS SRT on standard input: 65 with a way out, not windows-1252 mojibake with 0.
+@Test func cuesRefusesTextInAnEncodingItCannotTell() throws {
+  let sjis: [UInt8] = [0x82, 0xB1, 0x82, 0xF1, 0x82, 0xC9, 0x82, 0xBF, 0x82, 0xCD, 0x81, 0x41]
+  let input = Data("1\n00:00:01,000 --> 00:00:02,000\n".utf8) + Data(sjis + sjis) + Data([0x0A])
+  let result = try runMtool(["cues", "-"], stdin: input)
+  #expect(result.status == 65)
+  #expect(result.stdout.isEmpty)
+  #expect(result.stderr.contains("neither UTF-8 nor windows-1252 (line 3"))
+  #expect(result.stderr.contains("--encoding"))
 }

@@ -5,9 +5,13 @@ public enum SubtitleFile {
   ///
   /// Encoding: a forced `encoding` is used as given. Otherwise a UTF-16 byte order mark (or
   /// UTF-16 looking ASCII, reported with a diagnostic) selects UTF-16; everything else is read
-  /// as UTF-8. For SRT, input that is not valid UTF-8 is read as windows-1252 instead, with a
-  /// diagnostic; WebVTT follows its specification (invalid sequences become U+FFFD). In both
-  /// formats NUL characters become U+FFFD, with a diagnostic per line. TTML without a forced
+  /// as UTF-8. For SRT and SSA/ASS, input that is not valid UTF-8 is read as windows-1252
+  /// instead, with a diagnostic: byte by byte where it is not valid UTF-8, so the UTF-8 in a
+  /// file that also holds windows-1252 lines stays as it is (input whose invalid bytes come
+  /// mostly in runs, as in Shift-JIS, GB18030, Big5, EUC-KR or a Cyrillic code page, is
+  /// `SubtitleError.undetectedEncoding`); WebVTT follows its specification (invalid sequences become U+FFFD). In both
+  /// formats NUL characters become U+FFFD, with a diagnostic per line (in SRT and SSA/ASS, the
+  /// NUL bytes that end the file are padding: dropped, with one diagnostic). TTML without a forced
   /// encoding or a UTF-16 byte order mark is decoded as its XML declaration says (see
   /// `TTML.parse(_:)`; invalid UTF-8 becomes U+FFFD, with a diagnostic per line).
   ///
@@ -25,8 +29,10 @@ public enum SubtitleFile {
   ///   the invalid UTF-8 sequences and NUL bytes of each line the parser replaces with
   ///   U+FFFD); their `offset` is a byte offset in `bytes`. The list is bounded as
   ///   `Diagnostic` describes.
-  /// - Throws: `SubtitleError.notSubtitles` when the input is neither format, is empty (or
-  ///   only white space; also as forced SRT) or is SRT without a timing line,
+  /// - Throws: `SubtitleError.unsupportedFormat` for a format that is not read here but is
+  ///   recognised (`unsupportedFormat(_:)`; also as forced SRT), `SubtitleError.notSubtitles`
+  ///   when the input is none of the formats, is empty (or only white space; also as forced
+  ///   SRT) or is SRT without a timing line,
   ///   `SubtitleError.badSignature` for WebVTT without a valid signature, for SSA/ASS
   ///   `SubtitleError.missingSection` or `.badFormatLine` (see `SubStationAlpha.parse(_:)`),
   ///   and for TTML `SubtitleError.unsupportedEncoding` when its XML declaration names an
@@ -57,6 +63,8 @@ public enum SubtitleFile {
       chosen = .srt
     } else if blank() {
       throw SubtitleError.notSubtitles(reason: "the input is empty")
+    } else if let name = unsupportedFormat(utf8) {
+      throw SubtitleError.unsupportedFormat(name: name)
     } else {
       throw SubtitleError.notSubtitles(
         reason: "neither a WEBVTT signature nor an SRT timing line at the start")
@@ -82,22 +90,55 @@ public enum SubtitleFile {
       // NUL characters become U+FFFD here, as the WebVTT parser makes them, each line's with
       // a diagnostic (offsets in the file's bytes). SSA/ASS, which old files write in their
       // ANSI code page, is read as SRT is: windows-1252 when it is not UTF-8.
+      // NUL bytes that end the file are padding some writers and copies leave: dropped with
+      // one diagnostic, not text of the last cue.
+      let padding = nulPadding(utf8)
+      if padding > 0 { utf8.removeLast(padding) }
       let hasNUL = containsNUL(utf8)
       if validated, hasNUL {
         (utf8, diagnostics, _) = decode(bytes, encoding: encoding, reportingNUL: true)
+        utf8.removeLast(nulPadding(utf8))
+      }
+      if padding > 0 {
+        let wide = decoded.2 == .utf16LE || decoded.2 == .utf16BE
+        let at = utf8.count
+        let line = utf8.withUnsafeBufferPointer { TextEncoding.lineNumber(of: at, in: $0) }
+        diagnostics.add(
+          line: line, offset: bytes.count - padding * (wide ? 2 : 1),
+          "NUL bytes that end the file ignored (padding)")
       }
       if !validated, let bad = TextEncoding.firstInvalidUTF8(in: utf8) {
         let line = utf8.withUnsafeBufferPointer { TextEncoding.lineNumber(of: bad, in: $0) }
+        let reading = TextEncoding.utf8OrWindows1252(utf8, from: bad)
+        if reading.looksLikeAnotherEncoding {
+          let at = reading.firstRun
+          throw SubtitleError.undetectedEncoding(
+            line: utf8.withUnsafeBufferPointer { TextEncoding.lineNumber(of: at, in: $0) },
+            offset: at)
+        }
         diagnostics.add(
           line: line, offset: bad,
-          "invalid UTF-8 (byte 0x\(hex(utf8[bad]))); the file is read as windows-1252")
-        utf8 = TextEncoding.windows1252.transcode(utf8).utf8
+          reading.multiByteSequences == 0
+            ? "invalid UTF-8 (byte 0x\(hex(utf8[bad]))); the file is read as windows-1252"
+            : "invalid UTF-8 (byte 0x\(hex(utf8[bad]))); such bytes are read as windows-1252,"
+              + " the rest of the file as UTF-8")
+        utf8 = reading.utf8
       }
       if !validated, hasNUL {
-        bytes.withUnsafeBufferPointer { TextEncoding.reportNUL($0, from: 0, into: &diagnostics) }
+        bytes.withUnsafeBufferPointer {
+          TextEncoding.reportNUL($0, from: 0, end: $0.count - padding, into: &diagnostics)
+        }
       }
       if hasNUL { utf8 = replacingNUL(utf8) }
-      document = chosen == .srt ? try SubRip.parse(utf8) : try SubStationAlpha.parse(utf8)
+      do throws(SubtitleError) {
+        document = chosen == .srt ? try SubRip.parse(utf8) : try SubStationAlpha.parse(utf8)
+      } catch {
+        // A `.srt` name on another format's file (a MicroDVD `.sub` renamed) says which.
+        if case .notSubtitles = error, chosen == .srt, let name = unsupportedFormat(utf8) {
+          throw SubtitleError.unsupportedFormat(name: name)
+        }
+        throw error
+      }
     case .ttml:
       // An encoding given, or detected from a UTF-16 byte order mark, has been decoded; else
       // the XML declaration names it (UTF-8 by default, invalid sequences reported).
@@ -108,6 +149,102 @@ public enum SubtitleFile {
       document.diagnostics = diagnostics.list
     }
     return document
+  }
+
+  /// The name of the subtitle format `bytes` is in when it is one that is not read here, told
+  /// by its first non-blank line (or, for binary formats, its first bytes), else nil: MicroDVD
+  /// (`{0}{25}text`), MPL2 (`[0][25]text`), TMPlayer (`0:00:01:text`), LRC lyrics
+  /// (`[00:01.00]text`), SubViewer (`[INFORMATION]`, `00:00:01.00,00:00:02.00`), SAMI
+  /// (`<SAMI>`), Scenarist SCC, EBU STL (its GSI block's `STLnn.01`), VobSub (an `.idx` or the
+  /// MPEG program stream of its `.sub`) and JSON (as pysubs2 and others write subtitles).
+  ///
+  /// - Parameter bytes: The file content, as UTF-8 or bytes.
+  /// - Complexity: O(1) after the leading white space.
+  public static func unsupportedFormat(_ bytes: [UInt8]) -> String? {
+    // The GSI block: a code page number, then the disk format code `STL25.01` or `STL30.01`.
+    if bytes.count >= 11, bytes[3] == 0x53, bytes[4] == 0x54, bytes[5] == 0x4C,
+      bytes[6] &- 0x30 < 10, bytes[7] &- 0x30 < 10, bytes[8] == 0x2E
+    {
+      return "EBU STL (Tech 3264) subtitles"
+    }
+    if bytes.count >= 4, bytes[0] == 0, bytes[1] == 0, bytes[2] == 1, bytes[3] == 0xBA {
+      return "an MPEG program stream (VobSub image subtitles)"
+    }
+    var i = 0
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
+    while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+    var end = i
+    while end < bytes.count, end - i < 256, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+    let line = bytes[i..<end]
+    func starts(_ prefix: String, ignoringCase: Bool = false) -> Bool {
+      line.count >= prefix.utf8.count
+        && zip(line, prefix.utf8).allSatisfy { a, b in
+          a == b || (ignoringCase && a | 0x20 == b | 0x20 && b | 0x20 &- 0x61 < 26)
+        }
+    }
+    // A bracketed number, as MicroDVD and MPL2 start their lines: the index after it, or nil.
+    func bracketed(_ from: Int, _ open: UInt8, _ close: UInt8, empty: Bool = false) -> Int? {
+      guard from < end, bytes[from] == open else { return nil }
+      var k = from + 1
+      while k < end, bytes[k] &- 0x30 < 10 { k += 1 }
+      guard k < end, bytes[k] == close, empty || k > from + 1 else { return nil }
+      return k + 1
+    }
+    // `digits:` repeated: the index after `count` such fields (the last without its `:`).
+    func clock(_ from: Int, fields: Int) -> Int? {
+      var k = from
+      for field in 0..<fields {
+        let start = k
+        while k < end, bytes[k] &- 0x30 < 10 { k += 1 }
+        guard k > start, k - start <= 2 || field == 0 else { return nil }
+        if field < fields - 1 {
+          guard k < end, bytes[k] == 0x3A else { return nil }
+          k += 1
+        }
+      }
+      return k
+    }
+    if let k = bracketed(i, 0x7B, 0x7D), bracketed(k, 0x7B, 0x7D, empty: true) != nil {
+      return "MicroDVD subtitles ({frame}{frame}text)"
+    }
+    if let k = bracketed(i, 0x5B, 0x5D), bracketed(k, 0x5B, 0x5D, empty: true) != nil {
+      return "MPL2 subtitles ([decisecond][decisecond]text)"
+    }
+    if i < end, bytes[i] == 0x5B, let k = clock(i + 1, fields: 2), k < end,
+      bytes[k] == 0x2E || bytes[k] == 0x5D
+    {
+      return "LRC lyrics ([mm:ss.xx]text)"
+    }
+    if let k = clock(i, fields: 3), k < end, bytes[k] == 0x3A || bytes[k] == 0x3D {
+      return "TMPlayer subtitles (hh:mm:ss:text)"
+    }
+    if starts("[INFORMATION]") || starts("[SUBTITLE]") {
+      return "SubViewer subtitles"
+    }
+    if let k = clock(i, fields: 3), k + 1 < end, bytes[k] == 0x2E,
+      line[k...].contains(0x2C), !line.contains(0x3E)
+    {
+      return "SubViewer subtitles (hh:mm:ss.xx,hh:mm:ss.xx)"
+    }
+    if starts("<SAMI", ignoringCase: true) { return "SAMI subtitles" }
+    if starts("Scenarist_SCC") { return "Scenarist SCC (CEA-608 caption data)" }
+    if starts("# VobSub index file") { return "a VobSub index (image subtitles)" }
+    if i + 1 < end, bytes[i] == 0x7B || bytes[i] == 0x5B {
+      var k = i + 1
+      while k < end, bytes[k] == 0x20 || bytes[k] == 0x09 { k += 1 }
+      if k == end || [0x22, 0x7B, 0x5B, 0x5D, 0x7D].contains(bytes[k]) { return "JSON" }
+    } else if i + 1 == end, bytes[i] == 0x7B || bytes[i] == 0x5B {
+      return "JSON"
+    }
+    return nil
+  }
+
+  /// The number of NUL bytes that end `bytes`: padding after the last line (a NUL followed by
+  /// anything, a line end included, is text). 0 when the last byte is not NUL.
+  static func nulPadding(_ bytes: [UInt8]) -> Int {
+    var k = bytes.count
+    while k > 0 && bytes[k - 1] == 0 { k -= 1 }
+    return bytes.count - k
   }
 
   /// Whether `bytes` holds a zero byte.

@@ -158,6 +158,103 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
     }
   }
 
+  /// What `utf8OrWindows1252(_:from:)` made of a file that is not all UTF-8.
+  struct MixedReading {
+    /// The text as UTF-8.
+    var utf8: [UInt8] = []
+    /// How many valid multi-byte UTF-8 sequences the file holds.
+    var multiByteSequences = 0
+    /// How many bytes were read as windows-1252, and how many of those came right after
+    /// another non-ASCII byte.
+    var fallbackBytes = 0
+    var fallbackRuns = 0
+    /// The offset of the non-ASCII byte before the first byte read as windows-1252 that came
+    /// right after one.
+    var firstRun = -1
+
+    /// Whether the bytes read as windows-1252 look like another encoding's: most of them in
+    /// runs, as double-byte encodings (Shift-JIS, GB18030, Big5, EUC-KR) and the Cyrillic and
+    /// Greek code pages have them, where windows-1252 text has its accented letters and
+    /// punctuation mostly between ASCII (under a quarter in runs in French, German or
+    /// Portuguese text; over half in any of those encodings).
+    var looksLikeAnotherEncoding: Bool {
+      fallbackBytes >= 8 && fallbackRuns * 10 >= fallbackBytes * 4
+    }
+  }
+
+  /// `bytes` read as UTF-8 where it is valid and as windows-1252 byte by byte where it is not
+  /// (from `firstBad`, the first invalid sequence): a windows-1252 file, or a UTF-8 file that
+  /// joined a windows-1252 one or had a line edited in it, reads right either way. The text is
+  /// left empty when the bytes look like another encoding (`looksLikeAnotherEncoding`).
+  ///
+  /// - Complexity: O(*n*): a counting pass (ASCII skipped 32 bytes at a time), then the
+  ///   windows-1252 transcoding when there is no UTF-8 beyond ASCII, else a mixed one.
+  static func utf8OrWindows1252(_ bytes: [UInt8], from firstBad: Int) -> MixedReading {
+    var reading = MixedReading()
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let p = buffer.baseAddress else { return }
+      let n = buffer.count
+      var i = 0
+      while true {
+        i = ByteScanner.firstNonASCIIVector(p, i, n)
+        if i >= n { break }
+        // Only C2...F4 start a multi-byte sequence, and only before a continuation byte (an
+        // accented letter in windows-1252 is mostly followed by ASCII: no full check).
+        let b = p[i]
+        if b &- 0xC2 <= 0xF4 - 0xC2 && i + 1 < n && p[i + 1] & 0xC0 == 0x80 {
+          let length = utf8SequenceLength(p, i, n)
+          if length > 0 {
+            reading.multiByteSequences += 1
+            i += length
+            continue
+          }
+        }
+        reading.fallbackBytes += 1
+        // (After any non-ASCII byte: a double-byte encoding's pairs are now and then valid
+        // UTF-8 by chance, and count so.)
+        if i > 0 && p[i - 1] >= 0x80 {
+          reading.fallbackRuns += 1
+          if reading.firstRun < 0 { reading.firstRun = i - 1 }
+        }
+        i += 1
+      }
+    }
+    if reading.looksLikeAnotherEncoding { return reading }
+    if reading.multiByteSequences == 0 {
+      // Every non-ASCII byte is windows-1252.
+      reading.utf8 = TextEncoding.windows1252.transcode(bytes).utf8
+      return reading
+    }
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let p = buffer.baseAddress else { return }
+      let n = buffer.count
+      var out: [UInt8] = []
+      out.reserveCapacity(n + n / 8)
+      out.append(contentsOf: buffer[0..<firstBad])
+      var i = firstBad
+      while i < n {
+        let b = p[i]
+        if b < 0x80 {
+          out.append(b)
+          i += 1
+          continue
+        }
+        if b &- 0xC2 <= 0xF4 - 0xC2 && i + 1 < n && p[i + 1] & 0xC0 == 0x80 {
+          let length = utf8SequenceLength(p, i, n)
+          if length > 0 {
+            for k in i..<(i + length) { out.append(p[k]) }
+            i += length
+            continue
+          }
+        }
+        appendUTF8(UInt32(TextEncoding.windows1252.scalar(forHighByte: b)), to: &out)
+        i += 1
+      }
+      reading.utf8 = out
+    }
+    return reading
+  }
+
   // MARK: - Internals
 
   /// The length of the valid UTF-8 sequence starting at `i`, or 0 when it is not valid

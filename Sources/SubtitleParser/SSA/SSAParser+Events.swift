@@ -4,8 +4,10 @@ extension SSAParser {
   mutating func readEvent(_ text: ArraySlice<UInt8>, _ start: Int, _ end: Int, line: Int) {
     if eventColumns == nil {
       // No Format line before the first event: the default columns of the script type.
-      eventColumns = EventColumns(
-        Self.builtIn(legacyScript ? Self.defaultLegacyEventColumns : Self.defaultEventColumns))
+      let assumed = legacyScript ? Self.defaultLegacyEventColumns : Self.defaultEventColumns
+      eventColumns = EventColumns(Self.builtIn(assumed))
+      diagnostics.add(
+        line: line, offset: start, "no Format line before the first event: read as \(assumed)")
     }
     let columns = eventColumns ?? EventColumns(Columns())
     let startField = columns.start

@@ -199,8 +199,16 @@ struct SRTParser {
   mutating func generalLine(
     _ at: inout Position, _ lines: inout LineCursor
   ) -> CueHead? {
-    let i = at.i
+    var i = at.i
     let eol = lines.line(from: i).end
+    if eol &- i > 3 && SRTParser.isBOM(p, i)
+      && (SRTParser.isNumber(p, i &+ 3, eol) || SRTParser.timingLine(p, i &+ 3, eol) != nil)
+    {
+      // A byte order mark before a cue's number or timing line: files joined with `cat`,
+      // each with its mark. The mark starts a file, not text of the cue before it.
+      note(at.line, i, "byte order mark inside the file (files joined?) ignored")
+      i &+= 3
+    }
     let blank = SRTParser.isBlank(p, i, eol)
     if !blank { sawText = true }
     var timing: Timing? = nil
@@ -267,6 +275,17 @@ struct SRTParser {
         nextId = body.lastLineStart..<body.textEnd
         body.textEnd = body.previousTextEnd
         if body.textStart == body.lastLineStart { body.textStart = -1 }
+      } else if body.next != nil, let mark = joinedFileMark(body) {
+        // `cat` of a file that ends without a line break and one that starts with a byte
+        // order mark: the last line is text, the mark, then the next cue's number.
+        note(at.line &- 1, mark, "byte order mark inside the file (files joined?) ignored")
+        nextId = (mark &+ 3)..<body.textEnd
+        if mark == body.lastLineStart {
+          body.textEnd = body.previousTextEnd
+          if body.textStart == body.lastLineStart { body.textStart = -1 }
+        } else {
+          body.textEnd = mark
+        }
       }
       finish(
         head.timing, head.id, head.line, head.timingEnd, body.textStart, body.textEnd, n, &braces)
@@ -277,6 +296,21 @@ struct SRTParser {
       at.i = body.nextEnd &+ 1
       at.line &+= 1
     }
+  }
+
+  /// Where the last text line of `body` holds a byte order mark followed by digits alone (the
+  /// mark and number that start a joined file), or nil. Read only when a timing line follows.
+  @inline(never)
+  func joinedFileMark(_ body: CueBody) -> Int? {
+    guard body.textStart >= 0 else { return nil }
+    var k = body.textEnd
+    while k > body.lastLineStart && (p[k &- 1] == 0x20 || p[k &- 1] == 0x09) { k &-= 1 }
+    let digitsEnd = k
+    while k > body.lastLineStart && p[k &- 1] &- 0x30 < 10 { k &-= 1 }
+    guard k < digitsEnd, k &- body.lastLineStart >= 3, SRTParser.isBOM(p, k &- 3) else {
+      return nil
+    }
+    return k &- 3
   }
 
   /// The text lines of one cue from `at.i`: up to a blank line (read), the end, or a timing
@@ -518,6 +552,13 @@ struct SRTParser {
       k += 1
     }
     return true
+  }
+
+  /// Whether `p[at...]` starts with the UTF-8 byte order mark (U+FEFF). `at + 3` must be in
+  /// bounds.
+  @inline(__always)
+  static func isBOM(_ p: ByteView, _ at: Int) -> Bool {
+    p[at] == 0xEF && p[at &+ 1] == 0xBB && p[at &+ 2] == 0xBF
   }
 
   /// Digits only, with optional spaces around them.

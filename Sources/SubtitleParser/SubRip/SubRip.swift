@@ -24,7 +24,8 @@
 /// before the milliseconds, an arrow other than `-->` and spaces before a `:` make the line
 /// no timing line, as in both readers. Also accepted: `X1:… X2:… Y1:… Y2:…` coordinates or
 /// other text after a full timing line (ignored, with a diagnostic); CRLF, CR and LF line
-/// ends; a leading byte order mark. A cue ends where the next one starts (a timing line, or a
+/// ends; a leading byte order mark, and one before a later cue's number or timing line (files
+/// joined with `cat`, each with its mark; ignored, with a diagnostic). A cue ends where the next one starts (a timing line, or a
 /// number line and a timing line), not at a blank line: text after blank lines that starts no
 /// cue joins the cue before it after one line break (a lone number line without text after it
 /// is dropped), with one diagnostic per cue so joined, as FFmpeg's demuxer reads it. Text
