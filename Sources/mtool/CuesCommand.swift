@@ -1,6 +1,12 @@
 import MediaTracks
 import SubtitleParser
 
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 let cuesCommand = Command(
   name: "cues",
   summary: "Parse, inspect and convert WebVTT, SRT, SSA/ASS and TTML subtitles.",
@@ -54,7 +60,8 @@ let cuesCommand = Command(
     A URL's name is the last part of its path (https://cdn/a.vtt?token=1 is WebVTT).
     An HLS subtitle playlist (#EXTM3U, local or remote) is read with its WebVTT segments,
     joined into one document on the first segment's timeline (X-TIMESTAMP-MAP applied, cues
-    repeated across segments kept once).
+    repeated across segments kept once); fragmented MP4 segments (#EXT-X-MAP: WebVTT or TTML
+    in MP4, as CMAF packagers write them) are read joined to their initialization section.
 
     \(remoteHelp) A subtitle file may have at most 16 MiB.
 
@@ -277,10 +284,21 @@ private func joinedSegments(
   command: String
 ) throws(CLIError) -> SubtitleDocument {
   let access = try parseRemoteAccess(arguments, command: command)
+  let base = path == "-" ? "." : path
+  let joined: [UInt8]?
+  do throws(MediaError) {
+    joined = try HLSSubtitleSegments.readFragmented(
+      playlist: playlist, at: base, timeout: timeout, remote: access)
+  } catch {
+    throw mediaFailure(error, command: command)
+  }
+  if let joined {
+    return try fragmentedDocument(joined, of: path, timeout: timeout, command: command)
+  }
   let segments: [[UInt8]]
   do throws(MediaError) {
     segments = try HLSSubtitleSegments.read(
-      playlist: playlist, at: path == "-" ? "." : path, timeout: timeout, remote: access)
+      playlist: playlist, at: base, timeout: timeout, remote: access)
   } catch {
     throw mediaFailure(error, command: command)
   }
@@ -294,6 +312,68 @@ private func joinedSegments(
     }
   }
   return SubtitleDocument(joiningSegments: documents)
+}
+
+/// The subtitle track of `bytes`, an HLS subtitle playlist's fragmented MP4 segments joined to
+/// their initialization section (see `HLSSubtitleSegments.readFragmented`): written to a
+/// temporary file of its own (FFmpeg's MP4 reader takes a file), read as a media file's text
+/// track, and removed.
+/// - Throws: 65 when the segments hold no text track or cannot be read, 1 when no temporary
+///   file can be written.
+private func fragmentedDocument(
+  _ bytes: [UInt8], of path: String, timeout: Double?, command: String
+) throws(CLIError) -> SubtitleDocument {
+  let folder =
+    getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+  var template = Array((folder + "/mtool-segments-XXXXXX.mp4").utf8CString)
+  let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+    guard let start = buffer.baseAddress else { return -1 }
+    return mkstemps(start, 4)
+  }
+  guard descriptor >= 0 else {
+    throw CLIError.failure(
+      command, "cannot write a temporary file in '\(folder)': \(String(cString: strerror(errno)))")
+  }
+  let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  defer { unlink(temporary) }
+  let written = bytes.withUnsafeBytes { raw -> Bool in
+    var offset = 0
+    while offset < raw.count, let start = raw.baseAddress {
+      let count = write(descriptor, start + offset, raw.count - offset)
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { return false }
+      offset += count
+    }
+    return true
+  }
+  close(descriptor)
+  guard written else {
+    throw CLIError.failure(command, "cannot write a temporary file in '\(folder)'")
+  }
+  func failure(_ error: MediaError) -> CLIError {
+    CLIError.data(
+      command,
+      "the fragmented MP4 segments of '\(path)': "
+        + error.description.replacing(temporary, with: "the joined segments"))
+  }
+  let info: MediaInfo
+  do throws(MediaError) {
+    info = try MediaProbe.probe(path: temporary, timeout: timeout)
+  } catch {
+    throw failure(error)
+  }
+  guard
+    let track = info.subtitles.first(where: { SubtitleStreamReader.textCodecs.contains($0.codec) })
+  else {
+    throw CLIError.data(
+      command, "the fragmented MP4 segments of '\(path)' hold no text subtitle track")
+  }
+  do throws(MediaError) {
+    return try SubtitleStreamReader(path: temporary, streamIndex: track.index, timeout: timeout)
+      .document()
+  } catch {
+    throw failure(error)
+  }
 }
 
 /// The input options of `mtool cues`: how to read the input and which times to keep.

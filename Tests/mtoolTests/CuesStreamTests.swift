@@ -14,6 +14,67 @@ import Testing
     #expect(vtt.stdout == source)
   }
 
+  /// An HLS subtitle playlist of fragmented MP4 segments (CMAF text, as Shaka Packager writes
+  /// it): the initialization section and the segments, joined, read as the file they were cut
+  /// from; and the same segments as byte ranges of that one file.
+  @Test func anHLSPlaylistOfFragmentedMP4TextIsRead() throws {
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "stpp-fragmented.mp4")))
+    // Top-level boxes: everything before the first moof is the initialization section, and
+    // each moof with the boxes after it up to the next is a segment.
+    var starts: [Int] = []
+    var at = 0
+    var firstFragment: Int? = nil
+    while at + 8 <= bytes.count {
+      let size = bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
+      if bytes[(at + 4)..<(at + 8)].elementsEqual("moof".utf8) {
+        if firstFragment == nil { firstFragment = at }
+        starts.append(at)
+      }
+      guard size >= 8 else { break }
+      at += size
+    }
+    let initEnd = try #require(firstFragment)
+    let dir = NSTemporaryDirectory() + "mtool-cmaf-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try Data(bytes[0..<initEnd]).write(to: URL(fileURLWithPath: dir + "/init.mp4"))
+    var playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-MAP:URI=\"init.mp4\"\n"
+    for (number, start) in starts.enumerated() {
+      let end = number + 1 < starts.count ? starts[number + 1] : bytes.count
+      try Data(bytes[start..<end]).write(to: URL(fileURLWithPath: dir + "/\(number).m4s"))
+      playlist += "#EXTINF:2,\n\(number).m4s\n"
+    }
+    try (playlist + "#EXT-X-ENDLIST\n").write(
+      toFile: dir + "/text.m3u8", atomically: true, encoding: .utf8)
+    let whole = try runMtool(["cues", folder + "stpp-fragmented.mp4", "--stream", "0"])
+    let joined = try runMtool(["cues", dir + "/text.m3u8"])
+    #expect(joined.status == 0, "\(joined.stderr)")
+    #expect(whole.status == 0)
+    #expect(joined.stdout == whole.stdout)
+    #expect(joined.stdout.contains("Across two segments"))
+    // One file named by every segment (byte ranges): read once, whole.
+    try FileManager.default.copyItem(
+      atPath: folder + "stpp-fragmented.mp4", toPath: dir + "/all.mp4")
+    var ranged =
+      "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-MAP:URI=\"all.mp4\",BYTERANGE=\"\(initEnd)@0\"\n"
+    for _ in starts { ranged += "#EXTINF:2,\n#EXT-X-BYTERANGE:100\nall.mp4\n" }
+    try (ranged + "#EXT-X-ENDLIST\n").write(
+      toFile: dir + "/ranged.m3u8", atomically: true, encoding: .utf8)
+    let byRange = try runMtool(["cues", dir + "/ranged.m3u8"])
+    #expect(byRange.status == 0, "\(byRange.stderr)")
+    #expect(byRange.stdout == whole.stdout)
+    // Segments that hold no text: refused, naming the playlist.
+    try FileManager.default.copyItem(atPath: fixtures + "/video-only.mp4", toPath: dir + "/v.mp4")
+    try "#EXTM3U\n#EXT-X-MAP:URI=\"v.mp4\"\n#EXTINF:2,\nv.mp4\n#EXT-X-ENDLIST\n".write(
+      toFile: dir + "/video.m3u8", atomically: true, encoding: .utf8)
+    let video = try runMtool(["cues", dir + "/video.m3u8"])
+    #expect(video.status == 65)
+    #expect(
+      video.stderr
+        == "mtool: cues: the fragmented MP4 segments of '\(dir)/video.m3u8' hold no text "
+        + "subtitle track\n")
+  }
+
   @Test func ttmlInMP4ListsItsCuesAtTheirTimes() throws {
     for file in ["stpp-fragmented.mp4", "stpp-ffmpeg.mp4"] {
       let result = try runMtool(["cues", folder + file, "--stream", "0", "--at", "10"])

@@ -55,24 +55,70 @@ public enum HLSSubtitleSegments {
       throw failure(path, "has encrypted segments (AES-128), which cannot be read")
     }
     // Text in fragmented MP4 (WebVTT `wvtt` or TTML `stpp` samples behind an initialization
-    // section, as Shaka Packager writes by default) is no WebVTT document to join.
+    // section, as Shaka Packager writes by default) is no WebVTT document to join: see
+    // ``readFragmented(playlist:at:timeout:remote:)``.
     if let map = segments.lazy.compactMap(\.initialization).first {
       throw failure(
         path,
-        "has fragmented MP4 segments (#EXT-X-MAP '\(map)'), which are not read: only WebVTT "
-          + "text segments are (a subtitle file in MP4 is read whole: mtool cues FILE.mp4)")
+        "has fragmented MP4 segments (#EXT-X-MAP '\(map)'): read them joined to their "
+          + "initialization section")
     }
+    return try read(segments.map(\.uri), of: path, timeout: timeout, remote: remote)
+  }
+
+  /// The initialization section and the segments of an HLS subtitle media playlist of
+  /// fragmented MP4 segments (WebVTT `wvtt` or TTML `stpp` samples, as CMAF packagers write
+  /// them), joined in playlist order into one fragmented MP4 file, which a media reader reads
+  /// as one subtitle track; `nil` when the playlist's segments are not fragmented MP4 (no
+  /// `#EXT-X-MAP`). A file that several segments name in a row (byte ranges of one file) is
+  /// read once, whole.
+  ///
+  /// - Parameters: as ``read(playlist:at:timeout:remote:)``'s.
+  /// - Returns: The joined bytes; the caller owns them.
+  /// - Throws: `MediaError` as ``read(playlist:at:timeout:remote:)`` does (an initialization
+  ///   section that changes within the playlist is `.malformed`).
+  public static func readFragmented(
+    playlist: [UInt8], at path: String, timeout: Double? = nil,
+    remote: RemoteAccess = RemoteAccess()
+  ) throws(MediaError) -> [UInt8]? {
+    let parsed = try HLSPlaylist(bytes: playlist)
+    guard parsed.isMediaPlaylist, let map = parsed.segments.first?.initialization else {
+      return nil
+    }
+    let segments = parsed.segments
+    guard segments.count <= maximumSegments else {
+      throw failure(path, "lists more than \(maximumSegments) segments")
+    }
+    if segments.contains(where: { $0.encryption?.uppercased() == "AES-128" }) {
+      throw failure(path, "has encrypted segments (AES-128), which cannot be read")
+    }
+    guard segments.allSatisfy({ $0.initialization == map }) else {
+      throw failure(path, "changes its initialization section (#EXT-X-MAP) between segments")
+    }
+    var uris: [String] = []
+    for uri in [map] + segments.map(\.uri) where uri != uris.last { uris.append(uri) }
+    var joined: [UInt8] = []
+    for body in try read(uris, of: path, timeout: timeout, remote: remote) {
+      joined += body
+    }
+    return joined
+  }
+
+  /// The bytes of each of `uris`, named by the playlist at `path`, in order.
+  private static func read(
+    _ uris: [String], of path: String, timeout: Double?, remote: RemoteAccess
+  ) throws(MediaError) -> [[UInt8]] {
     let isRemote = RemoteURL.isRemote(path)
     let reader = SegmentReader(
       manifest: path, timeout: timeout, remote: isRemote ? remote : nil)
     var targets: [String] = []
-    for segment in segments {
-      guard let target = reader.resolve(segment.uri, relativeTo: path) else {
+    for uri in uris {
+      guard let target = reader.resolve(uri, relativeTo: path) else {
         throw failure(
           path,
           isRemote
-            ? "names a segment '\(segment.uri)' that is not an http(s) URL"
-            : "names a segment '\(segment.uri)' that is not a file in its folder")
+            ? "names a segment '\(uri)' that is not an http(s) URL"
+            : "names a segment '\(uri)' that is not a file in its folder")
       }
       targets.append(target)
     }
