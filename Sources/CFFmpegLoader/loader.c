@@ -73,6 +73,7 @@ enum { LIB_AVUTIL, LIB_SWRESAMPLE, LIB_AVCODEC, LIB_AVFORMAT, LIB_COUNT };
   V(LIB_AVUTIL, av_free, (void *ptr), (ptr))                                                      \
   V(LIB_AVUTIL, av_freep, (void *ptr), (ptr))                                                     \
   V(LIB_AVUTIL, av_log_set_level, (int level), (level))                                           \
+  V(LIB_AVUTIL, av_max_alloc, (size_t max), (max))                                                \
   X(LIB_AVUTIL, void *, NULL, av_malloc, (size_t size), (size))                                   \
   X(LIB_AVUTIL, int, 0, av_sample_fmt_is_planar, (enum AVSampleFormat sample_fmt), (sample_fmt))  \
   X(LIB_AVUTIL, int, AVERROR(ENOSYS), av_samples_alloc,                                           \
@@ -237,6 +238,12 @@ static void load(void) {
 #define CFF_FIND_VALUE(lib, ret, fallback, name, params, args) CFF_FIND(lib, name)
 #define CFF_FIND_VOID(lib, name, params, args) CFF_FIND(lib, name)
   CFF_FUNCTIONS(CFF_FIND_VALUE, CFF_FIND_VOID)
+  /* No single allocation of FFmpeg's may exceed 512 MiB (its default allows 2 GiB): a file of
+     a few KB whose header states a table of hundreds of millions of entries (an MP4 sample
+     table, a Matroska element's size) then fails to open with ENOMEM instead of reserving
+     gigabytes. The largest legitimate block when reading audio, the index of a 48-hour
+     60 frame/s video track, is about 240 MiB. */
+  api.av_max_alloc((size_t)512 << 20);
   loaded = 1;
 }
 

@@ -305,3 +305,19 @@ func timeoutsMustBePositive(timeout: Double) {
   #expect(InputPath.localPath("file:a.mkv") == "a.mkv")
   #expect(InputPath.localPath("/tmp/a.mkv") == "/tmp/a.mkv")
 }
+
+/// A 1.7 KB MP4 (found by the Probe fuzz target) whose tables state so many entries that
+/// FFmpeg asked for a 1.7 GB block while opening it. No single FFmpeg allocation may exceed
+/// 512 MiB (CFFmpegLoader sets it), so it is refused as invalid data. The file also seeds the
+/// Probe fuzz target, whose 512 MiB allocation limit fails the run if the cap is lost.
+@Test func aHeaderStatingAHugeTableIsInvalidData() throws {
+  let file = try #require(try FileBytes(path: fixtures + "/huge-table.mp4"))
+  let bytes = try file.contents()
+  #expect(bytes.count < 4096)
+  do throws(MediaError) {
+    _ = try MediaProbe.probe(bytes: bytes, name: "huge-table.mp4")
+    Issue.record("probed")
+  } catch {
+    #expect(error.kind == .malformed)
+  }
+}

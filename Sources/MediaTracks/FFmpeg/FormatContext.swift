@@ -232,7 +232,10 @@ struct FormatContext: ~Copyable {
     var opened: UnsafeMutablePointer<AVFormatContext>? = context
     deadline.start()
     // On failure avformat_open_input frees the context but not a custom reader.
-    let code = avformat_open_input(&opened, url, format, options)
+    var code = avformat_open_input(&opened, url, format, options)
+    // Out of memory while opening is a header stating a table larger than FFmpeg may allocate
+    // (see CFFmpegLoader): the file's fault, reported as invalid data.
+    if code == cff_averror(ENOMEM) { code = cff_averror_invaliddata() }
     guard code >= 0, let opened else { return (code < 0 ? code : cff_averror(EINVAL), nil) }
     if deadline.expired {
       // A demuxer may carry on with what it read before the reader gave up (the probe of a
