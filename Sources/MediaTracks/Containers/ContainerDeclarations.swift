@@ -118,20 +118,24 @@ enum ContainerDeclarations {
     return nil
   }
 
+  /// MPEG audio bit rates in kbit/s by bit-rate index 1...14: MPEG-1 layers I, II, III, then
+  /// MPEG-2 and 2.5 layer I, and layers II and III.
+  static let mpegAudioBitRateTables: [[Int]] = [
+    [32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448],
+    [32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],
+    [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
+    [32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256],
+    [8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
+  ]
+  /// MPEG-1 sample rates by sample-rate index (MPEG-2 halves them, MPEG-2.5 quarters them).
+  static let mpegAudioSampleRates = [44100, 48000, 32000]
+
   /// The bit rates (bits per second) of the consecutive MPEG audio frames at the start of
   /// `bytes` (the first frame header within 64 bytes, then each frame's length to the next),
   /// up to the first that is cut off or not a header of the same version, layer and rate;
   /// empty when none is found or the first is free-format.
   static func mpegAudioBitRates(_ bytes: [UInt8]) -> [Int] {
-    // Bit rates in kbit/s by bit-rate index 1...14: MPEG-1 layers I, II, III, then MPEG-2 and
-    // 2.5 layer I, and layers II and III.
-    let tables: [[Int]] = [
-      [32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448],
-      [32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],
-      [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
-      [32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256],
-      [8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
-    ]
+    let tables = mpegAudioBitRateTables
     var start = 0
     while start + 1 < min(bytes.count, 66), !(bytes[start] == 0xFF && bytes[start + 1] >= 0xE0) {
       start += 1
@@ -152,7 +156,8 @@ enum ContainerDeclarations {
       let mpeg1 = version == 3
       let table = mpeg1 ? 3 - Int(layer) : (layer == 3 ? 3 : 4)
       let bitRate = tables[table][rateIndex - 1] * 1000
-      let sampleRate = [44100, 48000, 32000][sampleIndex] >> (mpeg1 ? 0 : version == 2 ? 1 : 2)
+      let sampleRate =
+        mpegAudioSampleRates[sampleIndex] >> (mpeg1 ? 0 : version == 2 ? 1 : 2)
       let padding = Int((bytes[at + 2] >> 1) & 1)
       let length =
         layer == 3

@@ -46,14 +46,7 @@ public enum HLSSubtitleSegments {
         "is a multivariant playlist; give one of its subtitle playlists"
           + (names.isEmpty ? "" : " (\(names.prefix(4).joined(separator: ", ")))"))
     }
-    let segments = parsed.segments
-    guard !segments.isEmpty else { throw failure(path, "lists no segment") }
-    guard segments.count <= maximumSegments else {
-      throw failure(path, "lists more than \(maximumSegments) segments")
-    }
-    if segments.contains(where: { $0.encryption?.uppercased() == "AES-128" }) {
-      throw failure(path, "has encrypted segments (AES-128), which cannot be read")
-    }
+    let segments = try readable(parsed.segments, of: path)
     // Text in fragmented MP4 (WebVTT `wvtt` or TTML `stpp` samples behind an initialization
     // section, as Shaka Packager writes by default) is no WebVTT document to join: see
     // ``readFragmented(playlist:at:timeout:remote:)``.
@@ -85,13 +78,7 @@ public enum HLSSubtitleSegments {
     guard parsed.isMediaPlaylist, let map = parsed.segments.first?.initialization else {
       return nil
     }
-    let segments = parsed.segments
-    guard segments.count <= maximumSegments else {
-      throw failure(path, "lists more than \(maximumSegments) segments")
-    }
-    if segments.contains(where: { $0.encryption?.uppercased() == "AES-128" }) {
-      throw failure(path, "has encrypted segments (AES-128), which cannot be read")
-    }
+    let segments = try readable(parsed.segments, of: path)
     guard segments.allSatisfy({ $0.initialization == map }) else {
       throw failure(path, "changes its initialization section (#EXT-X-MAP) between segments")
     }
@@ -102,6 +89,21 @@ public enum HLSSubtitleSegments {
       joined += body
     }
     return joined
+  }
+
+  /// `segments`, the media playlist at `path`'s, when they can be read: some, not more than
+  /// ``maximumSegments``, none encrypted whole (AES-128).
+  private static func readable(
+    _ segments: [HLSPlaylist.Segment], of path: String
+  ) throws(MediaError) -> [HLSPlaylist.Segment] {
+    guard !segments.isEmpty else { throw failure(path, "lists no segment") }
+    guard segments.count <= maximumSegments else {
+      throw failure(path, "lists more than \(maximumSegments) segments")
+    }
+    if segments.contains(where: { $0.encryption?.uppercased() == "AES-128" }) {
+      throw failure(path, "has encrypted segments (AES-128), which cannot be read")
+    }
+    return segments
   }
 
   /// The bytes of each of `uris`, named by the playlist at `path`, in order.
