@@ -57,6 +57,8 @@
 #   opus-chained-2to8.ogg          two opusenc files one after the other: 0.5 s of stereo, then
 #                                  0.7 s of 8 channels at 384 kb/s, whose link FFmpeg 5.1's
 #                                  decoder does not read (every packet of it fails)
+#   opus-chained-2to8to2.ogg       the same followed by a third link, 0.4 s of stereo again, which
+#                                  FFmpeg 5.1 decodes: the failure is in the middle, not at the end
 #
 # Needs sox, ffmpeg (the AAC-LC core), python3, gst-launch-1.0 with plugins-good (mp4mux,
 # matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc), and mkvmerge
@@ -166,5 +168,9 @@ opusenc --quiet --bitrate 16 "$work/two.wav" "$work/two.opus"
 # than the first link's decoder takes. Below 128 kb/s opusenc mixes 8 channels down to two.)
 opusenc --quiet --bitrate 384 "$work/eight.wav" "$work/eight.opus"
 cat "$work/two.opus" "$work/eight.opus" >"$out/opus-chained-2to8.ogg"
+# (Each opusenc run picks its own stream serial number, as the links of a chain need.)
+sox -R -q -n -r 48000 -c 2 -b 16 "$work/again.wav" synth 0.4 sine 550 vol 0.3
+opusenc --quiet --bitrate 16 "$work/again.wav" "$work/again.opus"
+cat "$work/two.opus" "$work/eight.opus" "$work/again.opus" >"$out/opus-chained-2to8to2.ogg"
 
 ls -l "$out"

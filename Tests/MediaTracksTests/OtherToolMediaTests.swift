@@ -440,3 +440,21 @@ func streamedAIFFRunsToTheEndOfTheFile(name: String) throws {
     #expect(error.description.contains("opus decoder could not decode the last"))
   }
 }
+
+/// The same two links and a third, 0.4 s of stereo again, which FFmpeg 5.1 decodes: the
+/// failure is in the middle. The decode fails, naming the codec and how much could not be
+/// decoded, instead of giving the first and last links (0.9 s of 1.6) joined.
+@Test func aDecoderThatFailsForHalfASecondInTheMiddleIsAnError() throws {
+  let path = otherTool("opus-chained-2to8to2.ogg")
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "opus")
+  #expect(abs(try #require(track.duration) - 1.6) < 0.05)
+  do {
+    let decoded = try decodeAll(path)
+    Issue.record("\(decoded.frames) frames were given for 1.6 s with 0.7 s missing")
+  } catch let error as MediaError {
+    #expect(error.kind == .malformed)
+    #expect(error.description.contains("opus decoder could not decode 0.7"))
+  }
+}

@@ -228,6 +228,7 @@ final class FFmpegAudioSource {
     while pendingEnd == 0 && !finished {
       let received = avcodec_receive_frame(codec.raw, frame.raw)
       if received >= 0 {
+        try checkRecovery()
         secondsSinceFrame = 0
         decodeErrors = 0
         framesDecoded += Int(frame.raw.pointee.nb_samples)
@@ -355,6 +356,22 @@ final class FFmpegAudioSource {
           + "\(Self.seconds(packetSeconds)) s the packets of '\(path)' hold: it does not read "
           + "this stream")
     }
+  }
+
+  /// When the decoder gives a frame again after failing: whether it failed on every packet of
+  /// half a second or more of the track in between (a chained Ogg stream with a link it cannot
+  /// read between two it can). The output would lack that stretch of audio and put everything
+  /// after it early, so the decode fails, as it does when the failures last to the end (see
+  /// ``checkCompleteness()``). Errors between frames are skipped, as there.
+  private func checkRecovery() throws(MediaError) {
+    guard decodeErrors > 0 && secondsSinceFrame > 0.5 else { return }
+    let decoded = Double(framesDecoded) / Double(sampleRate)
+    throw MediaError(
+      kind: .malformed, operation: "avcodec_receive_frame",
+      detail:
+        "the \(codecName) decoder could not decode \(Self.seconds(secondsSinceFrame)) s of the "
+        + "audio in '\(path)' (from \(Self.seconds(decoded)) s of output on): the rest "
+        + "would come early")
   }
 
   /// Seconds with three decimals.
