@@ -57,6 +57,13 @@
 #   opus-chained-2to8.ogg          two opusenc files one after the other: 0.5 s of stereo, then
 #                                  0.7 s of 8 channels at 384 kb/s, whose link FFmpeg 5.1's
 #                                  decoder does not read (every packet of it fails)
+#   mp3-vbr-no-xing.mp3            variable-bit-rate MP3 from lame without its Xing header (-t):
+#                                  1 s of a quiet tone, then 1 s of noise, mono at 22050 Hz,
+#                                  whose length FFmpeg 5.1 estimates from the first frames' bit
+#                                  rate (2.81 s for 2.06)
+#   aac-vbr.aac                    the same kind of stream in ADTS (FFmpeg's AAC encoder, -q:a 2):
+#                                  1.5 s of a quiet tone, then 0.5 s of noise, stereo at 44100 Hz
+#                                  (estimated 5.08 s for 2.04)
 #   opus-chained-2to8to2.ogg       the same followed by a third link, 0.4 s of stereo again, which
 #                                  FFmpeg 5.1 decodes: the failure is in the middle, not at the end
 #
@@ -67,7 +74,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Tests/Fixtures/othertools
-for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc mkvmerge opusenc; do
+for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc mkvmerge opusenc lame; do
   command -v "$tool" >/dev/null || { echo "make-othertool-fixtures: $tool is missing" >&2; exit 1; }
 done
 for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc opusenc \
@@ -172,5 +179,15 @@ cat "$work/two.opus" "$work/eight.opus" >"$out/opus-chained-2to8.ogg"
 sox -R -q -n -r 48000 -c 2 -b 16 "$work/again.wav" synth 0.4 sine 550 vol 0.3
 opusenc --quiet --bitrate 16 "$work/again.wav" "$work/again.opus"
 cat "$work/two.opus" "$work/eight.opus" "$work/again.opus" >"$out/opus-chained-2to8to2.ogg"
+
+# Variable-bit-rate raw streams without a length: quiet, then loud (sox's 32-bit default).
+sox -q -n -r 22050 -c 1 "$work/quiet1.wav" synth 1 sine 440 vol 0.01
+sox -q -n -r 22050 -c 1 "$work/loud1.wav" synth 1 whitenoise vol 0.5
+sox "$work/quiet1.wav" "$work/loud1.wav" "$work/quiet-loud1.wav"
+lame --quiet -V 4 -t "$work/quiet-loud1.wav" "$out/mp3-vbr-no-xing.mp3"
+sox -q -n -r 44100 -c 2 "$work/quiet2.wav" synth 1.5 sine 440 vol 0.01
+sox -q -n -r 44100 -c 2 "$work/loud2.wav" synth 0.5 whitenoise vol 0.5
+sox "$work/quiet2.wav" "$work/loud2.wav" "$work/quiet-loud2.wav"
+ffmpeg -v error -y -i "$work/quiet-loud2.wav" -c:a aac -q:a 2 "$out/aac-vbr.aac"
 
 ls -l "$out"

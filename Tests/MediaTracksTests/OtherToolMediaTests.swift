@@ -458,3 +458,47 @@ func streamedAIFFRunsToTheEndOfTheFile(name: String) throws {
     #expect(error.description.contains("opus decoder could not decode 0.7"))
   }
 }
+
+/// Raw variable-bit-rate streams that state no length (an MP3 without its Xing header, ADTS
+/// AAC), quiet and then loud, for which FFmpeg 5.1 estimates a length from the first frames'
+/// bit rate (2.81 s and 5.08 s): the length is the frames', what decoding gives, and the bit
+/// rate their average.
+@Test(arguments: ["mp3-vbr-no-xing.mp3", "aac-vbr.aac"])
+func aRawVariableBitRateStreamLastsWhatItsFramesHold(name: String) throws {
+  let path = otherTool(name)
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  let decoded = try decodeAll(path)
+  // The decoder's rate is the frames' (no SBR here).
+  #expect(decoded.rate == track.sampleRate)
+  let seconds = Double(decoded.frames) / Double(decoded.rate)
+  #expect(abs(try #require(track.duration) - seconds) < 1e-6)
+  #expect(abs(try #require(info.duration) - seconds) < 1e-6)
+  let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+  let average = Double(size * 8) / seconds
+  // Within a few per cent of the whole file over its length (the ADTS and frame headers are
+  // in both; the Xing-less MP3 has no tag).
+  #expect(abs(Double(try #require(track.bitRate)) - average) < 0.03 * average)
+}
+
+/// An ID3v2 tag before the frames, bytes that are no frame among them and an ID3v1 tag after
+/// them are skipped: the length is the same as the bare stream's.
+@Test func framesAreWalkedPastTagsAndDamage() throws {
+  let bare = try [UInt8](Data(contentsOf: URL(fileURLWithPath: otherTool("mp3-vbr-no-xing.mp3"))))
+  let expected = try #require(try MediaProbe.probe(path: otherTool("mp3-vbr-no-xing.mp3")).duration)
+  // ID3v2.4: a TIT2 frame of 6 bytes (size syncsafe).
+  let frame: [UInt8] = Array("TIT2".utf8) + [0, 0, 0, 6, 0, 0, 3] + Array("hey".utf8) + [0, 0]
+  let id3v2: [UInt8] = Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, UInt8(frame.count)] + frame
+  let id3v1: [UInt8] = Array("TAG".utf8) + [UInt8](repeating: 0x20, count: 125)
+  // 300 bytes that are not a frame (no 0xFF) after the first tenth of the frames' bytes: the
+  // frame they land in is lost, the rest is found again.
+  let cut = bare.count / 10
+  let damaged = id3v2 + bare[..<cut] + [UInt8](repeating: 0x55, count: 300) + bare[cut...] + id3v1
+  let path = FileManager.default.temporaryDirectory.path + "/mtool-tagged-\(UUID().uuidString).mp3"
+  defer { try? FileManager.default.removeItem(atPath: path) }
+  try Data(damaged).write(to: URL(fileURLWithPath: path))
+  let duration = try #require(try MediaProbe.probe(path: path).duration)
+  // At most the one frame the damage fell in (576 samples at 22050 Hz) is missing.
+  #expect(duration <= expected + 1e-9)
+  #expect(duration >= expected - 576.0 / 22050 - 1e-9)
+}

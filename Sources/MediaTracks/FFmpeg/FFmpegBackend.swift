@@ -90,6 +90,17 @@ enum FFmpegBackend: ProbingBackend {
       audio[0].duration = chained
       duration = chained
     }
+    // A raw MPEG audio or ADTS AAC stream whose length FFmpeg only estimated from the first
+    // frames' bit rate: its frames, walked (and for variable bit rates, their average rate).
+    if context.formatName == "mp3" || context.formatName == "aac", context.durationFromBitRate,
+      context.streamCount == 1, audio.count == 1, let source = context.byteSource,
+      let walk = ElementaryFrames.walk(
+        source, kind: context.formatName == "aac" ? .adts : .mpegAudio)
+    {
+      audio[0].duration = walk.seconds
+      duration = walk.seconds
+      if walk.variableBitRate { audio[0].bitRate = walk.averageBitRate }
+    }
     duration = duration ?? context.longestStatedStream() ?? audio.compactMap(\.duration).max()
     return ProbedMedia(
       demuxerName: context.formatName, duration: duration, bitRate: context.bitRate, audio: audio,

@@ -426,6 +426,12 @@ extension FormatContext {
       .max()
   }
 
+  /// Whether FFmpeg only estimated the durations from the bit rate and the file size (set by
+  /// the stream-information pass).
+  var durationFromBitRate: Bool {
+    raw.pointee.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE
+  }
+
   /// The container's duration in seconds, or `nil` when unknown.
   var containerDuration: Double? {
     let value = raw.pointee.duration
