@@ -64,6 +64,10 @@
 #   aac-vbr.aac                    the same kind of stream in ADTS (FFmpeg's AAC encoder, -q:a 2):
 #                                  1.5 s of a quiet tone, then 0.5 s of noise, stereo at 44100 Hz
 #                                  (estimated 5.08 s for 2.04)
+#   flac-no-total.flac             FLAC from the reference encoder reading raw samples from a pipe,
+#                                  so its STREAMINFO states 0 samples in all (never written
+#                                  back): 0.7 s of mono at 8000 Hz in 1152-sample blocks, for
+#                                  which FFmpeg 5.1 states no length
 #   opus-chained-2to8to2.ogg       the same followed by a third link, 0.4 s of stereo again, which
 #                                  FFmpeg 5.1 decodes: the failure is in the middle, not at the end
 #
@@ -179,6 +183,11 @@ cat "$work/two.opus" "$work/eight.opus" >"$out/opus-chained-2to8.ogg"
 sox -R -q -n -r 48000 -c 2 -b 16 "$work/again.wav" synth 0.4 sine 550 vol 0.3
 opusenc --quiet --bitrate 16 "$work/again.wav" "$work/again.opus"
 cat "$work/two.opus" "$work/eight.opus" "$work/again.opus" >"$out/opus-chained-2to8to2.ogg"
+
+# FLAC whose encoder never learnt the length.
+sox -R -q -n -r 8000 -c 1 -b 16 -t raw - synth 0.7 sine 440 vol 0.3 \
+  | flac --silent --force-raw-format --endian=little --sign=signed --channels=1 --bps=16 \
+    --sample-rate=8000 --blocksize=1152 -c - | cat >"$out/flac-no-total.flac"
 
 # Variable-bit-rate raw streams without a length: quiet, then loud (sox's 32-bit default).
 sox -q -n -r 22050 -c 1 "$work/quiet1.wav" synth 1 sine 440 vol 0.01

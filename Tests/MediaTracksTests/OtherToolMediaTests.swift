@@ -502,3 +502,19 @@ func aRawVariableBitRateStreamLastsWhatItsFramesHold(name: String) throws {
   #expect(duration <= expected + 1e-9)
   #expect(duration >= expected - 576.0 / 22050 - 1e-9)
 }
+
+/// FLAC whose STREAMINFO states no total (the encoder read a pipe): FFmpeg 5.1 states no
+/// length; the last frame's number gives it, exactly what decoding gives (0.7 s, 5,600
+/// samples in blocks of 1,152, the last one short).
+@Test func flacWithoutATotalLastsWhatItsLastFrameSays() throws {
+  let path = otherTool("flac-no-total.flac")
+  let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+  // The fixture is what it claims: STREAMINFO's 36-bit total is 0.
+  #expect(bytes[21] & 0x0F == 0 && bytes[22...25].allSatisfy { $0 == 0 })
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  let decoded = try decodeAll(path)
+  #expect(decoded.frames == 5600)
+  #expect(track.duration == 0.7)
+  #expect(info.duration == 0.7)
+}

@@ -424,6 +424,9 @@ extension FormatContext {
       if seconds == nil, formatName == "amr", let source = byteSource {
         seconds = AMRFrames.duration(source)
       }
+      if seconds == nil, formatName == "flac", let source = byteSource {
+        seconds = FLACFrames.duration(source)
+      }
     }
     guard let seconds, seconds.isFinite, seconds > 0 else { return nil }
     if isImplausible(seconds) { return nil }
