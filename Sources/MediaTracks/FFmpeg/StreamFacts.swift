@@ -412,6 +412,8 @@ extension FormatContext {
       seconds = streamed
     } else if value != cff_nopts_value() && value > 0 {
       seconds = Double(value) * av_q2d(stream.pointee.time_base)
+    } else if formatName == "avi", let indexed = aviIndexedDuration(ofStream: index) {
+      seconds = indexed
     } else if formatName == "avi", stream.pointee.nb_frames > 0 {
       // An AVI stream counted in bytes (its header's sample size is not 0: PCM, and AC-3 or
       // MP3 as some muxers write them) has its length in those units, which FFmpeg keeps as
@@ -428,6 +430,30 @@ extension FormatContext {
     guard let seconds, seconds.isFinite, seconds > 0 else { return nil }
     if isImplausible(seconds) { return nil }
     return seconds
+  }
+
+  /// The duration in seconds of an AVI stream counted in bytes (its header's sample size is not
+  /// 0: constant-rate audio), from its index: the bytes of its chunks over the format's
+  /// average bytes per second (`nAvgBytesPerSec`, which FFmpeg keeps as the bit rate), else
+  /// in the header's units (the sample size, FFmpeg's block alignment) at the header's rate.
+  /// The stream header's length is not used when the index is there: VLC's AVI muxer writes
+  /// its count of chunks there (80 for 80 frames of MP2 whose header counts bytes: 0.005 s
+  /// for 2.88 s), and its rate as measured while muxing (11,773.875 bytes/s for MP3 at
+  /// 12,000). `nil` without an index (a file cut before its `idx1`), and for streams counted
+  /// in frames, whose length FFmpeg states as their duration.
+  func aviIndexedDuration(ofStream index: Int) -> Double? {
+    let stream = stream(at: index)
+    let entries = Int(avformat_index_get_entries_count(stream))
+    guard entries > 0, let last = avformat_index_get_entry(stream, Int32(entries - 1)),
+      let parameters = stream.pointee.codecpar
+    else { return nil }
+    let bytes = last.pointee.timestamp + Int64(last.pointee.size)
+    guard last.pointee.timestamp >= 0, bytes > 0 else { return nil }
+    if parameters.pointee.bit_rate >= 8 {
+      return Double(bytes) * 8 / Double(parameters.pointee.bit_rate)
+    }
+    let unit = Int64(max(parameters.pointee.block_align, 1))
+    return Double(bytes / unit) * av_q2d(stream.pointee.time_base)
   }
 
   /// The duration in seconds of a streamed AIFF file's PCM (see
@@ -452,8 +478,11 @@ extension FormatContext {
   /// estimate from the bit rate, which counts the header's bytes too. `nil` for other codecs,
   /// several streams, an input without a size, and WAVE that states its data's size: where
   /// FFmpeg gives no length for it, the file is cut short, and its length stays unknown (as the
-  /// WAVE reader has it).
+  /// WAVE reader has it). `nil` too for containers that wrap their audio in packets (ASF,
+  /// AVI, MPEG-PS and -TS, FLV, Matroska, Ogg, MP4): their bytes after the header are not all
+  /// audio (VLC's ASF pads each packet to 4,096 bytes: 1.47 s stated for 1.45 s of PCM).
   func constantRateDuration(ofStream index: Int) -> Double? {
+    guard !Self.packetizingFormats.contains(formatName) else { return nil }
     var dataStart = dataOffset
     if formatName == "wav" {
       guard let head = byteSource?.head(), let streamed = WaveHeader.streamedDataOffset(head)
@@ -471,6 +500,11 @@ extension FormatContext {
     guard constant, name != "pcm_dvd", name != "pcm_bluray" else { return nil }
     return Double(size - start) * 8 / Double(parameters.pointee.bit_rate)
   }
+
+  /// Demuxers whose containers carry their audio in packets with headers of their own.
+  private static let packetizingFormats: Set<String> = [
+    "asf", "avi", "mpeg", "mpegts", "flv", "matroska,webm", "ogg", "mov,mp4,m4a,3gp,3g2,mj2",
+  ]
 
   /// Whether `seconds` of media cannot fit in the file: less than 100 bits per second of it,
   /// for a stated duration over a minute (no audio codec gets by on so little).
