@@ -237,7 +237,11 @@ extension FormatContext {
   ///   duration becomes what the decoder gives (the samples times the audio each really holds);
   /// - in any container, the rate and channels of AAC stated at 24 kHz or below: implicit SBR
   ///   (HE-AAC) doubles the rate and implicit PS (HE-AAC v2) makes mono stereo, and the
-  ///   header says neither; the decoder's first frame tells (see ``decodedFacts(_:packet:)``).
+  ///   header says neither; the decoder's first frame tells (see ``decodedFacts(_:packet:)``);
+  /// - in MP4, the channels of AC-3, which FFmpeg takes from the `dac3` box, not from the
+  ///   frames: VLC 3's MP4 muxer writes that box wrong (5.1 at 48 kHz listed as stereo, as
+  ///   FFmpeg reads its `acmod` 0), while the sample entry's channel count and every frame's
+  ///   header say six channels; the decoder's first frame tells.
   ///
   /// MPEG-TS and raw ADTS are left out of the AAC check: their stream-information pass decodes
   /// AAC frames already, and their rates are the decoder's.
@@ -248,6 +252,7 @@ extension FormatContext {
     for (position, track) in audio.enumerated()
     where (mp4 && track.codec == "mp3" && track.codecTag == "mp4a")
       || (mp4 && track.codec == "eac3" && track.duration != nil && track.sampleRate > 0)
+      || (mp4 && track.codec == "ac3" && track.decodable)
       || (!decodedAlready && track.codec == "aac" && track.decodable
         && (1...24000).contains(track.sampleRate))
     {
@@ -267,7 +272,7 @@ extension FormatContext {
       case "eac3":
         let bytes = Array(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
         correctEAC3Duration(&audio[position], firstPacket: bytes)
-      case "aac":
+      case "aac", "ac3":
         guard let facts = decodedFacts(index, packet: packet),
           facts.sampleRate != audio[position].sampleRate
             || facts.channels != audio[position].channels
