@@ -9,7 +9,7 @@ APT_PEERS := ffmpeg soundstretch rubberband-cli mpv
 # -ugly).
 APT_CORPUS := mkvtoolnix sox libsox-fmt-base flac lame opus-tools vorbis-tools wavpack \
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
-  gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly sound-theme-freedesktop
+  gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly sound-theme-freedesktop sndfile-programs
 # What only `make fixtures` runs: VLC 3's muxers (Scripts/make-vlc-fixtures.sh); the tests read
 # the committed files and do not need it.
 APT_FIXTURES := vlc-bin vlc-plugin-base

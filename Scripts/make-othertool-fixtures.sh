@@ -57,15 +57,19 @@
 #   opus-chained-2to8.ogg          two opusenc files one after the other: 0.5 s of stereo, then
 #                                  0.7 s of 8 channels at 384 kb/s, whose link FFmpeg 5.1's
 #                                  decoder does not read (every packet of it fails)
+#   sndfile-pcm.paf,               PCM from libsndfile (sndfile-convert) in Ensoniq PARIS and IRCAM
+#   sndfile-pcm.ircam              files: 0.1 s mono 16-bit at 8000 Hz, whose headers state no
+#                                  length and whose bit rate FFmpeg 5.1 leaves unset until it
+#                                  reads packets
 #
 # Needs sox, ffmpeg (the AAC-LC core), python3, gst-launch-1.0 with plugins-good (mp4mux,
-# matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc), and mkvmerge
-# (mkvtoolnix); stops at the first missing one.
+# matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc), mkvmerge
+# (mkvtoolnix) and sndfile-convert (sndfile-programs); stops at the first missing one.
 # Usage: Scripts/make-othertool-fixtures.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Tests/Fixtures/othertools
-for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc mkvmerge opusenc; do
+for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc mkvmerge opusenc sndfile-convert; do
   command -v "$tool" >/dev/null || { echo "make-othertool-fixtures: $tool is missing" >&2; exit 1; }
 done
 for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc opusenc \
@@ -166,5 +170,10 @@ opusenc --quiet --bitrate 16 "$work/two.wav" "$work/two.opus"
 # than the first link's decoder takes. Below 128 kb/s opusenc mixes 8 channels down to two.)
 opusenc --quiet --bitrate 384 "$work/eight.wav" "$work/eight.opus"
 cat "$work/two.opus" "$work/eight.opus" >"$out/opus-chained-2to8.ogg"
+
+# PCM in headers that state no length (libsndfile's PARIS and IRCAM writers).
+sox -R -q -n -r 8000 -c 1 -b 16 "$work/m8.wav" synth 0.1 sine 440 vol 0.5
+sndfile-convert -pcm16 "$work/m8.wav" "$out/sndfile-pcm.paf"
+sndfile-convert -pcm16 "$work/m8.wav" "$out/sndfile-pcm.ircam"
 
 ls -l "$out"

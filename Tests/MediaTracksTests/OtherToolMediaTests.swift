@@ -531,3 +531,18 @@ func asfDurationCountsFromThePreroll(name: String, expected: Double) throws {
   #expect(track.channelLayout == "5.1")
   #expect(track.sampleRate == 48000)
 }
+
+/// PCM in libsndfile's Ensoniq PARIS and IRCAM files: their headers state no length, and
+/// FFmpeg 5.1 leaves the bit rate unset until it reads packets. The bit rate is the samples'
+/// bits times rate and channels, and the duration the bytes after the header at that rate.
+@Test(arguments: ["sndfile-pcm.paf", "sndfile-pcm.ircam"])
+func pcmWithoutAStatedBitRateHasItsLength(name: String) throws {
+  let path = otherTool(name)
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.bitRate == 128_000)
+  let decoded = try decodeAll(path)
+  #expect(decoded.frames == 800)
+  #expect(track.duration == 0.1)
+  #expect(info.duration == 0.1)
+}

@@ -206,7 +206,7 @@ extension FormatContext {
       channels: max(0, channels),
       channelLayout: channels > 0
         ? ChannelLayoutName.clean(layout.described, channels: channels) : "",
-      bitRate: Self.plausibleBitRate(parameters.pointee.bit_rate),
+      bitRate: Self.plausibleBitRate(Self.statedBitRate(parameters)),
       duration: trackDuration(ofStream: index, declared: declared), startTime: start,
       language: LanguageTag.bcp47(raw), languageTag: raw, title: metadata(stream, "title"),
       dispositions: dispositionNames(stream.pointee.disposition))
@@ -484,7 +484,7 @@ extension FormatContext {
   /// several streams, an input without a size, and WAVE that states its data's size: where
   /// FFmpeg gives no length for it, the file is cut short, and its length stays unknown (as the
   /// WAVE reader has it). `nil` too for containers that wrap their audio in packets (ASF,
-  /// AVI, MPEG-PS and -TS, FLV, Matroska, Ogg, MP4): their bytes after the header are not all
+  /// AVI, MPEG-PS and -TS, FLV, Matroska, Ogg, MP4, Creative Voice): their bytes after the header are not all
   /// audio (VLC's ASF pads each packet to 4,096 bytes: 1.47 s stated for 1.45 s of PCM).
   func constantRateDuration(ofStream index: Int) -> Double? {
     guard !Self.packetizingFormats.contains(formatName) else { return nil }
@@ -496,19 +496,36 @@ extension FormatContext {
     }
     guard streamCount == 1,
       let parameters = stream(at: index).pointee.codecpar,
-      parameters.pointee.codec_type == AVMEDIA_TYPE_AUDIO, parameters.pointee.bit_rate > 0,
+      parameters.pointee.codec_type == AVMEDIA_TYPE_AUDIO, Self.statedBitRate(parameters) > 0,
       let start = dataStart, let size = byteSource?.size, size > start
     else { return nil }
     let name = codecName(parameters.pointee.codec_id)
     let constant =
       name.hasPrefix("pcm_") || name.hasPrefix("adpcm_") || name == "gsm" || name == "gsm_ms"
     guard constant, name != "pcm_dvd", name != "pcm_bluray" else { return nil }
-    return Double(size - start) * 8 / Double(parameters.pointee.bit_rate)
+    return Double(size - start) * 8 / Double(Self.statedBitRate(parameters))
+  }
+
+  /// A stream's bit rate as its header states it, or for PCM whose header states none (IRCAM,
+  /// Ensoniq PARIS, whose demuxers leave it to the stream-information pass) its bits per
+  /// sample times its rate and channels; 0 when unknown.
+  static func statedBitRate(_ parameters: UnsafeMutablePointer<AVCodecParameters>) -> Int64 {
+    let stated = parameters.pointee.bit_rate
+    guard stated <= 0 else { return stated }
+    let bits = Int64(parameters.pointee.bits_per_coded_sample)
+    let rate = Int64(parameters.pointee.sample_rate)
+    let channels = Int64(parameters.pointee.ch_layout.nb_channels)
+    guard bits > 0, rate > 0, channels > 0,
+      let name = avcodec_get_name(parameters.pointee.codec_id),
+      String(cString: name).hasPrefix("pcm_")
+    else { return 0 }
+    return bits * rate * channels
   }
 
   /// Demuxers whose containers carry their audio in packets with headers of their own.
   private static let packetizingFormats: Set<String> = [
     "asf", "avi", "mpeg", "mpegts", "flv", "matroska,webm", "ogg", "mov,mp4,m4a,3gp,3g2,mj2",
+    "voc",
   ]
 
   /// Whether `seconds` of media cannot fit in the file: less than 100 bits per second of it,
