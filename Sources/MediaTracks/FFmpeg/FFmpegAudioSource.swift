@@ -267,7 +267,7 @@ final class FFmpegAudioSource {
       }
       let read = try format.readFrame(packet.raw, path: path)
       if read < 0 {
-        if read != cff_averror_eof() && format.raw.pointee.pb?.pointee.eof_reached == 0 {
+        if read != cff_averror_eof() && !format.readAllBytes {
           try FFmpegCall.check("av_read_frame", .malformed, "cannot read the audio of '\(path)'") {
             read
           }

@@ -159,6 +159,19 @@ struct FormatContext: ~Copyable {
     dataOffset = reader.flatMap(FormatContext.readerPosition)
   }
 
+  /// Whether the demuxer has read every byte of its input: its reader reached the end, or stands
+  /// at the input's known size. An error from `av_read_frame` then concerns the input's last
+  /// packet (VLC's Ogg muxer ends a stream with an empty packet on its end-of-stream page, which
+  /// FFmpeg 5.1's Opus and OGM readers reject), and what came before it is the whole stream.
+  /// The corresponding C function is `avio_size`.
+  var readAllBytes: Bool {
+    guard let io = raw.pointee.pb else { return false }
+    if io.pointee.eof_reached != 0 { return true }
+    let size = avio_size(io)
+    guard size > 0, let position = FormatContext.readerPosition(io) else { return false }
+    return position >= size
+  }
+
   /// The byte position of a reader (what `avio_tell` computes: the buffer's file position
   /// less the bytes still unread in it), or `nil` when it is not a plausible offset.
   private static func readerPosition(_ io: UnsafeMutablePointer<AVIOContext>) -> Int64? {

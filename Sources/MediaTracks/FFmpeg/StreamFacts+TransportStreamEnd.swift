@@ -9,7 +9,10 @@ extension FormatContext {
   /// frame (and an FLV file's audio track, see ``extendFLVEnd(_:)``). FFmpeg 5.1 takes a
   /// stream's end from its last PES packet's timestamp plus one frame, but a PES packet of
   /// audio often carries several frames (GStreamer and FFmpeg put about 100 ms in one: four to
-  /// seven AAC frames), so the track came out that much short. The last 256 KiB are read again
+  /// seven AAC frames), so the track came out that much short. ASF's tracks are read the same
+  /// way: its header's play duration includes the preroll, which FFmpeg subtracts, and VLC's
+  /// ASF muxer leaves the preroll (2 s) out of it (FFmpeg states 0.976 s for 3 s of AAC, and
+  /// less than nothing for shorter files). The last 256 KiB are read again
   /// through FFmpeg's parsers, which split PES packets into frames with their durations (a
   /// frame without one counts as the decoder's frame size). Local and in-memory inputs only; a
   /// track keeps its duration when the read finds none of its frames, or ends earlier.
@@ -18,15 +21,11 @@ extension FormatContext {
   ///   tracks, or `nil` when nothing was corrected.
   func extendTransportStreamEnds(_ audio: inout [AudioTrack], path: String) -> Double? {
     if formatName == "flv" { return extendFLVEnd(&audio) }
-    guard formatName == "mpegts" || formatName == "mpeg", !audio.isEmpty, let source = byteSource,
+    guard ["mpegts", "mpeg", "asf"].contains(formatName), !audio.isEmpty, let source = byteSource,
       !(source is HTTPBytes), source.size > 0, let packet = av_packet_alloc()
     else { return nil }
     var owned: UnsafeMutablePointer<AVPacket>? = packet
     defer { av_packet_free(&owned) }
-    let target = max(0, source.size - Self.transportStreamTailBytes)
-    guard avformat_seek_file(raw, -1, Int64.min, target, Int64.max, AVSEEK_FLAG_BYTE) >= 0
-    else { return nil }
-    var ends: [Int: Int64] = [:]
     let wanted = Set(audio.map(\.index))
     // Other streams' packets are skipped by the demuxer, not parsed (video parsers cost most).
     var discarded: [(Int, AVDiscard)] = []
@@ -35,6 +34,18 @@ extension FormatContext {
       stream(at: index).pointee.discard = AVDISCARD_ALL
     }
     defer { for (index, discard) in discarded { stream(at: index).pointee.discard = discard } }
+    // (Taken before the read: FFmpeg sets an unknown start from the first packet it reads.)
+    var starts: [Int: Int64] = [:]
+    for index in wanted { starts[index] = stream(at: index).pointee.start_time }
+    var target = max(0, source.size - Self.transportStreamTailBytes)
+    if formatName == "asf" {
+      guard let layout = ASFHeader.read(source) else { return nil }
+      target = layout.packetStart(atOrAfter: target)
+      firstTimestamps(&starts, from: layout.firstPacket, packet: packet, path: path)
+    }
+    guard avformat_seek_file(raw, -1, Int64.min, target, Int64.max, AVSEEK_FLAG_BYTE) >= 0
+    else { return nil }
+    var ends: [Int: Int64] = [:]
     while (try? readFrame(packet, path: path)) == 0 {
       defer { av_packet_unref(packet) }
       let index = Int(packet.pointee.stream_index)
@@ -51,13 +62,12 @@ extension FormatContext {
     for position in audio.indices {
       let index = audio[position].index
       let stream = stream(at: index)
-      guard var end = ends[index], stream.pointee.start_time != cff_nopts_value() else {
-        continue
-      }
+      let start = starts[index] ?? cff_nopts_value()
+      guard var end = ends[index], start != cff_nopts_value() else { continue }
       // Timestamps are 33 bits and may wrap between the first frame and the last.
-      if end < stream.pointee.start_time { end += 1 << 33 }
+      if end < start && formatName != "asf" { end += 1 << 33 }
       let base = av_q2d(stream.pointee.time_base)
-      let seconds = Double(end - stream.pointee.start_time) * base
+      let seconds = Double(end - start) * base
       let current = audio[position].duration ?? 0
       // Longer, by less than the 256 KiB read could hold (not a timestamp jump); a track
       // FFmpeg states no length for ends within the container's.
@@ -72,6 +82,27 @@ extension FormatContext {
       latest = max(latest ?? 0, fromStart)
     }
     return latest
+  }
+
+  /// Fills the unknown entries of `starts` (stream index to first timestamp) with the first
+  /// timestamp of each stream's packets read from byte `offset` on, reading at most 1,024
+  /// packets. The stream-information pass, which sets them, is not run on every file.
+  private func firstTimestamps(
+    _ starts: inout [Int: Int64], from offset: Int64, packet: UnsafeMutablePointer<AVPacket>,
+    path: String
+  ) {
+    var missing = Set(starts.filter { $0.value == cff_nopts_value() }.keys)
+    guard !missing.isEmpty,
+      avformat_seek_file(raw, -1, Int64.min, offset, Int64.max, AVSEEK_FLAG_BYTE) >= 0
+    else { return }
+    for _ in 0..<1024 where !missing.isEmpty {
+      guard (try? readFrame(packet, path: path)) == 0 else { break }
+      defer { av_packet_unref(packet) }
+      let index = Int(packet.pointee.stream_index)
+      guard missing.contains(index), packet.pointee.pts != cff_nopts_value() else { continue }
+      starts[index] = packet.pointee.pts
+      missing.remove(index)
+    }
   }
 
   /// Sets the duration of an FLV file's audio track (FFmpeg 5.1 states none) to the end of its

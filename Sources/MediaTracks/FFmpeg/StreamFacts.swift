@@ -206,7 +206,7 @@ extension FormatContext {
       channels: max(0, channels),
       channelLayout: channels > 0
         ? ChannelLayoutName.clean(layout.described, channels: channels) : "",
-      bitRate: Self.plausibleBitRate(parameters.pointee.bit_rate),
+      bitRate: Self.plausibleBitRate(Self.statedBitRate(parameters)),
       duration: trackDuration(ofStream: index, declared: declared), startTime: start,
       language: LanguageTag.bcp47(raw), languageTag: raw, title: metadata(stream, "title"),
       dispositions: dispositionNames(stream.pointee.disposition))
@@ -237,7 +237,11 @@ extension FormatContext {
   ///   duration becomes what the decoder gives (the samples times the audio each really holds);
   /// - in any container, the rate and channels of AAC stated at 24 kHz or below: implicit SBR
   ///   (HE-AAC) doubles the rate and implicit PS (HE-AAC v2) makes mono stereo, and the
-  ///   header says neither; the decoder's first frame tells (see ``decodedFacts(_:packet:)``).
+  ///   header says neither; the decoder's first frame tells (see ``decodedFacts(_:packet:)``);
+  /// - in MP4, the channels of AC-3, which FFmpeg takes from the `dac3` box, not from the
+  ///   frames: VLC 3's MP4 muxer writes that box wrong (5.1 at 48 kHz listed as stereo, as
+  ///   FFmpeg reads its `acmod` 0), while the sample entry's channel count and every frame's
+  ///   header say six channels; the decoder's first frame tells.
   ///
   /// MPEG-TS and raw ADTS are left out of the AAC check: their stream-information pass decodes
   /// AAC frames already, and their rates are the decoder's.
@@ -248,6 +252,7 @@ extension FormatContext {
     for (position, track) in audio.enumerated()
     where (mp4 && track.codec == "mp3" && track.codecTag == "mp4a")
       || (mp4 && track.codec == "eac3" && track.duration != nil && track.sampleRate > 0)
+      || (mp4 && track.codec == "ac3" && track.decodable)
       || (!decodedAlready && track.codec == "aac" && track.decodable
         && (1...24000).contains(track.sampleRate))
     {
@@ -267,7 +272,7 @@ extension FormatContext {
       case "eac3":
         let bytes = Array(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
         correctEAC3Duration(&audio[position], firstPacket: bytes)
-      case "aac":
+      case "aac", "ac3":
         guard let facts = decodedFacts(index, packet: packet),
           facts.sampleRate != audio[position].sampleRate
             || facts.channels != audio[position].channels
@@ -412,6 +417,8 @@ extension FormatContext {
       seconds = streamed
     } else if value != cff_nopts_value() && value > 0 {
       seconds = Double(value) * av_q2d(stream.pointee.time_base)
+    } else if formatName == "avi", let indexed = aviIndexedDuration(ofStream: index) {
+      seconds = indexed
     } else if formatName == "avi", stream.pointee.nb_frames > 0 {
       // An AVI stream counted in bytes (its header's sample size is not 0: PCM, and AC-3 or
       // MP3 as some muxers write them) has its length in those units, which FFmpeg keeps as
@@ -431,6 +438,30 @@ extension FormatContext {
     guard let seconds, seconds.isFinite, seconds > 0 else { return nil }
     if isImplausible(seconds) { return nil }
     return seconds
+  }
+
+  /// The duration in seconds of an AVI stream counted in bytes (its header's sample size is not
+  /// 0: constant-rate audio), from its index: the bytes of its chunks over the format's
+  /// average bytes per second (`nAvgBytesPerSec`, which FFmpeg keeps as the bit rate), else
+  /// in the header's units (the sample size, FFmpeg's block alignment) at the header's rate.
+  /// The stream header's length is not used when the index is there: VLC's AVI muxer writes
+  /// its count of chunks there (80 for 80 frames of MP2 whose header counts bytes: 0.005 s
+  /// for 2.88 s), and its rate as measured while muxing (11,773.875 bytes/s for MP3 at
+  /// 12,000). `nil` without an index (a file cut before its `idx1`), and for streams counted
+  /// in frames, whose length FFmpeg states as their duration.
+  func aviIndexedDuration(ofStream index: Int) -> Double? {
+    let stream = stream(at: index)
+    let entries = Int(avformat_index_get_entries_count(stream))
+    guard entries > 0, let last = avformat_index_get_entry(stream, Int32(entries - 1)),
+      let parameters = stream.pointee.codecpar
+    else { return nil }
+    let bytes = last.pointee.timestamp + Int64(last.pointee.size)
+    guard last.pointee.timestamp >= 0, bytes > 0 else { return nil }
+    if parameters.pointee.bit_rate >= 8 {
+      return Double(bytes) * 8 / Double(parameters.pointee.bit_rate)
+    }
+    let unit = Int64(max(parameters.pointee.block_align, 1))
+    return Double(bytes / unit) * av_q2d(stream.pointee.time_base)
   }
 
   /// The duration in seconds of a streamed AIFF file's PCM (see
@@ -455,8 +486,11 @@ extension FormatContext {
   /// estimate from the bit rate, which counts the header's bytes too. `nil` for other codecs,
   /// several streams, an input without a size, and WAVE that states its data's size: where
   /// FFmpeg gives no length for it, the file is cut short, and its length stays unknown (as the
-  /// WAVE reader has it).
+  /// WAVE reader has it). `nil` too for containers that wrap their audio in packets (ASF,
+  /// AVI, MPEG-PS and -TS, FLV, Matroska, Ogg, MP4, Creative Voice): their bytes after the header are not all
+  /// audio (VLC's ASF pads each packet to 4,096 bytes: 1.47 s stated for 1.45 s of PCM).
   func constantRateDuration(ofStream index: Int) -> Double? {
+    guard !Self.packetizingFormats.contains(formatName) else { return nil }
     var dataStart = dataOffset
     if formatName == "wav" {
       guard let head = byteSource?.head(), let streamed = WaveHeader.streamedDataOffset(head)
@@ -465,15 +499,37 @@ extension FormatContext {
     }
     guard streamCount == 1,
       let parameters = stream(at: index).pointee.codecpar,
-      parameters.pointee.codec_type == AVMEDIA_TYPE_AUDIO, parameters.pointee.bit_rate > 0,
+      parameters.pointee.codec_type == AVMEDIA_TYPE_AUDIO, Self.statedBitRate(parameters) > 0,
       let start = dataStart, let size = byteSource?.size, size > start
     else { return nil }
     let name = codecName(parameters.pointee.codec_id)
     let constant =
       name.hasPrefix("pcm_") || name.hasPrefix("adpcm_") || name == "gsm" || name == "gsm_ms"
     guard constant, name != "pcm_dvd", name != "pcm_bluray" else { return nil }
-    return Double(size - start) * 8 / Double(parameters.pointee.bit_rate)
+    return Double(size - start) * 8 / Double(Self.statedBitRate(parameters))
   }
+
+  /// A stream's bit rate as its header states it, or for PCM whose header states none (IRCAM,
+  /// Ensoniq PARIS, whose demuxers leave it to the stream-information pass) its bits per
+  /// sample times its rate and channels; 0 when unknown.
+  static func statedBitRate(_ parameters: UnsafeMutablePointer<AVCodecParameters>) -> Int64 {
+    let stated = parameters.pointee.bit_rate
+    guard stated <= 0 else { return stated }
+    let bits = Int64(parameters.pointee.bits_per_coded_sample)
+    let rate = Int64(parameters.pointee.sample_rate)
+    let channels = Int64(parameters.pointee.ch_layout.nb_channels)
+    guard bits > 0, rate > 0, channels > 0,
+      let name = avcodec_get_name(parameters.pointee.codec_id),
+      String(cString: name).hasPrefix("pcm_")
+    else { return 0 }
+    return bits * rate * channels
+  }
+
+  /// Demuxers whose containers carry their audio in packets with headers of their own.
+  private static let packetizingFormats: Set<String> = [
+    "asf", "avi", "mpeg", "mpegts", "flv", "matroska,webm", "ogg", "mov,mp4,m4a,3gp,3g2,mj2",
+    "voc",
+  ]
 
   /// Whether `seconds` of media cannot fit in the file: less than 100 bits per second of it,
   /// for a stated duration over a minute (no audio codec gets by on so little).

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Writes the VLC-made files of Tests/Fixtures/othertools/: tiny files from VLC 3's own muxers
+# (its `std` stream output with mux=ogg, avi, asf, mp4), which are not FFmpeg's, each showing a
+# way VLC's headers differ from what the file holds:
+#
+#   vlc-opus.ogg        0.5 s of mono Opus: VLC ends the stream with an end-of-stream page
+#                       holding one empty packet, which FFmpeg 5.1's Ogg Opus reader rejects
+#                       ("Invalid data found when processing input") after the last audio
+#   vlc-mp2.avi         0.5 s of mono MPEG-1 Layer II at 32000 Hz, 64 kb/s: its stream header
+#                       counts bytes (sample size 1) but states the count of chunks as its
+#                       length (about 0.002 s), and a rate measured while muxing
+#   vlc-aac.asf         2.5 s of mono AAC at 16000 Hz: the file header's play duration leaves
+#                       out the 2 s preroll the timestamps carry, so FFmpeg 5.1, which takes the
+#                       preroll off, states 0.5 s
+#   vlc-pcm.asf         0.5 s of mono 16-bit PCM at 8000 Hz in ASF: a play duration below the
+#                       preroll (FFmpeg states none), and packets padded to 4,096 bytes
+#   vlc-ac3-5.1.mp4     0.2 s of 5.1 AC-3 at 48000 Hz: its dac3 box is wrong (it reads as
+#                       acmod 0, two channels, at 44.1 kHz); the sample entry and the frames say
+#                       six channels at 48 kHz
+#
+# Needs sox and VLC 3 (cvlc, from vlc-bin and vlc-plugin-base). VLC refuses to run as root:
+# as root, it runs as `nobody`, writing into a temporary directory it may write to.
+# Usage: Scripts/make-vlc-fixtures.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=$PWD/Tests/Fixtures/othertools
+for tool in sox cvlc; do
+  command -v "$tool" >/dev/null || { echo "make-vlc-fixtures: $tool is missing" >&2; exit 1; }
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+chmod 777 "$work"
+mkdir -p "$out"
+as_user=()
+[ "$(id -u)" = 0 ] && as_user=(runuser -u nobody --)
+
+# vlc NAME SOURCE TRANSCODE MUX: transcodes SOURCE (in $work) into $out/NAME with VLC's muxer.
+vlc() {
+  local name=$1 source=$2 transcode=$3 mux=$4
+  timeout 60 "${as_user[@]}" env HOME="$work" cvlc -q --no-sout-video "$work/$source" \
+    --sout "#transcode{$transcode}:std{access=file,mux=$mux,dst=$work/out-$name}" vlc://quit \
+    >/dev/null 2>&1 || true
+  [ -s "$work/out-$name" ] || { echo "make-vlc-fixtures: VLC wrote no $name" >&2; exit 1; }
+  cp "$work/out-$name" "$out/$name"
+}
+
+sox -R -q -n -r 48000 -c 1 -b 16 "$work/m48.wav" synth 0.5 sine 440 vol 0.5
+sox -R -q -n -r 32000 -c 1 -b 16 "$work/m32.wav" synth 0.5 sine 440 vol 0.5
+sox -R -q -n -r 16000 -c 1 -b 16 "$work/m16.wav" synth 2.5 sine 440 vol 0.5
+sox -R -q -n -r 8000 -c 1 -b 16 "$work/m8.wav" synth 0.5 sine 440 vol 0.5
+sox -R -q -n -r 48000 -c 6 -b 16 "$work/s51.wav" synth 0.2 sine 200 sine 300 sine 400 \
+  sine 500 sine 60 sine 700 vol 0.5
+chmod 644 "$work"/*.wav
+
+vlc vlc-opus.ogg m48.wav acodec=opus,ab=16,channels=1,samplerate=48000 ogg
+vlc vlc-mp2.avi m32.wav acodec=mpga,ab=64,channels=1,samplerate=32000 avi
+vlc vlc-aac.asf m16.wav acodec=mp4a,ab=16,channels=1,samplerate=16000 asf
+vlc vlc-pcm.asf m8.wav acodec=s16l,channels=1,samplerate=8000 asf
+vlc vlc-ac3-5.1.mp4 s51.wav acodec=a52,ab=192,channels=6,samplerate=48000 mp4
+ls -l "$out"/vlc-*
