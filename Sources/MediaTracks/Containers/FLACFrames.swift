@@ -40,7 +40,9 @@ enum FLACFrames {
     guard total == 0, sampleRate > 0, minimumBlock >= 16 else { return nil }
     // The first frame, after the metadata blocks, gives the fields every frame shares.
     var at: Int64 = base + 4
-    while true {
+    // (At most 1,024 metadata blocks: a file of millions of empty ones is not walked.)
+    for count in 0... {
+      guard count < 1024 else { return nil }
       let block = source.bytes(at: at, count: 4)
       guard block.count == 4 else { return nil }
       at += 4 + (Int64(block[1]) << 16 | Int64(block[2]) << 8 | Int64(block[3]))

@@ -92,7 +92,9 @@ enum FFmpegBackend: ProbingBackend {
     }
     // A raw MPEG audio or ADTS AAC stream whose length FFmpeg only estimated from the first
     // frames' bit rate: its frames, walked (and for variable bit rates, their average rate).
+    // Not over http(s), where the walk would fetch the whole file: the estimate stays.
     if context.formatName == "mp3" || context.formatName == "aac", context.durationFromBitRate,
+      !context.isRemote,
       context.streamCount == 1, audio.count == 1, let source = context.byteSource,
       let walk = ElementaryFrames.walk(
         source, kind: context.formatName == "aac" ? .adts : .mpegAudio)

@@ -299,6 +299,9 @@ struct FormatContext: ~Copyable {
     return file.flatMap { FileBytes($0) }
   }
 
+  /// Whether the input is read over http(s) (its bytes cost a request each range).
+  var isRemote: Bool { remoteBytes != nil }
+
   /// The number of streams in the container.
   var streamCount: Int { Int(raw.pointee.nb_streams) }
 
