@@ -152,7 +152,7 @@ func utf16RoundTripsToUTF8(bigEndian: Bool) {
 
 /// SRT that is not all UTF-8, as real files are: a UTF-8 file with a windows-1252 line (files
 /// joined, a line edited in an ANSI editor), and files in encodings that are not read
-/// (Shift-JIS, GB18030, Big5, EUC-KR) or not detected (windows-1251, -1253).
+/// (Shift-JIS, GB18030, Big5, EUC-KR).
 @Suite struct MixedEncodingTests {
   static func srt(_ texts: [String]) -> [UInt8] {
     var out = ""
@@ -192,8 +192,27 @@ func utf16RoundTripsToUTF8(bigEndian: Bool) {
       ])
   }
 
-  /// Shift-JIS, GB18030, Big5, EUC-KR, windows-1251 and -1253 text was read as windows-1252
-  /// mojibake with exit 0; it is refused, saying where, and a forced encoding still reads it.
+  /// windows-1251 and -1253 text, refused before, is read in its code page, even one short line
+  /// of it.
+  @Test(arguments: [
+    ("cff0e8e2e5f22c20eae0ea20e4e5ebe03f", TextEncoding.windows1251, "Привет, как дела?"),
+    ("c3e5e9e120f3eff52c20f4e920eadcede5e9f23b", .windows1253, "Γεια σου, τι κάνεις;"),
+  ])
+  func aCyrillicOrGreekLineIsDetected(hex: String, encoding: TextEncoding, text: String) throws {
+    var bytes = Array("1\n00:00:01,000 --> 00:00:02,000\n".utf8)
+    var i = hex.startIndex
+    while i < hex.endIndex {
+      let next = hex.index(i, offsetBy: 2)
+      bytes.append(UInt8(hex[i..<next], radix: 16) ?? 0)
+      i = next
+    }
+    let document = try SubtitleFile.parse(bytes + [0x0A])
+    #expect(document.text(of: document.cues[0]) == text)
+    #expect(document.diagnostics.first?.reason.hasSuffix("read as \(encoding.rawValue)") == true)
+  }
+
+  /// Shift-JIS, GB18030, Big5 and EUC-KR text was read as windows-1252 mojibake with exit 0;
+  /// it is refused, saying where, and a forced encoding still reads it.
   @Test(arguments: [
     // こんにちは、元気ですか？カタカナ (Shift-JIS)
     "82b182f182c982bf82cd81418cb38b4382c582b782a981488346835e834a8369",
@@ -203,12 +222,8 @@ func utf16RoundTripsToUTF8(bigEndian: Bool) {
     "c163c5e9a4a4a4e5a672b9f5a141b36fac4fb4fab8d5",
     // 안녕하세요, 한국어 자막입니다 (EUC-KR)
     "bec8b3e7c7cfbcbcbfe42c20c7d1b1b9beee20c0dab8b7c0d4b4cfb4d9",
-    // Привет, как дела? (windows-1251)
-    "cff0e8e2e5f22c20eae0ea20e4e5ebe03f",
-    // Γεια σου, τι κάνεις; (windows-1253)
-    "c3e5e9e120f3effd2c20f4e920eae1fde5e9f23b",
   ])
-  func aDoubleByteOrCyrillicFileIsRefused(hex: String) throws {
+  func aDoubleByteFileIsRefused(hex: String) throws {
     var text: [UInt8] = []
     var i = hex.startIndex
     while i < hex.endIndex {
@@ -220,7 +235,7 @@ func utf16RoundTripsToUTF8(bigEndian: Bool) {
     let bytes = head + text + [0x0A]
     do {
       _ = try SubtitleFile.parse(bytes)
-      Issue.record("read as windows-1252")
+      Issue.record("read as a single-byte code page")
     } catch {
       guard case .undetectedEncoding(let line, let offset) = error else {
         Issue.record("\(error)")

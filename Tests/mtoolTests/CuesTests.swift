@@ -295,6 +295,7 @@ func cuesExitCodes(index: Int) throws {
   let result = try runMtool(["cues", "-"], stdin: input)
   #expect(result.status == 65)
   #expect(result.stdout.isEmpty)
-  #expect(result.stderr.contains("neither UTF-8 nor windows-1252 (line 3"))
+  #expect(
+    result.stderr.contains("neither UTF-8 nor a single-byte code page told by its letters (line 3"))
   #expect(result.stderr.contains("--encoding"))
 }

@@ -5,11 +5,14 @@ public enum SubtitleFile {
   ///
   /// Encoding: a forced `encoding` is used as given. Otherwise a UTF-16 byte order mark (or
   /// UTF-16 looking ASCII, reported with a diagnostic) selects UTF-16; everything else is read
-  /// as UTF-8. For SRT and SSA/ASS, input that is not valid UTF-8 is read as windows-1252
-  /// instead, with a diagnostic: byte by byte where it is not valid UTF-8, so the UTF-8 in a
-  /// file that also holds windows-1252 lines stays as it is (input whose invalid bytes come
-  /// mostly in runs, as in Shift-JIS, GB18030, Big5, EUC-KR or a Cyrillic code page, is
-  /// `SubtitleError.undetectedEncoding`); WebVTT follows its specification (invalid sequences become U+FFFD). In both
+  /// as UTF-8. For SRT and SSA/ASS, input that is not valid UTF-8 is read in the single-byte
+  /// code page its letters fit best (windows-1250, -1251, -1252, -1253, -1254, ISO-8859-2, -5,
+  /// -7 or KOI8-R; see `TextEncoding+Detection.swift`), else windows-1252, with a diagnostic
+  /// naming it: byte by byte where it is not valid UTF-8, so the UTF-8 in a file that also
+  /// holds such lines stays as it is (input no code page reads clearly and whose invalid bytes
+  /// come mostly in runs, as in Shift-JIS, GB18030, Big5 or EUC-KR, is
+  /// `SubtitleError.undetectedEncoding`); WebVTT follows its specification (invalid sequences
+  /// become U+FFFD). In both
   /// formats NUL characters become U+FFFD, with a diagnostic per line (in SRT and SSA/ASS, the
   /// NUL bytes that end the file are padding: dropped, with one diagnostic). TTML without a forced
   /// encoding or a UTF-16 byte order mark is decoded as its XML declaration says (see
@@ -109,19 +112,21 @@ public enum SubtitleFile {
       }
       if !validated, let bad = TextEncoding.firstInvalidUTF8(in: utf8) {
         let line = utf8.withUnsafeBufferPointer { TextEncoding.lineNumber(of: bad, in: $0) }
-        let reading = TextEncoding.utf8OrWindows1252(utf8, from: bad)
-        if reading.looksLikeAnotherEncoding {
+        let reading = TextEncoding.utf8OrSingleByte(utf8, from: bad)
+        if reading.refused {
           let at = reading.firstRun
           throw SubtitleError.undetectedEncoding(
             line: utf8.withUnsafeBufferPointer { TextEncoding.lineNumber(of: at, in: $0) },
             offset: at)
         }
+        let name = reading.encoding.rawValue
         diagnostics.add(
           line: line, offset: bad,
           reading.multiByteSequences == 0
-            ? "invalid UTF-8 (byte 0x\(hex(utf8[bad]))); the file is read as windows-1252"
-            : "invalid UTF-8 (byte 0x\(hex(utf8[bad]))); such bytes are read as windows-1252,"
+            ? "invalid UTF-8 (byte 0x\(hex(utf8[bad]))); the file is read as \(name)"
+            : "invalid UTF-8 (byte 0x\(hex(utf8[bad]))); such bytes are read as \(name),"
               + " the rest of the file as UTF-8")
+        diagnostics.append(contentsOf: reading.diagnostics)
         utf8 = reading.utf8
       }
       if !validated, hasNUL {

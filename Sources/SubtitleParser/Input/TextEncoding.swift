@@ -1,7 +1,8 @@
 /// A text encoding subtitle files come in, and the transcoding of it to UTF-8.
 ///
-/// Detection looks at byte order marks only (plus a cheap UTF-16 check for files without one);
-/// everything else is read as UTF-8. The single-byte tables are written out from the published
+/// `detect(_:)` looks at byte order marks only (plus a cheap UTF-16 check for files without
+/// one); everything else is read as UTF-8, and SRT and SSA/ASS text that is not UTF-8 in the
+/// single-byte code page `detectCodePage(_:)` tells from its letters. The single-byte tables are written out from the published
 /// code charts (WHATWG Encoding for windows-1252, ISO/IEC 8859-1 and 8859-15; the others in
 /// `TextEncoding+CodePages.swift`).
 public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
@@ -158,72 +159,115 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
     }
   }
 
-  /// What `utf8OrWindows1252(_:from:)` made of a file that is not all UTF-8.
+  /// What `utf8OrSingleByte(_:from:)` made of a file that is not all UTF-8.
   struct MixedReading {
     /// The text as UTF-8.
     var utf8: [UInt8] = []
-    /// How many valid multi-byte UTF-8 sequences the file holds.
+    /// What reading it replaced by U+FFFD (bytes the code page leaves unassigned).
+    var diagnostics: [Diagnostic] = []
+    /// How many valid multi-byte UTF-8 sequences the file holds, not counting those next to a
+    /// byte that is not UTF-8: the letters of a single-byte code page form such sequences now
+    /// and then (windows-1251 `Ві` is the valid UTF-8 of U+00B3), and are read with the bytes
+    /// around them.
     var multiByteSequences = 0
-    /// How many bytes were read as windows-1252, and how many of those came right after
-    /// another non-ASCII byte.
+    /// How many bytes were read in the single-byte code page, and how many of those came right
+    /// after another non-ASCII byte.
     var fallbackBytes = 0
     var fallbackRuns = 0
-    /// The offset of the non-ASCII byte before the first byte read as windows-1252 that came
+    /// The offset of the non-ASCII byte before the first byte read in the code page that came
     /// right after one.
     var firstRun = -1
+    /// The code page the bytes that are not UTF-8 are read in: the one detected
+    /// (`detectCodePage(_:)`), else windows-1252.
+    var encoding: TextEncoding = .windows1252
+    /// Whether `encoding` was detected rather than taken by default.
+    var detected = false
 
-    /// Whether the bytes read as windows-1252 look like another encoding's: most of them in
-    /// runs, as double-byte encodings (Shift-JIS, GB18030, Big5, EUC-KR) and the Cyrillic and
-    /// Greek code pages have them, where windows-1252 text has its accented letters and
-    /// punctuation mostly between ASCII (under a quarter in runs in French, German or
-    /// Portuguese text; over half in any of those encodings).
+    /// Whether the bytes that are not UTF-8 look like another encoding's than windows-1252:
+    /// most of them in runs, as double-byte encodings (Shift-JIS, GB18030, Big5, EUC-KR) and
+    /// the Cyrillic and Greek code pages have them, where windows-1252 text has its accented
+    /// letters and punctuation mostly between ASCII (under a quarter in runs in French, German
+    /// or Portuguese text; over half in any of those encodings).
     var looksLikeAnotherEncoding: Bool {
       fallbackBytes >= 8 && fallbackRuns * 10 >= fallbackBytes * 4
     }
+
+    /// Whether the file is not read: no code page was detected, and the bytes do not look like
+    /// windows-1252, the default.
+    var refused: Bool { !detected && looksLikeAnotherEncoding }
   }
 
-  /// `bytes` read as UTF-8 where it is valid and as windows-1252 byte by byte where it is not
-  /// (from `firstBad`, the first invalid sequence): a windows-1252 file, or a UTF-8 file that
-  /// joined a windows-1252 one or had a line edited in it, reads right either way. The text is
-  /// left empty when the bytes look like another encoding (`looksLikeAnotherEncoding`).
+  /// `bytes` read as UTF-8 where it is valid and in a single-byte code page byte by byte where
+  /// it is not (from `firstBad`, the first invalid sequence): a file in a code page, or a UTF-8
+  /// file that joined one or had a line edited in it, reads right either way. The code page is
+  /// detected from the bytes that are not UTF-8 (`detectCodePage(_:)`); when none is clearly
+  /// best it is windows-1252, and the text is left empty when the bytes do not look like
+  /// windows-1252 either (`MixedReading.refused`).
   ///
   /// - Complexity: O(*n*): a counting pass (ASCII skipped 32 bytes at a time), then the
-  ///   windows-1252 transcoding when there is no UTF-8 beyond ASCII, else a mixed one.
-  static func utf8OrWindows1252(_ bytes: [UInt8], from firstBad: Int) -> MixedReading {
+  ///   transcoding (in one code page when there is no UTF-8 beyond ASCII, else a mixed one).
+  static func utf8OrSingleByte(_ bytes: [UInt8], from firstBad: Int) -> MixedReading {
     var reading = MixedReading()
+    var counts = ByteCounts()
     bytes.withUnsafeBufferPointer { buffer in
       guard let p = buffer.baseAddress else { return }
       let n = buffer.count
       var i = 0
+      // Whether the byte before `i` is one read in the code page.
+      var afterFallback = false
       while true {
-        i = ByteScanner.firstNonASCIIVector(p, i, n)
+        let next = ByteScanner.firstNonASCIIVector(p, i, n)
+        if next > i { afterFallback = false }
+        i = next
         if i >= n { break }
-        // Only C2...F4 start a multi-byte sequence, and only before a continuation byte (an
-        // accented letter in windows-1252 is mostly followed by ASCII: no full check).
-        let b = p[i]
-        if b &- 0xC2 <= 0xF4 - 0xC2 && i + 1 < n && p[i + 1] & 0xC0 == 0x80 {
-          let length = utf8SequenceLength(p, i, n)
-          if length > 0 {
-            reading.multiByteSequences += 1
-            i += length
-            continue
-          }
+        if !afterFallback, let length = utf8Sequence(p, i, n) {
+          reading.multiByteSequences += 1
+          i += length
+          continue
         }
         reading.fallbackBytes += 1
         // (After any non-ASCII byte: a double-byte encoding's pairs are now and then valid
         // UTF-8 by chance, and count so.)
-        if i > 0 && p[i - 1] >= 0x80 {
-          reading.fallbackRuns += 1
-          if reading.firstRun < 0 { reading.firstRun = i - 1 }
+        var previous = ByteCounts.otherByte
+        if i > 0 {
+          let b = p[i - 1]
+          if b >= 0x80 {
+            reading.fallbackRuns += 1
+            if reading.firstRun < 0 { reading.firstRun = i - 1 }
+            if afterFallback { previous = Int(b &- 0x80) }
+          } else {
+            previous = ByteCounts.asciiClass(b)
+          }
         }
+        counts.add(p, i, n, previous: previous)
+        afterFallback = true
         i += 1
       }
     }
-    if reading.looksLikeAnotherEncoding { return reading }
+    counts.endRun()
+    if let detected = detectCodePage(counts) {
+      reading.encoding = detected
+      reading.detected = true
+      // A few valid sequences among many bytes of another code page than windows-1252 are its
+      // letters by chance (windows-1251 `Ці`, a word of its own, is the UTF-8 of U+05B3).
+      if detected != .windows1252 && reading.multiByteSequences * 4 <= reading.fallbackBytes {
+        reading.multiByteSequences = 0
+      }
+    }
+    if reading.refused { return reading }
+    let encoding = reading.encoding
     if reading.multiByteSequences == 0 {
-      // Every non-ASCII byte is windows-1252.
-      reading.utf8 = TextEncoding.windows1252.transcode(bytes).utf8
+      // Every non-ASCII byte is in the code page.
+      let transcoded = encoding.transcode(bytes)
+      reading.utf8 = transcoded.utf8
+      reading.diagnostics = transcoded.diagnostics
       return reading
+    }
+    var table: [UInt32] = []
+    for b in UInt8(0x80)...0xFF {
+      table.append(
+        encoding.highTable.map { UInt32($0[Int(b - 0x80)]) }
+          ?? UInt32(encoding.scalar(forHighByte: b)))
     }
     bytes.withUnsafeBufferPointer { buffer in
       guard let p = buffer.baseAddress else { return }
@@ -232,27 +276,43 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
       out.reserveCapacity(n + n / 8)
       out.append(contentsOf: buffer[0..<firstBad])
       var i = firstBad
+      var afterFallback = false
       while i < n {
         let b = p[i]
         if b < 0x80 {
           out.append(b)
+          afterFallback = false
           i += 1
           continue
         }
-        if b &- 0xC2 <= 0xF4 - 0xC2 && i + 1 < n && p[i + 1] & 0xC0 == 0x80 {
-          let length = utf8SequenceLength(p, i, n)
-          if length > 0 {
-            for k in i..<(i + length) { out.append(p[k]) }
-            i += length
-            continue
-          }
+        if !afterFallback, let length = utf8Sequence(p, i, n) {
+          for k in i..<(i + length) { out.append(p[k]) }
+          i += length
+          continue
         }
-        appendUTF8(UInt32(TextEncoding.windows1252.scalar(forHighByte: b)), to: &out)
+        appendUTF8(table[Int(b &- 0x80)], to: &out)
+        afterFallback = true
         i += 1
       }
       reading.utf8 = out
     }
     return reading
+  }
+
+  /// The length of the valid multi-byte UTF-8 sequence at `i` when it is one and the byte after
+  /// it is not one that starts no valid sequence (a single-byte code page's letters form such
+  /// pairs by chance), else nil.
+  @inline(__always)
+  static func utf8Sequence(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int? {
+    // Only C2...F4 start a multi-byte sequence, and only before a continuation byte (an
+    // accented letter in windows-1252 is mostly followed by ASCII: no full check).
+    let b = p[i]
+    guard b &- 0xC2 <= 0xF4 - 0xC2 && i + 1 < n && p[i + 1] & 0xC0 == 0x80 else { return nil }
+    let length = utf8SequenceLength(p, i, n)
+    guard length > 0 else { return nil }
+    let after = i + length
+    if after < n && p[after] >= 0x80 && utf8SequenceLength(p, after, n) == 0 { return nil }
+    return length
   }
 
   // MARK: - Internals

@@ -338,10 +338,10 @@ public enum SubtitleError: Error, Hashable, Sendable, CustomStringConvertible {
   case unsupportedEncoding(name: String, offset: Int)
   /// Nothing in the input looks like subtitles of the requested or detected format.
   case notSubtitles(reason: String)
-  /// SRT or SSA/ASS text, not UTF-8, whose bytes are not windows-1252 either by the look of
-  /// them (most of its non-ASCII bytes in runs, as in Shift-JIS, GB18030, Big5, EUC-KR or a
-  /// Cyrillic or Greek code page): `line` and byte `offset` of the first run. A forced
-  /// encoding reads it.
+  /// SRT or SSA/ASS text, not UTF-8, that reads as none of the single-byte code pages detected
+  /// (see `SubtitleFile.parse(_:format:encoding:)`) and not as windows-1252 either by the look
+  /// of it (most of its non-ASCII bytes in runs, as in Shift-JIS, GB18030, Big5 or EUC-KR):
+  /// `line` and byte `offset` of the first run. A forced encoding reads it.
   case undetectedEncoding(line: Int, offset: Int)
   /// Subtitles in a format this module does not read (MicroDVD, SCC, EBU STL, …), recognised
   /// by content: `name` says which, as `SubtitleFile.unsupportedFormat(_:)` names it.
@@ -367,9 +367,9 @@ public enum SubtitleError: Error, Hashable, Sendable, CustomStringConvertible {
       "the XML declaration names encoding '\(name)' (byte \(offset)), which cannot be decoded"
     case .notSubtitles(let reason): "not a subtitle file: \(reason)"
     case .undetectedEncoding(let line, _):
-      "text neither UTF-8 nor windows-1252 (line \(line): runs of non-ASCII bytes, as in"
-        + " Shift-JIS, GB18030, Big5, EUC-KR or a Cyrillic or Greek code page); name its"
-        + " encoding if it is a single-byte one, else convert the file to UTF-8"
+      "text neither UTF-8 nor a single-byte code page told by its letters (line \(line): runs of"
+        + " non-ASCII bytes, as in Shift-JIS, GB18030, Big5 or EUC-KR, which are not read); name"
+        + " its encoding if it is a single-byte one, else convert the file to UTF-8"
     case .unsupportedFormat(let name):
       "\(name): not a format read here (WebVTT, SRT, SSA/ASS and TTML/IMSC1 are); convert it to"
         + " one of them first"
