@@ -234,9 +234,13 @@ private func finishCues(
   return .ok
 }
 
-/// Whether `path` names a media container (by its extension) rather than a subtitle file.
+/// Whether the local file `path` names a media container (by its extension) rather than a
+/// subtitle file: `movie.mkv` as well as `dir/movie.mkv` (the name's last part counts, `?` and
+/// `#` included, as a file's name may hold them).
 func isMediaFileName(_ path: String) -> Bool {
-  guard let ext = RemoteFile.pathExtension(path)?.lowercased() else { return false }
+  let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+  guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+  let ext = name[name.index(after: dot)...].lowercased()
   return [
     "mkv", "mka", "mks", "webm", "mp4", "m4v", "m4a", "mov", "3gp", "ts", "m2ts", "mts", "avi",
     "ogg", "ogv", "ogm", "flv", "mpg", "mpeg", "vob", "wmv", "asf", "mp3", "aac", "flac",

@@ -105,6 +105,11 @@ import Testing
     #expect(plain.status == 0)
     #expect(plain.stdout == (try runMtool(["cues", mkv, "--stream", "3", "--json"])).stdout)
     #expect(plain.stdout.contains("Hello"))
+    // Named from its own folder (no slash in the name), as `mtool cues movie.mkv` is typed:
+    // the same (it was read as a subtitle file and refused).
+    let (here, _) = try runShell("\"$M\" cues multitrack.mkv --json", in: fixtures)
+    #expect(here.status == 0)
+    #expect(here.stdout == plain.stdout)
     // A media file without text subtitles, a missing one and one that is not media.
     let none = try runMtool(["cues", fixtures + "/video-only.mp4"])
     #expect(none.status == 65)
