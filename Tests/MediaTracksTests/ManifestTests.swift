@@ -80,7 +80,7 @@ private func fileBytes(_ path: String) throws -> [UInt8] {
     ])
   #expect(
     info.audio[1].alternatives == [
-      AudioEncoding(codec: "eac3", channels: 16, channelLayout: "Atmos", groups: ["ec3"])
+      AudioEncoding(codec: "eac3", channels: 6, channelLayout: "Atmos", groups: ["ec3"])
     ])
   #expect(info.audio[2].alternatives.isEmpty)
   #expect(info.subtitles.map(\.index) == [6, 7, 8, 9, 10])

@@ -12,7 +12,8 @@
 /// their groups (see ``HLSPlaylist/renditionTracks()``); `index` is the position of its first
 /// rendition among the `#EXT-X-MEDIA` tags. `NAME` is the title (and, through
 /// ``TrackLabeler/authorTitlesFirst``, the label), `LANGUAGE` the language, `CHANNELS` the
-/// channel count (`CHANNELS="16/JOC"`, Dolby Atmos objects, gives the layout name `Atmos`),
+/// channel count (`CHANNELS="16/JOC"`, Dolby Atmos objects, gives the layout name `Atmos` and
+/// the 6 channels of the 5.1 bed the decoder gives),
 /// `SAMPLE-RATE` the sample rate, and the codec comes from the `CODECS` of the first variant
 /// that uses the track's first rendition's group (or a group of the same encoding); renditions
 /// of the track in groups of another codec or `CHANNELS` are its ``AudioTrack/alternatives``. Dispositions: `DEFAULT=YES` → `default`, `FORCED=YES` →
@@ -508,14 +509,15 @@ public enum ManifestParser {
       let listed = groupCodecs[member.groupID]?.compactMap(audioCodec) ?? []
       let distinct = Set(listed.map { $0.name + "/" + ($0.profile ?? "") })
       let codec = distinct.count == 1 ? listed.first : nil
-      let channels =
+      // `CHANNELS="16/JOC"` (Dolby Atmos in E-AC-3) counts objects; the decoder gives the
+      // 5.1 bed the stream carries, 6 channels, as a DASH manifest states it (`F801`).
+      let atmos = member.channels?.contains("JOC") == true
+      let count =
         member.channels.flatMap { Int($0.prefix { $0.isNumber }) }.flatMap { $0 > 0 ? $0 : nil }
         ?? 0
+      let channels = atmos && count > 0 ? 6 : count
       let layout =
-        channels == 0
-        ? ""
-        : member.channels?.contains("JOC") == true
-          ? "Atmos" : ChannelLayout.defaultName(channels: channels)
+        channels == 0 ? "" : atmos ? "Atmos" : ChannelLayout.defaultName(channels: channels)
       let stated = AudioEncoding(
         codec: codec?.name ?? "", profile: codec?.profile, channels: channels,
         channelLayout: layout, groups: [member.groupID])
