@@ -135,6 +135,23 @@ func unreadableSegmentsAreMalformed(name: String, playlist: String, message: Str
   }
 }
 
+/// A fragmented-MP4 media playlist copied without its `#EXT-X-MAP` file: the message names the
+/// initialization section, not a "first segment" the playlist lists nowhere as one.
+@Test func aMissingInitializationSectionIsNamedAsSuch() throws {
+  let dir = folder("missing-map")
+  defer { remove(dir) }
+  write(
+    "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MAP:URI=\"head.mp4\"\n#EXTINF:2.0,\n"
+      + "part1.m4s\n#EXT-X-ENDLIST\n", to: dir + "/list.m3u8")
+  #expect {
+    _ = try MediaProbe.probe(path: dir + "/list.m3u8")
+  } throws: { error in
+    guard let error = error as? MediaError else { return false }
+    return error.kind == .notFound
+      && error.description.contains("initialization section (EXT-X-MAP) 'head.mp4' is missing")
+  }
+}
+
 @Test func aLinkOutOfTheFolderIsNotFollowed() throws {
   let outside = folder("outside-target")
   let dir = folder("link")

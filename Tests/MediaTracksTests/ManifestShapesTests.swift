@@ -882,3 +882,45 @@ func sessionKeysMakeTheAudioEncrypted(method: String, decodable: Bool) throws {
   #expect(info.audio.first?.bitRate == 128000)
   #expect(info.subtitles.isEmpty)
 }
+
+/// A set whose representations state different sampling rates has no one rate: which one
+/// plays is the player's choice, so the track's rate is unknown rather than the first's paired
+/// with another's bit rate. A rate the set states, or one all its representations share, is
+/// kept.
+@Test(arguments: [
+  (
+    #"<Representation id="lo" bandwidth="64000" audioSamplingRate="32000"/><Representation id="hi" bandwidth="96000" audioSamplingRate="24000"/>"#,
+    ""
+  ),
+  (
+    #"<Representation id="lo" bandwidth="64000" audioSamplingRate="24000"/><Representation id="hi" bandwidth="96000" audioSamplingRate="24000"/>"#,
+    "24000"
+  ),
+  (
+    #"<Representation id="lo" bandwidth="64000"/><Representation id="hi" bandwidth="96000" audioSamplingRate="32000"/>"#,
+    "32000"
+  ),
+])
+func representationsOfDifferentRatesLeaveTheRateUnknown(
+  representations: String, expected: String
+) throws {
+  let text = """
+    <MPD type="static" mediaPresentationDuration="PT8S"><Period>
+    <AdaptationSet mimeType="audio/mp4" codecs="mp4a.40.2" lang="fr">\(representations)
+    </AdaptationSet></Period></MPD>
+    """
+  let info = try dash(text)
+  #expect(info.audio.count == 1)
+  #expect(info.audio.first.map { String($0.sampleRate) } == (expected.isEmpty ? "0" : expected))
+  #expect(info.audio.first?.bitRate == 96_000)
+}
+
+@Test func aSetsOwnRateIsItsRate() throws {
+  let info = try dash(
+    """
+    <MPD type="static"><Period><AdaptationSet mimeType="audio/mp4" codecs="mp4a.40.2"
+    audioSamplingRate="22050"><Representation id="a" bandwidth="32000"/></AdaptationSet>
+    </Period></MPD>
+    """)
+  #expect(info.audio.first?.sampleRate == 22050)
+}

@@ -67,6 +67,42 @@ import Testing
     #expect(notes.last == "9: text outside a cue skipped")
   }
 
+  /// A cue number whose timing line is damaged (an arrow that does not parse, a single-dash
+  /// arrow, a timestamp alone where the file stops): the cue is skipped with its text, as
+  /// Media3's SubRip parser skips it; it is not shown as text of the cue before it.
+  @Test(arguments: [
+    "00:00:05 --> 00:00:06,000x", "00:00:05,000 -> 00:00:06,000", "00:00:05,000",
+    "00:00:05,000 --> ",
+  ])
+  func aCueWithADamagedTimingLineIsSkipped(timing: String) throws {
+    let (cues, notes) = try Self.read(
+      "1\n00:00:01,000 --> 00:00:02,000\nKept\n\n2\n\(timing)\nLost line\n\n3\n"
+        + "00:00:07,000 --> 00:00:08,000\nAlso kept\n")
+    #expect(cues == ["1|1.0|2.0|Kept", "3|7.0|8.0|Also kept"])
+    #expect(notes.contains("6: cue with an unreadable timing line skipped"))
+    #expect(!notes.contains { $0.contains("joined to the cue") })
+  }
+
+  @Test func aDamagedTimingLineAtTheEndIsNotText() throws {
+    let (cues, notes) = try Self.read(
+      "1\n00:00:01,000 --> 00:00:02,000\nOnly cue\n\n2\n00:00:03,5")
+    #expect(cues == ["1|1.0|2.0|Only cue"])
+    #expect(notes == ["6: cue with an unreadable timing line skipped"])
+  }
+
+  @Test func aDamagedArrowLineWithoutNumberIsSkippedToo() throws {
+    let (cues, _) = try Self.read(
+      "1\n00:00:01,000 --> 00:00:02,000\nKept\n\n00:00:03,000 -> 00:00:04,000\nLost\n")
+    #expect(cues == ["1|1.0|2.0|Kept"])
+  }
+
+  /// A number then text that holds a clock time is still text (no arrow, not a bare stamp).
+  @Test func aNumberThenAClockTimeInTextIsText() throws {
+    let (cues, _) = try Self.read(
+      "1\n00:00:01,000 --> 00:00:02,000\nA\n\n42\n10:30 tomorrow\n")
+    #expect(cues == ["1|1.0|2.0|A\n42\n10:30 tomorrow"])
+  }
+
   @Test func overrideBlocksInJoinedTextAreRemoved() throws {
     let document = try SubRip.parse(
       Array("1\n00:00:01,000 --> 00:00:02,000\nA\n\n{\\b1}B{\\b0}\n".utf8))

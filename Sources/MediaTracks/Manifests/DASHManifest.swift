@@ -202,10 +202,8 @@ public struct DASHManifest: Hashable, Sendable, Codable {
       label: label, roles: descriptors("Role", in: scope),
       accessibility: descriptors("Accessibility", in: scope),
       audioChannelConfiguration: descriptors("AudioChannelConfiguration", in: scope),
-      sampleRate: attribute("audioSamplingRate").flatMap {
-        // One number, or a range "min max" (the first is kept).
-        Int($0.split(separator: " ").first.map(String.init) ?? "").flatMap { $0 > 0 ? $0 : nil }
-      }, bandwidth: bandwidths.last, bandwidths: bandwidths,
+      sampleRate: sampleRate(set, representations), bandwidth: bandwidths.last,
+      bandwidths: bandwidths,
       representationCount: representations.count, period: period,
       switchableWith: switchable, contentProtection: descriptors("ContentProtection", in: scope),
       properties: ["SupplementalProperty", "EssentialProperty"].flatMap { name in
@@ -216,6 +214,22 @@ public struct DASHManifest: Hashable, Sendable, Codable {
           }
         }
       })
+  }
+
+  /// The set's `audioSamplingRate` in Hz: the set's own, else the one its representations
+  /// state; `nil` when none states one, or when they state different rates (a set of a 48 kHz
+  /// and a 44.1 kHz representation has no one rate: which plays is the player's choice).
+  private static func sampleRate(_ set: XMLElement, _ representations: [XMLElement]) -> Int? {
+    func rate(_ element: XMLElement) -> Int? {
+      guard let value = element.attributes["audioSamplingRate"], !value.isEmpty else { return nil }
+      // One number, or a range "min max" (the first is kept).
+      return Int(value.split(separator: " ").first.map(String.init) ?? "").flatMap {
+        $0 > 0 ? $0 : nil
+      }
+    }
+    if let own = rate(set) { return own }
+    let stated = Set(representations.compactMap(rate))
+    return stated.count == 1 ? stated.first : nil
   }
 
   /// The segment descriptions one element holds (its first `SegmentTemplate`, `SegmentList`

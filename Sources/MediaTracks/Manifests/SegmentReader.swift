@@ -148,18 +148,22 @@ struct SegmentReader {
         of: segment, playlist: playlist, name: name, access: remote, timeout: timeout)
     }
     let target = try SegmentReader.readableTarget(of: segment, name: name)
+    // What the target is, in messages: the `#EXT-X-MAP` section when there is one.
+    let what =
+      segment.initialization == nil
+      ? "first segment" : "initialization section (EXT-X-MAP)"
     guard reads < ManifestParser.maximumSegmentReads,
       let path = resolve(target, relativeTo: playlist)
     else {
       if reads < ManifestParser.maximumSegmentReads, isMissing(target, relativeTo: playlist) {
         throw MediaError(
           kind: .notFound, operation: "HLSPlaylist",
-          detail: "'\(name)' is a media playlist whose first segment '\(target)' is missing")
+          detail: "'\(name)' is a media playlist whose \(what) '\(target)' is missing")
       }
       throw MediaError(
         kind: .malformed, operation: "HLSPlaylist",
         detail:
-          "'\(name)' is a media playlist whose first segment '\(target)' is not a file in its "
+          "'\(name)' is a media playlist whose \(what) '\(target)' is not a file in its "
           + "folder (URLs, absolute paths and paths out of the folder are not opened)")
     }
     reads += 1

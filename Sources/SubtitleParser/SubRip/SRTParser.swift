@@ -222,6 +222,13 @@ struct SRTParser {
         note(at.pendingLine, at.pendingId.lowerBound, "cue number without a timing line skipped")
         at.pendingId = i..<eol
         at.pendingLine = at.line
+      } else if SRTParser.isDamagedTiming(p, i, eol, afterNumber: true) {
+        // A number line, then what was meant as its timing line (an arrow, or a bare
+        // timestamp where the file was cut short): a cue whose times cannot be read, skipped
+        // with its text, never shown as text of the cue before it.
+        note(at.line, i, "cue with an unreadable timing line skipped")
+        lastCue = -1
+        at.state = .garbage
       } else if !blank && lastCue >= 0 {
         // A number line and text, no timing line: both are text of the last cue.
         join(at.pendingId.lowerBound, eol, line: at.pendingLine)
@@ -241,6 +248,12 @@ struct SRTParser {
         at.state = .afterNumber
       } else if let found = SRTParser.timingLine(p, i, eol) {
         timing = found
+      } else if at.state != .inCue && SRTParser.isDamagedTiming(p, i, eol, afterNumber: false) {
+        // A timing line that cannot be read, after a blank line: its cue is skipped with its
+        // text, not joined to the cue before it.
+        note(at.line, i, "cue with an unreadable timing line skipped")
+        lastCue = -1
+        at.state = .garbage
       } else if lastCue >= 0 {
         // Cues end at the next cue's number and timing line, not at a blank line: text after
         // one is the last cue's (as FFmpeg's demuxer reads it).
@@ -559,6 +572,31 @@ struct SRTParser {
   @inline(__always)
   static func isBOM(_ p: ByteView, _ at: Int) -> Bool {
     p[at] == 0xEF && p[at &+ 1] == 0xBB && p[at &+ 2] == 0xBF
+  }
+
+  /// Whether `p[from..<end]`, which is no timing line, was meant as one: it starts with a digit
+  /// and holds an arrow (`-->` damaged, or `->`); right after a cue number, a bare timestamp
+  /// (digits, `:`, `,` and `.` only, with a `:`) also counts, as in a file cut short after it.
+  /// Text such as `42` then `10:30 tomorrow` is not.
+  static func isDamagedTiming(_ p: ByteView, _ from: Int, _ end: Int, afterNumber: Bool) -> Bool {
+    var k = from
+    while k < end && (p[k] == 0x20 || p[k] == 0x09) { k += 1 }
+    guard k < end, p[k] &- 0x30 < 10 else { return false }
+    var colon = false
+    var timestampOnly = true
+    var previous: UInt8 = 0
+    while k < end {
+      let c = p[k]
+      if c == 0x3E && previous == 0x2D { return true }
+      if c == 0x3A { colon = true }
+      let allowed =
+        c &- 0x30 < 10 || c == 0x3A || c == 0x2C || c == 0x2E || c == 0x20
+        || c == 0x09 || c == 0x0D
+      if !allowed { timestampOnly = false }
+      previous = c
+      k += 1
+    }
+    return afterNumber && timestampOnly && colon
   }
 
   /// Digits only, with optional spaces around them.
