@@ -17,6 +17,10 @@
 #   vlc-ac3-5.1.mp4     0.2 s of 5.1 AC-3 at 48000 Hz: its dac3 box is wrong (it reads as
 #                       acmod 0, two channels, at 44.1 kHz); the sample entry and the frames say
 #                       six channels at 48 kHz
+#   vlc-lpcm.ps         0.1 s of mono 16-bit DVD LPCM at 32000 Hz in MPEG-PS (private stream 1,
+#                       substream 0xA0): VLC's program stream map names the stream AC-3 (stream
+#                       type 0x81), so FFmpeg 5.1 lists it as AC-3 with no rate; the substream
+#                       id and the LPCM header say LPCM at 32 kHz, mono
 #
 # Needs sox and VLC 3 (cvlc, from vlc-bin and vlc-plugin-base). VLC refuses to run as root:
 # as root, it runs as `nobody`, writing into a temporary directory it may write to.
@@ -48,6 +52,7 @@ sox -R -q -n -r 48000 -c 1 -b 16 "$work/m48.wav" synth 0.5 sine 440 vol 0.5
 sox -R -q -n -r 32000 -c 1 -b 16 "$work/m32.wav" synth 0.5 sine 440 vol 0.5
 sox -R -q -n -r 16000 -c 1 -b 16 "$work/m16.wav" synth 2.5 sine 440 vol 0.5
 sox -R -q -n -r 8000 -c 1 -b 16 "$work/m8.wav" synth 0.5 sine 440 vol 0.5
+sox -R -q -n -r 32000 -c 1 -b 16 "$work/m32s.wav" synth 0.1 sine 440 vol 0.5
 sox -R -q -n -r 48000 -c 6 -b 16 "$work/s51.wav" synth 0.2 sine 200 sine 300 sine 400 \
   sine 500 sine 60 sine 700 vol 0.5
 chmod 644 "$work"/*.wav
@@ -57,4 +62,5 @@ vlc vlc-mp2.avi m32.wav acodec=mpga,ab=64,channels=1,samplerate=32000 avi
 vlc vlc-aac.asf m16.wav acodec=mp4a,ab=16,channels=1,samplerate=16000 asf
 vlc vlc-pcm.asf m8.wav acodec=s16l,channels=1,samplerate=8000 asf
 vlc vlc-ac3-5.1.mp4 s51.wav acodec=a52,ab=192,channels=6,samplerate=48000 mp4
+vlc vlc-lpcm.ps m32s.wav acodec=lpcm,channels=1,samplerate=32000 ps
 ls -l "$out"/vlc-*

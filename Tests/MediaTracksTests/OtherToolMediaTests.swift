@@ -624,3 +624,38 @@ func pcmWithoutAStatedBitRateHasItsLength(name: String) throws {
   #expect(track.duration == 0.1)
   #expect(info.duration == 0.1)
 }
+
+/// VLC's MPEG-PS muxer writes DVD LPCM as private stream 1, substream 0xA0, and names it AC-3
+/// (stream type 0x81) in its program stream map, so FFmpeg 5.1 lists AC-3 with no rate and its
+/// AC-3 decoder reads nothing. The substream id declares LPCM and its header the facts: the
+/// track is listed as LPCM and decoded as such, the sine the file holds.
+@Test func dvdLPCMInProgramStreamIsNamedByItsSubstream() throws {
+  let path = otherTool("vlc-lpcm.ps")
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  // The fixture is what it claims: the program stream map's one entry (12 bytes into it) is
+  // stream type 0x81 for stream 0xA0, and the first private-stream-1 payload is substream
+  // 0xA0 whose LPCM header (its fifth byte) states 16 bits, 32 kHz, one channel.
+  let map = try #require(bytes.indices.first { bytes[$0...].starts(with: [0, 0, 1, 0xBC]) })
+  #expect(bytes[map + 12] == 0x81 && bytes[map + 13] == 0xA0)
+  let pes = try #require(bytes.indices.first { bytes[$0...].starts(with: [0, 0, 1, 0xBD]) })
+  let payload = pes + 9 + Int(bytes[pes + 8])
+  #expect(bytes[payload] == 0xA0 && bytes[payload + 5] == 0x30)
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(track.ffmpegCodec == "ac3")
+  #expect(track.codec == "pcm_dvd")
+  #expect(track.codecTag == "substream 0xa0")
+  #expect(track.decodable)
+  #expect(track.sampleRate == 32000 && track.channels == 1)
+  #expect(track.bitRate == 512_000)
+  let decoded = try decodeAll(path)
+  #expect(decoded.rate == 32000)
+  let seconds = Double(decoded.frames) / Double(decoded.rate)
+  #expect(abs(try #require(track.duration) - seconds) < 0.01)
+  // A 440 Hz sine at half scale: its peak, and two zero crossings per period.
+  let peak = decoded.samples.map(abs).max() ?? 0
+  #expect(peak > 0.45 && peak < 0.55)
+  let crossings = zip(decoded.samples, decoded.samples.dropFirst()).filter {
+    ($0 < 0) != ($1 < 0)
+  }.count
+  #expect(abs(Double(crossings) - 880 * seconds) < 3)
+}

@@ -42,6 +42,16 @@ struct DeclaredStream: Hashable {
   /// Whether the first frames of an MPEG audio stream differ in bit rate (VBR): what FFmpeg
   /// states without reading the stream through is one frame's rate, not the track's.
   var variableBitRate = false
+  /// The sample rate in Hz the declaration states (a DVD LPCM header), or `nil`.
+  var sampleRate: Int? = nil
+  /// The channel count the declaration states (a DVD LPCM header), or `nil`.
+  var channels: Int? = nil
+  /// The bits per sample the declaration states (a DVD LPCM header), or `nil`.
+  var bitsPerSample: Int? = nil
+  /// Whether the packets FFmpeg's demuxer gives for the stream are those of the declared
+  /// codec whatever codec FFmpeg named (MPEG-PS LPCM, whose packets keep their LPCM header
+  /// when a program stream map names another codec): its decoder reads them.
+  var decodesAsDeclared = false
 }
 
 /// Reads the codec declarations of MP4, MPEG-TS and Matroska headers, keyed by the id FFmpeg
@@ -54,6 +64,7 @@ enum ContainerDeclarations {
     if format.hasPrefix("mov") { return MP4Declarations.read(source) }
     if format == "mpegts" { return TSDeclarations.read(source) }
     if format.hasPrefix("matroska") { return MatroskaDeclarations.read(source) }
+    if format == "mpeg" { return PSDeclarations.read(source) }
     return [:]
   }
 
@@ -79,6 +90,7 @@ enum ContainerDeclarations {
     case "mp2": return "MPEG-1 Audio Layer II"
     case "mp3": return "MP3"
     case "aac": return "AAC"
+    case "pcm_dvd": return "DVD LPCM"
     default: return codec
     }
   }
@@ -784,6 +796,92 @@ struct TSScan {
       }
     }
     return result
+  }
+}
+
+/// MPEG program streams (DVD VOB, VLC's `ps` muxer): the substreams of private stream 1
+/// (`0xBD`), whose first payload byte, the substream id, declares the codec (the DVD-Video
+/// convention: `0x20`-`0x3F` subpictures, `0x80`-`0x87` AC-3, `0x88`-`0x8F` DTS, `0xA0`-`0xA7`
+/// LPCM). FFmpeg 5.1 names such a stream by the program stream map instead when there is one,
+/// and VLC 3's map names its LPCM AC-3 (stream type `0x81`). Keyed by the substream id, which
+/// is the id FFmpeg gives the stream.
+enum PSDeclarations {
+  /// How much of the start of the file is read for the first payloads.
+  static let scanBytes = 1 << 20
+
+  static func read(_ source: some ByteSource) -> [Int: DeclaredStream] {
+    let bytes = source.bytes(at: 0, count: Int(min(source.size, Int64(scanBytes))))
+    var result: [Int: DeclaredStream] = [:]
+    var at = 0
+    while at + 6 <= bytes.count {
+      guard bytes[at] == 0, bytes[at + 1] == 0, bytes[at + 2] == 1, bytes[at + 3] >= 0xB9 else {
+        at += 1
+        continue
+      }
+      let code = bytes[at + 3]
+      if code == 0xB9 { break }
+      if code == 0xBA {
+        // A pack header: MPEG-2's is 14 bytes and its stuffing, MPEG-1's 12.
+        guard at + 14 <= bytes.count else { break }
+        at += bytes[at + 4] >> 6 == 1 ? 14 + Int(bytes[at + 13] & 7) : 12
+        continue
+      }
+      let length = bytes.be16(at + 4)
+      if code == 0xBD, let payload = payloadStart(bytes, pes: at), payload < bytes.count,
+        payload < at + 6 + length
+      {
+        let id = Int(bytes[payload])
+        if result[id] == nil {
+          let end = min(at + 6 + length, bytes.count)
+          if let declared = declaration(Array(bytes[payload..<end])) { result[id] = declared }
+        }
+      }
+      at += 6 + length
+    }
+    return result
+  }
+
+  /// Where the payload of the PES packet at `pes` starts (after its MPEG-2 or MPEG-1 header),
+  /// or `nil` when the header is not whole.
+  static func payloadStart(_ bytes: [UInt8], pes: Int) -> Int? {
+    guard pes + 9 <= bytes.count else { return nil }
+    if bytes[pes + 6] >> 6 == 2 { return pes + 9 + Int(bytes[pes + 8]) }
+    // MPEG-1: stuffing, the STD buffer size, then the time stamps.
+    var at = pes + 6
+    while at < bytes.count, bytes[at] == 0xFF, at < pes + 22 { at += 1 }
+    guard at < bytes.count else { return nil }
+    if bytes[at] >> 6 == 1 { at += 2 }
+    guard at < bytes.count else { return nil }
+    switch bytes[at] >> 4 {
+    case 2: return at + 5
+    case 3: return at + 10
+    default: return at + 1
+    }
+  }
+
+  /// The declaration of a private-stream-1 payload (its substream id first), or `nil` for ids
+  /// outside the DVD-Video ranges and LPCM whose header is not one.
+  static func declaration(_ payload: [UInt8]) -> DeclaredStream? {
+    guard let id = payload.first else { return nil }
+    let tag = "substream 0x" + String(id, radix: 16)
+    switch id {
+    case 0x20...0x3F: return DeclaredStream(codec: "dvd_subtitle", tag: tag)
+    case 0x80...0x87: return DeclaredStream(codec: "ac3", tag: tag)
+    case 0x88...0x8F: return DeclaredStream(codec: "dts", tag: tag)
+    case 0xA0...0xA7:
+      // The LPCM header after the id, the number of frames and the first access unit's
+      // pointer: the emphasis, mute and frame number, then the quantization (16, 20 or 24
+      // bits; 3 is reserved), the sampling frequency (48, 96, 44.1 or 32 kHz) and the
+      // channels less one, then the dynamic range.
+      guard payload.count >= 7, payload[5] >> 6 != 3 else { return nil }
+      var declared = DeclaredStream(codec: "pcm_dvd", tag: tag)
+      declared.bitsPerSample = [16, 20, 24][Int(payload[5] >> 6)]
+      declared.sampleRate = [48000, 96000, 44100, 32000][Int(payload[5] >> 4 & 3)]
+      declared.channels = Int(payload[5] & 7) + 1
+      declared.decodesAsDeclared = true
+      return declared
+    default: return nil
+    }
   }
 }
 

@@ -104,8 +104,10 @@ final class FFmpegAudioSource {
       index = try format.defaultAudioStream(path: path)
     }
     let stream = format.stream(at: index)
-    let track = format.audioTrack(at: index, declared: format.declarations()[index])
+    let declared = format.declarations()[index]
+    let track = format.audioTrack(at: index, declared: declared)
     if !track.decodable { throw Self.undecodable(track, path: path) }
+    format.adoptDeclaredCodec(ofStream: index, track: track, declared: declared)
     guard let parameters = stream.pointee.codecpar, parameters.pointee.sample_rate > 0,
       parameters.pointee.ch_layout.nb_channels > 0
     else {

@@ -368,7 +368,7 @@ extension FormatContext {
     }
     let guessed = ffmpeg.isEmpty || ["mp1", "mp2", "mp3"].contains(ffmpeg)
     let unread = track.sampleRate <= 0 || track.channels <= 0
-    guard guessed || unread || declared.noDecoder else { return }
+    guard guessed || unread || declared.noDecoder || declared.decodesAsDeclared else { return }
     track.codec = codec
     track.profile = declared.profile
     if !ffmpeg.isEmpty {
@@ -378,6 +378,41 @@ extension FormatContext {
       track.channelLayout = ""
       track.bitRate = nil
     }
+    // A declaration that states the facts (a DVD LPCM header) gives them; where the demuxer's
+    // packets are the declared codec's, its decoder reads them (see `adoptDeclaredCodec`).
+    if let rate = declared.sampleRate, let channels = declared.channels, rate > 0, channels > 0 {
+      track.sampleRate = rate
+      track.channels = channels
+      track.channelLayout = ChannelLayout.defaultName(channels: channels)
+      track.bitRate = declared.bitsPerSample.map { rate * channels * $0 }
+      track.decodable =
+        declared.decodesAsDeclared && !declared.encrypted
+        && declaredCodecID(codec).map(hasDecoder) == true
+    }
+  }
+
+  /// FFmpeg's id for a codec a declaration names whose packets FFmpeg's demuxer gives under
+  /// another name (see ``DeclaredStream/decodesAsDeclared``), or `nil`.
+  static func declaredCodecID(_ codec: String) -> AVCodecID? {
+    codec == "pcm_dvd" ? AV_CODEC_ID_PCM_DVD : nil
+  }
+
+  /// Makes stream `index` the declared codec of `track` where the container's declaration
+  /// says FFmpeg's demuxer gives that codec's packets under another name (MPEG-PS LPCM that a
+  /// program stream map names AC-3): its parameters become the declared codec's and facts, so
+  /// the decoder opened for it is the right one. Nothing changes for other tracks.
+  func adoptDeclaredCodec(ofStream index: Int, track: AudioTrack, declared: DeclaredStream?) {
+    guard let declared, declared.decodesAsDeclared, track.decodable,
+      declared.codec == track.codec, track.ffmpegCodec != track.codec,
+      let id = Self.declaredCodecID(track.codec),
+      let parameters = stream(at: index).pointee.codecpar
+    else { return }
+    parameters.pointee.codec_id = id
+    parameters.pointee.codec_tag = 0
+    parameters.pointee.sample_rate = Int32(track.sampleRate)
+    av_channel_layout_uninit(&parameters.pointee.ch_layout)
+    av_channel_layout_default(&parameters.pointee.ch_layout, Int32(track.channels))
+    if let bits = declared.bitsPerSample { parameters.pointee.bits_per_coded_sample = Int32(bits) }
   }
 
   /// Whether this FFmpeg has a decoder for `id`, remembered per codec for the process:
