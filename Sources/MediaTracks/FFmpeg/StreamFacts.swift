@@ -368,6 +368,8 @@ extension FormatContext {
     }
     let guessed = ffmpeg.isEmpty || ["mp1", "mp2", "mp3"].contains(ffmpeg)
     let unread = track.sampleRate <= 0 || track.channels <= 0
+    // MLP in an LPCM substream (DVD-Audio) is FFmpeg's reading of the stream, not a guess.
+    if ["mlp", "truehd"].contains(ffmpeg) { return }
     guard guessed || unread || declared.noDecoder || declared.decodesAsDeclared else { return }
     track.codec = codec
     track.profile = declared.profile
