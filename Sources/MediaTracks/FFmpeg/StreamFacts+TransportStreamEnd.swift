@@ -74,6 +74,11 @@ extension FormatContext {
       guard seconds > current, current == 0 || seconds - current < 10,
         current > 0 || seconds < (containerDuration ?? .infinity) + 10
       else { continue }
+      // An ASF track is extended only where the stated length is far short (under half: VLC's
+      // files state a third or less): an ASF file whose audio has gaps in its timestamps (5.3 s
+      // of samples over 6.4 s, stated 4.4 s) is left as stated, since its timeline's end and
+      // its audio's length disagree.
+      if formatName == "asf" && current > 0 && current >= seconds * 0.5 { continue }
       audio[position].duration = seconds
       var fromStart = Double(end) * base
       if raw.pointee.start_time != cff_nopts_value() {
