@@ -12,6 +12,8 @@ struct TTMLBuilder {
     let end: Double
     /// The computed style (inherited, then referenced, then inline).
     let style: Style
+    /// What the cue-text writer reads of ``style``, looked up once.
+    let look: TextLook
     /// The region in effect (own or inherited), or nil.
     let region: String?
     /// Whether white space is preserved (`xml:space="preserve"`, inherited).
@@ -22,13 +24,14 @@ struct TTMLBuilder {
     let children: [Content]
 
     init(
-      element: TTMLXML.Element, begin: Double, end: Double, style: Style, region: String?,
-      preserve: Bool, language: String, children: [Content]
+      element: TTMLXML.Element, begin: Double, end: Double, style: Style, look: TextLook,
+      region: String?, preserve: Bool, language: String, children: [Content]
     ) {
       self.element = element
       self.begin = begin
       self.end = end
       self.style = style
+      self.look = look
       self.region = region
       self.preserve = preserve
       self.language = language
@@ -75,6 +78,10 @@ struct TTMLBuilder {
   /// `ttp:cellResolution` (columns, rows), default 32 by 15.
   var cells: (columns: Double, rows: Double) = (32, 15)
   var document = SubtitleDocument(format: .ttml, text: [])
+  /// The writer of every cue's text, reset for each (its storage is kept).
+  var cueWriter = TTMLCueText()
+  /// The times of a paragraph at which what it shows may change (storage kept between them).
+  var paragraphTimes: [Double] = []
   var log = DiagnosticLog()
   /// Notes already given, so each dropped feature is noted once.
   var noted: Set<String> = []
@@ -150,7 +157,8 @@ struct TTMLBuilder {
     if let body = root.elements.first(where: { $0.name == "body" }) {
       let timed = time(
         body, parentBegin: 0, parentEnd: .infinity, base: 0, parentStyle: rootStyle,
-        region: nil, preserve: root.attribute("space", in: TTMLXML.xmlNamespace) == "preserve",
+        parentLook: TextLook(rootStyle), region: nil,
+        preserve: root.attribute("space", in: TTMLXML.xmlNamespace) == "preserve",
         language: language)
       emitCues(in: timed, ancestorSets: [])
     }
@@ -248,8 +256,8 @@ struct TTMLBuilder {
       if let origin, let extent { geometry = (origin, extent) }
       let sets = region.elements.filter { $0.name == "set" }.map {
         time(
-          $0, parentBegin: 0, parentEnd: .infinity, base: 0, parentStyle: [:], region: nil,
-          preserve: false, language: "")
+          $0, parentBegin: 0, parentEnd: .infinity, base: 0, parentStyle: [:],
+          parentLook: TextLook(), region: nil, preserve: false, language: "")
       }
       // Times that cannot be read are ignored, as on other elements (see `time`).
       var seconds: [Double?] = []
@@ -286,7 +294,7 @@ struct TTMLBuilder {
 
   /// The computed style of `element` below a parent whose computed style is `parent`: what
   /// the parent passes on, then the styles `element` references, then its own `tts:`
-  /// attributes (as ``time(_:parentBegin:parentEnd:base:parentStyle:region:preserve:language:)``
+  /// attributes (as ``time(_:parentBegin:parentEnd:base:parentStyle:parentLook:region:preserve:language:)``
   /// works it out, for a parent whose style in effect differs from the one it was timed with).
   static func computedStyle(
     of element: TTMLXML.Element, below parent: Style, styles: [String: Style]
@@ -349,10 +357,11 @@ struct TTMLBuilder {
 
   /// The timed tree of `element`: its interval from its parent's (`base` is where its times
   /// count from: the parent's begin in a `par` container, the previous sibling's end in a
-  /// `seq` one), its style and its children's.
+  /// `seq` one), its style and its children's. `parentLook` is `TextLook(parentStyle)`, passed
+  /// down rather than looked up again for every element that states no style of its own.
   mutating func time(
     _ element: TTMLXML.Element, parentBegin: Double, parentEnd: Double, base: Double,
-    parentStyle: Style, region: String?, preserve: Bool, language: String
+    parentStyle: Style, parentLook: TextLook, region: String?, preserve: Bool, language: String
   ) -> Timed {
     // The attributes this reads, found in one pass (the first of each name counts).
     var beginText: String? = nil
@@ -413,9 +422,17 @@ struct TTMLBuilder {
       style["textDecoration"] = Self.decoration(own, over: inherited)
     }
     // `parentStyle` is inheritable throughout: only what this element adds needs checking.
-    let inheritable =
-      styleText == nil && !hasStyling || style.keys.allSatisfy { Self.inherited.contains($0) }
-      ? style : style.filter { Self.inherited.contains($0.key) }
+    let unstyled = styleText == nil && !hasStyling
+    let look = unstyled ? parentLook : TextLook(style)
+    let inheritable: Style
+    let inheritableLook: TextLook
+    if unstyled || style.keys.allSatisfy({ Self.inherited.contains($0) }) {
+      inheritable = style
+      inheritableLook = look
+    } else {
+      inheritable = style.filter { Self.inherited.contains($0.key) }
+      inheritableLook = TextLook(inheritable)
+    }
     if let regionText, regions[regionText] == nil {
       note(
         "region:" + regionText, line: element.line,
@@ -445,7 +462,8 @@ struct TTMLBuilder {
         case "div", "p", "span", "br", "set":
           let timed = time(
             child, parentBegin: begin, parentEnd: limit, base: sequential ? cursor : begin,
-            parentStyle: inheritable, region: ownRegion, preserve: preserveHere,
+            parentStyle: inheritable, parentLook: inheritableLook, region: ownRegion,
+            preserve: preserveHere,
             language: languageHere)
           cursor = timed.end
           latestChildEnd = max(latestChildEnd, timed.end)
@@ -487,8 +505,8 @@ struct TTMLBuilder {
       note("image", line: element.line, "TTML image content (smpte:backgroundImage) is not kept")
     }
     return Timed(
-      element: element, begin: begin, end: max(begin, end), style: style, region: ownRegion,
-      preserve: preserveHere, language: languageHere, children: children)
+      element: element, begin: begin, end: max(begin, end), style: style, look: look,
+      region: ownRegion, preserve: preserveHere, language: languageHere, children: children)
   }
 
   // MARK: - Cues
@@ -556,18 +574,23 @@ struct TTMLBuilder {
     guard from < to else { return }
     var ancestorSets = ancestorSets
     if let sets = facts?.sets, !sets.isEmpty { ancestorSets += sets }
-    var times = [from, to]
-    boundaries(paragraph, into: &times)
+    // The distinct times within the paragraph, in order (in storage kept between paragraphs).
+    var cuts = paragraphTimes
+    paragraphTimes = []
+    defer { paragraphTimes = cuts }
+    cuts.removeAll(keepingCapacity: true)
+    cuts.append(from)
+    cuts.append(to)
+    boundaries(paragraph, into: &cuts)
     for set in ancestorSets {
-      times.append(set.begin)
-      times.append(set.end)
+      cuts.append(set.begin)
+      cuts.append(set.end)
     }
-    // The distinct times within the paragraph, in order.
-    var cuts = times.filter { $0 >= from && $0 <= to }
+    cuts.removeAll { !($0 >= from && $0 <= to) }
     cuts.sort()
     var distinct = 0
-    for time in cuts where distinct == 0 || cuts[distinct - 1] != time {
-      cuts[distinct] = time
+    for index in cuts.indices where distinct == 0 || cuts[distinct - 1] != cuts[index] {
+      cuts[distinct] = cuts[index]
       distinct += 1
     }
     cuts.removeSubrange(distinct...)
@@ -590,22 +613,27 @@ struct TTMLBuilder {
         for (name, value) in inlineStyle(set.element) { Self.state(name, value, in: &style) }
         restyled = true
       }
+      // The writer is taken out of `self` while it writes into the document's text.
       var writer = TTMLCueText()
+      swap(&writer, &cueWriter)
+      writer.reset()
       writer.paragraph(
         paragraph, at: start, style: style, only: only, styles: styles,
         restyled: restyled && style != paragraph.style)
-      let text = writer.finish()
-      guard !text.isEmpty else { continue }
+      let textStart = document.text.count
+      let visible = writer.finish(into: &document.text)
+      swap(&writer, &cueWriter)
+      guard visible else { continue }
       appendCue(
-        text: text, start: start, end: stop, paragraph: paragraph, region: facts, style: style)
+        textStart: textStart, start: start, end: stop, paragraph: paragraph, region: facts,
+        style: style)
     }
   }
 
+  /// Appends the cue of `paragraph` whose text is in the document's text from `textStart` on.
   mutating func appendCue(
-    text: [UInt8], start: Double, end: Double, paragraph: Timed, region: Region?, style: Style
+    textStart: Int, start: Double, end: Double, paragraph: Timed, region: Region?, style: Style
   ) {
-    let textStart = document.text.count
-    document.text.append(contentsOf: text)
     var cueEnd = end
     if !cueEnd.isFinite || cueEnd > Self.unbounded {
       cueEnd = Self.unbounded

@@ -8,6 +8,42 @@
 /// underline off (`tts:fontStyle="normal"` in an italic paragraph) closes the enclosing tag and
 /// the text after it reopens it. Tags stay properly nested: formatting closes at the boundary
 /// of a `lang`, `ruby` or `rt` unless every run inside keeps it.
+/// What the cue-text writer reads of a computed style (see ``TTMLCueText``), looked up once
+/// per style: each element's is worked out when the tree is timed, and an element that states
+/// no style of its own shares its parent's, so writing a cue hashes no property names unless a
+/// `set` or a region restyles it.
+struct TextLook: Equatable {
+  var italic = false
+  var bold = false
+  var underline = false
+  /// `tts:color` as written.
+  var color: String? = nil
+  /// `tts:ruby` as written.
+  var ruby: String? = nil
+  /// `tts:display` `none`.
+  var displayNone = false
+  /// `tts:visibility` `hidden`.
+  var hidden = false
+  /// Whether the style states nothing at all.
+  var empty = true
+
+  /// The look of no style.
+  init() {}
+
+  /// The look of `style`.
+  init(_ style: TTMLBuilder.Style) {
+    guard !style.isEmpty else { return }
+    empty = false
+    italic = TTMLCueText.isItalic(style)
+    bold = style["fontWeight"] == "bold"
+    underline = TTMLCueText.isUnderlined(style)
+    color = style["color"]
+    ruby = style["ruby"]
+    displayNone = style["display"] == "none"
+    hidden = style["visibility"] == "hidden"
+  }
+}
+
 struct TTMLCueText {
   /// A formatting tag and the element whose style opened it.
   struct Format: Equatable {
@@ -40,7 +76,7 @@ struct TTMLCueText {
   private var onlyRegion: String? = nil
 
   /// The styles by id, to work out the computed style of elements below one whose style in
-  /// effect differs from the one the tree was timed with (see ``span(_:style:parentStyle:parentLanguage:restyled:at:)``).
+  /// effect differs from the one the tree was timed with (see ``span(_:style:parentLook:parentLanguage:restyled:at:)``).
   private var styles: [String: TTMLBuilder.Style] = [:]
 
   /// Adds the content of `paragraph` active at `time`, its computed style being `style`
@@ -48,6 +84,8 @@ struct TTMLCueText {
   /// `only`, the text of elements in that region alone. `styles` are the styles by id.
   /// `restyled` says whether `style` differs from the paragraph's own computed style (the caller
   /// knows what changed it: its region or an active `set`).
+  /// A writer used for one cue after another starts each with ``reset()``, keeping the storage
+  /// it has grown.
   mutating func paragraph(
     _ paragraph: TTMLBuilder.Timed, at time: Double, style: TTMLBuilder.Style,
     only: String? = nil, styles: [String: TTMLBuilder.Style] = [:], restyled: Bool
@@ -55,7 +93,7 @@ struct TTMLCueText {
     onlyRegion = only
     self.styles = styles
     span(
-      paragraph, style: style, parentStyle: [:], parentLanguage: paragraph.language,
+      paragraph, style: style, parentLook: TextLook(), parentLanguage: paragraph.language,
       restyled: restyled, at: time)
   }
 
@@ -63,8 +101,8 @@ struct TTMLCueText {
   /// its `set` children). `restyled`: the style in effect above differs from the one the tree
   /// was timed with, so the descendants' computed styles are worked out again from it.
   private mutating func span(
-    _ node: TTMLBuilder.Timed, style computed: TTMLBuilder.Style,
-    parentStyle: TTMLBuilder.Style, parentLanguage: String, restyled: Bool, at time: Double
+    _ node: TTMLBuilder.Timed, style computed: TTMLBuilder.Style, parentLook: TextLook,
+    parentLanguage: String, restyled: Bool, at time: Double
   ) {
     // The `set` children active now change the element's own style.
     var style = computed
@@ -78,17 +116,19 @@ struct TTMLCueText {
         restyled = true
       }
     }
+    // Not restyled, `style` is the node's own computed style, whose look the tree holds.
+    let look = restyled ? TextLook(style) : node.look
     // Ruby (IMSC 1.1): a container with a base becomes WebVTT's `ruby`, its text `rt`
     // after the base, whatever their order; an annotation without a base or outside a
     // container is dropped, and so are the delimiters (for renderers without ruby, which
     // WebVTT's are not).
-    let ruby = style["ruby"]
-    if style["display"] == "none" || ruby == "delimiter" { return }
-    if ruby == "text", !["container", "textContainer"].contains(parentStyle["ruby"] ?? "") {
+    let ruby = look.ruby
+    if look.displayNone || ruby == "delimiter" { return }
+    if ruby == "text", !["container", "textContainer"].contains(parentLook.ruby ?? "") {
       return
     }
     // Hidden text shows nothing, but a descendant may make itself visible again.
-    let hidden = style["visibility"] == "hidden"
+    let hidden = look.hidden
     var closers: [String] = []
     func open(_ tag: String, _ close: String) {
       tokens.append(.open(tag, close: close))
@@ -104,17 +144,17 @@ struct TTMLCueText {
     func layer(_ kind: Format.Kind, _ open: String, _ close: String) {
       layers.append(Format(kind: kind, owner: owner, open: open, close: close))
     }
-    if TTMLCueText.isItalic(style), !TTMLCueText.isItalic(parentStyle) {
+    if look.italic, !parentLook.italic {
       layer(.italic, "<i>", "</i>")
     }
-    if style["fontWeight"] == "bold", parentStyle["fontWeight"] != "bold" {
+    if look.bold, !parentLook.bold {
       layer(.bold, "<b>", "</b>")
     }
-    if TTMLCueText.isUnderlined(style), !TTMLCueText.isUnderlined(parentStyle) {
+    if look.underline, !parentLook.underline {
       layer(.underline, "<u>", "</u>")
     }
-    if let color = style["color"], color != parentStyle["color"],
-      let name = TTMLCueText.colorClass(color), !(parentStyle.isEmpty && name == "white")
+    if let color = look.color, color != parentLook.color,
+      let name = TTMLCueText.colorClass(color), !(parentLook.empty && name == "white")
     {
       layer(.color, "<c.\(name)>", "</c>")
     }
@@ -143,29 +183,30 @@ struct TTMLCueText {
         tokens.append(.open("<ruby>", close: "</ruby>"))
         hasStructure = true
         emit(
-          bases + texts, of: node, style: style, hidden: hidden, parts: true,
+          bases + texts, of: node, style: style, look: look, hidden: hidden, parts: true,
           restyled: restyled, at: time)
         tokens.append(.close("</ruby>"))
       }
       emit(
-        rest, of: node, style: style, hidden: hidden, parts: true, restyled: restyled, at: time)
+        rest, of: node, style: style, look: look, hidden: hidden, parts: true, restyled: restyled,
+        at: time)
     } else {
       emit(
-        node.children, of: node, style: style, hidden: hidden, parts: hasParts,
+        node.children, of: node, style: style, look: look, hidden: hidden, parts: hasParts,
         restyled: restyled, at: time)
     }
     layers.removeSubrange(outerLayers...)
     for close in closers.reversed() { tokens.append(.close(close)) }
   }
 
-  /// The formatting text in `style` shows in: of the layers open, the colours, and the
-  /// innermost italic, bold and underline ones while `style` keeps them on (there are two
+  /// The formatting text whose style looks like `look` shows in: of the layers open, the
+  /// colours, and the innermost italic, bold and underline ones while `look` keeps them on (there are two
   /// only where an element between turned the style off).
-  private func formats(for style: TTMLBuilder.Style) -> [Format] {
+  private func formats(for look: TextLook) -> [Format] {
     guard !layers.isEmpty else { return [] }
-    var italic = TTMLCueText.isItalic(style)
-    var bold = style["fontWeight"] == "bold"
-    var underline = TTMLCueText.isUnderlined(style)
+    var italic = look.italic
+    var bold = look.bold
+    var underline = look.underline
     var kept: [Format] = []
     kept.reserveCapacity(layers.count)
     for layer in layers.reversed() {
@@ -190,14 +231,14 @@ struct TTMLCueText {
   /// (`parts`) is layout, not text.
   private mutating func emit(
     _ contents: [TTMLBuilder.Content], of node: TTMLBuilder.Timed, style: TTMLBuilder.Style,
-    hidden: Bool, parts: Bool, restyled: Bool, at time: Double
+    look: TextLook, hidden: Bool, parts: Bool, restyled: Bool, at time: Double
   ) {
     for content in contents {
       switch content {
       case .text(let text):
         if hidden || (parts && text.allSatisfy(\.isWhitespace)) { continue }
         if let onlyRegion, node.region != onlyRegion { continue }
-        tokens.append(.text(text, preserve: node.preserve, formats: formats(for: style)))
+        tokens.append(.text(text, preserve: node.preserve, formats: formats(for: look)))
       case .element(let child):
         guard child.begin <= time, time < child.end else { continue }
         switch child.element.name {
@@ -208,7 +249,7 @@ struct TTMLCueText {
             ? TTMLBuilder.computedStyle(of: child.element, below: style, styles: styles)
             : child.style
           span(
-            child, style: childStyle, parentStyle: style, parentLanguage: node.language,
+            child, style: childStyle, parentLook: look, parentLanguage: node.language,
             restyled: restyled, at: time)
         default: break
         }
@@ -264,6 +305,14 @@ struct TTMLCueText {
     return classes[hex] ?? "color-" + hex
   }
 
+  /// Forgets the content added, to write another cue.
+  mutating func reset() {
+    tokens.removeAll(keepingCapacity: true)
+    layers.removeAll(keepingCapacity: true)
+    hasStructure = false
+    onlyRegion = nil
+  }
+
   /// The number of formats `a` and `b` start with in common.
   private static func common(_ a: [Format], _ b: [Format]) -> Int {
     var count = 0
@@ -271,15 +320,24 @@ struct TTMLCueText {
     return count
   }
 
-  /// The cue text, empty when nothing visible is left. Works on UTF-8 bytes: XML's white
-  /// space and WebVTT's markup characters are ASCII.
+  /// The cue text, empty when nothing visible is left.
   func finish() -> [UInt8] {
     var out: [UInt8] = []
+    _ = finish(into: &out)
+    return out
+  }
+
+  /// Appends the cue text to `out` and returns true, or appends nothing and returns false when
+  /// nothing visible is left. Works on UTF-8 bytes: XML's white space and WebVTT's markup
+  /// characters are ASCII.
+  func finish(into out: inout [UInt8]) -> Bool {
+    /// Where the cue starts in `out`.
+    let base = out.count
     var visible = false
     var pendingSpace = false
     var atLineStart = true
     /// Where the current line starts in `out`, and whether it has shown anything.
-    var lineStart = 0
+    var lineStart = base
     var lineVisible = false
     /// Appends `byte`, escaped if it is WebVTT markup.
     func appendByte(_ byte: UInt8) {
@@ -309,7 +367,7 @@ struct TTMLCueText {
       // but spaces is dropped.
       if !lineVisible, out[lineStart...].allSatisfy({ $0 == 0x20 }) {
         out.removeSubrange(lineStart...)
-        if lineStart > 0 { out.removeLast() }
+        if lineStart > base { out.removeLast() }
       }
     }
     func openTag(_ tag: String) {
@@ -431,8 +489,10 @@ struct TTMLCueText {
     closeFormats(downTo: 0)
     endLine()
     // A leading line break of a dropped first line.
-    while out.first == 0x0A { out.removeFirst() }
-    return visible ? out : []
+    var leading = base
+    while leading < out.count, out[leading] == 0x0A { leading += 1 }
+    out.removeSubrange(base..<(visible ? leading : out.count))
+    return visible
   }
 }
 
