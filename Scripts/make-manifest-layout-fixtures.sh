@@ -22,3 +22,48 @@ cat > "$out/packager/video/index.m3u8" <<'M3U8'
 ../segments/seg2.ts
 #EXT-X-ENDLIST
 M3U8
+
+# A DASH manifest whose audio sets state their channels and rates per representation: English
+# stereo and 5.1 (different counts: the set has none), French stereo twice under two schemes
+# (one count), German 48 kHz and 44.1 kHz (different rates). Each representation's
+# initialization segment is a copy of the committed aac-movtext.mp4 (AAC mono, 8 kHz, 3 KB):
+# what it says fills in only what the representations leave out, not what they state
+# differently.
+dash="$out/dash-per-representation"
+mkdir -p "$dash"
+for id in en2 en6 fr-a fr-b de48 de44; do
+  mkdir -p "$dash/$id"
+  cp aac-movtext.mp4 "$dash/$id/init.mp4"
+done
+cat > "$dash/manifest.mpd" <<'MPD'
+<?xml version="1.0" encoding="UTF-8"?>
+<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT8S"
+     profiles="urn:mpeg:dash:profile:isoff-on-demand:2011" minBufferTime="PT2S">
+  <Period>
+    <AdaptationSet mimeType="audio/mp4" codecs="mp4a.40.2" lang="en" audioSamplingRate="48000">
+      <SegmentTemplate initialization="$RepresentationID$/init.mp4" media="$RepresentationID$/$Number$.m4s"/>
+      <Representation id="en2" bandwidth="128000">
+        <AudioChannelConfiguration schemeIdUri="urn:mpeg:dash:23003:3:audio_channel_configuration:2011" value="2"/>
+      </Representation>
+      <Representation id="en6" bandwidth="384000">
+        <AudioChannelConfiguration schemeIdUri="urn:mpeg:dash:23003:3:audio_channel_configuration:2011" value="6"/>
+      </Representation>
+    </AdaptationSet>
+    <AdaptationSet mimeType="audio/mp4" codecs="mp4a.40.2" lang="fr" audioSamplingRate="48000">
+      <SegmentTemplate initialization="$RepresentationID$/init.mp4" media="$RepresentationID$/$Number$.m4s"/>
+      <Representation id="fr-a" bandwidth="96000">
+        <AudioChannelConfiguration schemeIdUri="urn:mpeg:dash:23003:3:audio_channel_configuration:2011" value="2"/>
+      </Representation>
+      <Representation id="fr-b" bandwidth="128000">
+        <AudioChannelConfiguration schemeIdUri="urn:mpeg:mpegB:cicp:ChannelConfiguration" value="2"/>
+      </Representation>
+    </AdaptationSet>
+    <AdaptationSet mimeType="audio/mp4" codecs="mp4a.40.2" lang="de">
+      <AudioChannelConfiguration schemeIdUri="urn:mpeg:dash:23003:3:audio_channel_configuration:2011" value="2"/>
+      <SegmentTemplate initialization="$RepresentationID$/init.mp4" media="$RepresentationID$/$Number$.m4s"/>
+      <Representation id="de48" bandwidth="128000" audioSamplingRate="48000"/>
+      <Representation id="de44" bandwidth="192000" audioSamplingRate="44100"/>
+    </AdaptationSet>
+  </Period>
+</MPD>
+MPD

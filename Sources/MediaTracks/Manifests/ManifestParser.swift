@@ -184,8 +184,13 @@ public enum ManifestParser {
       guard track.codec.isEmpty || track.channels == 0 || track.sampleRate == 0,
         manifest.adaptationSets.indices.contains(track.index),
         let uri = manifest.adaptationSets[track.index].initialization,
-        let audio = reader.mediaTracks(uri)?.audio, let found = audio.first
+        let audio = reader.mediaTracks(uri)?.audio, var found = audio.first
       else { continue }
+      // The segment is the first representation's: where the representations state different
+      // counts or rates, its own is not the set's.
+      let set = manifest.adaptationSets[track.index]
+      if set.channelCountsDiffer { found.channels = 0 }
+      if set.sampleRatesDiffer { found.sampleRate = 0 }
       info.audio[position].fill(from: found, alone: audio.count == 1)
     }
   }
