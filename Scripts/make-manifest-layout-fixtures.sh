@@ -67,3 +67,19 @@ cat > "$dash/manifest.mpd" <<'MPD'
   </Period>
 </MPD>
 MPD
+
+# Media playlists that list no segment: a complete (VOD) one and a live one.
+mkdir -p "$out/empty"
+cat > "$out/empty/vod.m3u8" <<'M3U8'
+#EXTM3U
+#EXT-X-VERSION:3
+#EXT-X-TARGETDURATION:4
+#EXT-X-PLAYLIST-TYPE:VOD
+#EXT-X-ENDLIST
+M3U8
+cat > "$out/empty/live.m3u8" <<'M3U8'
+#EXTM3U
+#EXT-X-VERSION:3
+#EXT-X-TARGETDURATION:4
+#EXT-X-MEDIA-SEQUENCE:0
+M3U8

@@ -96,7 +96,7 @@ private func mediaPlaylist(_ segments: [String], map: String? = nil, key: String
   ("file-url", mediaPlaylist(["file:///etc/passwd"]), "not a file it may open"),
   ("outside", mediaPlaylist(["../../../../../../etc/passwd"]), "not a file it may open"),
   ("encrypted", mediaPlaylist(["seg0.ts"], key: "AES-128"), "encrypted"),
-  ("empty", "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-ENDLIST\n", "without segments"),
+  ("empty", "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-ENDLIST\n", "lists no segment"),
   ("itself", mediaPlaylist(["list.m3u8"]), "first segment"),
   ("not-media", mediaPlaylist(["notes.txt"]), "first segment"),
 ])
@@ -388,4 +388,20 @@ func unreadableSegmentsAreMalformed(name: String, playlist: String, message: Str
   #expect(track.sampleRate == 8000)
   #expect(track.channels == 1)
   #expect(track.bitRate == 8000)
+}
+
+/// `Tests/Fixtures/manifest-layouts/empty` (`Scripts/make-manifest-layout-fixtures.sh`): a
+/// media playlist that lists no segment has no tracks to list (malformed: exit 65), and the
+/// message says which: a complete (VOD) playlist has no media, a live one none yet.
+@Test(arguments: [
+  ("vod.m3u8", "is a complete HLS media playlist (#EXT-X-ENDLIST) that lists no segment"),
+  ("live.m3u8", "is a live HLS media playlist that lists no segment yet"),
+])
+func aPlaylistWithoutSegmentsSaysWhy(name: String, message: String) throws {
+  #expect {
+    _ = try MediaProbe.probe(path: fixtures + "/manifest-layouts/empty/" + name)
+  } throws: { error in
+    guard let error = error as? MediaError else { return false }
+    return error.kind == .malformed && error.description.contains(message)
+  }
 }

@@ -374,9 +374,14 @@ public enum ManifestParser {
     path: String, playlist: HLSPlaylist, reader: inout SegmentReader
   ) throws(MediaError) -> MediaInfo {
     guard let segment = playlist.segments.first else {
+      // Nothing to read tracks from: a complete playlist has no media, a live one none yet.
       throw MediaError(
         kind: .malformed, operation: "HLSPlaylist",
-        detail: "'\(path)' is an HLS media playlist without segments")
+        detail: playlist.hasEndList
+          ? "'\(path)' is a complete HLS media playlist (#EXT-X-ENDLIST) that lists no "
+            + "segment: it has no media, so no tracks"
+          : "'\(path)' is a live HLS media playlist that lists no segment yet: no tracks "
+            + "until one is added")
     }
     var (audio, subtitles) = try reader.tracks(
       of: segment, playlist: reader.manifest, name: path)
