@@ -122,6 +122,13 @@ NAMED = {
     "whitespace-lines.srt": "1\n00:00:01,000 --> 00:00:02,000\nBefore a spaced line\n  \n"
     "2\n00:00:03,000 --> 00:00:04,000\nAfter\n",
     "number-without-timing.srt": "1\nNo timing here\n\n" + plain(2),
+    # Cues 2, 4 and 6 lost their timing lines (2 its text too): each number is the one the
+    # next cue should have, one less than the next cue's. Not text of the cue before them.
+    "lost-timing-lines.srt": "1\n00:00:01,000 --> 00:00:02,000\nFirst\n\n"
+    "2\nThis cue lost its timing line\n\n"
+    "3\n00:00:05,000 --> 00:00:06,000\nThird\n4\n\n"
+    "5\n00:00:09,000 --> 00:00:10,000\nFifth\n6\n"
+    "7\n00:00:13,000 --> 00:00:14,000\nSeventh\n",
     "long-text.srt": cue(1, 1000, 9000, "\n".join("Line {} of a long cue".format(i)
                                                     for i in range(12))),
 }

@@ -91,12 +91,12 @@ private func mediaPlaylist(_ segments: [String], map: String? = nil, key: String
 /// Media playlists whose first segment is not read: each fails as malformed (exit 65 from the
 /// command line), never an empty success.
 @Test(arguments: [
-  ("remote", mediaPlaylist(["https://example.com/seg0.ts"]), "not a file in its folder"),
-  ("absolute", mediaPlaylist(["/etc/passwd"]), "not a file in its folder"),
-  ("file-url", mediaPlaylist(["file:///etc/passwd"]), "not a file in its folder"),
-  ("outside", mediaPlaylist(["../../../../../../etc/passwd"]), "not a file in its folder"),
+  ("remote", mediaPlaylist(["https://example.com/seg0.ts"]), "not a file it may open"),
+  ("absolute", mediaPlaylist(["/etc/passwd"]), "not a file it may open"),
+  ("file-url", mediaPlaylist(["file:///etc/passwd"]), "not a file it may open"),
+  ("outside", mediaPlaylist(["../../../../../../etc/passwd"]), "not a file it may open"),
   ("encrypted", mediaPlaylist(["seg0.ts"], key: "AES-128"), "encrypted"),
-  ("empty", "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-ENDLIST\n", "without segments"),
+  ("empty", "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-ENDLIST\n", "lists no segment"),
   ("itself", mediaPlaylist(["list.m3u8"]), "first segment"),
   ("not-media", mediaPlaylist(["notes.txt"]), "first segment"),
 ])
@@ -127,11 +127,53 @@ func unreadableSegmentsAreMalformed(name: String, playlist: String, message: Str
     guard let error = error as? MediaError else { return false }
     return error.kind == .notFound && error.description.contains("'nothing.ts' is missing")
   }
+  // Out of the folder, a media file's name is missing too; another is refused.
   write(mediaPlaylist(["../nothing-here.ts"]), to: dir + "/up.m3u8")
   #expect {
     _ = try MediaProbe.probe(path: dir + "/up.m3u8")
   } throws: { error in
+    (error as? MediaError)?.kind == .notFound
+  }
+  write(mediaPlaylist(["../nothing-here.key"]), to: dir + "/key.m3u8")
+  #expect {
+    _ = try MediaProbe.probe(path: dir + "/key.m3u8")
+  } throws: { error in
     (error as? MediaError)?.kind == .malformed
+  }
+}
+
+/// `Tests/Fixtures/manifest-layouts/packager` (`Scripts/make-manifest-layout-fixtures.sh`): a
+/// media playlist in `video/` whose segments are `../segments/seg1.ts` and on, as packagers
+/// lay them out; the reference resolves against the playlist's folder as RFC 3986 resolves
+/// it, as players and ffprobe read it.
+@Test func aSegmentInASiblingFolderIsRead() throws {
+  let info = try MediaProbe.probe(path: fixtures + "/manifest-layouts/packager/video/index.m3u8")
+  #expect(info.demuxerName == "hls")
+  #expect(info.audio.map(\.codec) == ["mp2", "ac3"])
+  #expect(info.audio.map(\.channels) == [2, 6])
+}
+
+/// Out of the playlist's folder only media files are opened, and no link is followed there:
+/// `..` does not reach files that are not media, nor files through a link.
+@Test func outOfTheFolderOnlyMediaFilesWithoutLinksAreOpened() throws {
+  let dir = folder("up")
+  defer { remove(dir) }
+  copy("stereo-surround.ts", to: dir, as: "segments/seg1.ts")
+  copy("stereo-surround.ts", to: dir, as: "segments/seg1.bin")
+  copy("stereo-surround.ts", to: dir, as: "elsewhere/real.ts")
+  symlink(dir + "/elsewhere/real.ts", dir + "/segments/link.ts")
+  mkdir(dir + "/video", 0o755)
+  let cases: [(segment: String, readable: Bool)] = [
+    ("../segments/seg1.ts", true), ("./../segments/../segments/seg1.ts", true),
+    ("../segments/SEG1.TS", false), ("..%2Fsegments%2Fseg1.ts", true),
+    ("../segments/seg1.bin", false), ("../segments/link.ts", false),
+    ("../../../../../../etc/passwd", false), ("../../../../../../etc/hostname", false),
+  ]
+  for (index, item) in cases.enumerated() {
+    let path = dir + "/video/list\(index).m3u8"
+    write(mediaPlaylist([item.segment]), to: path)
+    let audio = try? MediaProbe.probe(path: path).audio.count
+    #expect(audio == (item.readable ? 2 : nil), "\(item.segment)")
   }
 }
 
@@ -346,4 +388,20 @@ func unreadableSegmentsAreMalformed(name: String, playlist: String, message: Str
   #expect(track.sampleRate == 8000)
   #expect(track.channels == 1)
   #expect(track.bitRate == 8000)
+}
+
+/// `Tests/Fixtures/manifest-layouts/empty` (`Scripts/make-manifest-layout-fixtures.sh`): a
+/// media playlist that lists no segment has no tracks to list (malformed: exit 65), and the
+/// message says which: a complete (VOD) playlist has no media, a live one none yet.
+@Test(arguments: [
+  ("vod.m3u8", "is a complete HLS media playlist (#EXT-X-ENDLIST) that lists no segment"),
+  ("live.m3u8", "is a live HLS media playlist that lists no segment yet"),
+])
+func aPlaylistWithoutSegmentsSaysWhy(name: String, message: String) throws {
+  #expect {
+    _ = try MediaProbe.probe(path: fixtures + "/manifest-layouts/empty/" + name)
+  } throws: { error in
+    guard let error = error as? MediaError else { return false }
+    return error.kind == .malformed && error.description.contains(message)
+  }
 }

@@ -924,3 +924,55 @@ func representationsOfDifferentRatesLeaveTheRateUnknown(
     """)
   #expect(info.audio.first?.sampleRate == 22050)
 }
+
+/// A set whose representations state different channel counts has no one count, as for rates:
+/// the track's channels are unknown rather than the first representation's. A configuration
+/// the set states, or one count all its representations share (under any scheme), is kept.
+@Test(arguments: [
+  (
+    #"<Representation id="st" bandwidth="64000"><AudioChannelConfiguration schemeIdUri="urn:mpeg:dash:23003:3:audio_channel_configuration:2011" value="2"/></Representation><Representation id="mc" bandwidth="96000"><AudioChannelConfiguration schemeIdUri="urn:mpeg:dash:23003:3:audio_channel_configuration:2011" value="6"/></Representation>"#,
+    0
+  ),
+  (
+    #"<Representation id="st" bandwidth="64000"><AudioChannelConfiguration schemeIdUri="urn:mpeg:dash:23003:3:audio_channel_configuration:2011" value="2"/></Representation><Representation id="mc" bandwidth="96000"><AudioChannelConfiguration schemeIdUri="urn:mpeg:mpegB:cicp:ChannelConfiguration" value="2"/></Representation>"#,
+    2
+  ),
+  (
+    #"<Representation id="st" bandwidth="64000"/><Representation id="mc" bandwidth="96000"><AudioChannelConfiguration schemeIdUri="urn:mpeg:dash:23003:3:audio_channel_configuration:2011" value="6"/></Representation>"#,
+    6
+  ),
+  (
+    #"<AudioChannelConfiguration schemeIdUri="urn:mpeg:dash:23003:3:audio_channel_configuration:2011" value="6"/><Representation id="st" bandwidth="64000"><AudioChannelConfiguration schemeIdUri="urn:mpeg:dash:23003:3:audio_channel_configuration:2011" value="2"/></Representation>"#,
+    6
+  ),
+])
+func representationsOfDifferentChannelCountsLeaveTheCountUnknown(
+  content: String, expected: Int
+) throws {
+  let text = """
+    <MPD type="static" mediaPresentationDuration="PT8S"><Period>
+    <AdaptationSet mimeType="audio/mp4" codecs="mp4a.40.2" lang="fr">\(content)
+    </AdaptationSet></Period></MPD>
+    """
+  let parsed = try DASHManifest(bytes: Array(text.utf8))
+  #expect(parsed.adaptationSets.first?.channelCountsDiffer == (expected == 0))
+  let info = try dash(text)
+  #expect(info.audio.count == 1)
+  #expect(info.audio.first?.channels == expected)
+  #expect(info.audio.first?.channelLayout == [0: "", 2: "stereo", 6: "5.1"][expected])
+}
+
+/// `Tests/Fixtures/manifest-layouts/dash-per-representation`
+/// (`Scripts/make-manifest-layout-fixtures.sh`): each representation's initialization segment
+/// is AAC mono at 8 kHz. It fills in what the representations leave out, not a count or rate
+/// they state differently (it is only the first representation's).
+@Test func anInitializationSegmentDoesNotDecideWhatRepresentationsStateDifferently() throws {
+  let info = try MediaProbe.probe(
+    path: fixtures + "/manifest-layouts/dash-per-representation/manifest.mpd")
+  #expect(info.audio.map(\.language) == ["en", "fr", "de"])
+  // English: stereo and 5.1 representations; the set's rate.
+  #expect(info.audio.map(\.channels) == [0, 2, 2])
+  // German: 48 kHz and 44.1 kHz representations.
+  #expect(info.audio.map(\.sampleRate) == [48000, 48000, 0])
+  #expect(info.audio.map(\.bitRate) == [384_000, 128_000, 192_000])
+}

@@ -10,6 +10,13 @@ func subtitleFixture(_ name: String) throws -> [UInt8] {
   return [UInt8](try Data(contentsOf: url))
 }
 
+/// The bytes of `Tests/Fixtures/subtitles-wild/<name>` (`Scripts/make-wild-srt.py`).
+func wildSubtitleFixture(_ name: String) throws -> [UInt8] {
+  let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Fixtures/subtitles-wild/\(name)")
+  return [UInt8](try Data(contentsOf: url))
+}
+
 @Test func messyFixtureParsesWithEveryRepairReported() throws {
   let document = try SubtitleFile.parse(try subtitleFixture("messy.srt"))
   #expect(document.format == .srt)

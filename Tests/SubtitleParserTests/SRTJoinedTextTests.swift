@@ -103,6 +103,72 @@ import Testing
     #expect(cues == ["1|1.0|2.0|A\n42\n10:30 tomorrow"])
   }
 
+  static let lostWithText = "cue number without a timing line skipped with its text"
+  static let lost = "cue number without a timing line skipped"
+
+  /// The number the next cue should have, then text, no timing line: a cue whose timing line
+  /// is lost, skipped with its text (Media3 and VLC skip it; FFmpeg shows `2` and the text as
+  /// more text of cue 1). Cue 3 is then in sequence.
+  @Test(arguments: ["\n\n3\n", "\n3\n"])
+  func theNextCuesNumberThenTextIsALostCue(before3: String) throws {
+    let (cues, notes) = try Self.read(
+      "1\n00:00:01,000 --> 00:00:02,000\nA\n\n2\nLost text\nsecond line" + before3
+        + "00:00:05,000 --> 00:00:06,000\nC\n")
+    #expect(cues == ["1|1.0|2.0|A", "3|5.0|6.0|C"])
+    #expect(notes == ["5: \(Self.lostWithText)"])
+  }
+
+  @Test func aLostCueAtTheEndIsNotText() throws {
+    let (cues, notes) = try Self.read("1\n00:00:01,000 --> 00:00:02,000\nA\n\n2\nLost\n")
+    #expect(cues == ["1|1.0|2.0|A"])
+    #expect(notes == ["5: \(Self.lostWithText)"])
+  }
+
+  /// A bare number at the end of a cue's text, the next cue's number less one, before a blank
+  /// line or the next cue's number and timing line: a cue number whose timing line (and blank
+  /// line) is lost, not text.
+  @Test(arguments: ["\n\n", "\n", "\n\n\n"])
+  func aTrailingNumberBeforeTheNextNumberIsALostCue(after2: String) throws {
+    let (cues, notes) = try Self.read(
+      "1\n00:00:01,000 --> 00:00:02,000\nA\n2" + after2 + "3\n00:00:05,000 --> 00:00:06,000\nC\n")
+    #expect(cues == ["1|1.0|2.0|A", "3|5.0|6.0|C"])
+    #expect(notes.first == "4: \(Self.lost)")
+    #expect(!notes.contains { $0.contains("out of sequence") })
+  }
+
+  /// A number that is text stays: the only text of its cue, a number the next cue also has,
+  /// one out of sequence, or one with no cue number after it.
+  @Test(arguments: [
+    ("1\n00:00:01,000 --> 00:00:02,000\n2\n\n3\n00:00:05,000 --> 00:00:06,000\nC\n", "2"),
+    (
+      "1\n00:00:01,000 --> 00:00:02,000\nRooms left:\n2\n\n2\n00:00:05,000 --> 00:00:06,000\nC\n",
+      "Rooms left:\n2"
+    ),
+    ("1\n00:00:01,000 --> 00:00:02,000\nA\n7\n\n8\n00:00:05,000 --> 00:00:06,000\nC\n", "A\n7"),
+    ("1\n00:00:01,000 --> 00:00:02,000\nA\n2\n", "A\n2"),
+    ("1\n00:00:01,000 --> 00:00:02,000\nA\n2\n\nLater text\n", "A\n2\nLater text"),
+  ])
+  func aNumberThatIsTextStays(file: String, text: String) throws {
+    let (cues, notes) = try Self.read(file)
+    #expect(cues.first == "1|1.0|2.0|\(text)")
+    #expect(!notes.contains { $0.contains("without a timing line") })
+  }
+
+  /// `Tests/Fixtures/subtitles-wild/lost-timing-lines.srt`: cues 2, 4 and 6 lost their timing
+  /// lines, each in one of the forms above.
+  @Test func lostTimingLinesFixture() throws {
+    let document = try SubtitleFile.parse(try wildSubtitleFixture("lost-timing-lines.srt"))
+    #expect(
+      document.cues.map { "\(document.id(of: $0))|\(document.text(of: $0))" } == [
+        "1|First", "3|Third", "5|Fifth", "7|Seventh",
+      ])
+    #expect(
+      document.diagnostics.map { "\($0.line): \($0.reason)" } == [
+        "5: \(Self.lostWithText)", "11: \(Self.lost)", "16: \(Self.lost)",
+        "18: missing blank line: a timing line starts a new cue",
+      ])
+  }
+
   @Test func overrideBlocksInJoinedTextAreRemoved() throws {
     let document = try SubRip.parse(
       Array("1\n00:00:01,000 --> 00:00:02,000\nA\n\n{\\b1}B{\\b0}\n".utf8))

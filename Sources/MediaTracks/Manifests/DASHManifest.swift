@@ -29,10 +29,19 @@ public struct DASHManifest: Hashable, Sendable, Codable {
     public var roles: [Descriptor]
     /// `Accessibility` descriptors.
     public var accessibility: [Descriptor]
-    /// `AudioChannelConfiguration` descriptors.
+    /// `AudioChannelConfiguration` descriptors: the set's own, else those of its
+    /// representations when every one that states some states the same channel count; none
+    /// when they state different counts (which plays is the player's choice).
     public var audioChannelConfiguration: [Descriptor]
-    /// `audioSamplingRate` in Hz, or `nil`.
+    /// `audioSamplingRate` in Hz: the set's own, else the one every representation that states
+    /// one shares; `nil` when none states one, or when they state different rates.
     public var sampleRate: Int?
+    /// Whether the set states no channel configuration of its own and its representations
+    /// state different channel counts: the set has no one count, not an unknown one.
+    public var channelCountsDiffer = false
+    /// Whether the set states no `audioSamplingRate` of its own and its representations state
+    /// different rates.
+    public var sampleRatesDiffer = false
     /// The highest `bandwidth` among the representations, in bits per second, or `nil`.
     public var bandwidth: Int?
     /// Every representation's `bandwidth`, in bits per second, ascending, without repeats.
@@ -194,6 +203,8 @@ public struct DASHManifest: Hashable, Sendable, Codable {
         }
       }
     }
+    let channels = channelConfiguration(set, representations)
+    let rate = sampleRate(set, representations)
     return AdaptationSet(
       id: set.attributes["id"], mediaType: mediaType, mimeType: mimeType, codecs: codecs,
       language: set.attributes["lang"]
@@ -201,8 +212,9 @@ public struct DASHManifest: Hashable, Sendable, Codable {
         ?? set.children("ContentComponent").lazy.compactMap { $0.attributes["lang"] }.first,
       label: label, roles: descriptors("Role", in: scope),
       accessibility: descriptors("Accessibility", in: scope),
-      audioChannelConfiguration: descriptors("AudioChannelConfiguration", in: scope),
-      sampleRate: sampleRate(set, representations), bandwidth: bandwidths.last,
+      audioChannelConfiguration: channels.descriptors,
+      sampleRate: rate.value, channelCountsDiffer: channels.differ,
+      sampleRatesDiffer: rate.differ, bandwidth: bandwidths.last,
       bandwidths: bandwidths,
       representationCount: representations.count, period: period,
       switchableWith: switchable, contentProtection: descriptors("ContentProtection", in: scope),
@@ -217,9 +229,12 @@ public struct DASHManifest: Hashable, Sendable, Codable {
   }
 
   /// The set's `audioSamplingRate` in Hz: the set's own, else the one its representations
-  /// state; `nil` when none states one, or when they state different rates (a set of a 48 kHz
-  /// and a 44.1 kHz representation has no one rate: which plays is the player's choice).
-  private static func sampleRate(_ set: XMLElement, _ representations: [XMLElement]) -> Int? {
+  /// state; `nil` when none states one, or when they state different rates (`differ`: a set of
+  /// a 48 kHz and a 44.1 kHz representation has no one rate: which plays is the player's
+  /// choice).
+  private static func sampleRate(
+    _ set: XMLElement, _ representations: [XMLElement]
+  ) -> (value: Int?, differ: Bool) {
     func rate(_ element: XMLElement) -> Int? {
       guard let value = element.attributes["audioSamplingRate"], !value.isEmpty else { return nil }
       // One number, or a range "min max" (the first is kept).
@@ -227,9 +242,32 @@ public struct DASHManifest: Hashable, Sendable, Codable {
         $0 > 0 ? $0 : nil
       }
     }
-    if let own = rate(set) { return own }
+    if let own = rate(set) { return (own, false) }
     let stated = Set(representations.compactMap(rate))
-    return stated.count == 1 ? stated.first : nil
+    return stated.count == 1 ? (stated.first, false) : (nil, stated.count > 1)
+  }
+
+  /// The set's `AudioChannelConfiguration` descriptors: its own, else the first
+  /// representation's that states some, when every representation that states some states the
+  /// same channel count; none when they state different counts (`differ`: a set of a stereo
+  /// and a 5.1 representation has no one count, as for ``sampleRate(_:_:)``).
+  private static func channelConfiguration(
+    _ set: XMLElement, _ representations: [XMLElement]
+  ) -> (descriptors: [Descriptor], differ: Bool) {
+    let own = descriptors("AudioChannelConfiguration", in: [set])
+    if !own.isEmpty { return (own, false) }
+    var first: (descriptors: [Descriptor], count: Int?)? = nil
+    for representation in representations {
+      let stated = descriptors("AudioChannelConfiguration", in: [representation])
+      guard !stated.isEmpty else { continue }
+      let count = stated.lazy.compactMap(ManifestParser.channelCount).first
+      guard let known = first else {
+        first = (stated, count)
+        continue
+      }
+      if known.count != count { return ([], true) }
+    }
+    return (first?.descriptors ?? [], false)
   }
 
   /// The segment descriptions one element holds (its first `SegmentTemplate`, `SegmentList`

@@ -30,8 +30,9 @@ public enum HLSSubtitleSegments {
   /// - Returns: One byte array per segment; the caller owns them.
   /// - Throws: `MediaError` `.malformed` when it is not an HLS media playlist (a multivariant
   ///   playlist names the subtitle playlists to give instead), lists no segment or too many,
-  ///   names a segment that is not a file in its folder (local) or not an http(s) URL (remote),
-  ///   is encrypted, has fragmented MP4 segments (an `#EXT-X-MAP`), or its segments exceed
+  ///   names a segment that is not a file it may open (local: a relative path to a file in its
+  ///   folder, or out of it to a file with a media extension that no link leads to) or not an
+  ///   http(s) URL (remote), is encrypted, has fragmented MP4 segments (an `#EXT-X-MAP`), or its segments exceed
   ///   ``maximumBytes``; a segment's read error (a 4xx
   ///   answer: `.notFound`; a timeout) as it happens.
   public static func read(
@@ -120,7 +121,9 @@ public enum HLSSubtitleSegments {
           path,
           isRemote
             ? "names a segment '\(uri)' that is not an http(s) URL"
-            : "names a segment '\(uri)' that is not a file in its folder")
+            : "names a segment '\(uri)' that is not a file it may open (URLs, absolute "
+              + "paths, links out of its folder and, out of its folder, files without a media "
+              + "extension are not opened)")
       }
       targets.append(target)
     }

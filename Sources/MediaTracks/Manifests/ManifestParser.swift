@@ -184,8 +184,13 @@ public enum ManifestParser {
       guard track.codec.isEmpty || track.channels == 0 || track.sampleRate == 0,
         manifest.adaptationSets.indices.contains(track.index),
         let uri = manifest.adaptationSets[track.index].initialization,
-        let audio = reader.mediaTracks(uri)?.audio, let found = audio.first
+        let audio = reader.mediaTracks(uri)?.audio, var found = audio.first
       else { continue }
+      // The segment is the first representation's: where the representations state different
+      // counts or rates, its own is not the set's.
+      let set = manifest.adaptationSets[track.index]
+      if set.channelCountsDiffer { found.channels = 0 }
+      if set.sampleRatesDiffer { found.sampleRate = 0 }
       info.audio[position].fill(from: found, alone: audio.count == 1)
     }
   }
@@ -369,9 +374,14 @@ public enum ManifestParser {
     path: String, playlist: HLSPlaylist, reader: inout SegmentReader
   ) throws(MediaError) -> MediaInfo {
     guard let segment = playlist.segments.first else {
+      // Nothing to read tracks from: a complete playlist has no media, a live one none yet.
       throw MediaError(
         kind: .malformed, operation: "HLSPlaylist",
-        detail: "'\(path)' is an HLS media playlist without segments")
+        detail: playlist.hasEndList
+          ? "'\(path)' is a complete HLS media playlist (#EXT-X-ENDLIST) that lists no "
+            + "segment: it has no media, so no tracks"
+          : "'\(path)' is a live HLS media playlist that lists no segment yet: no tracks "
+            + "until one is added")
     }
     var (audio, subtitles) = try reader.tracks(
       of: segment, playlist: reader.manifest, name: path)

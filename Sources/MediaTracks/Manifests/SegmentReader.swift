@@ -163,8 +163,9 @@ struct SegmentReader {
       throw MediaError(
         kind: .malformed, operation: "HLSPlaylist",
         detail:
-          "'\(name)' is a media playlist whose \(what) '\(target)' is not a file in its "
-          + "folder (URLs, absolute paths and paths out of the folder are not opened)")
+          "'\(name)' is a media playlist whose \(what) '\(target)' is not a file it may "
+          + "open (URLs, absolute paths, links out of its folder and, out of its folder, files "
+          + "without a media extension are not opened)")
     }
     reads += 1
     return SegmentReader.marked(
@@ -262,28 +263,78 @@ struct SegmentReader {
       by: segment)
   }
 
-  /// The local file `uri` names relative to the file `base`, links resolved, when it is inside
-  /// the manifest's folder; `nil` for a URL, an absolute path, a path out of the folder or a
-  /// missing file. For a remote manifest, the http(s) URL `uri` resolves to against the URL
+  /// The local file `uri` names relative to the file `base`, links resolved: a relative
+  /// reference resolved as RFC 3986 resolves it (`.` and `..` segments removed from the path,
+  /// as players resolve `../segments/seg1.ts`). A file inside the manifest's folder may be
+  /// reached through links that stay in it; a file out of the folder only when it has a media
+  /// segment or playlist extension (``mediaExtensions``) and no link leads to it, so that a
+  /// manifest cannot make mtool open files that are not media (`../../etc/passwd`), nor follow
+  /// a link planted in its folder. `nil` for a URL, an absolute path, a file it may not open or
+  /// a missing file. For a remote manifest, the http(s) URL `uri` resolves to against the URL
   /// `base`, or `nil`.
   func resolve(_ uri: String, relativeTo base: String) -> String? {
     if remote != nil { return RemoteURL.resolve(uri, against: base) }
-    guard let root, let decoded = SegmentReader.relativePath(uri),
-      let resolved = SegmentReader.realPath(SegmentReader.folder(of: base) + "/" + decoded)
+    guard let root, let path = localPath(uri, relativeTo: base),
+      let resolved = SegmentReader.realPath(path)
     else { return nil }
-    guard resolved.hasPrefix(root == "/" ? "/" : root + "/") else { return nil }
+    if SegmentReader.isInside(resolved, root) { return resolved }
+    guard !SegmentReader.isInside(path, root), resolved == path,
+      SegmentReader.hasMediaExtension(path)
+    else { return nil }
     return resolved
   }
 
   /// Whether `uri` is a relative path that ``resolve(_:relativeTo:)`` would open but that names
   /// nothing (a segment not copied along with its playlist), rather than a URL, an absolute
-  /// path or a path out of the folder, which are refused whether they exist or not.
+  /// path or a file it may not open, which are refused whether they exist or not.
   func isMissing(_ uri: String, relativeTo base: String) -> Bool {
-    guard remote == nil, root != nil, let decoded = SegmentReader.relativePath(uri),
-      !decoded.split(separator: "/").contains("..")
+    guard remote == nil, let root, let path = localPath(uri, relativeTo: base),
+      SegmentReader.isInside(path, root) || SegmentReader.hasMediaExtension(path)
     else { return false }
     var info = stat()
-    return lstat(SegmentReader.folder(of: base) + "/" + decoded, &info) != 0 && errno == ENOENT
+    return lstat(path, &info) != 0 && errno == ENOENT
+  }
+
+  /// The absolute path the relative reference `uri` names from the file `base`: `base`'s
+  /// folder with links resolved, then `uri`'s segments with `.` and `..` removed as RFC 3986
+  /// removes them (`..` at the top stays there); `nil` for what ``relativePath(_:)`` refuses
+  /// or a folder that cannot be resolved.
+  func localPath(_ uri: String, relativeTo base: String) -> String? {
+    guard let decoded = SegmentReader.relativePath(uri),
+      let folder = SegmentReader.realPath(SegmentReader.folder(of: base))
+    else { return nil }
+    var parts: [Substring] = []
+    for part in (folder + "/" + decoded).split(separator: "/", omittingEmptySubsequences: true) {
+      if part == "." { continue }
+      if part == ".." {
+        _ = parts.popLast()
+      } else {
+        parts.append(part)
+      }
+    }
+    return "/" + parts.joined(separator: "/")
+  }
+
+  /// Whether the absolute path `path` is inside the folder `root`.
+  static func isInside(_ path: String, _ root: String) -> Bool {
+    root == "/" || path.hasPrefix(root + "/")
+  }
+
+  /// The extensions of the files a manifest may name out of its folder (any case): media
+  /// segments, initialization sections, subtitle segments and playlists. FFmpeg's HLS demuxer
+  /// keeps a playlist from opening other files with a list alike (`allowed_extensions`).
+  static let mediaExtensions: Set<String> = [
+    "3gp", "aac", "ac3", "ac4", "avi", "cmfa", "cmft", "cmfv", "dts", "ec3", "eac3", "flac",
+    "fmp4", "m2ts", "m3u", "m3u8", "m4a", "m4s", "m4v", "mka", "mkv", "mov", "mp2", "mp3", "mp4",
+    "mpd", "mpeg", "mpegts", "mpg", "mts", "oga", "ogg", "opus", "ts", "vtt", "wav", "webm",
+    "webvtt",
+  ]
+
+  /// Whether the last part of `path` ends in one of ``mediaExtensions``.
+  static func hasMediaExtension(_ path: String) -> Bool {
+    let name = path.split(separator: "/").last ?? ""
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+    return mediaExtensions.contains(name[name.index(after: dot)...].lowercased())
   }
 
   /// `uri` as a path relative to its playlist's folder: trimmed, without its query or fragment,

@@ -154,8 +154,15 @@ struct SRTParser {
       at.state = .between
       cueTexts(head, &at, &lines, &braces, n)
     }
-    if at.state == .afterNumber {
-      note(at.pendingLine, at.pendingId.lowerBound, "cue number without a timing line skipped")
+    if at.state == .afterNumber { skipPending(&at) }
+  }
+
+  /// Notes that the pending cue number has no timing line; when it is the number the next cue
+  /// should have, the cue after it should have the next one.
+  mutating func skipPending(_ at: inout Position) {
+    note(at.pendingLine, at.pendingId.lowerBound, "cue number without a timing line skipped")
+    if SRTParser.bareNumber(p, at.pendingId.lowerBound, at.pendingId.upperBound) == at.expected {
+      at.expected &+= 1
     }
   }
 
@@ -219,7 +226,7 @@ struct SRTParser {
         timing = found
         timingId = at.pendingId
       } else if SRTParser.isNumber(p, i, eol) {
-        note(at.pendingLine, at.pendingId.lowerBound, "cue number without a timing line skipped")
+        skipPending(&at)
         at.pendingId = i..<eol
         at.pendingLine = at.line
       } else if SRTParser.isDamagedTiming(p, i, eol, afterNumber: true) {
@@ -229,12 +236,25 @@ struct SRTParser {
         note(at.line, i, "cue with an unreadable timing line skipped")
         lastCue = -1
         at.state = .garbage
+      } else if !blank && lastCue >= 0
+        && SRTParser.bareNumber(p, at.pendingId.lowerBound, at.pendingId.upperBound)
+          == at.expected
+      {
+        // The number the next cue should have, then text: a cue whose timing line is lost,
+        // skipped with its text (as Media3's and VLC's readers skip it; FFmpeg's shows the
+        // number and text as more text of the cue before).
+        note(
+          at.pendingLine, at.pendingId.lowerBound,
+          "cue number without a timing line skipped with its text")
+        at.expected &+= 1
+        lastCue = -1
+        at.state = .garbage
       } else if !blank && lastCue >= 0 {
-        // A number line and text, no timing line: both are text of the last cue.
+        // Another number line and text, no timing line: both are text of the last cue.
         join(at.pendingId.lowerBound, eol, line: at.pendingLine)
         at.state = .inCue
       } else {
-        note(at.pendingLine, at.pendingId.lowerBound, "cue number without a timing line skipped")
+        skipPending(&at)
         if !blank { note(at.line, i, "text outside a cue skipped") }
         at.state = blank ? .between : .garbage
       }
@@ -300,6 +320,9 @@ struct SRTParser {
           body.textEnd = mark
         }
       }
+      if body.lastLineIsNumber && body.textStart >= 0 {
+        dropLostNumber(&body, nextId, &at, n)
+      }
       finish(
         head.timing, head.id, head.line, head.timingEnd, body.textStart, body.textEnd, n, &braces)
       guard let found = body.next else { break }
@@ -309,6 +332,54 @@ struct SRTParser {
       at.i = body.nextEnd &+ 1
       at.line &+= 1
     }
+  }
+
+  /// Drops the last text line of `body` when it is a cue number whose timing line is lost: the
+  /// number the next cue should have (`at.expected`), one less than the next cue's number (the
+  /// line `nextId` before a timing line, or the first line after the blank lines that end the
+  /// text), after another text line of the cue. `A`, `2`, then `3` and a timing line is the cue
+  /// `A` and cue 3; cue 2 lost its timing line and text. A cue whose only text is a number, or a
+  /// number the next cue also has, keeps it. Read only when the last line held a number.
+  @inline(never)
+  mutating func dropLostNumber(
+    _ body: inout CueBody, _ nextId: Range<Int>, _ at: inout Position, _ n: Int
+  ) {
+    let end = body.textEnd
+    var start = end
+    while start > body.textStart && p[start &- 1] != 0x0A { start &-= 1 }
+    guard start > body.textStart, let value = SRTParser.bareNumber(p, start, end),
+      value == at.expected
+    else { return }
+    let next: Int?
+    if body.next != nil {
+      next = SRTParser.bareNumber(p, nextId.lowerBound, nextId.upperBound)
+    } else {
+      next = nextNumber(from: at.i, n)
+    }
+    guard next == value &+ 1 else { return }
+    // The line's number: `at.line` is the line at `at.i` (past the end: one more).
+    var line = at.line
+    var k = start
+    while k < min(at.i, n) {
+      if p[k] == 0x0A { line &-= 1 }
+      k &+= 1
+    }
+    if at.i > n { line &-= 1 }
+    note(line, start, "cue number without a timing line skipped")
+    at.expected = value &+ 1
+    body.textEnd = start &- 1
+  }
+
+  /// The number on the first line at or after `from` that is not blank, if that line is a
+  /// number alone.
+  func nextNumber(from: Int, _ n: Int) -> Int? {
+    var i = from
+    while i < n {
+      let eol = ByteScanner.findMemchr(0x0A, p.base, i, n)
+      if !SRTParser.isBlank(p, i, eol) { return SRTParser.bareNumber(p, i, eol) }
+      i = eol &+ 1
+    }
+    return nil
   }
 
   /// Where the last text line of `body` holds a byte order mark followed by digits alone (the
@@ -597,6 +668,19 @@ struct SRTParser {
       k += 1
     }
     return afterNumber && timestampOnly && colon
+  }
+
+  /// The value of `p[from..<end]` when it is digits only (at most 18), with optional spaces
+  /// around them; nil otherwise.
+  static func bareNumber(_ p: ByteView, _ from: Int, _ end: Int) -> Int? {
+    guard isNumber(p, from, end) else { return nil }
+    var value = 0
+    var digits = 0
+    for k in from..<end where p[k] &- 0x30 < 10 {
+      value = value &* 10 &+ Int(p[k] &- 0x30)
+      digits &+= 1
+    }
+    return digits <= 18 ? value : nil
   }
 
   /// Digits only, with optional spaces around them.
