@@ -4,7 +4,7 @@
 // applause-like noise, stereo sources with distinct levels; see RealContent.swift), in one run.
 //
 //   swift run -c release StretchQuality [--quick] [--ours-only] [--json-out PATH]
-//       [--only SIGNALS] [--tools NAMES] [--speeds SPEEDS] [--no-throughput]
+//       [--only SIGNALS] [--tools NAMES] [--speeds SPEEDS] [--no-throughput] [--seed N]
 //
 // --quick times 10 s instead of 60 s of audio; --ours-only skips the peers; --json-out also
 // writes every figure to PATH as JSON (for Scripts/check-thresholds.py). Peers run as commands
@@ -14,7 +14,9 @@
 // stereolevels; the click train always runs, as it aligns the spectrograms), --tools keeps the
 // peers whose name contains one of the comma-separated words (case-insensitive), --speeds
 // keeps the comma-separated speeds and --no-throughput skips the throughput runs. The figures
-// not measured print as "n/a" (null in the JSON); `make bench` runs everything.
+// not measured print as "n/a" (null in the JSON); `make bench` runs everything. --seed N draws
+// another band-limited noise for the timeline (0, the default, is the benchmark's own), to see
+// how much a figure owes to one draw of noise.
 import Foundation
 import TimeStretch
 
@@ -129,8 +131,10 @@ let stereoInput: Audio = {
 
 /// Mono band-limited noise (flat to about 2 kHz, then falling): its waveform has no periodic
 /// ambiguity, so short stretches of the output can be located in the input.
+/// The draw of the timeline's noise (`--seed`; 0 is the benchmark's).
+let noiseSeed = option("--seed").flatMap { UInt64($0) } ?? 0
 let noiseInput: Audio = {
-  var rng: UInt64 = 0x9E37_79B9
+  var rng: UInt64 = 0x9E37_79B9 &+ noiseSeed &* 0x2545_F491_4F6C_DD1D
   var lp1 = 0.0
   var lp2 = 0.0
   return synth(frames: inputFrames) { _ in
