@@ -230,6 +230,8 @@ extension FormatContext {
 
   /// Corrects what a sample entry or track header states and only a track's first packet tells
   /// (reads at most 64 packets, and only for the tracks below):
+  /// - in Ogg, the start of a track whose granule positions begin past 0 (see
+  ///   ``correctOggStart(_:firstTimestamp:)``);
   /// - in MP4, the layer of MPEG audio, whose object type (`0x6B`, `0x69`) covers layers I to
   ///   III and which FFmpeg 5.1 lists as MP3 whatever the layer: the frame header tells;
   /// - in MP4, the duration of E-AC-3, whose sample table may state 1,536 samples (six blocks)
@@ -247,10 +249,12 @@ extension FormatContext {
   /// AAC frames already, and their rates are the decoder's.
   func refineFromFirstPackets(_ audio: inout [AudioTrack], path: String) {
     let mp4 = formatName.hasPrefix("mov")
+    let ogg = formatName == "ogg"
     let decodedAlready = formatName == "mpegts" || formatName == "aac"
     var waiting: [Int: Int] = [:]
     for (position, track) in audio.enumerated()
-    where (mp4 && track.codec == "mp3" && track.codecTag == "mp4a")
+    where (ogg && track.duration != nil)
+      || (mp4 && track.codec == "mp3" && track.codecTag == "mp4a")
       || (mp4 && track.codec == "eac3" && track.duration != nil && track.sampleRate > 0)
       || (mp4 && track.codec == "ac3" && track.decodable)
       || (!decodedAlready && track.codec == "aac" && track.decodable
@@ -268,6 +272,10 @@ extension FormatContext {
       guard let position = waiting[index], let data = packet.pointee.data, packet.pointee.size > 0
       else { continue }
       waiting[index] = nil
+      if ogg {
+        correctOggStart(&audio[position], firstTimestamp: packet.pointee.pts)
+        continue
+      }
       switch audio[position].codec {
       case "eac3":
         let bytes = Array(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
@@ -287,6 +295,25 @@ extension FormatContext {
         if let layer = ContainerDeclarations.mpegAudioLayer(bytes) { audio[position].codec = layer }
       }
     }
+  }
+
+  /// Starts an Ogg track's duration at its first packet: a stream whose granule positions
+  /// begin past 0 (VLC 3's Ogg muxer starts a second Vorbis stream about 0.09 s in) lasts from
+  /// its first packet's time (the first page's granule less the packets on it) to its last
+  /// granule. FFmpeg 5.1 takes that start off only when nothing else set the stream's start;
+  /// a Skeleton stream's bone (which VLC writes with a start of 0) does, and the track was
+  /// stated from 0 to its last granule, longer than it decodes. `firstTimestamp` is the
+  /// first packet's in the stream's time base.
+  func correctOggStart(_ track: inout AudioTrack, firstTimestamp: Int64) {
+    let stream = stream(at: track.index)
+    guard firstTimestamp != cff_nopts_value(), firstTimestamp > 0, stream.pointee.duration > 0
+    else { return }
+    let start = stream.pointee.start_time == cff_nopts_value() ? 0 : stream.pointee.start_time
+    let end = start + stream.pointee.duration
+    guard firstTimestamp > start, end > firstTimestamp else { return }
+    let base = av_q2d(stream.pointee.time_base)
+    track.duration = Double(end - firstTimestamp) * base
+    track.startTime = Double(firstTimestamp) * base
   }
 
   /// What the decoder of stream `index` gives for `packet` (its first): the rate in Hz, the
