@@ -74,6 +74,11 @@
 #   sndfile-pcm.ircam              files: 0.1 s mono 16-bit at 8000 Hz, whose headers state no
 #                                  length and whose bit rate FFmpeg 5.1 leaves unset until it
 #                                  reads packets
+#   mp3-in-wave.wav                variable-bit-rate MP3 from lame (with its Info header frame)
+#                                  in WAVE, format tag 0x0055 and a byte rate of 0, as some
+#                                  Windows tools write it (the header written here): 0.5 s of a
+#                                  quiet tone, then 0.5 s of noise, mono at 22050 Hz, which
+#                                  FFmpeg 5.1 states no length for
 #
 # Needs sox, ffmpeg (the AAC-LC core), python3, gst-launch-1.0 with plugins-good (mp4mux,
 # matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc), mkvmerge
@@ -202,6 +207,23 @@ sox -q -n -r 44100 -c 2 "$work/quiet2.wav" synth 1.5 sine 440 vol 0.01
 sox -q -n -r 44100 -c 2 "$work/loud2.wav" synth 0.5 whitenoise vol 0.5
 sox "$work/quiet2.wav" "$work/loud2.wav" "$work/quiet-loud2.wav"
 ffmpeg -v error -y -i "$work/quiet-loud2.wav" -c:a aac -q:a 2 "$out/aac-vbr.aac"
+
+# MP3 in WAVE (MPEGLAYER3WAVEFORMAT) with a byte rate of 0: the header is written here.
+sox -q -n -r 22050 -c 1 "$work/quiet3.wav" synth 0.5 sine 440 vol 0.01
+sox -q -n -r 22050 -c 1 "$work/loud3.wav" synth 0.5 whitenoise vol 0.5
+sox "$work/quiet3.wav" "$work/loud3.wav" "$work/quiet-loud3.wav"
+lame --quiet -V 4 "$work/quiet-loud3.wav" "$work/quiet-loud3.mp3"
+python3 - "$work/quiet-loud3.mp3" "$out/mp3-in-wave.wav" <<'PY'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+# wFormatTag 0x0055, mono, 22050 Hz, 0 bytes/s, block align 1, 0 bits; then wID 1 (MPEG),
+# fdwFlags 2, nBlockSize 0, nFramesPerBlock 1, nCodecDelay 1393.
+fmt = struct.pack("<HHIIHHH", 0x0055, 1, 22050, 0, 1, 0, 12)
+fmt += struct.pack("<HIHHH", 1, 2, 0, 1, 1393)
+body = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt
+body += b"data" + struct.pack("<I", len(data)) + data + b"\0" * (len(data) & 1)
+open(sys.argv[2], "wb").write(b"RIFF" + struct.pack("<I", len(body)) + body)
+PY
 
 # PCM in headers that state no length (libsndfile's PARIS and IRCAM writers).
 sox -R -q -n -r 8000 -c 1 -b 16 "$work/m8.wav" synth 0.1 sine 440 vol 0.5

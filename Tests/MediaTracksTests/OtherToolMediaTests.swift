@@ -659,3 +659,26 @@ func pcmWithoutAStatedBitRateHasItsLength(name: String) throws {
   }.count
   #expect(abs(Double(crossings) - 880 * seconds) < 3)
 }
+
+/// Variable-bit-rate MP3 from lame in WAVE (format tag 0x0055) whose header states a byte rate
+/// of 0, as some Windows tools write it: FFmpeg 5.1 states no length. The `data` chunk's
+/// frames give it, the Info frame included (the decoder gives its samples in WAVE), and the
+/// bit rate is their average, not the header's.
+@Test func mp3InWaveLastsWhatItsFramesHold() throws {
+  let path = otherTool("mp3-in-wave.wav")
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  // The fixture is what it claims: format tag 0x0055, byte rate 0.
+  #expect(bytes[20] == 0x55 && bytes[21] == 0)
+  #expect(bytes[28..<32].allSatisfy { $0 == 0 })
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "mp3")
+  let decoded = try decodeAll(path)
+  #expect(decoded.rate == 22050)
+  let seconds = Double(decoded.frames) / Double(decoded.rate)
+  #expect(abs(try #require(track.duration) - seconds) < 1e-6)
+  #expect(abs(try #require(info.duration) - seconds) < 1e-6)
+  let bitRate = Double(try #require(track.bitRate))
+  let average = Double(bytes.count * 8) / seconds
+  #expect(abs(bitRate - average) < 0.03 * average)
+}
