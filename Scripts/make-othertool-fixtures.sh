@@ -79,6 +79,9 @@
 #                                  Windows tools write it (the header written here): 0.5 s of a
 #                                  quiet tone, then 0.5 s of noise, mono at 22050 Hz, which
 #                                  FFmpeg 5.1 states no length for
+#   opus-preskip.opus              0.37 s of mono Opus from opusenc (16 kb/s): its OpusHead's
+#                                  pre-skip is 312 samples, which FFmpeg 5.1 counts in the
+#                                  stream's length (0.3765 s) and its decoder drops (0.37 s)
 #
 # Needs sox, ffmpeg (the AAC-LC core), python3, gst-launch-1.0 with plugins-good (mp4mux,
 # matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc), mkvmerge
@@ -224,6 +227,10 @@ body = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt
 body += b"data" + struct.pack("<I", len(data)) + data + b"\0" * (len(data) & 1)
 open(sys.argv[2], "wb").write(b"RIFF" + struct.pack("<I", len(body)) + body)
 PY
+
+# A single Opus stream whose pre-skip the decoder drops: 17,760 samples at 48 kHz.
+sox -R -q -n -r 48000 -c 1 -b 16 "$work/m48.wav" synth 0.37 sine 440 vol 0.3
+opusenc --quiet --bitrate 16 "$work/m48.wav" "$out/opus-preskip.opus"
 
 # PCM in headers that state no length (libsndfile's PARIS and IRCAM writers).
 sox -R -q -n -r 8000 -c 1 -b 16 "$work/m8.wav" synth 0.1 sine 440 vol 0.5

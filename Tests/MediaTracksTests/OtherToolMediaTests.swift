@@ -682,3 +682,24 @@ func pcmWithoutAStatedBitRateHasItsLength(name: String) throws {
   let average = Double(bytes.count * 8) / seconds
   #expect(abs(bitRate - average) < 0.03 * average)
 }
+
+/// Opus in Ogg from opusenc (0.37 s, mono): its OpusHead states a pre-skip of 312 samples,
+/// which the last granule position counts and the decoder drops (RFC 7845 section 4.2). The
+/// track lasts the last granule less the pre-skip: exactly what decoding gives, not 0.3765 s.
+@Test func oggOpusLastsItsLastGranuleLessThePreSkip() throws {
+  let path = otherTool("opus-preskip.opus")
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  // The fixture is what it claims: the first page's one packet is an OpusHead with a
+  // pre-skip of 312.
+  let head = 27 + Int(bytes[26])
+  #expect(bytes[head..<(head + 8)].elementsEqual("OpusHead".utf8))
+  #expect(Int(bytes[head + 10]) | Int(bytes[head + 11]) << 8 == 312)
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  let decoded = try decodeAll(path)
+  #expect(decoded.rate == 48000)
+  #expect(decoded.frames == 17760)
+  let seconds = Double(decoded.frames) / Double(decoded.rate)
+  #expect(abs(try #require(track.duration) - seconds) < 1e-9)
+  #expect(abs(try #require(info.duration) - seconds) < 1e-9)
+}

@@ -310,9 +310,10 @@ extension FormatContext {
     else { return }
     let start = stream.pointee.start_time == cff_nopts_value() ? 0 : stream.pointee.start_time
     let end = start + stream.pointee.duration
-    guard firstTimestamp > start, end > firstTimestamp else { return }
+    guard firstTimestamp > start, end - oggPreSkip(ofStream: track.index) > firstTimestamp
+    else { return }
     let base = av_q2d(stream.pointee.time_base)
-    track.duration = Double(end - firstTimestamp) * base
+    track.duration = Double(end - oggPreSkip(ofStream: track.index) - firstTimestamp) * base
     track.startTime = Double(firstTimestamp) * base
   }
 
@@ -480,7 +481,7 @@ extension FormatContext {
     } else if let streamed = streamedAIFFDuration(ofStream: index) {
       seconds = streamed
     } else if value != cff_nopts_value() && value > 0 {
-      seconds = Double(value) * av_q2d(stream.pointee.time_base)
+      seconds = Double(value - oggPreSkip(ofStream: index)) * av_q2d(stream.pointee.time_base)
     } else if formatName == "avi", let indexed = aviIndexedDuration(ofStream: index) {
       seconds = indexed
     } else if formatName == "avi", stream.pointee.nb_frames > 0 {
@@ -502,6 +503,20 @@ extension FormatContext {
     guard let seconds, seconds.isFinite, seconds > 0 else { return nil }
     if isImplausible(seconds) { return nil }
     return seconds
+  }
+
+  /// The samples an Ogg Opus stream's header says to skip at its start (its pre-skip, which
+  /// FFmpeg 5.1 keeps as the initial padding), in the stream's time base (48 kHz): FFmpeg
+  /// states the stream's length in granule positions, from its first packet to its last
+  /// granule, and the decoder drops the pre-skip, so the audio is that much shorter (RFC 7845
+  /// section 4.2: the last sample's position is the last granule less the pre-skip). 0 for
+  /// other codecs and containers: Vorbis, FLAC and Speex in Ogg skip nothing, and Matroska and
+  /// MP4 state Opus's length without it.
+  func oggPreSkip(ofStream index: Int) -> Int64 {
+    guard formatName == "ogg", let parameters = stream(at: index).pointee.codecpar,
+      parameters.pointee.codec_id == AV_CODEC_ID_OPUS, parameters.pointee.initial_padding > 0
+    else { return 0 }
+    return Int64(parameters.pointee.initial_padding)
   }
 
   /// The duration in seconds of an AVI stream counted in bytes (its header's sample size is not
