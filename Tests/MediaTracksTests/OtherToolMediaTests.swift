@@ -703,3 +703,45 @@ func pcmWithoutAStatedBitRateHasItsLength(name: String) throws {
   #expect(abs(try #require(track.duration) - seconds) < 1e-9)
   #expect(abs(try #require(info.duration) - seconds) < 1e-9)
 }
+
+/// The decoded frames and rate of audio stream `index` of `path`.
+private func decodeAll(_ path: String, streamIndex index: Int) throws -> (frames: Int, rate: Int) {
+  var decoder = try AudioDecoder(path: path, streamIndex: index)
+  var buffer: [Float] = []
+  var decoded = 0
+  while case let count = try decoder.read(into: &buffer, maxFrames: 1024), count > 0 {
+    decoded += count
+  }
+  return (decoded, decoder.sampleRate)
+}
+
+/// VLC's two-stream Vorbis Ogg file, whose second stream starts at granule 2076 (0.094 s) while
+/// its Skeleton bone states 0: each track lasts from its first packet to its last granule,
+/// which is what decoding gives but for the first packet's block, which a Vorbis decoder gives
+/// nothing for (256 samples here); the second was stated from 0 (0.506 s for 0.401 s).
+@Test func oggStreamStartingLateLastsFromItsFirstPacket() throws {
+  let path = otherTool("vlc-vorbis-two.ogg")
+  let info = try MediaProbe.probe(path: path)
+  #expect(info.audio.map(\.codec) == ["vorbis", "vorbis"])
+  for track in info.audio {
+    let decoded = try decodeAll(path, streamIndex: track.index)
+    #expect(decoded.rate == 22050)
+    let seconds = Double(decoded.frames) / Double(decoded.rate)
+    let duration = try #require(track.duration)
+    #expect(duration >= seconds && duration <= seconds + 256.0 / 22050 + 1e-9, "\(track.index)")
+  }
+  let late = try #require(info.audio.last)
+  #expect(abs(try #require(late.startTime) - 2076.0 / 22050) < 1e-9)
+  #expect(abs(try #require(late.duration) - (11164.0 - 2076) / 22050) < 1e-9)
+}
+
+/// VLC's Opus stream starts at granule 20 (its first page's granule, 21,140, less 22 packets of
+/// 960 samples), and FFmpeg 5.1 states it up to its last granule from 0: the track lasts its
+/// last granule less its start and its pre-skip (312), exactly what decoding gives.
+@Test func oggOpusStartingPastZeroLastsWhatItDecodes() throws {
+  let path = otherTool("vlc-opus.ogg")
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  let decoded = try decodeAll(path, streamIndex: track.index)
+  #expect(decoded.frames == 21140 - 20 - 312)
+  #expect(abs(try #require(track.duration) - Double(decoded.frames) / 48000) < 1e-9)
+}

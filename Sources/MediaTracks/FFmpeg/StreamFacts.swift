@@ -297,24 +297,33 @@ extension FormatContext {
     }
   }
 
-  /// Starts an Ogg track's duration at its first packet: a stream whose granule positions
-  /// begin past 0 (VLC 3's Ogg muxer starts a second Vorbis stream about 0.09 s in) lasts from
-  /// its first packet's time (the first page's granule less the packets on it) to its last
-  /// granule. FFmpeg 5.1 takes that start off only when nothing else set the stream's start;
-  /// a Skeleton stream's bone (which VLC writes with a start of 0) does, and the track was
-  /// stated from 0 to its last granule, longer than it decodes. `firstTimestamp` is the
-  /// first packet's in the stream's time base.
+  /// Measures an Ogg track from its first packet to its last granule position: a stream whose
+  /// granule positions begin past 0 (VLC 3's Ogg muxer starts a second Vorbis stream about
+  /// 0.09 s in, and an Opus stream 20 samples in) lasts from its first packet's start (the
+  /// first page's granule less the packets on it) to its last granule, less an Opus stream's
+  /// pre-skip. FFmpeg 5.1 takes that start off its stated length only when nothing else set
+  /// the stream's start (a Skeleton stream's bone, which VLC writes with a start of 0, does),
+  /// and where it learns the start only after measuring the length, it states the length up to
+  /// the last granule from 0 with the start beside it. `firstTimestamp` is the first packet's,
+  /// in the stream's time base (its sample rate), which for Opus FFmpeg counts less the
+  /// pre-skip. The last granule is read from the last pages of the file; without it the
+  /// stated length stays, as it does for a stream starting at or before 0 (whose start the
+  /// decoder trims, or, for Speex, decodes as the encoder's delay).
   func correctOggStart(_ track: inout AudioTrack, firstTimestamp: Int64) {
-    let stream = stream(at: track.index)
-    guard firstTimestamp != cff_nopts_value(), firstTimestamp > 0, stream.pointee.duration > 0
+    guard firstTimestamp != cff_nopts_value(),
+      firstTimestamp + oggPreSkip(ofStream: track.index) > 0,
+      let source = byteSource
     else { return }
-    let start = stream.pointee.start_time == cff_nopts_value() ? 0 : stream.pointee.start_time
-    let end = start + stream.pointee.duration
-    guard firstTimestamp > start, end - oggPreSkip(ofStream: track.index) > firstTimestamp
+    let serials = OggChain.firstSerials(source)
+    guard track.index < serials.count,
+      let end = OggChain.lastGranule(source, serial: serials[track.index])
     else { return }
-    let base = av_q2d(stream.pointee.time_base)
-    track.duration = Double(end - oggPreSkip(ofStream: track.index) - firstTimestamp) * base
-    track.startTime = Double(firstTimestamp) * base
+    let preSkip = oggPreSkip(ofStream: track.index)
+    let start = firstTimestamp + preSkip
+    guard start > 0, end - start - preSkip > 0 else { return }
+    let base = av_q2d(stream(at: track.index).pointee.time_base)
+    track.duration = Double(end - start - preSkip) * base
+    track.startTime = Double(start) * base
   }
 
   /// What the decoder of stream `index` gives for `packet` (its first): the rate in Hz, the
