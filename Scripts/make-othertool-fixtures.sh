@@ -82,19 +82,31 @@
 #   opus-preskip.opus              0.37 s of mono Opus from opusenc (16 kb/s): its OpusHead's
 #                                  pre-skip is 312 samples, which FFmpeg 5.1 counts in the
 #                                  stream's length (0.3765 s) and its decoder drops (0.37 s)
+#   aac-raw-frames.aac             AAC-LC access units from GStreamer's voaacenc (1 s mono at
+#                                  8000 Hz) written one after another, with no ADTS header and
+#                                  no decoder configuration: nothing states their rate or
+#                                  channels, and no decoder reads them; FFmpeg 5.1 probes the
+#                                  file as ADTS and reads no rate
+#   wavpack-hybrid.wv,             a hybrid WavPack encoding (wavpack -b3.0c: 3 bits a sample)
+#   wavpack-hybrid.wvc             of 0.25 s mono at 8000 Hz and its correction file, whose
+#                                  blocks hold only the correction to lossless: decodable only
+#                                  with the .wv file; FFmpeg 5.1 lists it alone as WavPack, and
+#                                  its decoder fails on every block
 #
 # Needs sox, ffmpeg (the AAC-LC core), python3, gst-launch-1.0 with plugins-good (mp4mux,
 # matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc), mkvmerge
-# (mkvtoolnix), lame and sndfile-convert (sndfile-programs); stops at the first missing one.
+# (mkvtoolnix), lame, sndfile-convert (sndfile-programs) and wavpack; stops at the first
+# missing one.
 # Usage: Scripts/make-othertool-fixtures.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Tests/Fixtures/othertools
-for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc mkvmerge opusenc lame sndfile-convert; do
+for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc mkvmerge opusenc lame sndfile-convert \
+  wavpack; do
   command -v "$tool" >/dev/null || { echo "make-othertool-fixtures: $tool is missing" >&2; exit 1; }
 done
 for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc opusenc \
-  wavenc aiffmux avimux avenc_ac3 ac3parse avmux_latm flvmux avenc_aac; do
+  wavenc aiffmux avimux avenc_ac3 ac3parse avmux_latm flvmux avenc_aac voaacenc; do
   gst-inspect-1.0 "$element" >/dev/null 2>&1 ||
     { echo "make-othertool-fixtures: GStreamer element $element is missing" >&2; exit 1; }
 done
@@ -231,6 +243,12 @@ PY
 # A single Opus stream whose pre-skip the decoder drops: 17,760 samples at 48 kHz.
 sox -R -q -n -r 48000 -c 1 -b 16 "$work/m48.wav" synth 0.37 sine 440 vol 0.3
 opusenc --quiet --bitrate 16 "$work/m48.wav" "$out/opus-preskip.opus"
+
+# AAC access units with nothing around them, and a WavPack correction file.
+gst audiotestsrc num-buffers=8 samplesperbuffer=1000 ! audio/x-raw,rate=8000,channels=1 \
+  ! voaacenc ! audio/mpeg,stream-format=raw ! filesink location="$out/aac-raw-frames.aac"
+sox -R -q -n -r 8000 -c 1 -b 16 "$work/wv8.wav" synth 0.25 sine 440 vol 0.5
+wavpack -q -y -b3.0c "$work/wv8.wav" -o "$out/wavpack-hybrid.wv"
 
 # PCM in headers that state no length (libsndfile's PARIS and IRCAM writers).
 sox -R -q -n -r 8000 -c 1 -b 16 "$work/m8.wav" synth 0.1 sine 440 vol 0.5

@@ -745,3 +745,47 @@ private func decodeAll(_ path: String, streamIndex index: Int) throws -> (frames
   #expect(decoded.frames == 21140 - 20 - 312)
   #expect(abs(try #require(track.duration) - Double(decoded.frames) / 48000) < 1e-9)
 }
+
+/// AAC access units with neither ADTS headers nor a decoder configuration (voaacenc's raw
+/// output written to a file): FFmpeg 5.1 probes the `.aac` file as ADTS and reads no rate. The
+/// track is listed as not decodable, and decoding it fails naming the codec, as it cannot be
+/// decoded.
+@Test func rawAACWithoutHeadersIsNotDecodable() throws {
+  let path = otherTool("aac-raw-frames.aac")
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  // The fixture is what it claims: it does not start with an ADTS sync word or an ADIF header.
+  #expect(!(bytes[0] == 0xFF && bytes[1] & 0xF6 == 0xF0))
+  #expect(!bytes.starts(with: Array("ADIF".utf8)))
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(track.codec == "aac")
+  #expect(!track.decodable)
+  do {
+    let decoded = try decodeAll(path)
+    Issue.record("\(decoded.frames) frames were decoded")
+  } catch let error as MediaError {
+    #expect(error.kind == .malformed)
+    #expect(error.description.contains("is AAC"))
+    #expect(error.description.contains("no sample rate or channel count"))
+  }
+}
+
+/// A WavPack correction file (`.wvc`) alone: its blocks hold only the correction to lossless,
+/// which FFmpeg 5.1's decoder fails on block after block. It is listed as not decodable and
+/// refused naming it; the `.wv` file it goes with decodes.
+@Test func wavPackCorrectionFileAloneIsNotDecodable() throws {
+  let correction = otherTool("wavpack-hybrid.wvc")
+  let track = try #require(try MediaProbe.probe(path: correction).audio.first)
+  #expect(track.codec == "wavpack")
+  #expect(!track.decodable)
+  do {
+    let decoded = try decodeAll(correction)
+    Issue.record("\(decoded.frames) frames were decoded")
+  } catch let error as MediaError {
+    #expect(error.kind == .malformed)
+    #expect(error.description.contains("WavPack"))
+    #expect(error.description.contains(".wvc"))
+  }
+  let lossy = otherTool("wavpack-hybrid.wv")
+  #expect(try MediaProbe.probe(path: lossy).audio.first?.decodable == true)
+  #expect(try decodeAll(lossy).frames == 2000)
+}

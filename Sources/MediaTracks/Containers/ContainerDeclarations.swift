@@ -91,6 +91,7 @@ enum ContainerDeclarations {
     case "mp3": return "MP3"
     case "aac": return "AAC"
     case "pcm_dvd": return "DVD LPCM"
+    case "wavpack": return "WavPack"
     default: return codec
     }
   }

@@ -174,6 +174,16 @@ final class FFmpegAudioSource {
       reason = "is read by FFmpeg as \(ffmpeg), so no decoder here reads it correctly"
     } else if track.codec == "flac" {
       reason = "has 32-bit samples, which this FFmpeg's FLAC decoder (before 6.0) does not read"
+    } else if track.codec == "wavpack" {
+      reason =
+        "holds only the correction data of a hybrid encoding (a .wvc file), which decodes only"
+        + " with the .wv file it goes with"
+    } else if track.sampleRate <= 0 || track.channels <= 0, !track.codec.isEmpty,
+      !ContainerDeclarations.withoutDecoder.contains(track.codec)
+    {
+      reason =
+        "states no sample rate or channel count FFmpeg could read, so it cannot be decoded"
+        + (track.codec == "aac" ? " (raw AAC needs ADTS headers or a decoder configuration)" : "")
     } else {
       reason = "this FFmpeg has no decoder for it"
     }

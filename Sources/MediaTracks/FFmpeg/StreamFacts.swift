@@ -220,10 +220,21 @@ extension FormatContext {
     {
       track.decodable = false
     }
+    // A WavPack correction file (.wvc) alone holds no audio (see `WavPackBlocks`).
+    if id == AV_CODEC_ID_WAVPACK, formatName == "wv", let source = byteSource,
+      WavPackBlocks.isCorrectionOnly(source.head())
+    {
+      track.decodable = false
+    }
     // Opus decoders give 48 kHz whatever rate the header states (RFC 7845: the header's rate
     // is the original input's, for information).
     if id == AV_CODEC_ID_OPUS { track.sampleRate = 48000 }
     if let declared { Self.apply(declared, to: &track) }
+    // A track whose rate or channel count is still unknown (after the stream-information pass
+    // where one was needed) cannot be decoded: FFmpeg's decoders are opened with both. Raw AAC
+    // access units with neither ADTS headers nor a decoder configuration are such a track:
+    // FFmpeg 5.1 probes a `.aac` file of them as ADTS and reads no rate from it.
+    if track.sampleRate <= 0 || track.channels <= 0 { track.decodable = false }
     if let stated = declared?.language.flatMap(LanguageTag.bcp47) { track.language = stated }
     return track
   }
