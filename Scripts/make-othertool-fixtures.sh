@@ -7,6 +7,10 @@
 #                                  44100 Hz (Scripts/inject-implicit-sbr.py adds the SBR data)
 #   he-aacv2-implicit-mono.mp4     the same in mono: decoders assume implicit PS and give stereo
 #   aac-lc-22k.mp4                 the stereo core alone: AAC-LC at 22050 Hz, as stated
+#   he-aac-no-config.mp4           he-aac-implicit.mp4 without its AudioSpecificConfig (the esds
+#                                  box's DecoderSpecificInfo taken out by
+#                                  Scripts/strip-aac-config.py): only the sample entry states
+#                                  22050 Hz stereo
 #   mp2-gstreamer.ts               MPEG-1 Layer II (twolame) under stream type 0x03, which FFmpeg
 #                                  5.1 takes for MP3
 #   amr-nb.amr, amr-wb.amr         AMR in the RFC 4867 storage format (GStreamer's amrnbenc and
@@ -132,6 +136,7 @@ gst filesrc location="$work/he-mono.aac" ! aacparse ! mp4mux \
   ! filesink location="$out/he-aacv2-implicit-mono.mp4"
 gst filesrc location="$work/stereo.aac" ! aacparse ! mp4mux \
   ! filesink location="$out/aac-lc-22k.mp4"
+python3 Scripts/strip-aac-config.py "$out/he-aac-implicit.mp4" "$out/he-aac-no-config.mp4"
 
 sox -R -q -n -r 48000 -c 2 -b 16 "$work/s48.wav" synth 0.5 sine 440 sine 660
 gst filesrc location="$work/s48.wav" ! wavparse ! audioconvert ! twolamemp2enc bitrate=64 \

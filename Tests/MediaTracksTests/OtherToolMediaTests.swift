@@ -789,3 +789,28 @@ private func decodeAll(_ path: String, streamIndex index: Int) throws -> (frames
   #expect(try MediaProbe.probe(path: lossy).audio.first?.decodable == true)
   #expect(try decodeAll(lossy).frames == 2000)
 }
+
+/// HE-AAC (implicit SBR) in MP4 whose `esds` holds no AudioSpecificConfig: the sample entry
+/// alone states 22050 Hz stereo. FFmpeg 5.1's decoder, opened without a configuration at the
+/// 44100 Hz its stream-information pass found, failed on every frame; opened with AAC-LC at
+/// the sample entry's rate, it decodes the file as it does with the configuration.
+@Test func mp4AACWithoutAConfigDecodesAsWithIt() throws {
+  let path = otherTool("he-aac-no-config.mp4")
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  // The fixture is what it claims: its esds's DecoderConfigDescriptor (tag 4) is its 13
+  // bytes of fields alone, with no DecoderSpecificInfo after them.
+  let esds = try #require(bytes.indices.first { bytes[$0...].starts(with: Array("esds".utf8)) })
+  let descriptor = esds + 8
+  #expect(bytes[descriptor] == 3)
+  #expect(bytes[descriptor + 5] == 4)
+  #expect(bytes[descriptor + 6] == 13)
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(track.codec == "aac")
+  #expect(track.sampleRate == 44100)
+  #expect(track.decodable)
+  let decoded = try decodeAll(path)
+  let reference = try decodeAll(otherTool("he-aac-implicit.mp4"))
+  #expect(decoded.rate == 44100)
+  #expect(decoded.frames == reference.frames)
+  #expect(decoded.samples == reference.samples)
+}

@@ -78,6 +78,12 @@ final class FFmpegAudioSource {
     // durations of its own from the last timestamps (MPEG-TS): a stream with a timestamp jump
     // then states far more than it holds.
     let stated = (0..<format.streamCount).map { format.headerDuration(ofStream: $0) }
+    // The rates and channel counts the headers state, which the pass may replace with the
+    // decoder's (see `AACConfigRepair`).
+    let entries = (0..<format.streamCount).map { index -> (rate: Int, channels: Int) in
+      guard let parameters = format.stream(at: index).pointee.codecpar else { return (0, 0) }
+      return (Int(parameters.pointee.sample_rate), Int(parameters.pointee.ch_layout.nb_channels))
+    }
     if format.needsStreamInfo(forDecoding: true) {
       try format.findStreamInfo(path: path)
     }
@@ -115,7 +121,14 @@ final class FFmpegAudioSource {
         kind: .malformed, operation: "AudioDecoder",
         detail: "'\(path)' does not state the sample rate or channels of its audio")
     }
-    if format.formatName.hasPrefix("mov") { OpusHeadRepair.repair(stream.pointee.codecpar) }
+    if format.formatName.hasPrefix("mov") {
+      OpusHeadRepair.repair(stream.pointee.codecpar)
+      if index < entries.count {
+        AACConfigRepair.repair(
+          stream.pointee.codecpar, sampleRate: entries[index].rate,
+          channels: entries[index].channels)
+      }
+    }
     let codec = try CodecContext(decoderFor: stream, path: path)
     let packet = try Packet()
     framePacket = try Packet()
