@@ -21,6 +21,13 @@
 #                       substream 0xA0): VLC's program stream map names the stream AC-3 (stream
 #                       type 0x81), so FFmpeg 5.1 lists it as AC-3 with no rate; the substream
 #                       id and the LPCM header say LPCM at 32 kHz, mono
+#   vlc-lpcm.ts         0.2 s of mono 16-bit DVD LPCM at 32000 Hz in MPEG-TS (of 0.3 s given:
+#                       VLC's TS muxer holds back the end): stream type 0x83 in private
+#                       stream 1, each PES payload DVD LPCM's without the substream id; FFmpeg
+#                       5.1 names no codec for it (0x83 is TrueHD only on Blu-ray), and
+#                       probing the payloads takes it for MP3
+#   vlc-lpcm-44k.ts     the same at 44100 Hz, which FFmpeg 5.1 lists as a stream of unknown
+#                       type with no codec (no audio track at all)
 #   vlc-vorbis-two.ogg  two mono Vorbis streams at 22050 Hz (with a Skeleton stream), from a
 #                       Matroska file (mkvmerge) whose second PCM track starts 0.1 s in: VLC
 #                       starts the second stream at granule 2076 (0.094 s), and its Skeleton
@@ -62,6 +69,8 @@ sox -R -q -n -r 8000 -c 1 -b 16 "$work/m8.wav" synth 0.5 sine 440 vol 0.5
 sox -R -q -n -r 32000 -c 1 -b 16 "$work/m32s.wav" synth 0.1 sine 440 vol 0.5
 sox -R -q -n -r 48000 -c 6 -b 16 "$work/s51.wav" synth 0.2 sine 200 sine 300 sine 400 \
   sine 500 sine 60 sine 700 vol 0.5
+sox -R -q -n -r 32000 -c 1 -b 16 "$work/m32t.wav" synth 0.3 sine 440 vol 0.5
+sox -R -q -n -r 44100 -c 1 -b 16 "$work/m44t.wav" synth 0.3 sine 440 vol 0.5
 sox -R -q -n -r 22050 -c 1 -b 16 "$work/a22.wav" synth 0.6 sine 440 vol 0.5
 sox -R -q -n -r 22050 -c 1 -b 16 "$work/b22.wav" synth 0.5 sine 660 vol 0.5
 mkvmerge -q -o "$work/two.mka" "$work/a22.wav" --sync 0:100 "$work/b22.wav"
@@ -73,6 +82,8 @@ vlc vlc-aac.asf m16.wav acodec=mp4a,ab=16,channels=1,samplerate=16000 asf
 vlc vlc-pcm.asf m8.wav acodec=s16l,channels=1,samplerate=8000 asf
 vlc vlc-ac3-5.1.mp4 s51.wav acodec=a52,ab=192,channels=6,samplerate=48000 mp4
 vlc vlc-lpcm.ps m32s.wav acodec=lpcm,channels=1,samplerate=32000 ps
+vlc vlc-lpcm.ts m32t.wav acodec=lpcm,channels=1,samplerate=32000 ts
+vlc vlc-lpcm-44k.ts m44t.wav acodec=lpcm,channels=1,samplerate=44100 ts
 # (Every track transcoded; no Skeleton index, which VLC otherwise reserves 46 KB a stream for.)
 vlc vlc-vorbis-two.ogg two.mka acodec=vorb,channels=1,samplerate=22050 ogg --sout-all \
   --sout-ogg-indexintvl=0 --sout-vorbis-quality=1

@@ -814,3 +814,46 @@ private func decodeAll(_ path: String, streamIndex index: Int) throws -> (frames
   #expect(decoded.frames == reference.frames)
   #expect(decoded.samples == reference.samples)
 }
+
+/// VLC's LPCM in MPEG-TS: stream type 0x83 (TrueHD only on Blu-ray) in private stream 1, each
+/// PES payload DVD LPCM's without the substream id. FFmpeg 5.1 names no codec and no media
+/// type for it, so no track was listed. It is listed as DVD LPCM with the LPCM header's facts,
+/// and decoded by FFmpeg's DVD LPCM decoder once the frame count and first access unit
+/// pointer (3 bytes) are skipped in each packet: the 440 Hz sine at half scale VLC was given.
+@Test(arguments: [("vlc-lpcm.ts", 32000), ("vlc-lpcm-44k.ts", 44100)])
+func vlcLPCMInTransportStreamIsListedAndDecoded(name: String, rate: Int) throws {
+  let path = otherTool(name)
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  // The fixture is what it claims: a PES packet of private stream 1 whose payload starts with
+  // a frame count, a pointer and an LPCM header stating 16 bits, the rate (32 kHz: code 3,
+  // 44.1 kHz: code 2), one channel, and a program map stating stream type 0x83.
+  let pes = try #require(bytes.indices.first { bytes[$0...].starts(with: [0, 0, 1, 0xBD]) })
+  let payload = pes + 9 + Int(bytes[pes + 8])
+  #expect(bytes[payload] >= 1 && bytes[payload + 4] == (rate == 32000 ? 0x30 : 0x20))
+  let packet = pes / 188 * 188
+  let pid = Int(bytes[packet + 1] & 0x1F) << 8 | Int(bytes[packet + 2])
+  #expect(
+    bytes.indices.contains {
+      bytes[$0...].starts(with: [0x83, 0xE0 | UInt8(pid >> 8), UInt8(pid & 0xFF)])
+    })
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  // FFmpeg names no codec, or probing the payloads guesses MP3.
+  #expect(track.ffmpegCodec == (rate == 32000 ? "mp3" : nil))
+  #expect(track.codec == "pcm_dvd")
+  #expect(track.codecTag == "stream_type 0x83")
+  #expect(track.decodable)
+  #expect(track.sampleRate == rate && track.channels == 1)
+  let decoded = try decodeAll(path)
+  #expect(decoded.rate == rate)
+  let seconds = Double(decoded.frames) / Double(decoded.rate)
+  #expect(seconds > 0.19 && seconds < 0.31)
+  #expect(abs(try #require(track.duration) - seconds) < 0.01)
+  // Asked for by its index, as by default.
+  #expect(try decodeAll(path, streamIndex: track.index).frames == decoded.frames)
+  // Every sample is the sine's (sox's 16-bit rendering of it is within 0.003): no header
+  // byte is read as a sample.
+  let worst = decoded.samples.enumerated().map { n, sample in
+    abs(Double(sample) - 0.5 * sin(2 * Double.pi * 440 * Double(n) / Double(rate)))
+  }.max()
+  #expect(try #require(worst) < 0.005)
+}

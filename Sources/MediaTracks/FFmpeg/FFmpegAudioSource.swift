@@ -44,6 +44,9 @@ final class FFmpegAudioSource {
   /// hold several sync frames (six of one block each, say), and FFmpeg's decoder reads only
   /// the first of a packet.
   private let splitsFrames: Bool
+  /// The bytes skipped at the start of each packet before decoding (see
+  /// ``DeclaredStream/packetHeaderBytes``).
+  private let packetHeaderBytes: Int
   /// Frames split out of a packet, not yet sent to the decoder.
   private var parsedFrames: [[UInt8]] = []
   private var parsedStart = 0
@@ -92,14 +95,17 @@ final class FFmpegAudioSource {
     if let streamIndex {
       // A stream FFmpeg keeps as data that the container declares as audio (AC-4 in MPEG-TS)
       // is listed as an audio track: asked for, it is refused as one this FFmpeg cannot decode.
+      var listed: AudioTrack? = nil
       if streamIndex >= 0, streamIndex < count,
-        format.stream(at: streamIndex).pointee.codecpar.pointee.codec_type != AVMEDIA_TYPE_AUDIO,
-        let listed = format.tracks().audio.first(where: { $0.index == streamIndex })
+        format.stream(at: streamIndex).pointee.codecpar.pointee.codec_type != AVMEDIA_TYPE_AUDIO
       {
-        throw Self.undecodable(listed, path: path)
+        listed = format.tracks().audio.first(where: { $0.index == streamIndex })
+        if let listed, !listed.decodable { throw Self.undecodable(listed, path: path) }
       }
       guard streamIndex >= 0, streamIndex < count,
-        format.stream(at: streamIndex).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO
+        listed != nil
+          || format.stream(at: streamIndex).pointee.codecpar.pointee.codec_type
+            == AVMEDIA_TYPE_AUDIO
       else {
         throw MediaError(
           kind: .noSuchStream, operation: "AudioDecoder",
@@ -114,6 +120,7 @@ final class FFmpegAudioSource {
     let track = format.audioTrack(at: index, declared: declared)
     if !track.decodable { throw Self.undecodable(track, path: path) }
     format.adoptDeclaredCodec(ofStream: index, track: track, declared: declared)
+    packetHeaderBytes = declared?.decodesAsDeclared == true ? declared?.packetHeaderBytes ?? 0 : 0
     guard let parameters = stream.pointee.codecpar, parameters.pointee.sample_rate > 0,
       parameters.pointee.ch_layout.nb_channels > 0
     else {
@@ -317,6 +324,12 @@ final class FFmpegAudioSource {
           parsedFrames.append(contentsOf: units.map { Array(bytes[$0]) })
           continue
         }
+      }
+      if packetHeaderBytes > 0 {
+        guard packet.raw.pointee.size > Int32(packetHeaderBytes), packet.raw.pointee.data != nil
+        else { continue }
+        packet.raw.pointee.data += packetHeaderBytes
+        packet.raw.pointee.size -= Int32(packetHeaderBytes)
       }
       let sent = avcodec_send_packet(codec.raw, packet.raw)
       if sent < 0 && sent != cff_averror_eagain() { try noteDecodeError(sent) }

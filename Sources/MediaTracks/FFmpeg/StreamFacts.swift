@@ -78,8 +78,10 @@ extension FormatContext {
         if ContainerDeclarations.subtitleCodecs.contains(codec) {
           subtitles.append(subtitleTrack(at: index, declared: known))
         } else {
+          // Undecodable here, unless the demuxer's packets are the declared codec's (VLC's
+          // LPCM in MPEG-TS, which FFmpeg names no codec for): see `adoptDeclaredCodec`.
           var track = audioTrack(at: index, declared: known)
-          track.decodable = false
+          if !known.decodesAsDeclared { track.decodable = false }
           audio.append(track)
         }
       }
@@ -457,6 +459,7 @@ extension FormatContext {
       let id = Self.declaredCodecID(track.codec),
       let parameters = stream(at: index).pointee.codecpar
     else { return }
+    parameters.pointee.codec_type = AVMEDIA_TYPE_AUDIO
     parameters.pointee.codec_id = id
     parameters.pointee.codec_tag = 0
     parameters.pointee.sample_rate = Int32(track.sampleRate)
