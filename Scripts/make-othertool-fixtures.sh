@@ -86,6 +86,9 @@
 #   opus-preskip.opus              0.37 s of mono Opus from opusenc (16 kb/s): its OpusHead's
 #                                  pre-skip is 312 samples, which FFmpeg 5.1 counts in the
 #                                  stream's length (0.3765 s) and its decoder drops (0.37 s)
+#   opus-mkvmerge.mka              opus-preskip.opus remuxed by mkvmerge: CodecDelay 6.5 ms, and a
+#                                  Duration of 0.3765 s (its blocks timed from the pre-skip's
+#                                  start) for 0.37 s decoded
 #   aac-raw-frames.aac             AAC-LC access units from GStreamer's voaacenc (1 s mono at
 #                                  8000 Hz) written one after another, with no ADTS header and
 #                                  no decoder configuration: nothing states their rate or
@@ -248,6 +251,8 @@ PY
 # A single Opus stream whose pre-skip the decoder drops: 17,760 samples at 48 kHz.
 sox -R -q -n -r 48000 -c 1 -b 16 "$work/m48.wav" synth 0.37 sine 440 vol 0.3
 opusenc --quiet --bitrate 16 "$work/m48.wav" "$out/opus-preskip.opus"
+mkvmerge -q --no-date --disable-track-statistics-tags -o "$out/opus-mkvmerge.mka" \
+  "$out/opus-preskip.opus"
 
 # AAC access units with nothing around them, and a WavPack correction file.
 gst audiotestsrc num-buffers=8 samplesperbuffer=1000 ! audio/x-raw,rate=8000,channels=1 \

@@ -857,3 +857,17 @@ func vlcLPCMInTransportStreamIsListedAndDecoded(name: String, rate: Int) throws 
   }.max()
   #expect(try #require(worst) < 0.005)
 }
+
+/// Opus in Matroska from mkvmerge (with a Duration) and GStreamer's streamable matroskamux
+/// (none: the last block ends it): the blocks are timed from the first packet's start, and
+/// the decoder drops the CodecDelay (the pre-skip, 6.5 ms), so the track lasts that much less
+/// than the blocks span: what decoding gives, within the blocks' millisecond timestamps.
+@Test(arguments: ["opus-mkvmerge.mka", "opus-streamable.mka"])
+func matroskaOpusLastsItsBlocksLessTheCodecDelay(name: String) throws {
+  let path = otherTool(name)
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(track.codec == "opus")
+  let decoded = try decodeAll(path)
+  let seconds = Double(decoded.frames) / Double(decoded.rate)
+  #expect(abs(try #require(track.duration) - seconds) < 0.001)
+}

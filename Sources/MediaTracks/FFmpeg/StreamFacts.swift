@@ -149,6 +149,7 @@ extension FormatContext {
             / Double(parameters.sample_rate)
         }
       }
+      seconds -= matroskaCodecDelay(ofStream: index)
       if seconds.isFinite, seconds > 0, !isImplausible(seconds) {
         audio[position].duration = seconds
       }
@@ -523,9 +524,11 @@ extension FormatContext {
         seconds = FLACFrames.duration(source)
       }
     }
-    guard let seconds, seconds.isFinite, seconds > 0 else { return nil }
-    if isImplausible(seconds) { return nil }
-    return seconds
+    guard let stated = seconds else { return nil }
+    let audio = stated - matroskaCodecDelay(ofStream: index)
+    guard audio.isFinite, audio > 0 else { return nil }
+    if isImplausible(audio) { return nil }
+    return audio
   }
 
   /// The samples an Ogg Opus stream's header says to skip at its start (its pre-skip, which
@@ -533,10 +536,27 @@ extension FormatContext {
   /// states the stream's length in granule positions, from its first packet to its last
   /// granule, and the decoder drops the pre-skip, so the audio is that much shorter (RFC 7845
   /// section 4.2: the last sample's position is the last granule less the pre-skip). 0 for
-  /// other codecs and containers: Vorbis, FLAC and Speex in Ogg skip nothing, and Matroska and
-  /// MP4 state Opus's length without it.
+  /// other codecs and containers: Vorbis, FLAC and Speex in Ogg skip nothing (for Matroska see
+  /// ``matroskaCodecDelay(ofStream:)``).
   func oggPreSkip(ofStream index: Int) -> Int64 {
-    guard formatName == "ogg", let parameters = stream(at: index).pointee.codecpar,
+    guard formatName == "ogg" else { return 0 }
+    return opusPadding(ofStream: index)
+  }
+
+  /// The seconds of a Matroska Opus track's `CodecDelay` (its pre-skip, which FFmpeg 5.1 keeps
+  /// as the initial padding, in 48 kHz samples): Matroska muxers time the blocks from the
+  /// first packet's start, the pre-skip included, and the decoder drops it, so the stated
+  /// length (the Duration, or the last block's end) is that much longer than the audio: 6.5 ms
+  /// for every muxer tried (FFmpeg's, mkvmerge's, GStreamer's). 0 for other codecs and
+  /// containers.
+  func matroskaCodecDelay(ofStream index: Int) -> Double {
+    guard formatName.hasPrefix("matroska") else { return 0 }
+    return Double(opusPadding(ofStream: index)) / 48000
+  }
+
+  /// An Opus stream's initial padding in 48 kHz samples, or 0 for another codec.
+  private func opusPadding(ofStream index: Int) -> Int64 {
+    guard let parameters = stream(at: index).pointee.codecpar,
       parameters.pointee.codec_id == AV_CODEC_ID_OPUS, parameters.pointee.initial_padding > 0
     else { return 0 }
     return Int64(parameters.pointee.initial_padding)
