@@ -237,7 +237,16 @@ extension FormatContext {
     // where one was needed) cannot be decoded: FFmpeg's decoders are opened with both. Raw AAC
     // access units with neither ADTS headers nor a decoder configuration are such a track:
     // FFmpeg 5.1 probes a `.aac` file of them as ADTS and reads no rate from it.
-    if track.sampleRate <= 0 || track.channels <= 0 { track.decodable = false }
+    // The channel count and bit rate FFmpeg read from a stream it found no rate in are the
+    // same misreading (8 or 23 channels, 1.4 Mb/s for a 1 KB file of raw AAC): unknown.
+    if track.sampleRate <= 0 || track.channels <= 0 {
+      track.decodable = false
+      if track.sampleRate <= 0 {
+        track.channels = 0
+        track.channelLayout = ""
+        track.bitRate = nil
+      }
+    }
     if let stated = declared?.language.flatMap(LanguageTag.bcp47) { track.language = stated }
     return track
   }
