@@ -56,17 +56,19 @@ enum OggChain {
     return nil
   }
 
-  /// The serial numbers of the streams the file begins with, in the order of their first
-  /// pages: the order FFmpeg 5.1 numbers its streams in (a Skeleton stream included). Empty
-  /// when `source` does not start with an Ogg page.
-  static func firstSerials(_ source: any ByteSource) -> [UInt32] {
-    var serials: [UInt32] = []
+  /// The streams the file begins with, in the order of their first pages (the order FFmpeg
+  /// 5.1 numbers its streams in, a Skeleton stream included): each one's serial number and, for
+  /// audio, the sample rate its first packet states (see ``audioTiming(_:)``). Empty when
+  /// `source` does not start with an Ogg page.
+  static func firstStreams(_ source: any ByteSource) -> [(serial: UInt32, rate: Int?)] {
+    var streams: [(serial: UInt32, rate: Int?)] = []
     var offset: Int64 = 0
-    while let page = page(source, at: offset), page.beginsStream, serials.count < 256 {
-      serials.append(page.serial)
+    while let page = page(source, at: offset), page.beginsStream, streams.count < 256 {
+      let packet = source.bytes(at: offset + Int64(page.headerSize), count: 64)
+      streams.append((page.serial, audioTiming(packet)?.rate))
       offset += Int64(page.size)
     }
-    return serials
+    return streams
   }
 
   /// The bytes at the end of a file searched for a stream's last page: two pages of the

@@ -337,9 +337,10 @@ extension FormatContext {
       firstTimestamp + oggPreSkip(ofStream: track.index) > 0,
       let source = byteSource
     else { return }
-    let serials = OggChain.firstSerials(source)
-    guard track.index < serials.count,
-      let end = OggChain.lastGranule(source, serial: serials[track.index])
+    // The stream FFmpeg numbers so, if its first packet states the track's rate.
+    let streams = OggChain.firstStreams(source)
+    guard track.index < streams.count, streams[track.index].rate == track.sampleRate,
+      let end = OggChain.lastGranule(source, serial: streams[track.index].serial)
     else { return }
     let preSkip = oggPreSkip(ofStream: track.index)
     let start = firstTimestamp + preSkip
