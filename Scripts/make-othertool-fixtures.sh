@@ -7,6 +7,10 @@
 #                                  44100 Hz (Scripts/inject-implicit-sbr.py adds the SBR data)
 #   he-aacv2-implicit-mono.mp4     the same in mono: decoders assume implicit PS and give stereo
 #   aac-lc-22k.mp4                 the stereo core alone: AAC-LC at 22050 Hz, as stated
+#   he-aac-no-config.mp4           he-aac-implicit.mp4 without its AudioSpecificConfig (the esds
+#                                  box's DecoderSpecificInfo taken out by
+#                                  Scripts/strip-aac-config.py): only the sample entry states
+#                                  22050 Hz stereo
 #   mp2-gstreamer.ts               MPEG-1 Layer II (twolame) under stream type 0x03, which FFmpeg
 #                                  5.1 takes for MP3
 #   amr-nb.amr, amr-wb.amr         AMR in the RFC 4867 storage format (GStreamer's amrnbenc and
@@ -74,19 +78,42 @@
 #   sndfile-pcm.ircam              files: 0.1 s mono 16-bit at 8000 Hz, whose headers state no
 #                                  length and whose bit rate FFmpeg 5.1 leaves unset until it
 #                                  reads packets
+#   mp3-in-wave.wav                variable-bit-rate MP3 from lame (with its Info header frame)
+#                                  in WAVE, format tag 0x0055 and a byte rate of 0, as some
+#                                  Windows tools write it (the header written here): 0.5 s of a
+#                                  quiet tone, then 0.5 s of noise, mono at 22050 Hz, which
+#                                  FFmpeg 5.1 states no length for
+#   opus-preskip.opus              0.37 s of mono Opus from opusenc (16 kb/s): its OpusHead's
+#                                  pre-skip is 312 samples, which FFmpeg 5.1 counts in the
+#                                  stream's length (0.3765 s) and its decoder drops (0.37 s)
+#   opus-mkvmerge.mka              opus-preskip.opus remuxed by mkvmerge: CodecDelay 6.5 ms, and a
+#                                  Duration of 0.3765 s (its blocks timed from the pre-skip's
+#                                  start) for 0.37 s decoded
+#   aac-raw-frames.aac             AAC-LC access units from GStreamer's voaacenc (1 s mono at
+#                                  8000 Hz) written one after another, with no ADTS header and
+#                                  no decoder configuration: nothing states their rate or
+#                                  channels, and no decoder reads them; FFmpeg 5.1 probes the
+#                                  file as ADTS and reads no rate
+#   wavpack-hybrid.wv,             a hybrid WavPack encoding (wavpack -b3.0c: 3 bits a sample)
+#   wavpack-hybrid.wvc             of 0.25 s mono at 8000 Hz and its correction file, whose
+#                                  blocks hold only the correction to lossless: decodable only
+#                                  with the .wv file; FFmpeg 5.1 lists it alone as WavPack, and
+#                                  its decoder fails on every block
 #
 # Needs sox, ffmpeg (the AAC-LC core), python3, gst-launch-1.0 with plugins-good (mp4mux,
 # matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc), mkvmerge
-# (mkvtoolnix), lame and sndfile-convert (sndfile-programs); stops at the first missing one.
+# (mkvtoolnix), lame, sndfile-convert (sndfile-programs) and wavpack; stops at the first
+# missing one.
 # Usage: Scripts/make-othertool-fixtures.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Tests/Fixtures/othertools
-for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc mkvmerge opusenc lame sndfile-convert; do
+for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc mkvmerge opusenc lame sndfile-convert \
+  wavpack; do
   command -v "$tool" >/dev/null || { echo "make-othertool-fixtures: $tool is missing" >&2; exit 1; }
 done
 for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc opusenc \
-  wavenc aiffmux avimux avenc_ac3 ac3parse avmux_latm flvmux avenc_aac; do
+  wavenc aiffmux avimux avenc_ac3 ac3parse avmux_latm flvmux avenc_aac voaacenc; do
   gst-inspect-1.0 "$element" >/dev/null 2>&1 ||
     { echo "make-othertool-fixtures: GStreamer element $element is missing" >&2; exit 1; }
 done
@@ -112,6 +139,7 @@ gst filesrc location="$work/he-mono.aac" ! aacparse ! mp4mux \
   ! filesink location="$out/he-aacv2-implicit-mono.mp4"
 gst filesrc location="$work/stereo.aac" ! aacparse ! mp4mux \
   ! filesink location="$out/aac-lc-22k.mp4"
+python3 Scripts/strip-aac-config.py "$out/he-aac-implicit.mp4" "$out/he-aac-no-config.mp4"
 
 sox -R -q -n -r 48000 -c 2 -b 16 "$work/s48.wav" synth 0.5 sine 440 sine 660
 gst filesrc location="$work/s48.wav" ! wavparse ! audioconvert ! twolamemp2enc bitrate=64 \
@@ -202,6 +230,35 @@ sox -q -n -r 44100 -c 2 "$work/quiet2.wav" synth 1.5 sine 440 vol 0.01
 sox -q -n -r 44100 -c 2 "$work/loud2.wav" synth 0.5 whitenoise vol 0.5
 sox "$work/quiet2.wav" "$work/loud2.wav" "$work/quiet-loud2.wav"
 ffmpeg -v error -y -i "$work/quiet-loud2.wav" -c:a aac -q:a 2 "$out/aac-vbr.aac"
+
+# MP3 in WAVE (MPEGLAYER3WAVEFORMAT) with a byte rate of 0: the header is written here.
+sox -q -n -r 22050 -c 1 "$work/quiet3.wav" synth 0.5 sine 440 vol 0.01
+sox -q -n -r 22050 -c 1 "$work/loud3.wav" synth 0.5 whitenoise vol 0.5
+sox "$work/quiet3.wav" "$work/loud3.wav" "$work/quiet-loud3.wav"
+lame --quiet -V 4 "$work/quiet-loud3.wav" "$work/quiet-loud3.mp3"
+python3 - "$work/quiet-loud3.mp3" "$out/mp3-in-wave.wav" <<'PY'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+# wFormatTag 0x0055, mono, 22050 Hz, 0 bytes/s, block align 1, 0 bits; then wID 1 (MPEG),
+# fdwFlags 2, nBlockSize 0, nFramesPerBlock 1, nCodecDelay 1393.
+fmt = struct.pack("<HHIIHHH", 0x0055, 1, 22050, 0, 1, 0, 12)
+fmt += struct.pack("<HIHHH", 1, 2, 0, 1, 1393)
+body = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt
+body += b"data" + struct.pack("<I", len(data)) + data + b"\0" * (len(data) & 1)
+open(sys.argv[2], "wb").write(b"RIFF" + struct.pack("<I", len(body)) + body)
+PY
+
+# A single Opus stream whose pre-skip the decoder drops: 17,760 samples at 48 kHz.
+sox -R -q -n -r 48000 -c 1 -b 16 "$work/m48.wav" synth 0.37 sine 440 vol 0.3
+opusenc --quiet --bitrate 16 "$work/m48.wav" "$out/opus-preskip.opus"
+mkvmerge -q --no-date --disable-track-statistics-tags -o "$out/opus-mkvmerge.mka" \
+  "$out/opus-preskip.opus"
+
+# AAC access units with nothing around them, and a WavPack correction file.
+gst audiotestsrc num-buffers=8 samplesperbuffer=1000 ! audio/x-raw,rate=8000,channels=1 \
+  ! voaacenc ! audio/mpeg,stream-format=raw ! filesink location="$out/aac-raw-frames.aac"
+sox -R -q -n -r 8000 -c 1 -b 16 "$work/wv8.wav" synth 0.25 sine 440 vol 0.5
+wavpack -q -y -b3.0c "$work/wv8.wav" -o "$out/wavpack-hybrid.wv"
 
 # PCM in headers that state no length (libsndfile's PARIS and IRCAM writers).
 sox -R -q -n -r 8000 -c 1 -b 16 "$work/m8.wav" synth 0.1 sine 440 vol 0.5

@@ -107,7 +107,11 @@ enum TracksOutput {
         // An encrypted track is not decodable for that reason alone: "encrypted" says it.
         if !track.decodable && !track.encrypted {
           details.append(
-            track.ffmpegCodec.map { $0 == track.codec ? "no decoder" : "FFmpeg reads it as \($0)" }
+            // FFmpeg named the codec itself: this stream is what cannot be decoded (raw AAC
+            // with no rate, 32-bit FLAC, a WavPack correction file; `stretch` says why).
+            track.ffmpegCodec.map {
+              $0 == track.codec ? "not decodable" : "FFmpeg reads it as \($0)"
+            }
               ?? "no decoder")
         }
         if !track.channelLayout.isEmpty { details.append(track.channelLayout) }

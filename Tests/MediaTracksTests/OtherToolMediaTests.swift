@@ -659,3 +659,217 @@ func pcmWithoutAStatedBitRateHasItsLength(name: String) throws {
   }.count
   #expect(abs(Double(crossings) - 880 * seconds) < 3)
 }
+
+/// Variable-bit-rate MP3 from lame in WAVE (format tag 0x0055) whose header states a byte rate
+/// of 0, as some Windows tools write it: FFmpeg 5.1 states no length. The `data` chunk's
+/// frames give it, the Info frame included (the decoder gives its samples in WAVE), and the
+/// bit rate is their average, not the header's.
+@Test func mp3InWaveLastsWhatItsFramesHold() throws {
+  let path = otherTool("mp3-in-wave.wav")
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  // The fixture is what it claims: format tag 0x0055, byte rate 0.
+  #expect(bytes[20] == 0x55 && bytes[21] == 0)
+  #expect(bytes[28..<32].allSatisfy { $0 == 0 })
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "mp3")
+  let decoded = try decodeAll(path)
+  #expect(decoded.rate == 22050)
+  let seconds = Double(decoded.frames) / Double(decoded.rate)
+  #expect(abs(try #require(track.duration) - seconds) < 1e-6)
+  #expect(abs(try #require(info.duration) - seconds) < 1e-6)
+  let bitRate = Double(try #require(track.bitRate))
+  let average = Double(bytes.count * 8) / seconds
+  #expect(abs(bitRate - average) < 0.03 * average)
+}
+
+/// Opus in Ogg from opusenc (0.37 s, mono): its OpusHead states a pre-skip of 312 samples,
+/// which the last granule position counts and the decoder drops (RFC 7845 section 4.2). The
+/// track lasts the last granule less the pre-skip: exactly what decoding gives, not 0.3765 s.
+@Test func oggOpusLastsItsLastGranuleLessThePreSkip() throws {
+  let path = otherTool("opus-preskip.opus")
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  // The fixture is what it claims: the first page's one packet is an OpusHead with a
+  // pre-skip of 312.
+  let head = 27 + Int(bytes[26])
+  #expect(bytes[head..<(head + 8)].elementsEqual("OpusHead".utf8))
+  #expect(Int(bytes[head + 10]) | Int(bytes[head + 11]) << 8 == 312)
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  let decoded = try decodeAll(path)
+  #expect(decoded.rate == 48000)
+  #expect(decoded.frames == 17760)
+  let seconds = Double(decoded.frames) / Double(decoded.rate)
+  #expect(abs(try #require(track.duration) - seconds) < 1e-9)
+  #expect(abs(try #require(info.duration) - seconds) < 1e-9)
+}
+
+/// The decoded frames and rate of audio stream `index` of `path`.
+private func decodeAll(_ path: String, streamIndex index: Int) throws -> (frames: Int, rate: Int) {
+  var decoder = try AudioDecoder(path: path, streamIndex: index)
+  var buffer: [Float] = []
+  var decoded = 0
+  while case let count = try decoder.read(into: &buffer, maxFrames: 1024), count > 0 {
+    decoded += count
+  }
+  return (decoded, decoder.sampleRate)
+}
+
+/// VLC's two-stream Vorbis Ogg file, whose second stream starts at granule 2076 (0.094 s) while
+/// its Skeleton bone states 0: each track lasts from its first packet to its last granule,
+/// which is what decoding gives but for the first packet's block, which a Vorbis decoder gives
+/// nothing for (256 samples here); the second was stated from 0 (0.506 s for 0.401 s).
+@Test func oggStreamStartingLateLastsFromItsFirstPacket() throws {
+  let path = otherTool("vlc-vorbis-two.ogg")
+  let info = try MediaProbe.probe(path: path)
+  #expect(info.audio.map(\.codec) == ["vorbis", "vorbis"])
+  for track in info.audio {
+    let decoded = try decodeAll(path, streamIndex: track.index)
+    #expect(decoded.rate == 22050)
+    let seconds = Double(decoded.frames) / Double(decoded.rate)
+    let duration = try #require(track.duration)
+    #expect(duration >= seconds && duration <= seconds + 256.0 / 22050 + 1e-9, "\(track.index)")
+  }
+  let late = try #require(info.audio.last)
+  #expect(abs(try #require(late.startTime) - 2076.0 / 22050) < 1e-9)
+  #expect(abs(try #require(late.duration) - (11164.0 - 2076) / 22050) < 1e-9)
+}
+
+/// VLC's Opus stream starts at granule 20 (its first page's granule, 21,140, less 22 packets of
+/// 960 samples), and FFmpeg 5.1 states it up to its last granule from 0: the track lasts its
+/// last granule less its start and its pre-skip (312), exactly what decoding gives.
+@Test func oggOpusStartingPastZeroLastsWhatItDecodes() throws {
+  let path = otherTool("vlc-opus.ogg")
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  let decoded = try decodeAll(path, streamIndex: track.index)
+  #expect(decoded.frames == 21140 - 20 - 312)
+  #expect(abs(try #require(track.duration) - Double(decoded.frames) / 48000) < 1e-9)
+}
+
+/// AAC access units with neither ADTS headers nor a decoder configuration (voaacenc's raw
+/// output written to a file): FFmpeg 5.1 probes the `.aac` file as ADTS and reads no rate. The
+/// track is listed as not decodable, and decoding it fails naming the codec, as it cannot be
+/// decoded.
+@Test func rawAACWithoutHeadersIsNotDecodable() throws {
+  let path = otherTool("aac-raw-frames.aac")
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  // The fixture is what it claims: it does not start with an ADTS sync word or an ADIF header.
+  #expect(!(bytes[0] == 0xFF && bytes[1] & 0xF6 == 0xF0))
+  #expect(!bytes.starts(with: Array("ADIF".utf8)))
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(track.codec == "aac")
+  #expect(!track.decodable)
+  // FFmpeg's channels and bit rate for it are a misreading of the same bytes: unknown.
+  #expect(track.sampleRate == 0 && track.channels == 0 && track.bitRate == nil)
+  do {
+    let decoded = try decodeAll(path)
+    Issue.record("\(decoded.frames) frames were decoded")
+  } catch let error as MediaError {
+    #expect(error.kind == .malformed)
+    #expect(error.description.contains("is AAC"))
+    #expect(error.description.contains("no sample rate or channel count"))
+  }
+}
+
+/// A WavPack correction file (`.wvc`) alone: its blocks hold only the correction to lossless,
+/// which FFmpeg 5.1's decoder fails on block after block. It is listed as not decodable and
+/// refused naming it; the `.wv` file it goes with decodes.
+@Test func wavPackCorrectionFileAloneIsNotDecodable() throws {
+  let correction = otherTool("wavpack-hybrid.wvc")
+  let track = try #require(try MediaProbe.probe(path: correction).audio.first)
+  #expect(track.codec == "wavpack")
+  #expect(!track.decodable)
+  do {
+    let decoded = try decodeAll(correction)
+    Issue.record("\(decoded.frames) frames were decoded")
+  } catch let error as MediaError {
+    #expect(error.kind == .malformed)
+    #expect(error.description.contains("WavPack"))
+    #expect(error.description.contains(".wvc"))
+  }
+  let lossy = otherTool("wavpack-hybrid.wv")
+  #expect(try MediaProbe.probe(path: lossy).audio.first?.decodable == true)
+  #expect(try decodeAll(lossy).frames == 2000)
+}
+
+/// HE-AAC (implicit SBR) in MP4 whose `esds` holds no AudioSpecificConfig: the sample entry
+/// alone states 22050 Hz stereo. FFmpeg 5.1's decoder, opened without a configuration at the
+/// 44100 Hz its stream-information pass found, failed on every frame; opened with AAC-LC at
+/// the sample entry's rate, it decodes the file as it does with the configuration.
+@Test func mp4AACWithoutAConfigDecodesAsWithIt() throws {
+  let path = otherTool("he-aac-no-config.mp4")
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  // The fixture is what it claims: its esds's DecoderConfigDescriptor (tag 4) is its 13
+  // bytes of fields alone, with no DecoderSpecificInfo after them.
+  let esds = try #require(bytes.indices.first { bytes[$0...].starts(with: Array("esds".utf8)) })
+  let descriptor = esds + 8
+  #expect(bytes[descriptor] == 3)
+  #expect(bytes[descriptor + 5] == 4)
+  #expect(bytes[descriptor + 6] == 13)
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(track.codec == "aac")
+  #expect(track.sampleRate == 44100)
+  #expect(track.decodable)
+  let decoded = try decodeAll(path)
+  let reference = try decodeAll(otherTool("he-aac-implicit.mp4"))
+  #expect(decoded.rate == 44100)
+  #expect(decoded.frames == reference.frames)
+  #expect(decoded.samples == reference.samples)
+}
+
+/// VLC's LPCM in MPEG-TS: stream type 0x83 (TrueHD only on Blu-ray) in private stream 1, each
+/// PES payload DVD LPCM's without the substream id. FFmpeg 5.1 names no codec and no media
+/// type for it, so no track was listed. It is listed as DVD LPCM with the LPCM header's facts,
+/// and decoded by FFmpeg's DVD LPCM decoder once the frame count and first access unit
+/// pointer (3 bytes) are skipped in each packet: the 440 Hz sine at half scale VLC was given.
+@Test(arguments: [("vlc-lpcm.ts", 32000), ("vlc-lpcm-44k.ts", 44100)])
+func vlcLPCMInTransportStreamIsListedAndDecoded(name: String, rate: Int) throws {
+  let path = otherTool(name)
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  // The fixture is what it claims: a PES packet of private stream 1 whose payload starts with
+  // a frame count, a pointer and an LPCM header stating 16 bits, the rate (32 kHz: code 3,
+  // 44.1 kHz: code 2), one channel, and a program map stating stream type 0x83.
+  let pes = try #require(bytes.indices.first { bytes[$0...].starts(with: [0, 0, 1, 0xBD]) })
+  let payload = pes + 9 + Int(bytes[pes + 8])
+  #expect(bytes[payload] >= 1 && bytes[payload + 4] == (rate == 32000 ? 0x30 : 0x20))
+  let packet = pes / 188 * 188
+  let pid = Int(bytes[packet + 1] & 0x1F) << 8 | Int(bytes[packet + 2])
+  #expect(
+    bytes.indices.contains {
+      bytes[$0...].starts(with: [0x83, 0xE0 | UInt8(pid >> 8), UInt8(pid & 0xFF)])
+    })
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  // FFmpeg names no codec, or probing the payloads guesses MP3.
+  #expect(track.ffmpegCodec == (rate == 32000 ? "mp3" : nil))
+  #expect(track.codec == "pcm_dvd")
+  #expect(track.codecTag == "stream_type 0x83")
+  #expect(track.decodable)
+  #expect(track.sampleRate == rate && track.channels == 1)
+  let decoded = try decodeAll(path)
+  #expect(decoded.rate == rate)
+  let seconds = Double(decoded.frames) / Double(decoded.rate)
+  #expect(seconds > 0.19 && seconds < 0.31)
+  #expect(abs(try #require(track.duration) - seconds) < 0.01)
+  // Asked for by its index, as by default.
+  #expect(try decodeAll(path, streamIndex: track.index).frames == decoded.frames)
+  // Every sample is the sine's (sox's 16-bit rendering of it is within 0.003): no header
+  // byte is read as a sample.
+  let worst = decoded.samples.enumerated().map { n, sample in
+    abs(Double(sample) - 0.5 * sin(2 * Double.pi * 440 * Double(n) / Double(rate)))
+  }.max()
+  #expect(try #require(worst) < 0.005)
+}
+
+/// Opus in Matroska from mkvmerge (with a Duration) and GStreamer's streamable matroskamux
+/// (none: the last block ends it): the blocks are timed from the first packet's start, and
+/// the decoder drops the CodecDelay (the pre-skip, 6.5 ms), so the track lasts that much less
+/// than the blocks span: what decoding gives, within the blocks' millisecond timestamps.
+@Test(arguments: ["opus-mkvmerge.mka", "opus-streamable.mka"])
+func matroskaOpusLastsItsBlocksLessTheCodecDelay(name: String) throws {
+  let path = otherTool(name)
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(track.codec == "opus")
+  let decoded = try decodeAll(path)
+  let seconds = Double(decoded.frames) / Double(decoded.rate)
+  #expect(abs(try #require(track.duration) - seconds) < 0.001)
+}

@@ -52,6 +52,11 @@ struct DeclaredStream: Hashable {
   /// codec whatever codec FFmpeg named (MPEG-PS LPCM, whose packets keep their LPCM header
   /// when a program stream map names another codec): its decoder reads them.
   var decodesAsDeclared = false
+  /// The bytes at the start of each packet FFmpeg's demuxer gives for the stream that the
+  /// declared codec's decoder does not read, skipped before decoding: VLC 3's LPCM in MPEG-TS
+  /// keeps the DVD header's frame count and first access unit pointer (3 bytes), which FFmpeg's
+  /// program stream demuxer drops before its LPCM decoder reads the rest.
+  var packetHeaderBytes = 0
 }
 
 /// Reads the codec declarations of MP4, MPEG-TS and Matroska headers, keyed by the id FFmpeg
@@ -91,6 +96,7 @@ enum ContainerDeclarations {
     case "mp3": return "MP3"
     case "aac": return "AAC"
     case "pcm_dvd": return "DVD LPCM"
+    case "wavpack": return "WavPack"
     default: return codec
     }
   }
@@ -672,6 +678,8 @@ struct TSScan {
   private var programMaps: Set<Int> = []
   private var streams: [Int: (type: Int, descriptors: [UInt8])] = [:]
   private var payloads: [Int: [UInt8]] = [:]
+  /// Each stream's PES stream id (`0xBD` for private stream 1), from its first PES header.
+  private var streamIDs: [Int: UInt8] = [:]
   private var scrambled: Set<Int> = []
   /// Where the first program map table ended, or `nil` before it.
   private var tablesEnd: Int? = nil
@@ -711,6 +719,7 @@ struct TSScan {
     if streams[pid] != nil, (payloads[pid]?.count ?? 0) < 4096 {
       // Payloads of consecutive PES packets are joined: a frame may span two of them.
       if unitStart, data.count >= 9, data[0] == 0, data[1] == 0, data[2] == 1 {
+        if streamIDs[pid] == nil { streamIDs[pid] = data[3] }
         let headerEnd = 9 + Int(data[8])
         if headerEnd <= data.count { payloads[pid, default: []] += data[headerEnd...] }
       } else if !unitStart, payloads[pid] != nil {
@@ -770,12 +779,28 @@ struct TSScan {
     }
   }
 
+  /// The declaration of VLC 3's LPCM in MPEG-TS, outside Blu-ray (where 0x83 is TrueHD): stream
+  /// type 0x83 in private stream 1, whose PES payloads are those of DVD LPCM in a program
+  /// stream without the substream id (the frame count, the first access unit pointer, then
+  /// the LPCM header; see ``PSDeclarations/declaration(_:)``). FFmpeg 5.1 names no codec for
+  /// it. `nil` for anything else.
+  private func lpcmDeclaration(pid: Int, type: Int) -> DeclaredStream? {
+    guard type == 0x83, !blueRay, streamIDs[pid] == 0xBD, let payload = payloads[pid],
+      payload.count >= 6, payload[0] >= 1,
+      var declared = PSDeclarations.declaration([0xA0] + payload.prefix(6))
+    else { return nil }
+    declared.tag = "stream_type 0x83"
+    declared.packetHeaderBytes = 3
+    return declared
+  }
+
   /// The declarations of the streams found, by PID.
   func declarations() -> [Int: DeclaredStream] {
     var result: [Int: DeclaredStream] = [:]
     for (pid, stream) in streams {
       if var declared = TSDeclarations.declaration(
         type: stream.type, descriptors: stream.descriptors, blueRay: blueRay)
+        ?? lpcmDeclaration(pid: pid, type: stream.type)
       {
         declared.scrambled = scrambled.contains(pid)
         if declared.scrambled { declared.encrypted = true }

@@ -22,6 +22,9 @@ enum ElementaryFrames {
     /// Whether the frames' bit rates differ (variable bit rate); for ADTS, whether their sizes
     /// differ by more than the bit reservoir's usual spread (see ``walk(_:kind:)``).
     var variableBitRate: Bool
+    /// The bit rate every frame header states, in bits per second, when they all state the
+    /// same one (MPEG audio at a constant bit rate); `nil` otherwise and for ADTS.
+    var constantBitRate: Int? = nil
     /// The average bit rate in bits per second (`frameBytes` over `seconds`).
     var averageBitRate: Int { Int((Double(frameBytes) * 8 / seconds).rounded()) }
   }
@@ -102,11 +105,14 @@ enum ElementaryFrames {
   /// that are not a frame (a damaged stretch, an ID3v1 or APE tag at the end) are skipped to
   /// the next header whose stream fields match the first frame's and which the next frame
   /// confirms. An MPEG audio stream's first frame holding a Xing, Info or VBRI header is not
-  /// audio and is not counted.
+  /// audio and is not counted, unless `countingInfoFrame`: in a container that does not know
+  /// that frame (WAVE), FFmpeg 5.1 hands it to the decoder, which gives its samples (silence).
   ///
   /// - Returns: `nil` when `source` is larger than ``scanBytes``, holds no whole frame, or
   ///   cannot be read.
-  static func walk(_ source: any ByteSource, kind: Kind) -> Walk? {
+  static func walk(_ source: any ByteSource, kind: Kind, countingInfoFrame: Bool = false)
+    -> Walk?
+  {
     let size = source.size
     guard size > 0, size <= scanBytes else { return nil }
     let headerBytes = kind == .adts ? 7 : 4
@@ -151,7 +157,9 @@ enum ElementaryFrames {
         first = false
         key = h.key
         sampleRate = h.sampleRate
-        if kind == .mpegAudio && holdsVBRHeader(reader: &reader, at: at, length: h.length) {
+        if kind == .mpegAudio && !countingInfoFrame
+          && holdsVBRHeader(reader: &reader, at: at, length: h.length)
+        {
           continue
         }
       }
@@ -170,7 +178,8 @@ enum ElementaryFrames {
       : Double(largest - smallest) > 0.5 * Double(frameBytes) / Double(max(1, samples / 1024))
     return Walk(
       seconds: Double(samples) / Double(sampleRate), frameBytes: frameBytes,
-      variableBitRate: variable)
+      variableBitRate: variable,
+      constantBitRate: rates.count == 1 ? rates.first.flatMap { $0 > 0 ? $0 : nil } : nil)
   }
 
   /// Whether the MPEG audio frame at `offset` holds a Xing, Info or VBRI header.

@@ -56,6 +56,48 @@ enum OggChain {
     return nil
   }
 
+  /// The streams the file begins with, in the order of their first pages (the order FFmpeg
+  /// 5.1 numbers its streams in, a Skeleton stream included): each one's serial number and, for
+  /// audio, the sample rate its first packet states (see ``audioTiming(_:)``). Empty when
+  /// `source` does not start with an Ogg page.
+  static func firstStreams(_ source: any ByteSource) -> [(serial: UInt32, rate: Int?)] {
+    var streams: [(serial: UInt32, rate: Int?)] = []
+    var offset: Int64 = 0
+    while let page = page(source, at: offset), page.beginsStream, streams.count < 256 {
+      let packet = source.bytes(at: offset + Int64(page.headerSize), count: 64)
+      streams.append((page.serial, audioTiming(packet)?.rate))
+      offset += Int64(page.size)
+    }
+    return streams
+  }
+
+  /// The bytes at the end of a file searched for a stream's last page: two pages of the
+  /// largest size (65,307 bytes), so a page whose packet ends is among them unless another
+  /// stream's pages fill them all.
+  static let tailBytes = 2 * 65_307
+
+  /// The granule position of the last page of stream `serial` on which a packet ends (its
+  /// granule is not -1), among the pages that start in the last ``tailBytes`` of `source` and
+  /// end within it; `nil` when there is none.
+  static func lastGranule(_ source: any ByteSource, serial: UInt32) -> Int64? {
+    let start = max(0, source.size - Int64(tailBytes))
+    let tail = source.bytes(at: start, count: tailBytes)
+    let sync = Array("OggS".utf8)
+    var granule: Int64? = nil
+    var at = 0
+    while at + 27 <= tail.count {
+      guard tail[at...].starts(with: sync), let page = page(source, at: start + Int64(at)),
+        at + page.size <= tail.count
+      else {
+        at += 1
+        continue
+      }
+      if page.serial == serial, page.granule >= 0 { granule = page.granule }
+      at += page.size
+    }
+    return granule
+  }
+
   /// The duration in seconds of the chained Ogg file `source` holds: for each link (the streams
   /// that begin together), its longest audio stream's last granule position, less its
   /// pre-skip, over its rate; summed over the links. `nil` when the file is one link (FFmpeg's

@@ -44,6 +44,9 @@ final class FFmpegAudioSource {
   /// hold several sync frames (six of one block each, say), and FFmpeg's decoder reads only
   /// the first of a packet.
   private let splitsFrames: Bool
+  /// The bytes skipped at the start of each packet before decoding (see
+  /// ``DeclaredStream/packetHeaderBytes``).
+  private let packetHeaderBytes: Int
   /// Frames split out of a packet, not yet sent to the decoder.
   private var parsedFrames: [[UInt8]] = []
   private var parsedStart = 0
@@ -78,6 +81,12 @@ final class FFmpegAudioSource {
     // durations of its own from the last timestamps (MPEG-TS): a stream with a timestamp jump
     // then states far more than it holds.
     let stated = (0..<format.streamCount).map { format.headerDuration(ofStream: $0) }
+    // The rates and channel counts the headers state, which the pass may replace with the
+    // decoder's (see `AACConfigRepair`).
+    let entries = (0..<format.streamCount).map { index -> (rate: Int, channels: Int) in
+      guard let parameters = format.stream(at: index).pointee.codecpar else { return (0, 0) }
+      return (Int(parameters.pointee.sample_rate), Int(parameters.pointee.ch_layout.nb_channels))
+    }
     if format.needsStreamInfo(forDecoding: true) {
       try format.findStreamInfo(path: path)
     }
@@ -86,14 +95,17 @@ final class FFmpegAudioSource {
     if let streamIndex {
       // A stream FFmpeg keeps as data that the container declares as audio (AC-4 in MPEG-TS)
       // is listed as an audio track: asked for, it is refused as one this FFmpeg cannot decode.
+      var listed: AudioTrack? = nil
       if streamIndex >= 0, streamIndex < count,
-        format.stream(at: streamIndex).pointee.codecpar.pointee.codec_type != AVMEDIA_TYPE_AUDIO,
-        let listed = format.tracks().audio.first(where: { $0.index == streamIndex })
+        format.stream(at: streamIndex).pointee.codecpar.pointee.codec_type != AVMEDIA_TYPE_AUDIO
       {
-        throw Self.undecodable(listed, path: path)
+        listed = format.tracks().audio.first(where: { $0.index == streamIndex })
+        if let listed, !listed.decodable { throw Self.undecodable(listed, path: path) }
       }
       guard streamIndex >= 0, streamIndex < count,
-        format.stream(at: streamIndex).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO
+        listed != nil
+          || format.stream(at: streamIndex).pointee.codecpar.pointee.codec_type
+            == AVMEDIA_TYPE_AUDIO
       else {
         throw MediaError(
           kind: .noSuchStream, operation: "AudioDecoder",
@@ -108,6 +120,7 @@ final class FFmpegAudioSource {
     let track = format.audioTrack(at: index, declared: declared)
     if !track.decodable { throw Self.undecodable(track, path: path) }
     format.adoptDeclaredCodec(ofStream: index, track: track, declared: declared)
+    packetHeaderBytes = declared?.decodesAsDeclared == true ? declared?.packetHeaderBytes ?? 0 : 0
     guard let parameters = stream.pointee.codecpar, parameters.pointee.sample_rate > 0,
       parameters.pointee.ch_layout.nb_channels > 0
     else {
@@ -115,7 +128,14 @@ final class FFmpegAudioSource {
         kind: .malformed, operation: "AudioDecoder",
         detail: "'\(path)' does not state the sample rate or channels of its audio")
     }
-    if format.formatName.hasPrefix("mov") { OpusHeadRepair.repair(stream.pointee.codecpar) }
+    if format.formatName.hasPrefix("mov") {
+      OpusHeadRepair.repair(stream.pointee.codecpar)
+      if index < entries.count {
+        AACConfigRepair.repair(
+          stream.pointee.codecpar, sampleRate: entries[index].rate,
+          channels: entries[index].channels)
+      }
+    }
     let codec = try CodecContext(decoderFor: stream, path: path)
     let packet = try Packet()
     framePacket = try Packet()
@@ -174,6 +194,16 @@ final class FFmpegAudioSource {
       reason = "is read by FFmpeg as \(ffmpeg), so no decoder here reads it correctly"
     } else if track.codec == "flac" {
       reason = "has 32-bit samples, which this FFmpeg's FLAC decoder (before 6.0) does not read"
+    } else if track.codec == "wavpack" {
+      reason =
+        "holds only the correction data of a hybrid encoding (a .wvc file), which decodes only"
+        + " with the .wv file it goes with"
+    } else if track.sampleRate <= 0 || track.channels <= 0, !track.codec.isEmpty,
+      !ContainerDeclarations.withoutDecoder.contains(track.codec)
+    {
+      reason =
+        "states no sample rate or channel count FFmpeg could read, so it cannot be decoded"
+        + (track.codec == "aac" ? " (raw AAC needs ADTS headers or a decoder configuration)" : "")
     } else {
       reason = "this FFmpeg has no decoder for it"
     }
@@ -294,6 +324,12 @@ final class FFmpegAudioSource {
           parsedFrames.append(contentsOf: units.map { Array(bytes[$0]) })
           continue
         }
+      }
+      if packetHeaderBytes > 0 {
+        guard packet.raw.pointee.size > Int32(packetHeaderBytes), packet.raw.pointee.data != nil
+        else { continue }
+        packet.raw.pointee.data += packetHeaderBytes
+        packet.raw.pointee.size -= Int32(packetHeaderBytes)
       }
       let sent = avcodec_send_packet(codec.raw, packet.raw)
       if sent < 0 && sent != cff_averror_eagain() { try noteDecodeError(sent) }

@@ -103,6 +103,22 @@ enum FFmpegBackend: ProbingBackend {
       duration = walk.seconds
       if walk.variableBitRate { audio[0].bitRate = walk.averageBitRate }
     }
+    // MPEG audio in WAVE (format tags 0x0050, 0x0055): FFmpeg 5.1 states no length for it, or
+    // one from the header's byte rate, which writers leave 0 or state wrongly (its bit rate
+    // too); the `data` chunk's frames, walked, give the samples the decoder gives (an Info
+    // frame's too) and their bit rate. Local files only, as above.
+    if context.formatName == "wav", !context.isRemote, context.streamCount == 1,
+      audio.count == 1, ["mp1", "mp2", "mp3"].contains(audio[0].codec),
+      let source = context.byteSource,
+      let data = WaveHeader.dataRange(source.head(), fileSize: source.size),
+      let walk = ElementaryFrames.walk(
+        ByteWindow(source, start: data.offset, length: data.length), kind: .mpegAudio,
+        countingInfoFrame: true)
+    {
+      audio[0].duration = walk.seconds
+      duration = walk.seconds
+      audio[0].bitRate = walk.constantBitRate ?? walk.averageBitRate
+    }
     duration = duration ?? context.longestStatedStream() ?? audio.compactMap(\.duration).max()
     return ProbedMedia(
       demuxerName: context.formatName, duration: duration, bitRate: context.bitRate, audio: audio,

@@ -78,8 +78,10 @@ extension FormatContext {
         if ContainerDeclarations.subtitleCodecs.contains(codec) {
           subtitles.append(subtitleTrack(at: index, declared: known))
         } else {
+          // Undecodable here, unless the demuxer's packets are the declared codec's (VLC's
+          // LPCM in MPEG-TS, which FFmpeg names no codec for): see `adoptDeclaredCodec`.
           var track = audioTrack(at: index, declared: known)
-          track.decodable = false
+          if !known.decodesAsDeclared { track.decodable = false }
           audio.append(track)
         }
       }
@@ -147,6 +149,7 @@ extension FormatContext {
             / Double(parameters.sample_rate)
         }
       }
+      seconds -= matroskaCodecDelay(ofStream: index)
       if seconds.isFinite, seconds > 0, !isImplausible(seconds) {
         audio[position].duration = seconds
       }
@@ -220,16 +223,38 @@ extension FormatContext {
     {
       track.decodable = false
     }
+    // A WavPack correction file (.wvc) alone holds no audio (see `WavPackBlocks`).
+    if id == AV_CODEC_ID_WAVPACK, formatName == "wv", let source = byteSource,
+      WavPackBlocks.isCorrectionOnly(source.head())
+    {
+      track.decodable = false
+    }
     // Opus decoders give 48 kHz whatever rate the header states (RFC 7845: the header's rate
     // is the original input's, for information).
     if id == AV_CODEC_ID_OPUS { track.sampleRate = 48000 }
     if let declared { Self.apply(declared, to: &track) }
+    // A track whose rate or channel count is still unknown (after the stream-information pass
+    // where one was needed) cannot be decoded: FFmpeg's decoders are opened with both. Raw AAC
+    // access units with neither ADTS headers nor a decoder configuration are such a track:
+    // FFmpeg 5.1 probes a `.aac` file of them as ADTS and reads no rate from it.
+    // The channel count and bit rate FFmpeg read from a stream it found no rate in are the
+    // same misreading (8 or 23 channels, 1.4 Mb/s for a 1 KB file of raw AAC): unknown.
+    if track.sampleRate <= 0 || track.channels <= 0 {
+      track.decodable = false
+      if track.sampleRate <= 0 {
+        track.channels = 0
+        track.channelLayout = ""
+        track.bitRate = nil
+      }
+    }
     if let stated = declared?.language.flatMap(LanguageTag.bcp47) { track.language = stated }
     return track
   }
 
   /// Corrects what a sample entry or track header states and only a track's first packet tells
   /// (reads at most 64 packets, and only for the tracks below):
+  /// - in Ogg, the start of a track whose granule positions begin past 0 (see
+  ///   ``correctOggStart(_:firstTimestamp:)``);
   /// - in MP4, the layer of MPEG audio, whose object type (`0x6B`, `0x69`) covers layers I to
   ///   III and which FFmpeg 5.1 lists as MP3 whatever the layer: the frame header tells;
   /// - in MP4, the duration of E-AC-3, whose sample table may state 1,536 samples (six blocks)
@@ -247,10 +272,12 @@ extension FormatContext {
   /// AAC frames already, and their rates are the decoder's.
   func refineFromFirstPackets(_ audio: inout [AudioTrack], path: String) {
     let mp4 = formatName.hasPrefix("mov")
+    let ogg = formatName == "ogg"
     let decodedAlready = formatName == "mpegts" || formatName == "aac"
     var waiting: [Int: Int] = [:]
     for (position, track) in audio.enumerated()
-    where (mp4 && track.codec == "mp3" && track.codecTag == "mp4a")
+    where (ogg && track.duration != nil)
+      || (mp4 && track.codec == "mp3" && track.codecTag == "mp4a")
       || (mp4 && track.codec == "eac3" && track.duration != nil && track.sampleRate > 0)
       || (mp4 && track.codec == "ac3" && track.decodable)
       || (!decodedAlready && track.codec == "aac" && track.decodable
@@ -268,6 +295,10 @@ extension FormatContext {
       guard let position = waiting[index], let data = packet.pointee.data, packet.pointee.size > 0
       else { continue }
       waiting[index] = nil
+      if ogg {
+        correctOggStart(&audio[position], firstTimestamp: packet.pointee.pts)
+        continue
+      }
       switch audio[position].codec {
       case "eac3":
         let bytes = Array(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
@@ -287,6 +318,36 @@ extension FormatContext {
         if let layer = ContainerDeclarations.mpegAudioLayer(bytes) { audio[position].codec = layer }
       }
     }
+  }
+
+  /// Measures an Ogg track from its first packet to its last granule position: a stream whose
+  /// granule positions begin past 0 (VLC 3's Ogg muxer starts a second Vorbis stream about
+  /// 0.09 s in, and an Opus stream 20 samples in) lasts from its first packet's start (the
+  /// first page's granule less the packets on it) to its last granule, less an Opus stream's
+  /// pre-skip. FFmpeg 5.1 takes that start off its stated length only when nothing else set
+  /// the stream's start (a Skeleton stream's bone, which VLC writes with a start of 0, does),
+  /// and where it learns the start only after measuring the length, it states the length up to
+  /// the last granule from 0 with the start beside it. `firstTimestamp` is the first packet's,
+  /// in the stream's time base (its sample rate), which for Opus FFmpeg counts less the
+  /// pre-skip. The last granule is read from the last pages of the file; without it the
+  /// stated length stays, as it does for a stream starting at or before 0 (whose start the
+  /// decoder trims, or, for Speex, decodes as the encoder's delay).
+  func correctOggStart(_ track: inout AudioTrack, firstTimestamp: Int64) {
+    guard firstTimestamp != cff_nopts_value(),
+      firstTimestamp + oggPreSkip(ofStream: track.index) > 0,
+      let source = byteSource
+    else { return }
+    // The stream FFmpeg numbers so, if its first packet states the track's rate.
+    let streams = OggChain.firstStreams(source)
+    guard track.index < streams.count, streams[track.index].rate == track.sampleRate,
+      let end = OggChain.lastGranule(source, serial: streams[track.index].serial)
+    else { return }
+    let preSkip = oggPreSkip(ofStream: track.index)
+    let start = firstTimestamp + preSkip
+    guard start > 0, end - start - preSkip > 0 else { return }
+    let base = av_q2d(stream(at: track.index).pointee.time_base)
+    track.duration = Double(end - start - preSkip) * base
+    track.startTime = Double(start) * base
   }
 
   /// What the decoder of stream `index` gives for `packet` (its first): the rate in Hz, the
@@ -409,6 +470,7 @@ extension FormatContext {
       let id = Self.declaredCodecID(track.codec),
       let parameters = stream(at: index).pointee.codecpar
     else { return }
+    parameters.pointee.codec_type = AVMEDIA_TYPE_AUDIO
     parameters.pointee.codec_id = id
     parameters.pointee.codec_tag = 0
     parameters.pointee.sample_rate = Int32(track.sampleRate)
@@ -453,7 +515,7 @@ extension FormatContext {
     } else if let streamed = streamedAIFFDuration(ofStream: index) {
       seconds = streamed
     } else if value != cff_nopts_value() && value > 0 {
-      seconds = Double(value) * av_q2d(stream.pointee.time_base)
+      seconds = Double(value - oggPreSkip(ofStream: index)) * av_q2d(stream.pointee.time_base)
     } else if formatName == "avi", let indexed = aviIndexedDuration(ofStream: index) {
       seconds = indexed
     } else if formatName == "avi", stream.pointee.nb_frames > 0 {
@@ -472,9 +534,42 @@ extension FormatContext {
         seconds = FLACFrames.duration(source)
       }
     }
-    guard let seconds, seconds.isFinite, seconds > 0 else { return nil }
-    if isImplausible(seconds) { return nil }
-    return seconds
+    guard let stated = seconds else { return nil }
+    let audio = stated - matroskaCodecDelay(ofStream: index)
+    guard audio.isFinite, audio > 0 else { return nil }
+    if isImplausible(audio) { return nil }
+    return audio
+  }
+
+  /// The samples an Ogg Opus stream's header says to skip at its start (its pre-skip, which
+  /// FFmpeg 5.1 keeps as the initial padding), in the stream's time base (48 kHz): FFmpeg
+  /// states the stream's length in granule positions, from its first packet to its last
+  /// granule, and the decoder drops the pre-skip, so the audio is that much shorter (RFC 7845
+  /// section 4.2: the last sample's position is the last granule less the pre-skip). 0 for
+  /// other codecs and containers: Vorbis, FLAC and Speex in Ogg skip nothing (for Matroska see
+  /// ``matroskaCodecDelay(ofStream:)``).
+  func oggPreSkip(ofStream index: Int) -> Int64 {
+    guard formatName == "ogg" else { return 0 }
+    return opusPadding(ofStream: index)
+  }
+
+  /// The seconds of a Matroska Opus track's `CodecDelay` (its pre-skip, which FFmpeg 5.1 keeps
+  /// as the initial padding, in 48 kHz samples): Matroska muxers time the blocks from the
+  /// first packet's start, the pre-skip included, and the decoder drops it, so the stated
+  /// length (the Duration, or the last block's end) is that much longer than the audio: 6.5 ms
+  /// for every muxer tried (FFmpeg's, mkvmerge's, GStreamer's). 0 for other codecs and
+  /// containers.
+  func matroskaCodecDelay(ofStream index: Int) -> Double {
+    guard formatName.hasPrefix("matroska") else { return 0 }
+    return Double(opusPadding(ofStream: index)) / 48000
+  }
+
+  /// An Opus stream's initial padding in 48 kHz samples, or 0 for another codec.
+  private func opusPadding(ofStream index: Int) -> Int64 {
+    guard let parameters = stream(at: index).pointee.codecpar,
+      parameters.pointee.codec_id == AV_CODEC_ID_OPUS, parameters.pointee.initial_padding > 0
+    else { return 0 }
+    return Int64(parameters.pointee.initial_padding)
   }
 
   /// The duration in seconds of an AVI stream counted in bytes (its header's sample size is not

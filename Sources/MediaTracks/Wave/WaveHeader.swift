@@ -103,4 +103,22 @@ enum WaveHeader {
     }
     return truncated
   }
+
+  /// Where the `data` chunk's body lies in a file of `fileSize` bytes whose first bytes are
+  /// `header`: its offset and its length, the declared size clamped to the end of the file (an
+  /// unset size, see ``isUnsetSize(_:)``, runs to the end). `nil` when `header` starts no
+  /// WAVE file or holds no `data` chunk header.
+  static func dataRange(_ header: ArraySlice<UInt8>, fileSize: Int64) -> (
+    offset: Int64, length: Int64
+  )? {
+    var range: (offset: Int64, length: Int64)? = nil
+    forEachChunk(in: header) { chunk in
+      guard chunk.is("data") else { return true }
+      let offset = Int64(chunk.bodyOffset - header.startIndex)
+      let rest = max(0, fileSize - offset)
+      range = (offset, isUnsetSize(chunk.size) ? rest : min(Int64(chunk.size), rest))
+      return false
+    }
+    return range
+  }
 }
