@@ -169,6 +169,24 @@ import Testing
       ])
   }
 
+  /// A cue skipped for its lost timing line leaves its number free: the next cue may have it
+  /// (a stray `1` and text before cue 1), and is then not out of sequence; a cue after it with
+  /// the number after it is not either.
+  @Test(arguments: [
+    ("1\nNo timing here\n\n1\n00:00:01,000 --> 00:00:02,000\nA\n", "1"),
+    ("1\nNo timing here\n\n2\n00:00:01,000 --> 00:00:02,000\nA\n", "2"),
+    (
+      "1\n00:00:01,000 --> 00:00:02,000\nA\n\n2\nLost\n\n2\n00:00:03,000 --> 00:00:04,000\nB\n",
+      "2"
+    ),
+  ])
+  func aSkippedNumberIsNotOutOfSequence(text: String, id: String) throws {
+    let document = try SubRip.parse(Array(text.utf8))
+    #expect(document.cues.last.map { document.id(of: $0) } == id)
+    #expect(!document.diagnostics.contains { $0.reason.contains("out of sequence") })
+    #expect(document.diagnostics.contains { $0.reason.contains("without a timing line") })
+  }
+
   @Test func overrideBlocksInJoinedTextAreRemoved() throws {
     let document = try SubRip.parse(
       Array("1\n00:00:01,000 --> 00:00:02,000\nA\n\n{\\b1}B{\\b0}\n".utf8))

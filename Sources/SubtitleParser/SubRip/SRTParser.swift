@@ -107,6 +107,10 @@ struct SRTParser {
     var pendingLine = 0
     /// The cue number the next cue should have.
     var expected = 1
+    /// The number a cue skipped for its lost timing line had (-1: none since the last cue):
+    /// the next cue may have it too (a stray number line before cue 1 and cue 1), which is not
+    /// out of sequence.
+    var skipped = -1
   }
 
   /// A cue whose timing line is read: its times, its number's range, the line number and end
@@ -162,6 +166,7 @@ struct SRTParser {
   mutating func skipPending(_ at: inout Position) {
     note(at.pendingLine, at.pendingId.lowerBound, "cue number without a timing line skipped")
     if SRTParser.bareNumber(p, at.pendingId.lowerBound, at.pendingId.upperBound) == at.expected {
+      at.skipped = at.expected
       at.expected &+= 1
     }
   }
@@ -188,10 +193,11 @@ struct SRTParser {
       timing: Timing(start: fast.start, end: fast.end, flags: 0), id: i..<number.end,
       line: at.line &+ 1, timingEnd: fast.eol)
     // `begin` for a number of at most 7 digits and a timing line with nothing repaired.
-    if number.value != at.expected {
+    if number.value != at.expected && number.value != at.skipped {
       note(at.line, i, "cue number \(number.value) out of sequence (expected \(at.expected))")
     }
     at.expected = number.value &+ 1
+    at.skipped = -1
     at.i = fast.eol &+ 1
     at.line &+= 2
     return head
@@ -246,6 +252,7 @@ struct SRTParser {
         note(
           at.pendingLine, at.pendingId.lowerBound,
           "cue number without a timing line skipped with its text")
+        at.skipped = at.expected
         at.expected &+= 1
         lastCue = -1
         at.state = .garbage
@@ -288,7 +295,7 @@ struct SRTParser {
     at.line += 1
     guard let timing else { return nil }
     let head = CueHead(timing: timing, id: timingId, line: at.line - 1, timingEnd: eol)
-    begin(timing, timingId, head.line, i, &at.expected)
+    begin(timing, timingId, head.line, i, &at.expected, &at.skipped)
     return head
   }
 
@@ -327,7 +334,7 @@ struct SRTParser {
         head.timing, head.id, head.line, head.timingEnd, body.textStart, body.textEnd, n, &braces)
       guard let found = body.next else { break }
       note(at.line, at.i, "missing blank line: a timing line starts a new cue")
-      begin(found, nextId, at.line, at.i, &at.expected)
+      begin(found, nextId, at.line, at.i, &at.expected, &at.skipped)
       head = CueHead(timing: found, id: nextId, line: at.line, timingEnd: body.nextEnd)
       at.i = body.nextEnd &+ 1
       at.line &+= 1
@@ -449,8 +456,10 @@ struct SRTParser {
   /// Reports what the timing line had to have repaired and checks the cue number.
   @inline(__always)
   mutating func begin(
-    _ t: Timing, _ id: Range<Int>, _ line: Int, _ offset: Int, _ expected: inout Int
+    _ t: Timing, _ id: Range<Int>, _ line: Int, _ offset: Int, _ expected: inout Int,
+    _ skipped: inout Int
   ) {
+    defer { skipped = -1 }
     if id.isEmpty {
       note(line, offset, "cue has no number")
       expected += 1
@@ -466,7 +475,7 @@ struct SRTParser {
         digits &+= 1
         k += 1
       }
-      if value != expected || digits > 18 {
+      if value != expected && value != skipped || digits > 18 {
         note(line - 1, id.lowerBound, "cue number \(value) out of sequence (expected \(expected))")
       }
       expected = value &+ 1
