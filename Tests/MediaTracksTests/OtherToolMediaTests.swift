@@ -735,6 +735,26 @@ private func decodeAll(_ path: String, streamIndex index: Int) throws -> (frames
   #expect(abs(try #require(late.duration) - (11164.0 - 2076) / 22050) < 1e-9)
 }
 
+/// A page at the end of the file damaged on the way (here its granule position made 2^62, so
+/// its checksum no longer matches) is not believed: the late stream keeps the length its intact
+/// pages give (it was listed as 209,146,758,205,323 s).
+@Test func oggDamagedLastPageIsNotBelieved() throws {
+  var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: otherTool("vlc-vorbis-two.ogg"))))
+  let sync = Array("OggS".utf8)
+  let last = try #require(
+    bytes.indices.reversed().first { bytes[$0...].starts(with: sync) })
+  for i in 0..<8 { bytes[last + 6 + i] = i == 7 ? 0x40 : 0 }
+  let path = FileManager.default.temporaryDirectory.path + "/mtool-ogg-\(UUID().uuidString).ogg"
+  try Data(bytes).write(to: URL(fileURLWithPath: path))
+  defer { try? FileManager.default.removeItem(atPath: path) }
+  let info = try MediaProbe.probe(path: path)
+  #expect(info.audio.count == 2)
+  for track in info.audio {
+    let duration = try #require(track.duration)
+    #expect(duration > 0.3 && duration < 0.6, "\(track.index): \(duration)")
+  }
+}
+
 /// VLC's Opus stream starts at granule 20 (its first page's granule, 21,140, less 22 packets of
 /// 960 samples), and FFmpeg 5.1 states it up to its last granule from 0: the track lasts its
 /// last granule less its start and its pre-skip (312), exactly what decoding gives.

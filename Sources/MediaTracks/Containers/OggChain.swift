@@ -17,6 +17,30 @@ enum OggChain {
     var size: Int
   }
 
+  /// The CRC-32 of RFC 3533 (polynomial 0x04C11DB7, not reflected, no initial or final
+  /// inversion), by byte.
+  static let crcTable: [UInt32] = (0..<256).map { byte -> UInt32 in
+    var r = UInt32(byte) << 24
+    for _ in 0..<8 { r = r & 0x8000_0000 != 0 ? r << 1 ^ 0x04C1_1DB7 : r << 1 }
+    return r
+  }
+
+  /// Whether `page` (a whole page: header, segment table and body) has the checksum it states:
+  /// a page damaged on disk or in transfer states a granule position that is not to be
+  /// believed (one bit flipped in its top byte makes a length of millions of years).
+  static func checksumMatches(_ page: ArraySlice<UInt8>) -> Bool {
+    guard page.count >= 27 else { return false }
+    let base = page.startIndex
+    var stated: UInt32 = 0
+    for i in (22..<26).reversed() { stated = stated << 8 | UInt32(page[base + i]) }
+    var crc: UInt32 = 0
+    for (offset, byte) in page.enumerated() {
+      let value = (22..<26).contains(offset) ? 0 : byte
+      crc = crc << 8 ^ crcTable[Int(UInt8(truncatingIfNeeded: crc >> 24) ^ value)]
+    }
+    return crc == stated
+  }
+
   /// The page whose header starts at `offset`, or `nil` when none does.
   static func page(_ source: any ByteSource, at offset: Int64) -> Page? {
     let head = source.bytes(at: offset, count: 27 + 255)
@@ -92,7 +116,14 @@ enum OggChain {
         at += 1
         continue
       }
-      if page.serial == serial, page.granule >= 0 { granule = page.granule }
+      if page.serial == serial, page.granule >= 0 {
+        // A damaged page is passed over: its granule position may be anything.
+        guard checksumMatches(tail[at..<(at + page.size)]) else {
+          at += 1
+          continue
+        }
+        granule = page.granule
+      }
       at += page.size
     }
     return granule
@@ -112,6 +143,8 @@ enum OggChain {
       lastPage.serial != first.serial
     else { return nil }
     var links: [[UInt32: (rate: Int, skip: Int, end: Int64)]] = []
+    /// Where each stream's page with the largest granule position is, and its size.
+    var endPages: [UInt32: (offset: Int64, size: Int)] = [:]
     var beginning = false
     var offset: Int64 = 0
     while offset < source.size {
@@ -127,12 +160,19 @@ enum OggChain {
         beginning = false
       }
       if var stream = links.last?[page.serial], page.granule >= 0 {
+        if page.granule > stream.end { endPages[page.serial] = (offset, page.size) }
         stream.end = max(stream.end, page.granule)
         links[links.count - 1][page.serial] = stream
       }
       offset += Int64(page.size)
     }
     guard links.count > 1 else { return nil }
+    // The granule positions the lengths come from, each checked: a damaged page (its granule
+    // position may be anything) leaves the length to FFmpeg.
+    for (offset, size) in endPages.values
+    where !checksumMatches(source.bytes(at: offset, count: size)[...]) {
+      return nil
+    }
     var total = 0.0
     for link in links {
       let lengths = link.values.map { Double(max(0, $0.end - Int64($0.skip))) / Double($0.rate) }
