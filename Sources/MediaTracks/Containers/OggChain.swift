@@ -43,19 +43,24 @@ enum OggChain {
 
   /// The page whose header starts at `offset`, or `nil` when none does.
   static func page(_ source: any ByteSource, at offset: Int64) -> Page? {
-    let head = source.bytes(at: offset, count: 27 + 255)
-    guard head.count >= 27, head.starts(with: Array("OggS".utf8)), head[4] == 0 else {
+    page(in: source.bytes(at: offset, count: 27 + 255)[...])
+  }
+
+  /// The page whose header starts `head` (bytes already read), or `nil` when none does.
+  static func page(in head: ArraySlice<UInt8>) -> Page? {
+    let base = head.startIndex
+    guard head.count >= 27, head.starts(with: Array("OggS".utf8)), head[base + 4] == 0 else {
       return nil
     }
-    let segments = Int(head[26])
+    let segments = Int(head[base + 26])
     guard head.count >= 27 + segments else { return nil }
-    let body = head[27..<(27 + segments)].reduce(0) { $0 + Int($1) }
+    let body = head[(base + 27)..<(base + 27 + segments)].reduce(0) { $0 + Int($1) }
     var granule: UInt64 = 0
-    for i in (6..<14).reversed() { granule = granule << 8 | UInt64(head[i]) }
+    for i in (6..<14).reversed() { granule = granule << 8 | UInt64(head[base + i]) }
     var serial: UInt32 = 0
-    for i in (14..<18).reversed() { serial = serial << 8 | UInt32(head[i]) }
+    for i in (14..<18).reversed() { serial = serial << 8 | UInt32(head[base + i]) }
     return Page(
-      beginsStream: head[5] & 2 != 0, granule: Int64(bitPattern: granule), serial: serial,
+      beginsStream: head[base + 5] & 2 != 0, granule: Int64(bitPattern: granule), serial: serial,
       headerSize: 27 + segments, size: 27 + segments + body)
   }
 
@@ -110,7 +115,9 @@ enum OggChain {
     var granule: Int64? = nil
     var at = 0
     while at + 27 <= tail.count {
-      guard tail[at...].starts(with: sync), let page = page(source, at: start + Int64(at)),
+      // The pages are read from the tail already fetched (over http(s) each read of the
+      // source would be a request of its own).
+      guard tail[at...].starts(with: sync), let page = page(in: tail[at...]),
         at + page.size <= tail.count
       else {
         at += 1
@@ -139,7 +146,7 @@ enum OggChain {
     let tail = source.bytes(at: max(0, source.size - 65_536), count: 65_536)
     let sync = Array("OggS".utf8)
     guard let last = tail.indices.reversed().first(where: { tail[$0...].starts(with: sync) }),
-      let lastPage = page(source, at: max(0, source.size - 65_536) + Int64(last)),
+      let lastPage = page(in: tail[last...]),
       lastPage.serial != first.serial
     else { return nil }
     var links: [[UInt32: (rate: Int, skip: Int, end: Int64)]] = []
