@@ -22,8 +22,11 @@ enum FLACFrames {
 
   /// The duration in seconds of the FLAC file `source` holds when its STREAMINFO states no
   /// total, from its last frame; `nil` when the file is not FLAC, states a total (FFmpeg reads
-  /// it), or no frame header matching the first one is found in its last ``tailBytes``.
-  static func duration(_ source: any ByteSource) -> Double? {
+  /// it) and `cutShort` is false, or no frame header matching the first one is found in its
+  /// last ``tailBytes``. With `cutShort`, the length of a file that states a total and whose
+  /// last frame ends before it (the file was cut short): up to that last frame, which the cut
+  /// ends (encoders write whole frames); `nil` when the frames reach the total.
+  static func duration(_ source: any ByteSource, cutShort: Bool = false) -> Double? {
     // "fLaC" (after any ID3v2 tag), then the STREAMINFO block: a 4-byte block header and 34
     // bytes of data.
     let base = ElementaryFrames.id3v2Length(source)
@@ -37,7 +40,7 @@ enum FLACFrames {
     let total =
       Int64(info[13] & 0x0F) << 32 | Int64(info[14]) << 24 | Int64(info[15]) << 16
       | Int64(info[16]) << 8 | Int64(info[17])
-    guard total == 0, sampleRate > 0, minimumBlock >= 16 else { return nil }
+    guard total == 0 || cutShort, sampleRate > 0, minimumBlock >= 16 else { return nil }
     // The first frame, after the metadata blocks, gives the fields every frame shares.
     var at: Int64 = base + 4
     // (At most 1,024 metadata blocks: a file of millions of empty ones is not walked.)
@@ -57,10 +60,10 @@ enum FLACFrames {
         let last = header(Array(tail[index..<min(tail.count, index + 16)])),
         last.key == first.key, last.variable == first.variable
       {
-        let samples =
-          last.variable
-          ? last.number + Int64(last.blockSize)
-          : last.number * Int64(minimumBlock) + Int64(last.blockSize)
+        let start = last.variable ? last.number : last.number * Int64(minimumBlock)
+        let end = start + Int64(last.blockSize)
+        if cutShort { return end < total ? Double(start) / Double(sampleRate) : nil }
+        let samples = end
         return samples > 0 ? Double(samples) / Double(sampleRate) : nil
       }
       index -= 1

@@ -373,6 +373,10 @@ final class FFmpegAudioSource {
         kind: .malformed, operation: "av_read_frame",
         detail: "'\(path)' is truncated: its audio ends long before its stated duration")
     }
+    if let cut = cutShort() {
+      throw MediaError(
+        kind: .malformed, operation: "av_read_frame", detail: "'\(path)' is truncated: \(cut)")
+    }
     // The decoder stopped giving audio before the end: it failed on every packet of the last
     // half second or more (a chained Ogg stream whose next link it cannot read). Errors between
     // frames (damaged packets here and there, packets that hold no audio) are skipped, as
@@ -394,6 +398,26 @@ final class FFmpegAudioSource {
           + "\(Self.seconds(packetSeconds)) s the packets of '\(path)' hold: it does not read "
           + "this stream")
     }
+  }
+
+  /// Why a local file's bytes end before its container says they do (see ``DeclaredEnd``), or,
+  /// for native FLAC, why fewer samples were decoded than `STREAMINFO` states; `nil` when
+  /// neither holds or the input is not a local regular file.
+  private func cutShort() -> String? {
+    guard let source = try? FileBytes(path: path) else { return nil }
+    if let cut = DeclaredEnd.shortfall(source) { return cut }
+    if format.formatName == "mp3" || format.formatName == "aac",
+      let cut = DeclaredEnd.elementary(
+        source, kind: format.formatName == "aac" ? .adts : .mpegAudio)
+    {
+      return cut
+    }
+    if format.formatName == "flac", let stated = DeclaredEnd.flacSamples(source),
+      stated.rate == sampleRate, Int64(framesDecoded) < stated.samples
+    {
+      return "its STREAMINFO states \(stated.samples) samples; \(framesDecoded) were decoded"
+    }
+    return nil
   }
 
   /// When the decoder gives a frame again after failing: whether it failed on every packet of

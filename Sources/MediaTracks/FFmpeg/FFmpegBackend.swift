@@ -103,6 +103,25 @@ enum FFmpegBackend: ProbingBackend {
       duration = walk.seconds
       if walk.variableBitRate { audio[0].bitRate = walk.averageBitRate }
     }
+    // A raw MPEG audio or ADTS stream, or a native FLAC file, cut short (see ``DeclaredEnd``):
+    // its Xing or VBRI header, or its STREAMINFO, states the whole file's length; the frames
+    // that are there give what it holds. Local files only, as above.
+    if !context.isRemote, context.streamCount == 1, audio.count == 1,
+      let source = context.byteSource
+    {
+      let raw: ElementaryFrames.Kind? =
+        context.formatName == "mp3" ? .mpegAudio : context.formatName == "aac" ? .adts : nil
+      if let raw, !context.durationFromBitRate, DeclaredEnd.elementary(source, kind: raw) != nil,
+        let walk = ElementaryFrames.walk(source, kind: raw)
+      {
+        audio[0].duration = walk.seconds
+        duration = walk.seconds
+      }
+      if context.formatName == "flac", let held = FLACFrames.duration(source, cutShort: true) {
+        audio[0].duration = held
+        duration = held
+      }
+    }
     // MPEG audio in WAVE (format tags 0x0050, 0x0055): FFmpeg 5.1 states no length for it, or
     // one from the header's byte rate, which writers leave 0 or state wrongly (its bit rate
     // too); the `data` chunk's frames, walked, give the samples the decoder gives (an Info

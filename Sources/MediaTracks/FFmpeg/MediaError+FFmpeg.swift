@@ -56,6 +56,16 @@ extension MediaError {
     } else {
       kind = .other
     }
+    // A local file whose bytes end before its container says is cut short: said so, rather
+    // than the demuxer's "end of file" or "invalid data", and not taken for a failing disk
+    // (the AIFF and FLAC readers say EIO of a file cut inside its header).
+    if kind != .notFound, let source = try? FileBytes(path: path),
+      let cut = DeclaredEnd.shortfall(source)
+    {
+      return MediaError(
+        kind: .malformed, code: code, operation: "avformat_open_input",
+        detail: "'\(path)' is truncated: \(cut)")
+    }
     return MediaError(
       kind: kind, code: code, operation: "avformat_open_input", detail: "cannot open '\(path)'")
   }

@@ -20,10 +20,12 @@
 /// - a truncated file: an MP4 whose index names samples the file does not hold (the stated
 ///   duration is not used: fragmented files state impossible ones), in other containers a
 ///   track that ends before half of the duration the headers state for it and more than a
-///   second short of it, and a WAVE file whose data is shorter than its header states (by any
-///   amount). A file cut where the headers state no track duration (Matroska between
-///   clusters, Ogg and MPEG-TS, whose durations come from their last timestamps) decodes up to
-///   the cut, as FFmpeg's own tools do.
+///   second short of it, and a local file whose bytes end before its container says they do,
+///   by any amount: a WAVE `data` chunk, an AIFF `FORM` or chunk, a Matroska or WebM `Segment`
+///   of known size, an Ogg page, FLAC metadata or fewer samples than STREAMINFO's count, a raw
+///   MPEG audio or ADTS frame cut off. A file that states no size (written to a pipe: Matroska's
+///   unknown size, AIFF's placeholder, FLAC's count of 0) and MPEG-TS or MPEG-PS, cut, decode
+///   up to the cut, as FFmpeg's own tools do.
 ///
 /// E-AC-3 sync frames packed several to an MP4 sample are decoded one access unit at a time
 /// (FFmpeg's decoder reads only the first of a packet).
