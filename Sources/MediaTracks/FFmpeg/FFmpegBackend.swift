@@ -116,6 +116,13 @@ enum FFmpegBackend: ProbingBackend {
       {
         audio[0].duration = walk.seconds
         duration = walk.seconds
+      } else if raw == .mpegAudio, !context.durationFromBitRate,
+        let gapless = MPEGAudioGapless.seconds(source)
+      {
+        // A whole MP3 file whose LAME tag states its encoder delay and padding: the audio
+        // the decoder gives.
+        audio[0].duration = gapless
+        duration = gapless
       }
       if context.formatName == "flac", let held = FLACFrames.duration(source, cutShort: true) {
         audio[0].duration = held

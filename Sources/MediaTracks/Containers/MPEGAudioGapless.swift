@@ -1,0 +1,47 @@
+/// The length of a raw MPEG audio layer III stream that states its encoder delay and padding:
+/// the LAME tag after the Xing or Info header in its first frame (written by LAME and by
+/// FFmpeg's `libmp3lame` encoder, "Lavc"/"Lavf"). The decoder drops those samples (FFmpeg 5.1
+/// does), so the audio lasts the frames' samples less them; FFmpeg 5.1 states the frames'
+/// samples alone (a second of LAME CBR is listed at 1.071 s, and decodes to 1.000 s).
+enum MPEGAudioGapless {
+  /// Seconds of audio in `source`: the Xing or Info header's frame count times the samples per
+  /// frame, less the LAME tag's delay and padding, over the sample rate; `nil` when the first
+  /// frame (after any ID3v2 tag) holds no such header, states no frame count, or its tag is
+  /// not LAME's.
+  static func seconds(_ source: any ByteSource) -> Double? {
+    let start = ElementaryFrames.id3v2Length(source)
+    let bytes = source.bytes(at: start, count: 512)
+    guard bytes.count >= 4 else { return nil }
+    let header = bytes.withUnsafeBufferPointer { all in
+      ElementaryFrames.mpegAudioHeader(UnsafeBufferPointer(rebasing: all[0..<4]))
+    }
+    // Layer III only (layer bits 01).
+    guard let header, (bytes[1] >> 1) & 3 == 1 else { return nil }
+    let mpeg1 = (bytes[1] >> 3) & 3 == 3
+    let mono = bytes[3] >> 6 == 3
+    // The Xing or Info header follows the side information.
+    let sideInfo = mpeg1 ? (mono ? 17 : 32) : (mono ? 9 : 17)
+    var at = 4 + sideInfo
+    guard at + 8 <= bytes.count,
+      bytes[at..<(at + 4)].elementsEqual("Xing".utf8)
+        || bytes[at..<(at + 4)].elementsEqual("Info".utf8)
+    else { return nil }
+    let flags = bytes[(at + 4)..<(at + 8)].reduce(0) { $0 << 8 | Int($1) }
+    at += 8
+    guard flags & 1 != 0, at + 4 <= bytes.count else { return nil }
+    let frames = bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
+    at += 4
+    if flags & 2 != 0 { at += 4 }  // bytes
+    if flags & 4 != 0 { at += 100 }  // table of contents
+    if flags & 8 != 0 { at += 4 }  // quality
+    // The LAME tag: a 9-byte encoder name, then, 21 bytes from its start, the delay and the
+    // padding (12 bits each).
+    guard at + 24 <= bytes.count,
+      ["LAME", "Lavf", "Lavc"].contains(where: { bytes[at..<(at + 4)].elementsEqual($0.utf8) })
+    else { return nil }
+    let delayPadding = bytes[(at + 21)..<(at + 24)].reduce(0) { $0 << 8 | Int($1) }
+    let samples = frames * header.samples - (delayPadding >> 12) - (delayPadding & 0xFFF)
+    guard frames > 0, samples > 0 else { return nil }
+    return Double(samples) / Double(header.sampleRate)
+  }
+}
