@@ -83,6 +83,8 @@
 #                                  Windows tools write it (the header written here): 0.5 s of a
 #                                  quiet tone, then 0.5 s of noise, mono at 22050 Hz, which
 #                                  FFmpeg 5.1 states no length for
+#   mp3-in-wave-list.wav           mp3-in-wave.wav with a 70,000-byte LIST chunk before its
+#                                  `data` chunk, which then starts past the first 64 KiB
 #   opus-preskip.opus              0.37 s of mono Opus from opusenc (16 kb/s): its OpusHead's
 #                                  pre-skip is 312 samples, which FFmpeg 5.1 counts in the
 #                                  stream's length (0.3765 s) and its decoder drops (0.37 s)
@@ -245,6 +247,19 @@ fmt = struct.pack("<HHIIHHH", 0x0055, 1, 22050, 0, 1, 0, 12)
 fmt += struct.pack("<HIHHH", 1, 2, 0, 1, 1393)
 body = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt
 body += b"data" + struct.pack("<I", len(data)) + data + b"\0" * (len(data) & 1)
+open(sys.argv[2], "wb").write(b"RIFF" + struct.pack("<I", len(body)) + body)
+PY
+
+# The same with a 70,000-byte LIST chunk (an INFO comment) between `fmt ` and `data`, as
+# tagging tools write one: the `data` chunk starts past the first 64 KiB.
+python3 - "$out/mp3-in-wave.wav" "$out/mp3-in-wave-list.wav" <<'PY'
+import struct, sys
+wave = open(sys.argv[1], "rb").read()
+data = wave.index(b"data")
+text = b"mtool fixture: a long comment. " * 2258 + b"\0\0"
+info = b"INFO" + b"ICMT" + struct.pack("<I", len(text)) + text
+chunk = b"LIST" + struct.pack("<I", len(info)) + info
+body = wave[8:data] + chunk + wave[data:]
 open(sys.argv[2], "wb").write(b"RIFF" + struct.pack("<I", len(body)) + body)
 PY
 

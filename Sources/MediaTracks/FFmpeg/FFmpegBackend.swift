@@ -110,7 +110,7 @@ enum FFmpegBackend: ProbingBackend {
     if context.formatName == "wav", !context.isRemote, context.streamCount == 1,
       audio.count == 1, ["mp1", "mp2", "mp3"].contains(audio[0].codec),
       let source = context.byteSource,
-      let data = WaveHeader.dataRange(source.head(), fileSize: source.size),
+      let data = WaveHeader.dataRange(in: source),
       let walk = ElementaryFrames.walk(
         ByteWindow(source, start: data.offset, length: data.length), kind: .mpegAudio,
         countingInfoFrame: true)
