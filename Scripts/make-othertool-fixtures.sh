@@ -101,8 +101,25 @@
 #                                  blocks hold only the correction to lossless: decodable only
 #                                  with the .wv file; FFmpeg 5.1 lists it alone as WavPack, and
 #                                  its decoder fails on every block
+#   opus-ffmpeg.mp4,               0.5 s of mono at 48 kHz (24,000 samples) as Opus from FFmpeg's
+#   aac-ffmpeg.m4a                 libopus in MP4 and as AAC (44.1 kHz, 22,050 samples) from its
+#                                  own encoder: an edit list states the encoder's delay (312 and
+#                                  1,024 samples) and the length, and the last frame's padding
+#                                  (648 and 478 samples) is trimmed by nothing else
+#   opus-ffmpeg.mka,               the same Opus from FFmpeg's Matroska muxer (a CRC-32 in each
+#   opus-gstreamer.mka             cluster, 1 ms timestamps 0.5 ms late) and from GStreamer's
+#                                  opusenc and matroskamux: a CodecDelay of 6.5 ms and the last
+#                                  block's DiscardPadding of 13.5 ms; FFmpeg's Duration says
+#                                  0.508 s, GStreamer's 0.5 s
+#   aac-gstreamer.mp4              the same 0.5 s as AAC from GStreamer's voaacenc and mp4mux: 23
+#                                  frames (23,552 samples; no delay stated), whose edit list
+#                                  states 883 ticks of 1/1800 s, the media's length rounded
+#   vorbis-one-page.ogg,           oggenc's Vorbis whose audio is all on one page (0.5 s stereo
+#   vorbis-one-page-short.ogg      and 0.2 s mono at 44.1 kHz): its granule position is the
+#                                  length (oggdec gives 22,050 and 8,820 samples); FFmpeg 5.1's
+#                                  end trimming gives 21,922 and 9,792
 #
-# Needs sox, ffmpeg (the AAC-LC core), python3, gst-launch-1.0 with plugins-good (mp4mux,
+# Needs sox, ffmpeg (the AAC-LC core; libopus), python3, gst-launch-1.0 with plugins-good (mp4mux,
 # matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc), mkvmerge
 # (mkvtoolnix), lame, sndfile-convert (sndfile-programs) and wavpack; stops at the first
 # missing one.
@@ -279,5 +296,25 @@ wavpack -q -y -b3.0c "$work/wv8.wav" -o "$out/wavpack-hybrid.wv"
 sox -R -q -n -r 8000 -c 1 -b 16 "$work/m8.wav" synth 0.1 sine 440 vol 0.5
 sndfile-convert -pcm16 "$work/m8.wav" "$out/sndfile-pcm.paf"
 sndfile-convert -pcm16 "$work/m8.wav" "$out/sndfile-pcm.ircam"
+
+# Encoder padding that only the container trims: 0.5 s (24,000 samples at 48 kHz, 22,050 at
+# 44.1 kHz) in each, which the decoder gives whole frames of.
+sox -R -q -n -r 48000 -c 1 -b 16 "$work/pad48.wav" synth 0.5 sine 440 vol 0.3
+sox -R -q -n -r 44100 -c 1 -b 16 "$work/pad44.wav" synth 0.5 sine 440 vol 0.3
+ffmpeg -v error -y -i "$work/pad48.wav" -c:a libopus -b:a 16k -map_metadata -1 \
+  "$out/opus-ffmpeg.mp4"
+ffmpeg -v error -y -i "$work/pad44.wav" -c:a aac -b:a 24k -map_metadata -1 \
+  "$out/aac-ffmpeg.m4a"
+ffmpeg -v error -y -i "$work/pad48.wav" -c:a libopus -b:a 16k -map_metadata -1 \
+  "$out/opus-ffmpeg.mka"
+gst filesrc location="$work/pad48.wav" ! wavparse ! audioconvert ! opusenc bitrate=16000 \
+  ! matroskamux ! filesink location="$out/opus-gstreamer.mka"
+gst filesrc location="$work/pad48.wav" ! wavparse ! audioconvert ! voaacenc ! aacparse ! mp4mux \
+  ! filesink location="$out/aac-gstreamer.mp4"
+# Vorbis whose audio is all on one page (oggenc): 0.5 s and 0.2 s at 44.1 kHz.
+sox -R -q -n -r 44100 -c 2 -b 16 "$work/page05.wav" synth 0.5 sine 440 sine 660
+sox -R -q -n -r 44100 -c 1 -b 16 "$work/page02.wav" synth 0.2 sine 440
+oggenc --quiet -q 0 -o "$out/vorbis-one-page.ogg" "$work/page05.wav"
+oggenc --quiet -q 0 -o "$out/vorbis-one-page-short.ogg" "$work/page02.wav"
 
 ls -l "$out"

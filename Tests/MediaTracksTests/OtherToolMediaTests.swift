@@ -897,3 +897,96 @@ func matroskaOpusLastsItsBlocksLessTheCodecDelay(name: String) throws {
   let seconds = Double(decoded.frames) / Double(decoded.rate)
   #expect(abs(try #require(track.duration) - seconds) < 0.001)
 }
+
+/// Encoder padding that only the container trims (`Scripts/make-othertool-fixtures.sh`): each
+/// file holds `frames` samples of input (`nil`: what its sample table holds), and decoding
+/// gives exactly those, which the track and the file are listed as lasting.
+/// - MP4 from FFmpeg: the edit list's start (the encoder delay) was applied and its end was
+///   not: 24,648 samples of Opus and 22,528 of AAC were decoded for 0.5 s.
+/// - MP4 from GStreamer: Opus whose `stts` states the trimmed length (24,648 decoded), and AAC
+///   whose edit is the media's length rounded to 1/1800 s (listed 23,547 samples of 23,552).
+/// - Matroska Opus from FFmpeg, GStreamer, mkvmerge: the CodecDelay and the last block's
+///   DiscardPadding come off the blocks' span (listed 0.5015 s, 0.4935 s, 0.369996 s; the
+///   files 0.508 s, 0.5 s, 0.376496 s).
+/// - Vorbis from oggenc all on one page: its granule position, which oggdec gives (FFmpeg
+///   5.1 gave 21,922 and 9,792 samples).
+@Test(
+  arguments: [
+    ("opus-ffmpeg.mp4", 24000), ("aac-ffmpeg.m4a", 22050), ("opus-le-dops.mp4", 24000),
+    ("aac-gstreamer.mp4", nil), ("opus-ffmpeg.mka", 24000), ("opus-gstreamer.mka", 24000),
+    ("opus-mkvmerge.mka", 17760), ("opus-streamable.mka", 24000),
+    ("vorbis-one-page.ogg", 22050), ("vorbis-one-page-short.ogg", 8820),
+  ] as [(String, Int?)])
+func decodingGivesTheLengthTheContainerStates(name: String, frames: Int?) throws {
+  let path = otherTool(name)
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  let decoded = try decodeAll(path)
+  if let frames { #expect(decoded.frames == frames) }
+  let rate = Double(decoded.rate)
+  #expect(abs(try #require(track.duration) * rate - Double(decoded.frames)) < 0.01)
+  #expect(abs(try #require(info.duration) * rate - Double(decoded.frames)) < 0.01)
+}
+
+/// The audio is trimmed at its end, not shifted: the first samples of FFmpeg's MP4 Opus (its
+/// 0.5 s sine from 0) are those the Matroska copy of the same encoding gives, whose start
+/// FFmpeg trims by its CodecDelay.
+@Test func mp4EndTrimKeepsTheStart() throws {
+  let mp4 = try decodeAll(otherTool("opus-ffmpeg.mp4"))
+  let mka = try decodeAll(otherTool("opus-ffmpeg.mka"))
+  #expect(mp4.frames == mka.frames)
+  let difference = zip(mp4.samples, mka.samples).map { abs($0 - $1) }.max() ?? 1
+  #expect(difference < 1e-6)
+}
+
+/// An MP4 edit list: its one edit of media gives the presented length (ISO/IEC 14496-12
+/// 8.6.6), unless it is the media's end rounded to the movie's timescale.
+@Test func mp4PresentedLengthFollowsTheEditList() {
+  func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
+    let size = UInt32(body.count + 8)
+    return [
+      UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF),
+    ]
+      + Array(type.utf8) + body
+  }
+  func be32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(value >> (24 - 8 * $0) & 0xFF) } }
+  func trak(edits: [(duration: Int, mediaTime: Int)]?) -> [UInt8] {
+    // mdhd version 0: timescale 48000; stts: 25 samples of 960, one of 312 (24,312).
+    let mdhd = box(
+      "mdhd", [0, 0, 0, 0] + be32(0) + be32(0) + be32(48000) + be32(24312) + [0, 0, 0, 0])
+    let stts = box("stts", [0, 0, 0, 0] + be32(2) + be32(25) + be32(960) + be32(1) + be32(312))
+    let mdia = box("mdia", mdhd + box("minf", box("stbl", stts)))
+    guard let edits else { return box("trak", mdia) }
+    var list = [0, 0, 0, 0] + be32(edits.count)
+    for edit in edits { list += be32(edit.duration) + be32(edit.mediaTime) + [0, 1, 0, 0] }
+    return box("trak", box("edts", box("elst", list)) + mdia)
+  }
+  func length(_ bytes: [UInt8], movieTimescale: Int) -> Int64? {
+    let payload = 8..<bytes.count
+    return MP4Declarations.presentedLength(bytes, trak: payload, movieTimescale: movieTimescale)?
+      .units
+  }
+  // FFmpeg's: 500 ms from sample 312.
+  #expect(length(trak(edits: [(500, 312)]), movieTimescale: 1000) == 24000)
+  // An edit that trims more than a tick: 400 ms.
+  #expect(length(trak(edits: [(400, 312)]), movieTimescale: 1000) == 19200)
+  // Within a tick of the end (1/1800 s ticks: 26.7 samples): the whole media.
+  #expect(length(trak(edits: [(1_350, 312)]), movieTimescale: 1800) == 24000)
+  // An empty edit first (a delay) is passed over.
+  #expect(length(trak(edits: [(100, -1), (500, 312)]), movieTimescale: 1000) == 24000)
+  // No edit list: the media. Two edits of media: not stated.
+  #expect(length(trak(edits: nil), movieTimescale: 1000) == 24312)
+  #expect(length(trak(edits: [(200, 0), (300, 10000)]), movieTimescale: 1000) == nil)
+}
+
+/// The samples an Opus packet decodes to, from its table of contents (RFC 6716 3.1).
+@Test func opusPacketSamplesFollowTheTableOfContents() {
+  // Config 31 (CELT 20 ms), code 0: one frame; config 16 (CELT 2.5 ms), code 1: two frames;
+  // config 3 (SILK 60 ms), code 3 with 2 frames; config 13 (hybrid 20 ms), code 2.
+  #expect(FormatContext.opusPacketSamples([31 << 3]) == 960)
+  #expect(FormatContext.opusPacketSamples([16 << 3 | 1]) == 240)
+  #expect(FormatContext.opusPacketSamples([3 << 3 | 3, 2]) == 5760)
+  #expect(FormatContext.opusPacketSamples([13 << 3 | 2]) == 1920)
+  #expect(FormatContext.opusPacketSamples([3 << 3 | 3]) == nil)
+  #expect(FormatContext.opusPacketSamples([]) == nil)
+}

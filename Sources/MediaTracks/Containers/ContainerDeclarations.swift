@@ -18,6 +18,9 @@ struct DeclaredStream: Hashable {
   /// The track's duration in seconds from its fragments (a fragmented MP4: the last
   /// fragment's end less the first one's start), or `nil`.
   var fragmentsDuration: Double? = nil
+  /// An MP4 audio track's presented length, in its media timescale (see
+  /// ``MP4Declarations/presentedLength(_:trak:movieTimescale:)``), or `nil`.
+  var presentedLength: MediaLength? = nil
   /// The position of a Matroska `TrackEntry` in `Tracks`, from 0.
   var position = 0
   /// A Matroska track's `TrackNumber` (what its blocks name it by), else `0`.
@@ -57,6 +60,22 @@ struct DeclaredStream: Hashable {
   /// keeps the DVD header's frame count and first access unit pointer (3 bytes), which FFmpeg's
   /// program stream demuxer drops before its LPCM decoder reads the rest.
   var packetHeaderBytes = 0
+}
+
+/// A length in units of a timescale: `units / timescale` seconds, exactly.
+struct MediaLength: Hashable, Sendable {
+  /// The length in timescale units (samples, for an audio track whose timescale is its rate).
+  var units: Int64
+  /// The units per second (Hz); always positive.
+  var timescale: Int
+
+  /// The length in seconds.
+  var seconds: Double { Double(units) / Double(timescale) }
+
+  /// The length in frames at `rate` Hz, rounded to the nearest frame.
+  func frames(atRate rate: Int) -> Int64 {
+    rate == timescale ? units : Int64((Double(units) * Double(rate) / Double(timescale)).rounded())
+  }
 }
 
 /// Reads the codec declarations of MP4, MPEG-TS and Matroska headers, keyed by the id FFmpeg
@@ -403,6 +422,12 @@ enum MP4Declarations {
       guard let (entryType, entry) = children(moov, entries).first else { continue }
       if handler == "soun" {
         result[trackID] = audio(moov, entryType, entry)
+        let movieTimescale = child(moov, 0..<moov.count, "mvhd").map { mvhd in
+          moov.byte(mvhd.lowerBound) == 1
+            ? moov.be32(mvhd.lowerBound + 20) : moov.be32(mvhd.lowerBound + 12)
+        }
+        result[trackID]?.presentedLength = presentedLength(
+          moov, trak: trak, movieTimescale: movieTimescale ?? 0)
       } else if ["text", "sbtl", "subt", "clcp"].contains(handler) {
         var declared = DeclaredStream(codec: textCodec(entryType), tag: entryType)
         // A plain-text sample entry: 6 reserved bytes and the data reference index, then boxes.
@@ -415,6 +440,73 @@ enum MP4Declarations {
       }
     }
     return result
+  }
+
+  /// The length of the audio a track presents, in its media timescale (ISO/IEC 14496-12
+  /// 8.6.6): the media from its one edit's `media_time` on, for the edit's
+  /// `segment_duration`; without an edit list, the whole media (its `stts` sample durations
+  /// added up). The decoder gives whole frames, so the last one carries the encoder's padding
+  /// past this length (FFmpeg's muxer states a last Opus or AAC sample's true length in
+  /// `stts`, GStreamer's its first sample's too, and FFmpeg 5.1's demuxer trims only the
+  /// start).
+  ///
+  /// An edit within one movie-timescale tick of the media's end is the whole media, rounded to
+  /// the coarser timescale (GStreamer's 1,800 Hz: 883 ticks for 23,552 samples at 48 kHz).
+  /// Empty edits (`media_time` -1, a delay before the audio) are passed over. `nil` when the
+  /// media states no sample durations, or the edit list has several edits of media or one at
+  /// another rate, or a version not known.
+  static func presentedLength(_ moov: [UInt8], trak: Range<Int>, movieTimescale: Int)
+    -> MediaLength?
+  {
+    guard let mdia = child(moov, trak, "mdia"), let mdhd = child(moov, mdia, "mdhd"),
+      let minf = child(moov, mdia, "minf"), let stbl = child(moov, minf, "stbl"),
+      let stts = child(moov, stbl, "stts"), stts.count >= 8, mdhd.count >= 16
+    else { return nil }
+    let timescale =
+      moov.byte(mdhd.lowerBound) == 1
+      ? moov.be32(mdhd.lowerBound + 20) : moov.be32(mdhd.lowerBound + 12)
+    let entries = moov.be32(stts.lowerBound + 4)
+    guard timescale > 0, entries > 0, entries <= (stts.count - 8) / 8 else { return nil }
+    var media: Int64 = 0
+    for entry in 0..<entries {
+      let at = stts.lowerBound + 8 + entry * 8
+      let (span, large) = Int64(moov.be32(at)).multipliedReportingOverflow(
+        by: Int64(moov.be32(at + 4)))
+      let (sum, overflow) = media.addingReportingOverflow(span)
+      guard !large, !overflow else { return nil }
+      media = sum
+    }
+    guard media > 0 else { return nil }
+    guard let edts = child(moov, trak, "edts"), let elst = child(moov, edts, "elst"),
+      elst.count >= 8
+    else { return MediaLength(units: media, timescale: timescale) }
+    let version = moov.byte(elst.lowerBound)
+    let size = version == 1 ? 20 : 12
+    let count = moov.be32(elst.lowerBound + 4)
+    guard version <= 1, count <= (elst.count - 8) / size else { return nil }
+    var edit: (duration: Int64, mediaTime: Int64)? = nil
+    for index in 0..<count {
+      let at = elst.lowerBound + 8 + index * size
+      let duration = version == 1 ? moov.be64(at) : Int64(moov.be32(at))
+      let mediaTime =
+        version == 1 ? moov.be64(at + 8) : Int64(Int32(truncatingIfNeeded: moov.be32(at + 4)))
+      let rate = moov.be32(at + (version == 1 ? 16 : 8))
+      if mediaTime == -1 { continue }
+      guard edit == nil, mediaTime >= 0, rate == 0x1_0000 else { return nil }
+      edit = (duration, mediaTime)
+    }
+    guard let edit else { return MediaLength(units: media, timescale: timescale) }
+    let available = media - edit.mediaTime
+    guard available > 0 else { return nil }
+    guard movieTimescale > 0, edit.duration > 0 else {
+      return MediaLength(units: available, timescale: timescale)
+    }
+    let segment = Double(edit.duration) * Double(timescale) / Double(movieTimescale)
+    let tick = Double(timescale) / Double(movieTimescale)
+    if segment >= Double(available) - tick {
+      return MediaLength(units: available, timescale: timescale)
+    }
+    return MediaLength(units: Int64(segment.rounded()), timescale: timescale)
   }
 
   /// An audio sample entry: the fixed fields (28 bytes; QuickTime versions 1 and 2 add 16 and

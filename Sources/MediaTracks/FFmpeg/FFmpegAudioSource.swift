@@ -58,6 +58,16 @@ final class FFmpegAudioSource {
   /// The media time of the packets read since the decoder last gave a frame (seconds).
   private var secondsSinceFrame = 0.0
   private let timeBase: Double
+  /// The length the container states for the track's audio, where the decoder's last frame
+  /// carries padding past it that nothing else trims (see ``FormatContext/statedAudioLength(
+  /// ofStream:declared:)``): the output ends there. `nil`: the output is what the decoder
+  /// gives.
+  private let statedLength: MediaLength?
+  /// Whether FFmpeg's own end trimming (the packets' skip-samples side data) is taken off, as
+  /// ``statedLength`` trims in its place.
+  private let replacesEndTrim: Bool
+  /// The frames converted so far (handed out or pending), for ``statedLength``.
+  private var framesConverted: Int64 = 0
 
   /// Opens `path` and prepares to decode one audio track.
   ///
@@ -163,7 +173,10 @@ final class FFmpegAudioSource {
     channels = channelCount
     channelLayoutName = ChannelLayoutName.clean(layout.described, channels: channelCount)
     channelMask = layout.mask
-    duration = format.trackDuration(ofStream: index)
+    duration = format.trackDuration(ofStream: index, declared: declared)
+    let container = format.statedAudioLength(ofStream: index, declared: declared)
+    statedLength = container?.length
+    replacesEndTrim = container?.replacesEndTrim ?? false
     statedDuration = index < stated.count ? stated[index] : nil
     self.format = format
     self.codec = codec
@@ -325,6 +338,7 @@ final class FFmpegAudioSource {
           continue
         }
       }
+      if replacesEndTrim { Self.keepEndPadding(packet.raw) }
       if packetHeaderBytes > 0 {
         guard packet.raw.pointee.size > Int32(packetHeaderBytes), packet.raw.pointee.data != nil
         else { continue }
@@ -334,6 +348,16 @@ final class FFmpegAudioSource {
       let sent = avcodec_send_packet(codec.raw, packet.raw)
       if sent < 0 && sent != cff_averror_eagain() { try noteDecodeError(sent) }
     }
+  }
+
+  /// Takes the end trimming off a packet's skip-samples side data (FFmpeg's
+  /// `AV_PKT_DATA_SKIP_SAMPLES`: the samples to drop at the start and at the end of its
+  /// frame, 32 bits each, little-endian), keeping the start's.
+  private static func keepEndPadding(_ packet: UnsafeMutablePointer<AVPacket>) {
+    var size = 0
+    guard let data = av_packet_get_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, &size), size >= 8
+    else { return }
+    for byte in 4..<8 { data[byte] = 0 }
   }
 
   /// Sends one parsed frame to the decoder.
@@ -478,7 +502,13 @@ final class FFmpegAudioSource {
       try noteDecodeError(produced)
       return
     }
+    var frames = Int64(produced)
+    if let statedLength {
+      let end = statedLength.frames(atRate: sampleRate)
+      frames = max(0, min(frames, end - framesConverted))
+      framesConverted += frames
+    }
     pendingStart = 0
-    pendingEnd = Int(produced) * channels
+    pendingEnd = Int(frames) * channels
   }
 }
