@@ -106,6 +106,8 @@
 #                                  own encoder: an edit list states the encoder's delay (312 and
 #                                  1,024 samples) and the length, and the last frame's padding
 #                                  (648 and 478 samples) is trimmed by nothing else
+#   opus-ffmpeg-fragmented.mp4     the same Opus fragmented (empty moov): no edit list, so its
+#                                  fragments' 24,312 samples (the pre-skip's 312 included)
 #   opus-ffmpeg.mka,               the same Opus from FFmpeg's Matroska muxer (a CRC-32 in each
 #   opus-gstreamer.mka             cluster, 1 ms timestamps 0.5 ms late) and from GStreamer's
 #                                  opusenc and matroskamux: a CodecDelay of 6.5 ms and the last
@@ -305,6 +307,8 @@ ffmpeg -v error -y -i "$work/pad48.wav" -c:a libopus -b:a 16k -map_metadata -1 \
   "$out/opus-ffmpeg.mp4"
 ffmpeg -v error -y -i "$work/pad44.wav" -c:a aac -b:a 24k -map_metadata -1 \
   "$out/aac-ffmpeg.m4a"
+ffmpeg -v error -y -i "$work/pad48.wav" -c:a libopus -b:a 16k -map_metadata -1 \
+  -movflags frag_keyframe+empty_moov "$out/opus-ffmpeg-fragmented.mp4"
 ffmpeg -v error -y -i "$work/pad48.wav" -c:a libopus -b:a 16k -map_metadata -1 \
   "$out/opus-ffmpeg.mka"
 gst filesrc location="$work/pad48.wav" ! wavparse ! audioconvert ! opusenc bitrate=16000 \

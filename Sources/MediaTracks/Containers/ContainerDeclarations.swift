@@ -298,8 +298,21 @@ enum MP4Declarations {
     guard let movie else { return [:] }
     var result = tracks(in: movie)
     if !fragments.isEmpty {
-      for (trackID, seconds) in fragmentDurations(movie: movie, fragments: fragments, source) {
-        result[trackID]?.fragmentsDuration = seconds
+      let movieTimescale = self.movieTimescale(movie)
+      for (trackID, span) in fragmentDurations(movie: movie, fragments: fragments, source) {
+        result[trackID]?.fragmentsDuration = span.seconds
+        // An audio track whose samples are all in fragments: their span, from its edit's
+        // start (its `stts` in `moov` states none).
+        if result[trackID]?.presentedLength == nil,
+          let trak = children(movie, 0..<movie.count).first(where: {
+            $0.0 == "trak" && Self.trackID(movie, trak: $0.1) == trackID
+          })?.1,
+          let mdia = child(movie, trak, "mdia"),
+          child(movie, mdia, "hdlr").map({ movie.fourCC($0.lowerBound + 8) }) == "soun"
+        {
+          result[trackID]?.presentedLength = presentedLength(
+            movie, trak: trak, movieTimescale: movieTimescale, media: span.units)
+        }
       }
     }
     return result
@@ -310,7 +323,7 @@ enum MP4Declarations {
   /// `tfhd`/`trex` defaults).
   static func fragmentDurations(
     movie: [UInt8], fragments: [(Int64, Int)], _ source: some ByteSource
-  ) -> [Int: Double] {
+  ) -> [Int: MediaLength] {
     var timescales: [Int: Int] = [:]
     var defaults: [Int: Int] = [:]
     for (type, trak) in children(movie, 0..<movie.count) where type == "trak" {
@@ -370,13 +383,28 @@ enum MP4Declarations {
         end[trackID] = time
       }
     }
-    var result: [Int: Double] = [:]
+    var result: [Int: MediaLength] = [:]
     for (trackID, last) in end {
-      guard let timescale = timescales[trackID], let start = first[trackID], last > start
+      guard let timescale = timescales[trackID], let start = first[trackID], last > start,
+        last - start < 0x1p62
       else { continue }
-      result[trackID] = (last - start) / Double(timescale)
+      result[trackID] = MediaLength(units: Int64(last - start), timescale: timescale)
     }
     return result
+  }
+
+  /// A `trak` box's track ID, from its `tkhd`; 0 without one.
+  static func trackID(_ moov: [UInt8], trak: Range<Int>) -> Int {
+    guard let tkhd = child(moov, trak, "tkhd") else { return 0 }
+    return moov.byte(tkhd.lowerBound) == 1
+      ? moov.be32(tkhd.lowerBound + 20) : moov.be32(tkhd.lowerBound + 12)
+  }
+
+  /// The movie's timescale (`mvhd`), the units of edit list durations; 0 without one.
+  static func movieTimescale(_ moov: [UInt8]) -> Int {
+    guard let mvhd = child(moov, 0..<moov.count, "mvhd") else { return 0 }
+    return moov.byte(mvhd.lowerBound) == 1
+      ? moov.be32(mvhd.lowerBound + 20) : moov.be32(mvhd.lowerBound + 12)
   }
 
   /// The child boxes of `bytes[range]`: (type, payload range).
@@ -422,12 +450,8 @@ enum MP4Declarations {
       guard let (entryType, entry) = children(moov, entries).first else { continue }
       if handler == "soun" {
         result[trackID] = audio(moov, entryType, entry)
-        let movieTimescale = child(moov, 0..<moov.count, "mvhd").map { mvhd in
-          moov.byte(mvhd.lowerBound) == 1
-            ? moov.be32(mvhd.lowerBound + 20) : moov.be32(mvhd.lowerBound + 12)
-        }
         result[trackID]?.presentedLength = presentedLength(
-          moov, trak: trak, movieTimescale: movieTimescale ?? 0)
+          moov, trak: trak, movieTimescale: movieTimescale(moov))
       } else if ["text", "sbtl", "subt", "clcp"].contains(handler) {
         var declared = DeclaredStream(codec: textCodec(entryType), tag: entryType)
         // A plain-text sample entry: 6 reserved bytes and the data reference index, then boxes.
@@ -454,27 +478,33 @@ enum MP4Declarations {
   /// the coarser timescale (GStreamer's 1,800 Hz: 883 ticks for 23,552 samples at 48 kHz).
   /// Empty edits (`media_time` -1, a delay before the audio) are passed over. `nil` when the
   /// media states no sample durations, or the edit list has several edits of media or one at
-  /// another rate, or a version not known.
-  static func presentedLength(_ moov: [UInt8], trak: Range<Int>, movieTimescale: Int)
-    -> MediaLength?
-  {
+  /// another rate, or a version not known. `media`, when given, is the media's length in
+  /// its timescale in place of the `stts` durations' (a fragmented file's fragments).
+  static func presentedLength(
+    _ moov: [UInt8], trak: Range<Int>, movieTimescale: Int, media stated: Int64? = nil
+  ) -> MediaLength? {
     guard let mdia = child(moov, trak, "mdia"), let mdhd = child(moov, mdia, "mdhd"),
-      let minf = child(moov, mdia, "minf"), let stbl = child(moov, minf, "stbl"),
-      let stts = child(moov, stbl, "stts"), stts.count >= 8, mdhd.count >= 16
+      mdhd.count >= 16
     else { return nil }
     let timescale =
       moov.byte(mdhd.lowerBound) == 1
       ? moov.be32(mdhd.lowerBound + 20) : moov.be32(mdhd.lowerBound + 12)
-    let entries = moov.be32(stts.lowerBound + 4)
-    guard timescale > 0, entries > 0, entries <= (stts.count - 8) / 8 else { return nil }
-    var media: Int64 = 0
-    for entry in 0..<entries {
-      let at = stts.lowerBound + 8 + entry * 8
-      let (span, large) = Int64(moov.be32(at)).multipliedReportingOverflow(
-        by: Int64(moov.be32(at + 4)))
-      let (sum, overflow) = media.addingReportingOverflow(span)
-      guard !large, !overflow else { return nil }
-      media = sum
+    guard timescale > 0 else { return nil }
+    var media: Int64 = stated ?? 0
+    if stated == nil {
+      guard let minf = child(moov, mdia, "minf"), let stbl = child(moov, minf, "stbl"),
+        let stts = child(moov, stbl, "stts"), stts.count >= 8
+      else { return nil }
+      let entries = moov.be32(stts.lowerBound + 4)
+      guard entries > 0, entries <= (stts.count - 8) / 8 else { return nil }
+      for entry in 0..<entries {
+        let at = stts.lowerBound + 8 + entry * 8
+        let (span, large) = Int64(moov.be32(at)).multipliedReportingOverflow(
+          by: Int64(moov.be32(at + 4)))
+        let (sum, overflow) = media.addingReportingOverflow(span)
+        guard !large, !overflow else { return nil }
+        media = sum
+      }
     }
     guard media > 0 else { return nil }
     guard let edts = child(moov, trak, "edts"), let elst = child(moov, edts, "elst"),

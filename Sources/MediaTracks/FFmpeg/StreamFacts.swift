@@ -91,7 +91,9 @@ extension FormatContext {
     if formatName.hasPrefix("matroska"), audio.contains(where: { $0.duration == nil }) {
       fillFromLastBlocks(&audio, declared: declared)
     }
-    if formatName.hasPrefix("matroska"), audio.contains(where: { $0.codec == "opus" }) {
+    // (Not over http(s), where it would fetch 2 MiB more: the stated length less the delay
+    // stays.)
+    if formatName.hasPrefix("matroska"), !isRemote, audio.contains(where: { $0.codec == "opus" }) {
       measureOpusBlocks(&audio, declared: declared)
     }
     if formatName == "wav", audio.count == 1 {
@@ -171,7 +173,7 @@ extension FormatContext {
   /// packet's start (FFmpeg's muxer starts them 0.5 ms late, rounded up): where the blocks'
   /// span is within one unit of a whole number of the last packet's length (packets of one
   /// length, as Opus encoders write them), it is that number of packets. A track whose first
-  /// and last blocks are not found near the start and end of the file keeps its length.
+  /// and last blocks are not found in the first and last MiB of the file keeps its length.
   func measureOpusBlocks(_ audio: inout [AudioTrack], declared: [Int: DeclaredStream]) {
     guard let source = byteSource else { return }
     let last = MatroskaBlocks.lastBlocks(source)
@@ -572,10 +574,10 @@ extension FormatContext {
     let stream = stream(at: index)
     let value = stream.pointee.duration
     var seconds: Double? = nil
-    if let fragments = declared?.fragmentsDuration {
-      seconds = fragments
-    } else if formatName.hasPrefix("mov"), let presented = declared?.presentedLength {
+    if formatName.hasPrefix("mov"), let presented = declared?.presentedLength {
       seconds = presented.seconds
+    } else if let fragments = declared?.fragmentsDuration {
+      seconds = fragments
     } else if let streamed = streamedAIFFDuration(ofStream: index) {
       seconds = streamed
     } else if value != cff_nopts_value() && value > 0 {
@@ -616,13 +618,12 @@ extension FormatContext {
   ///   ``OggChain/singlePageVorbisLength(_:)``): its granule position, in place of FFmpeg's
   ///   end trimming.
   ///
-  /// `nil` for anything else (a fragmented MP4, whose fragments state the length).
+  /// A fragmented MP4's audio track counts the span of its fragments as its media. `nil` for
+  /// anything else.
   func statedAudioLength(ofStream index: Int, declared: DeclaredStream?)
     -> (length: MediaLength, replacesEndTrim: Bool)?
   {
-    if formatName.hasPrefix("mov"), declared?.fragmentsDuration == nil,
-      let presented = declared?.presentedLength
-    {
+    if formatName.hasPrefix("mov"), let presented = declared?.presentedLength {
       return (presented, false)
     }
     if formatName == "ogg", streamCount == 1, let source = byteSource,
