@@ -30,10 +30,13 @@ enum MatroskaBlocks {
     return blocks(in: source.bytes(at: start, count: Int(source.size - start)), earliest: false)
   }
 
+  /// The most bytes read from the start of the file for the first blocks.
+  static let headBytes = 1 << 18
+
   /// The first block of each track (by `TrackNumber`) in the clusters within the first
-  /// ``tailBytes`` of `source`; a track whose blocks all come after is not there.
+  /// ``headBytes`` of `source`; a track whose blocks all come after is not there.
   static func firstBlocks(_ source: some ByteSource) -> [Int: LastBlock] {
-    blocks(in: source.bytes(at: 0, count: tailBytes), earliest: true)
+    blocks(in: source.bytes(at: 0, count: headBytes), earliest: true)
   }
 
   /// The latest (or `earliest`) block of each track in the clusters found in `bytes`.

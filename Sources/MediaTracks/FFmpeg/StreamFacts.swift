@@ -91,9 +91,7 @@ extension FormatContext {
     if formatName.hasPrefix("matroska"), audio.contains(where: { $0.duration == nil }) {
       fillFromLastBlocks(&audio, declared: declared)
     }
-    // (Not over http(s), where it would fetch 2 MiB more: the stated length less the delay
-    // stays.)
-    if formatName.hasPrefix("matroska"), !isRemote, audio.contains(where: { $0.codec == "opus" }) {
+    if formatName.hasPrefix("matroska"), audio.contains(where: { $0.codec == "opus" }) {
       measureOpusBlocks(&audio, declared: declared)
     }
     if formatName == "wav", audio.count == 1 {
@@ -173,7 +171,8 @@ extension FormatContext {
   /// packet's start (FFmpeg's muxer starts them 0.5 ms late, rounded up): where the blocks'
   /// span is within one unit of a whole number of the last packet's length (packets of one
   /// length, as Opus encoders write them), it is that number of packets. A track whose first
-  /// and last blocks are not found in the first and last MiB of the file keeps its length.
+  /// and last blocks are not found in the first 256 KiB and last MiB of the file keeps its
+  /// length.
   func measureOpusBlocks(_ audio: inout [AudioTrack], declared: [Int: DeclaredStream]) {
     guard let source = byteSource else { return }
     let last = MatroskaBlocks.lastBlocks(source)
