@@ -74,7 +74,9 @@ struct MediaLength: Hashable, Sendable {
 
   /// The length in frames at `rate` Hz, rounded to the nearest frame.
   func frames(atRate rate: Int) -> Int64 {
-    rate == timescale ? units : Int64((Double(units) * Double(rate) / Double(timescale)).rounded())
+    guard rate != timescale else { return units }
+    let frames = (Double(units) * Double(rate) / Double(timescale)).rounded()
+    return frames < 0x1p62 ? Int64(max(0, frames)) : 1 << 62
   }
 }
 

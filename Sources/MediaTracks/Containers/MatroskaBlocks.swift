@@ -132,7 +132,7 @@ enum MatroskaBlocks {
     let lacing = bytes[header + 2] >> 1 & 3
     let frames = lacing != 0 && header + 3 < range.upperBound ? Int(bytes[header + 3]) + 1 : 1
     var block = LastBlock(
-      ticks: clusterTime + offset, frames: frames, duration: duration,
+      ticks: clusterTime &+ offset, frames: frames, duration: duration,
       discardPadding: discardPadding)
     if let first = firstFrameStart(bytes, lacing: lacing, frames: frames, at: header + 3),
       first < range.upperBound

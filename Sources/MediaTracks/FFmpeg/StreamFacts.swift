@@ -184,7 +184,7 @@ extension FormatContext {
         let start = first[number], let packet = Self.opusPacketSamples(end.frameHead)
       else { continue }
       let tick = av_q2d(stream(at: index).pointee.time_base) * 48000
-      let span = Double(end.ticks - start.ticks) * tick
+      let span = (Double(end.ticks) - Double(start.ticks)) * tick
       let packets = (span / Double(packet)).rounded()
       let measured =
         abs(span - packets * Double(packet)) <= tick + 1 ? packets * Double(packet) : span
@@ -192,7 +192,7 @@ extension FormatContext {
       let samples =
         (measured + Double(packet * end.frames) - padding).rounded()
         - Double(opusPadding(ofStream: index))
-      guard samples > 0, samples.isFinite else { continue }
+      guard samples > 0, samples.isFinite, !isImplausible(samples / 48000) else { continue }
       audio[position].duration = samples / 48000
     }
   }
