@@ -116,6 +116,11 @@
 #   aac-gstreamer.mp4              the same 0.5 s as AAC from GStreamer's voaacenc and mp4mux: 23
 #                                  frames (23,552 samples; no delay stated), whose edit list
 #                                  states 883 ticks of 1/1800 s, the media's length rounded
+#   opus-22k-ffmpeg.webm,          0.3 s of Opus from input at 22,050 Hz (14,400 samples at
+#   opus-22k-mkvmerge.mka          48 kHz) from FFmpeg's WebM muxer (which states 24 kHz and a
+#                                  CodecDelay of 3.25 ms for a pre-skip of 6.5) and from opusenc
+#                                  and mkvmerge (22,050 Hz): FFmpeg 5.1's demuxer times the
+#                                  packets and converts the DiscardPadding at the stated rate
 #   vorbis-one-page.ogg,           oggenc's Vorbis whose audio is all on one page (0.5 s stereo
 #   vorbis-one-page-short.ogg      and 0.2 s mono at 44.1 kHz): its granule position is the
 #                                  length (oggdec gives 22,050 and 8,820 samples); FFmpeg 5.1's
@@ -315,6 +320,13 @@ gst filesrc location="$work/pad48.wav" ! wavparse ! audioconvert ! opusenc bitra
   ! matroskamux ! filesink location="$out/opus-gstreamer.mka"
 gst filesrc location="$work/pad48.wav" ! wavparse ! audioconvert ! voaacenc ! aacparse ! mp4mux \
   ! filesink location="$out/aac-gstreamer.mp4"
+# Opus from input at 22,050 Hz in Matroska: 0.3 s (14,400 samples at 48 kHz).
+sox -R -q -n -r 22050 -c 1 -b 16 "$work/low22.wav" synth 0.3 sine 440 vol 0.3
+ffmpeg -v error -y -i "$work/low22.wav" -c:a libopus -b:a 16k -map_metadata -1 \
+  "$out/opus-22k-ffmpeg.webm"
+opusenc --quiet --bitrate 16 "$work/low22.wav" "$work/low22.opus"
+mkvmerge -q --no-date --disable-track-statistics-tags -o "$out/opus-22k-mkvmerge.mka" \
+  "$work/low22.opus"
 # Vorbis whose audio is all on one page (oggenc): 0.5 s and 0.2 s at 44.1 kHz.
 sox -R -q -n -r 44100 -c 2 -b 16 "$work/page05.wav" synth 0.5 sine 440 sine 660
 sox -R -q -n -r 44100 -c 1 -b 16 "$work/page02.wav" synth 0.2 sine 440

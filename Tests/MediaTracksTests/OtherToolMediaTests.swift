@@ -910,6 +910,11 @@ func matroskaOpusLastsItsBlocksLessTheCodecDelay(name: String) throws {
 /// - Matroska Opus from FFmpeg, GStreamer, mkvmerge: the CodecDelay and the last block's
 ///   DiscardPadding come off the blocks' span (listed 0.5015 s, 0.4935 s, 0.369996 s; the
 ///   files 0.508 s, 0.5 s, 0.376496 s).
+/// - Matroska Opus whose header states its input's rate (22,050 or 24,000 Hz): FFmpeg 5.1's
+///   demuxer converted the DiscardPadding at that rate (half of it trimmed) and timed the
+///   packets at it, so decoding failed as giving less than half of the packets' time; FFmpeg's
+///   WebM muxer writes the CodecDelay at it too (3.25 ms for a pre-skip of 6.5: listed
+///   0.30325 s), while the decoder drops the `OpusHead`'s pre-skip.
 /// - Vorbis from oggenc all on one page: its granule position, which oggdec gives (FFmpeg
 ///   5.1 gave 21,922 and 9,792 samples).
 @Test(
@@ -918,6 +923,7 @@ func matroskaOpusLastsItsBlocksLessTheCodecDelay(name: String) throws {
     ("aac-gstreamer.mp4", nil), ("opus-ffmpeg-fragmented.mp4", 24312), ("opus-ffmpeg.mka", 24000),
     ("opus-gstreamer.mka", 24000),
     ("opus-mkvmerge.mka", 17760), ("opus-streamable.mka", 24000),
+    ("opus-22k-ffmpeg.webm", 14400), ("opus-22k-mkvmerge.mka", 14400),
     ("vorbis-one-page.ogg", 22050), ("vorbis-one-page-short.ogg", 8820),
   ] as [(String, Int?)])
 func decodingGivesTheLengthTheContainerStates(name: String, frames: Int?) throws {

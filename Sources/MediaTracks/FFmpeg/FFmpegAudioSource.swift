@@ -58,6 +58,8 @@ final class FFmpegAudioSource {
   /// The media time of the packets read since the decoder last gave a frame (seconds).
   private var secondsSinceFrame = 0.0
   private let timeBase: Double
+  /// Whether the track is Opus, whose packets state their own length.
+  private let isOpus: Bool
   /// The length the container states for the track's audio, where the decoder's last frame
   /// carries padding past it that nothing else trims (see ``FormatContext/statedAudioLength(
   /// ofStream:declared:)``): the output ends there. `nil`: the output is what the decoder
@@ -146,11 +148,17 @@ final class FFmpegAudioSource {
           channels: entries[index].channels)
       }
     }
+    // Opus decodes at 48 kHz whatever rate its header states (RFC 7845 5.1: the input's rate,
+    // for information); FFmpeg 5.1's Matroska demuxer converts a block's DiscardPadding to
+    // samples at the stated rate (at 24 kHz half of it was trimmed: 0.3 s of input decoded to
+    // 14,724 samples for 14,400).
+    if parameters.pointee.codec_id == AV_CODEC_ID_OPUS { parameters.pointee.sample_rate = 48000 }
     let codec = try CodecContext(decoderFor: stream, path: path)
     let packet = try Packet()
     framePacket = try Packet()
     codecName = track.codec.isEmpty ? "unknown" : track.codec
     timeBase = av_q2d(stream.pointee.time_base)
+    isOpus = parameters.pointee.codec_id == AV_CODEC_ID_OPUS
     splitsFrames =
       parameters.pointee.codec_id == AV_CODEC_ID_EAC3 && !format.formatName.hasPrefix("matroska")
     let frame = try Frame()
@@ -310,6 +318,9 @@ final class FFmpegAudioSource {
         finished = true
         break
       }
+      // (Set again before each read: the demuxer reads the stated rate back into it, and
+      // converts a DiscardPadding with the rate it finds there.)
+      if isOpus { format.stream(at: streamIndex).pointee.codecpar.pointee.sample_rate = 48000 }
       let read = try format.readFrame(packet.raw, path: path)
       if read < 0 {
         if read != cff_averror_eof() && !format.readAllBytes {
@@ -325,7 +336,17 @@ final class FFmpegAudioSource {
       guard Int(packet.raw.pointee.stream_index) == streamIndex else { continue }
       packetsRead += 1
       // (A packet stating more than 10 s is a demuxer's guess, as Ogg's last packet's can be.)
-      let packetDuration = Double(packet.raw.pointee.duration) * timeBase
+      var packetDuration = Double(packet.raw.pointee.duration) * timeBase
+      // An Opus packet states its own length (RFC 6716 3.1); FFmpeg 5.1's Matroska demuxer
+      // times the packets of a track whose header states its input's rate (22,050 Hz) at that
+      // rate: 40 ms for 20, and the decoder seemed to give half of what they hold.
+      if isOpus, let data = packet.raw.pointee.data, packet.raw.pointee.size > 0 {
+        let head = Array(
+          UnsafeBufferPointer(start: data, count: min(2, Int(packet.raw.pointee.size))))
+        if let samples = FormatContext.opusPacketSamples(head) {
+          packetDuration = Double(samples) / 48000
+        }
+      }
       if packetDuration > 0 && packetDuration <= 10 {
         packetSeconds += packetDuration
         secondsSinceFrame += packetDuration

@@ -658,12 +658,20 @@ extension FormatContext {
     return Double(opusPadding(ofStream: index)) / 48000
   }
 
-  /// An Opus stream's initial padding in 48 kHz samples, or 0 for another codec.
+  /// An Opus stream's pre-skip in 48 kHz samples, or 0 for another codec: its `OpusHead`'s
+  /// (the extradata), which FFmpeg's decoder drops, else FFmpeg's initial padding. (FFmpeg's
+  /// Matroska muxer writes the CodecDelay at the header's rate when that is not 48 kHz: 3.25 ms
+  /// for a pre-skip of 312 samples at 24 kHz, which FFmpeg reads back as 156.)
   private func opusPadding(ofStream index: Int) -> Int64 {
     guard let parameters = stream(at: index).pointee.codecpar,
-      parameters.pointee.codec_id == AV_CODEC_ID_OPUS, parameters.pointee.initial_padding > 0
+      parameters.pointee.codec_id == AV_CODEC_ID_OPUS
     else { return 0 }
-    return Int64(parameters.pointee.initial_padding)
+    if let header = parameters.pointee.extradata, parameters.pointee.extradata_size >= 19,
+      UnsafeBufferPointer(start: header, count: 8).elementsEqual("OpusHead".utf8)
+    {
+      return Int64(header[10]) | Int64(header[11]) << 8
+    }
+    return Int64(max(0, parameters.pointee.initial_padding))
   }
 
   /// The duration in seconds of an AVI stream counted in bytes (its header's sample size is not
