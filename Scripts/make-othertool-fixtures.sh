@@ -106,8 +106,9 @@
 #                                  own encoder: an edit list states the encoder's delay (312 and
 #                                  1,024 samples) and the length, and the last frame's padding
 #                                  (648 and 478 samples) is trimmed by nothing else
-#   opus-ffmpeg-fragmented.mp4     the same Opus fragmented (empty moov): no edit list, so its
-#                                  fragments' 24,312 samples (the pre-skip's 312 included)
+#   opus-ffmpeg-fragmented.mp4     the same Opus fragmented (empty moov): no edit list; its
+#                                  fragments' 24,312 samples count the pre-skip's 312 (the first
+#                                  sample lasts its whole packet)
 #   opus-ffmpeg.mka,               the same Opus from FFmpeg's Matroska muxer (a CRC-32 in each
 #   opus-gstreamer.mka             cluster, 1 ms timestamps 0.5 ms late) and from GStreamer's
 #                                  opusenc and matroskamux: a CodecDelay of 6.5 ms and the last

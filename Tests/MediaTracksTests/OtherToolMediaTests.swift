@@ -905,8 +905,8 @@ func matroskaOpusLastsItsBlocksLessTheCodecDelay(name: String) throws {
 ///   not: 24,648 samples of Opus and 22,528 of AAC were decoded for 0.5 s.
 /// - MP4 from GStreamer: Opus whose `stts` states the trimmed length (24,648 decoded), and AAC
 ///   whose edit is the media's length rounded to 1/1800 s (listed 23,547 samples of 23,552).
-/// - Fragmented MP4 from FFmpeg without an edit list: its fragments' span (24,312 samples, the
-///   pre-skip's included; 24,648 decoded before).
+/// - Fragmented MP4 from FFmpeg without an edit list: its fragments' span less the pre-skip,
+///   which its first sample counts (24,312 samples listed and 24,648 decoded before).
 /// - Matroska Opus from FFmpeg, GStreamer, mkvmerge: the CodecDelay and the last block's
 ///   DiscardPadding come off the blocks' span (listed 0.5015 s, 0.4935 s, 0.369996 s; the
 ///   files 0.508 s, 0.5 s, 0.376496 s).
@@ -920,7 +920,7 @@ func matroskaOpusLastsItsBlocksLessTheCodecDelay(name: String) throws {
 @Test(
   arguments: [
     ("opus-ffmpeg.mp4", 24000), ("aac-ffmpeg.m4a", 22050), ("opus-le-dops.mp4", 24000),
-    ("aac-gstreamer.mp4", nil), ("opus-ffmpeg-fragmented.mp4", 24312), ("opus-ffmpeg.mka", 24000),
+    ("aac-gstreamer.mp4", nil), ("opus-ffmpeg-fragmented.mp4", 24000), ("opus-ffmpeg.mka", 24000),
     ("opus-gstreamer.mka", 24000),
     ("opus-mkvmerge.mka", 17760), ("opus-streamable.mka", 24000),
     ("opus-22k-ffmpeg.webm", 14400), ("opus-22k-mkvmerge.mka", 14400),
@@ -983,7 +983,8 @@ func decodingGivesTheLengthTheContainerStates(name: String, frames: Int?) throws
   #expect(length(trak(edits: [(1_350, 312)]), movieTimescale: 1800) == 24000)
   // An empty edit first (a delay) is passed over.
   #expect(length(trak(edits: [(100, -1), (500, 312)]), movieTimescale: 1000) == 24000)
-  // No edit list: the media. Two edits of media: not stated.
+  // No edit list: the media (not an Opus entry, so no pre-skip). Two edits of media: not
+  // stated.
   #expect(length(trak(edits: nil), movieTimescale: 1000) == 24312)
   #expect(length(trak(edits: [(200, 0), (300, 10000)]), movieTimescale: 1000) == nil)
 }

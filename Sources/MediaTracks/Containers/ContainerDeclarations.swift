@@ -302,7 +302,7 @@ enum MP4Declarations {
     if !fragments.isEmpty {
       let movieTimescale = self.movieTimescale(movie)
       for (trackID, span) in fragmentDurations(movie: movie, fragments: fragments, source) {
-        result[trackID]?.fragmentsDuration = span.seconds
+        result[trackID]?.fragmentsDuration = span.length.seconds
         // An audio track whose samples are all in fragments: their span, from its edit's
         // start (its `stts` in `moov` states none).
         if result[trackID]?.presentedLength == nil,
@@ -313,7 +313,8 @@ enum MP4Declarations {
           child(movie, mdia, "hdlr").map({ movie.fourCC($0.lowerBound + 8) }) == "soun"
         {
           result[trackID]?.presentedLength = presentedLength(
-            movie, trak: trak, movieTimescale: movieTimescale, media: span.units)
+            movie, trak: trak, movieTimescale: movieTimescale, media: span.length.units,
+            firstDurations: span.first)
         }
       }
     }
@@ -325,7 +326,7 @@ enum MP4Declarations {
   /// `tfhd`/`trex` defaults).
   static func fragmentDurations(
     movie: [UInt8], fragments: [(Int64, Int)], _ source: some ByteSource
-  ) -> [Int: MediaLength] {
+  ) -> [Int: (length: MediaLength, first: (Int64, Int64)?)] {
     var timescales: [Int: Int] = [:]
     var defaults: [Int: Int] = [:]
     for (type, trak) in children(movie, 0..<movie.count) where type == "trak" {
@@ -348,6 +349,8 @@ enum MP4Declarations {
     // Times in the track's timescale, as doubles: any 64-bit values add up without overflow.
     var first: [Int: Double] = [:]
     var end: [Int: Double] = [:]
+    // The durations of each track's first two samples, from its first run.
+    var firstSamples: [Int: (Int64, Int64)] = [:]
     for (offset, size) in fragments {
       let moof = source.bytes(at: offset, count: size)
       for (type, traf) in children(moof, 0..<moof.count) where type == "traf" {
@@ -373,24 +376,33 @@ enum MP4Declarations {
           var at = trun.lowerBound + 8
           if runFlags & 0x01 != 0 { at += 4 }
           if runFlags & 0x04 != 0 { at += 4 }
+          let opening = firstSamples[trackID] == nil && time == first[trackID] && count >= 2
           if runFlags & 0x100 == 0 {
+            if opening {
+              firstSamples[trackID] = (Int64(defaultDuration), Int64(defaultDuration))
+            }
             time += Double(count) * Double(defaultDuration)
             continue
           }
           let stride =
             4 * [0x100, 0x200, 0x400, 0x800].filter { runFlags & $0 != 0 }.count
           guard stride > 0, count <= (trun.upperBound - at) / stride else { continue }
+          if opening {
+            firstSamples[trackID] = (Int64(moof.be32(at)), Int64(moof.be32(at + stride)))
+          }
           for sample in 0..<count { time += Double(moof.be32(at + sample * stride)) }
         }
         end[trackID] = time
       }
     }
-    var result: [Int: MediaLength] = [:]
+    var result: [Int: (length: MediaLength, first: (Int64, Int64)?)] = [:]
     for (trackID, last) in end {
       guard let timescale = timescales[trackID], let start = first[trackID], last > start,
         last - start < 0x1p62
       else { continue }
-      result[trackID] = MediaLength(units: Int64(last - start), timescale: timescale)
+      result[trackID] = (
+        MediaLength(units: Int64(last - start), timescale: timescale), firstSamples[trackID]
+      )
     }
     return result
   }
@@ -483,7 +495,8 @@ enum MP4Declarations {
   /// another rate, or a version not known. `media`, when given, is the media's length in
   /// its timescale in place of the `stts` durations' (a fragmented file's fragments).
   static func presentedLength(
-    _ moov: [UInt8], trak: Range<Int>, movieTimescale: Int, media stated: Int64? = nil
+    _ moov: [UInt8], trak: Range<Int>, movieTimescale: Int, media stated: Int64? = nil,
+    firstDurations statedFirst: (Int64, Int64)? = nil
   ) -> MediaLength? {
     guard let mdia = child(moov, trak, "mdia"), let mdhd = child(moov, mdia, "mdhd"),
       mdhd.count >= 16
@@ -493,6 +506,7 @@ enum MP4Declarations {
       ? moov.be32(mdhd.lowerBound + 20) : moov.be32(mdhd.lowerBound + 12)
     guard timescale > 0 else { return nil }
     var media: Int64 = stated ?? 0
+    var first = statedFirst
     if stated == nil {
       guard let minf = child(moov, mdia, "minf"), let stbl = child(moov, minf, "stbl"),
         let stts = child(moov, stbl, "stts"), stts.count >= 8
@@ -507,11 +521,27 @@ enum MP4Declarations {
         guard !large, !overflow else { return nil }
         media = sum
       }
+      let count = moov.be32(stts.lowerBound + 8)
+      let delta = Int64(moov.be32(stts.lowerBound + 12))
+      if count >= 2 {
+        first = (delta, delta)
+      } else if entries >= 2 {
+        first = (delta, Int64(moov.be32(stts.lowerBound + 20)))
+      }
     }
     guard media > 0 else { return nil }
     guard let edts = child(moov, trak, "edts"), let elst = child(moov, edts, "elst"),
       elst.count >= 8
-    else { return MediaLength(units: media, timescale: timescale) }
+    else {
+      // Opus without an edit list: where the first sample lasts as long as the next, it
+      // counts the pre-skip, which the decoder drops (FFmpeg's fragmented files); GStreamer's
+      // first sample lasts its packet less the pre-skip (648 of 960), and stays.
+      let preSkip = opusPreSkip(moov, trak: trak)
+      if timescale == 48000, preSkip > 0, let first, first.0 == first.1, media > preSkip {
+        return MediaLength(units: media - preSkip, timescale: timescale)
+      }
+      return MediaLength(units: media, timescale: timescale)
+    }
     let version = moov.byte(elst.lowerBound)
     let size = version == 1 ? 20 : 12
     let count = moov.be32(elst.lowerBound + 4)
@@ -539,6 +569,24 @@ enum MP4Declarations {
       return MediaLength(units: available, timescale: timescale)
     }
     return MediaLength(units: Int64(segment.rounded()), timescale: timescale)
+  }
+
+  /// The pre-skip (48 kHz samples) of an `Opus` sample entry's `dOps` box (big-endian, as
+  /// the format has it); 0 for another entry, and for a value over 0.1 s (GStreamer 1.22
+  /// writes the box little-endian: 312 reads as 14,337).
+  static func opusPreSkip(_ moov: [UInt8], trak: Range<Int>) -> Int64 {
+    guard let mdia = child(moov, trak, "mdia"), let minf = child(moov, mdia, "minf"),
+      let stbl = child(moov, minf, "stbl"), let stsd = child(moov, stbl, "stsd"),
+      let (type, entry) = children(
+        moov, min(stsd.lowerBound + 8, stsd.upperBound)..<stsd.upperBound
+      )
+      .first, type == "Opus",
+      let dOps = child(
+        moov, min(entry.lowerBound + 28, entry.upperBound)..<entry.upperBound, "dOps"),
+      dOps.count >= 4
+    else { return 0 }
+    let preSkip = Int64(moov.be16(dOps.lowerBound + 2))
+    return preSkip <= 4800 ? preSkip : 0
   }
 
   /// An audio sample entry: the fixed fields (28 bytes; QuickTime versions 1 and 2 add 16 and

@@ -119,6 +119,7 @@ enum FFmpegBackend: ProbingBackend {
       duration = walk.seconds
       audio[0].bitRate = walk.constantBitRate ?? walk.averageBitRate
     }
+    duration = duration ?? context.longestStatedStream() ?? audio.compactMap(\.duration).max()
     // A Matroska or MP4 file of audio alone lasts its longest audio track, measured to the
     // sample (see `measureOpusBlocks` and `MP4Declarations.presentedLength`): the segment's
     // Duration counts the Opus codec delay and the last block's padding (FFmpeg's WebM states
@@ -132,7 +133,6 @@ enum FFmpegBackend: ProbingBackend {
     {
       duration = longest
     }
-    duration = duration ?? context.longestStatedStream() ?? audio.compactMap(\.duration).max()
     return ProbedMedia(
       demuxerName: context.formatName, duration: duration, bitRate: context.bitRate, audio: audio,
       subtitles: subtitles)
