@@ -83,6 +83,8 @@
 #                                  Windows tools write it (the header written here): 0.5 s of a
 #                                  quiet tone, then 0.5 s of noise, mono at 22050 Hz, which
 #                                  FFmpeg 5.1 states no length for
+#   mp3-in-wave-list.wav           mp3-in-wave.wav with a 70,000-byte LIST chunk before its
+#                                  `data` chunk, which then starts past the first 64 KiB
 #   opus-preskip.opus              0.37 s of mono Opus from opusenc (16 kb/s): its OpusHead's
 #                                  pre-skip is 312 samples, which FFmpeg 5.1 counts in the
 #                                  stream's length (0.3765 s) and its decoder drops (0.37 s)
@@ -99,8 +101,33 @@
 #                                  blocks hold only the correction to lossless: decodable only
 #                                  with the .wv file; FFmpeg 5.1 lists it alone as WavPack, and
 #                                  its decoder fails on every block
+#   opus-ffmpeg.mp4,               0.5 s of mono at 48 kHz (24,000 samples) as Opus from FFmpeg's
+#   aac-ffmpeg.m4a                 libopus in MP4 and as AAC (44.1 kHz, 22,050 samples) from its
+#                                  own encoder: an edit list states the encoder's delay (312 and
+#                                  1,024 samples) and the length, and the last frame's padding
+#                                  (648 and 478 samples) is trimmed by nothing else
+#   opus-ffmpeg-fragmented.mp4     the same Opus fragmented (empty moov): no edit list; its
+#                                  fragments' 24,312 samples count the pre-skip's 312 (the first
+#                                  sample lasts its whole packet)
+#   opus-ffmpeg.mka,               the same Opus from FFmpeg's Matroska muxer (a CRC-32 in each
+#   opus-gstreamer.mka             cluster, 1 ms timestamps 0.5 ms late) and from GStreamer's
+#                                  opusenc and matroskamux: a CodecDelay of 6.5 ms and the last
+#                                  block's DiscardPadding of 13.5 ms; FFmpeg's Duration says
+#                                  0.508 s, GStreamer's 0.5 s
+#   aac-gstreamer.mp4              the same 0.5 s as AAC from GStreamer's voaacenc and mp4mux: 23
+#                                  frames (23,552 samples; no delay stated), whose edit list
+#                                  states 883 ticks of 1/1800 s, the media's length rounded
+#   opus-22k-ffmpeg.webm,          0.3 s of Opus from input at 22,050 Hz (14,400 samples at
+#   opus-22k-mkvmerge.mka          48 kHz) from FFmpeg's WebM muxer (which states 24 kHz and a
+#                                  CodecDelay of 3.25 ms for a pre-skip of 6.5) and from opusenc
+#                                  and mkvmerge (22,050 Hz): FFmpeg 5.1's demuxer times the
+#                                  packets and converts the DiscardPadding at the stated rate
+#   vorbis-one-page.ogg,           oggenc's Vorbis whose audio is all on one page (0.5 s stereo
+#   vorbis-one-page-short.ogg      and 0.2 s mono at 44.1 kHz): its granule position is the
+#                                  length (oggdec gives 22,050 and 8,820 samples); FFmpeg 5.1's
+#                                  end trimming gives 21,922 and 9,792
 #
-# Needs sox, ffmpeg (the AAC-LC core), python3, gst-launch-1.0 with plugins-good (mp4mux,
+# Needs sox, ffmpeg (the AAC-LC core; libopus), python3, gst-launch-1.0 with plugins-good (mp4mux,
 # matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc), mkvmerge
 # (mkvtoolnix), lame, sndfile-convert (sndfile-programs) and wavpack; stops at the first
 # missing one.
@@ -248,6 +275,19 @@ body += b"data" + struct.pack("<I", len(data)) + data + b"\0" * (len(data) & 1)
 open(sys.argv[2], "wb").write(b"RIFF" + struct.pack("<I", len(body)) + body)
 PY
 
+# The same with a 70,000-byte LIST chunk (an INFO comment) between `fmt ` and `data`, as
+# tagging tools write one: the `data` chunk starts past the first 64 KiB.
+python3 - "$out/mp3-in-wave.wav" "$out/mp3-in-wave-list.wav" <<'PY'
+import struct, sys
+wave = open(sys.argv[1], "rb").read()
+data = wave.index(b"data")
+text = b"mtool fixture: a long comment. " * 2258 + b"\0\0"
+info = b"INFO" + b"ICMT" + struct.pack("<I", len(text)) + text
+chunk = b"LIST" + struct.pack("<I", len(info)) + info
+body = wave[8:data] + chunk + wave[data:]
+open(sys.argv[2], "wb").write(b"RIFF" + struct.pack("<I", len(body)) + body)
+PY
+
 # A single Opus stream whose pre-skip the decoder drops: 17,760 samples at 48 kHz.
 sox -R -q -n -r 48000 -c 1 -b 16 "$work/m48.wav" synth 0.37 sine 440 vol 0.3
 opusenc --quiet --bitrate 16 "$work/m48.wav" "$out/opus-preskip.opus"
@@ -264,5 +304,34 @@ wavpack -q -y -b3.0c "$work/wv8.wav" -o "$out/wavpack-hybrid.wv"
 sox -R -q -n -r 8000 -c 1 -b 16 "$work/m8.wav" synth 0.1 sine 440 vol 0.5
 sndfile-convert -pcm16 "$work/m8.wav" "$out/sndfile-pcm.paf"
 sndfile-convert -pcm16 "$work/m8.wav" "$out/sndfile-pcm.ircam"
+
+# Encoder padding that only the container trims: 0.5 s (24,000 samples at 48 kHz, 22,050 at
+# 44.1 kHz) in each, which the decoder gives whole frames of.
+sox -R -q -n -r 48000 -c 1 -b 16 "$work/pad48.wav" synth 0.5 sine 440 vol 0.3
+sox -R -q -n -r 44100 -c 1 -b 16 "$work/pad44.wav" synth 0.5 sine 440 vol 0.3
+ffmpeg -v error -y -i "$work/pad48.wav" -c:a libopus -b:a 16k -map_metadata -1 \
+  "$out/opus-ffmpeg.mp4"
+ffmpeg -v error -y -i "$work/pad44.wav" -c:a aac -b:a 24k -map_metadata -1 \
+  "$out/aac-ffmpeg.m4a"
+ffmpeg -v error -y -i "$work/pad48.wav" -c:a libopus -b:a 16k -map_metadata -1 \
+  -movflags frag_keyframe+empty_moov "$out/opus-ffmpeg-fragmented.mp4"
+ffmpeg -v error -y -i "$work/pad48.wav" -c:a libopus -b:a 16k -map_metadata -1 \
+  "$out/opus-ffmpeg.mka"
+gst filesrc location="$work/pad48.wav" ! wavparse ! audioconvert ! opusenc bitrate=16000 \
+  ! matroskamux ! filesink location="$out/opus-gstreamer.mka"
+gst filesrc location="$work/pad48.wav" ! wavparse ! audioconvert ! voaacenc ! aacparse ! mp4mux \
+  ! filesink location="$out/aac-gstreamer.mp4"
+# Opus from input at 22,050 Hz in Matroska: 0.3 s (14,400 samples at 48 kHz).
+sox -R -q -n -r 22050 -c 1 -b 16 "$work/low22.wav" synth 0.3 sine 440 vol 0.3
+ffmpeg -v error -y -i "$work/low22.wav" -c:a libopus -b:a 16k -map_metadata -1 \
+  "$out/opus-22k-ffmpeg.webm"
+opusenc --quiet --bitrate 16 "$work/low22.wav" "$work/low22.opus"
+mkvmerge -q --no-date --disable-track-statistics-tags -o "$out/opus-22k-mkvmerge.mka" \
+  "$work/low22.opus"
+# Vorbis whose audio is all on one page (oggenc): 0.5 s and 0.2 s at 44.1 kHz.
+sox -R -q -n -r 44100 -c 2 -b 16 "$work/page05.wav" synth 0.5 sine 440 sine 660
+sox -R -q -n -r 44100 -c 1 -b 16 "$work/page02.wav" synth 0.2 sine 440
+oggenc --quiet -q 0 -o "$out/vorbis-one-page.ogg" "$work/page05.wav"
+oggenc --quiet -q 0 -o "$out/vorbis-one-page-short.ogg" "$work/page02.wav"
 
 ls -l "$out"

@@ -304,10 +304,11 @@ private func element(_ id: [UInt8], _ payload: [UInt8]) -> [UInt8] {
     payload += lacedFrames > 1 ? [0x82, UInt8(lacedFrames - 1)] : [0x80]
     return element([0xA3], payload + [1, 2, 3, 4])
   }
-  func group(track: UInt8, offset: Int16, duration: UInt8) -> [UInt8] {
+  func group(track: UInt8, offset: Int16, duration: UInt8, padding: [UInt8] = []) -> [UInt8] {
     let time = UInt16(bitPattern: offset)
     let block = element([0xA1], [0x80 | track, UInt8(time >> 8), UInt8(time & 0xFF), 0, 9])
-    return element([0xA0], block + element([0x9B], [duration]))
+    let discard = padding.isEmpty ? [] : element([0x75, 0xA2], padding)
+    return element([0xA0], block + element([0x9B], [duration]) + discard)
   }
   let cluster = [0x1F, 0x43, 0xB6, 0x75] as [UInt8]
   // Noise: a cluster's ID followed by no Timestamp.
@@ -320,10 +321,29 @@ private func element(_ id: [UInt8], _ payload: [UInt8]) -> [UInt8] {
   file += cluster + [0xFF] + element([0xE7], [0x07, 0xD0]) + simpleBlock(track: 1, offset: 20)
   file += element(
     cluster, element([0xE7], [0x0B, 0xB8]) + simpleBlock(track: 1, offset: -5, lacedFrames: 3))
+  // A cluster that starts with a CRC-32 (FFmpeg's Matroska muxer), holding a group with a
+  // DiscardPadding of 13.5 ms (and one of -1 ns for the sign).
+  file += element(
+    cluster,
+    element([0xBF], [0, 0, 0, 0]) + element([0xE7], [0x0C, 0x1C])
+      + group(track: 3, offset: 0, duration: 20, padding: [0x00, 0xCD, 0xFE, 0x60])
+      + group(track: 4, offset: 0, duration: 20, padding: [0xFF]))
   let blocks = MatroskaBlocks.lastBlocks(source(file))
-  #expect(blocks[1] == MatroskaBlocks.LastBlock(ticks: 2995, frames: 3, duration: nil))
-  #expect(blocks[2] == MatroskaBlocks.LastBlock(ticks: 1040, frames: 1, duration: 30))
-  #expect(blocks[3] == nil)
+  // The first frame of the laced block (Xiph lacing, sizes 1 and 2) starts with 3.
+  #expect(
+    blocks[1]
+      == MatroskaBlocks.LastBlock(ticks: 2995, frames: 3, duration: nil, frameHead: [3, 4]))
+  #expect(
+    blocks[2] == MatroskaBlocks.LastBlock(ticks: 1040, frames: 1, duration: 30, frameHead: [9]))
+  #expect(
+    blocks[3]
+      == MatroskaBlocks.LastBlock(
+        ticks: 3100, frames: 1, duration: 20, discardPadding: 13_500_000, frameHead: [9]))
+  #expect(blocks[4]?.discardPadding == -1)
+  #expect(blocks[5] == nil)
+  let first = MatroskaBlocks.firstBlocks(source(file))
+  #expect(first[1]?.ticks == 1000)
+  #expect(first[2]?.ticks == 1010)
   // The noise alone holds no cluster.
   #expect(MatroskaBlocks.lastBlocks(source(Array(file.prefix(14)))).isEmpty)
 }

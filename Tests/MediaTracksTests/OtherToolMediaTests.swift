@@ -663,13 +663,17 @@ func pcmWithoutAStatedBitRateHasItsLength(name: String) throws {
 /// Variable-bit-rate MP3 from lame in WAVE (format tag 0x0055) whose header states a byte rate
 /// of 0, as some Windows tools write it: FFmpeg 5.1 states no length. The `data` chunk's
 /// frames give it, the Info frame included (the decoder gives its samples in WAVE), and the
-/// bit rate is their average, not the header's.
-@Test func mp3InWaveLastsWhatItsFramesHold() throws {
-  let path = otherTool("mp3-in-wave.wav")
+/// bit rate is their average, not the header's. The `data` chunk is found wherever it stands:
+/// in `mp3-in-wave-list.wav` a 70,000-byte `LIST` chunk puts it past the first 64 KiB.
+@Test(arguments: [("mp3-in-wave.wav", 50), ("mp3-in-wave-list.wav", 70_070)])
+func mp3InWaveLastsWhatItsFramesHold(name: String, dataTag: Int) throws {
+  let path = otherTool(name)
   let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
-  // The fixture is what it claims: format tag 0x0055, byte rate 0.
+  // The fixture is what it claims: format tag 0x0055, byte rate 0, and its `data` chunk where
+  // the script puts it.
   #expect(bytes[20] == 0x55 && bytes[21] == 0)
   #expect(bytes[28..<32].allSatisfy { $0 == 0 })
+  #expect(bytes[dataTag..<(dataTag + 4)].elementsEqual("data".utf8))
   let info = try MediaProbe.probe(path: path)
   let track = try #require(info.audio.first)
   #expect(track.codec == "mp3")
@@ -679,7 +683,7 @@ func pcmWithoutAStatedBitRateHasItsLength(name: String) throws {
   #expect(abs(try #require(track.duration) - seconds) < 1e-6)
   #expect(abs(try #require(info.duration) - seconds) < 1e-6)
   let bitRate = Double(try #require(track.bitRate))
-  let average = Double(bytes.count * 8) / seconds
+  let average = Double((bytes.count - dataTag - 8) * 8) / seconds
   #expect(abs(bitRate - average) < 0.03 * average)
 }
 
@@ -892,4 +896,107 @@ func matroskaOpusLastsItsBlocksLessTheCodecDelay(name: String) throws {
   let decoded = try decodeAll(path)
   let seconds = Double(decoded.frames) / Double(decoded.rate)
   #expect(abs(try #require(track.duration) - seconds) < 0.001)
+}
+
+/// Encoder padding that only the container trims (`Scripts/make-othertool-fixtures.sh`): each
+/// file holds `frames` samples of input (`nil`: what its sample table holds), and decoding
+/// gives exactly those, which the track and the file are listed as lasting.
+/// - MP4 from FFmpeg: the edit list's start (the encoder delay) was applied and its end was
+///   not: 24,648 samples of Opus and 22,528 of AAC were decoded for 0.5 s.
+/// - MP4 from GStreamer: Opus whose `stts` states the trimmed length (24,648 decoded), and AAC
+///   whose edit is the media's length rounded to 1/1800 s (listed 23,547 samples of 23,552).
+/// - Fragmented MP4 from FFmpeg without an edit list: its fragments' span less the pre-skip,
+///   which its first sample counts (24,312 samples listed and 24,648 decoded before).
+/// - Matroska Opus from FFmpeg, GStreamer, mkvmerge: the CodecDelay and the last block's
+///   DiscardPadding come off the blocks' span (listed 0.5015 s, 0.4935 s, 0.369996 s; the
+///   files 0.508 s, 0.5 s, 0.376496 s).
+/// - Matroska Opus whose header states its input's rate (22,050 or 24,000 Hz): FFmpeg 5.1's
+///   demuxer converted the DiscardPadding at that rate (half of it trimmed) and timed the
+///   packets at it, so decoding failed as giving less than half of the packets' time; FFmpeg's
+///   WebM muxer writes the CodecDelay at it too (3.25 ms for a pre-skip of 6.5: listed
+///   0.30325 s), while the decoder drops the `OpusHead`'s pre-skip.
+/// - Vorbis from oggenc all on one page: its granule position, which oggdec gives (FFmpeg
+///   5.1 gave 21,922 and 9,792 samples).
+@Test(
+  arguments: [
+    ("opus-ffmpeg.mp4", 24000), ("aac-ffmpeg.m4a", 22050), ("opus-le-dops.mp4", 24000),
+    ("aac-gstreamer.mp4", nil), ("opus-ffmpeg-fragmented.mp4", 24000), ("opus-ffmpeg.mka", 24000),
+    ("opus-gstreamer.mka", 24000),
+    ("opus-mkvmerge.mka", 17760), ("opus-streamable.mka", 24000),
+    ("opus-22k-ffmpeg.webm", 14400), ("opus-22k-mkvmerge.mka", 14400),
+    ("vorbis-one-page.ogg", 22050), ("vorbis-one-page-short.ogg", 8820),
+  ] as [(String, Int?)])
+func decodingGivesTheLengthTheContainerStates(name: String, frames: Int?) throws {
+  let path = otherTool(name)
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  let decoded = try decodeAll(path)
+  if let frames { #expect(decoded.frames == frames) }
+  let rate = Double(decoded.rate)
+  #expect(abs(try #require(track.duration) * rate - Double(decoded.frames)) < 0.01)
+  #expect(abs(try #require(info.duration) * rate - Double(decoded.frames)) < 0.01)
+}
+
+/// The audio is trimmed at its end, not shifted: the first samples of FFmpeg's MP4 Opus (its
+/// 0.5 s sine from 0) are those the Matroska copy of the same encoding gives, whose start
+/// FFmpeg trims by its CodecDelay.
+@Test func mp4EndTrimKeepsTheStart() throws {
+  let mp4 = try decodeAll(otherTool("opus-ffmpeg.mp4"))
+  let mka = try decodeAll(otherTool("opus-ffmpeg.mka"))
+  #expect(mp4.frames == mka.frames)
+  let difference = zip(mp4.samples, mka.samples).map { abs($0 - $1) }.max() ?? 1
+  #expect(difference < 1e-6)
+}
+
+/// An MP4 edit list: its one edit of media gives the presented length (ISO/IEC 14496-12
+/// 8.6.6), unless it is the media's end rounded to the movie's timescale.
+@Test func mp4PresentedLengthFollowsTheEditList() {
+  func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
+    let size = UInt32(body.count + 8)
+    return [
+      UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF),
+    ]
+      + Array(type.utf8) + body
+  }
+  func be32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(value >> (24 - 8 * $0) & 0xFF) } }
+  func trak(edits: [(duration: Int, mediaTime: Int)]?) -> [UInt8] {
+    // mdhd version 0: timescale 48000; stts: 25 samples of 960, one of 312 (24,312).
+    let mdhd = box(
+      "mdhd", [0, 0, 0, 0] + be32(0) + be32(0) + be32(48000) + be32(24312) + [0, 0, 0, 0])
+    let stts = box("stts", [0, 0, 0, 0] + be32(2) + be32(25) + be32(960) + be32(1) + be32(312))
+    let mdia = box("mdia", mdhd + box("minf", box("stbl", stts)))
+    guard let edits else { return box("trak", mdia) }
+    var list = [0, 0, 0, 0] + be32(edits.count)
+    for edit in edits { list += be32(edit.duration) + be32(edit.mediaTime) + [0, 1, 0, 0] }
+    return box("trak", box("edts", box("elst", list)) + mdia)
+  }
+  func length(_ bytes: [UInt8], movieTimescale: Int) -> Int64? {
+    let payload = 8..<bytes.count
+    return MP4Declarations.presentedLength(bytes, trak: payload, movieTimescale: movieTimescale)?
+      .units
+  }
+  // FFmpeg's: 500 ms from sample 312.
+  #expect(length(trak(edits: [(500, 312)]), movieTimescale: 1000) == 24000)
+  // An edit that trims more than a tick: 400 ms.
+  #expect(length(trak(edits: [(400, 312)]), movieTimescale: 1000) == 19200)
+  // Within a tick of the end (1/1800 s ticks: 26.7 samples): the whole media.
+  #expect(length(trak(edits: [(1_350, 312)]), movieTimescale: 1800) == 24000)
+  // An empty edit first (a delay) is passed over.
+  #expect(length(trak(edits: [(100, -1), (500, 312)]), movieTimescale: 1000) == 24000)
+  // No edit list: the media (not an Opus entry, so no pre-skip). Two edits of media: not
+  // stated.
+  #expect(length(trak(edits: nil), movieTimescale: 1000) == 24312)
+  #expect(length(trak(edits: [(200, 0), (300, 10000)]), movieTimescale: 1000) == nil)
+}
+
+/// The samples an Opus packet decodes to, from its table of contents (RFC 6716 3.1).
+@Test func opusPacketSamplesFollowTheTableOfContents() {
+  // Config 31 (CELT 20 ms), code 0: one frame; config 16 (CELT 2.5 ms), code 1: two frames;
+  // config 3 (SILK 60 ms), code 3 with 2 frames; config 13 (hybrid 20 ms), code 2.
+  #expect(FormatContext.opusPacketSamples([31 << 3]) == 960)
+  #expect(FormatContext.opusPacketSamples([16 << 3 | 1]) == 240)
+  #expect(FormatContext.opusPacketSamples([3 << 3 | 3, 2]) == 5760)
+  #expect(FormatContext.opusPacketSamples([13 << 3 | 2]) == 1920)
+  #expect(FormatContext.opusPacketSamples([3 << 3 | 3]) == nil)
+  #expect(FormatContext.opusPacketSamples([]) == nil)
 }

@@ -18,6 +18,9 @@ struct DeclaredStream: Hashable {
   /// The track's duration in seconds from its fragments (a fragmented MP4: the last
   /// fragment's end less the first one's start), or `nil`.
   var fragmentsDuration: Double? = nil
+  /// An MP4 audio track's presented length, in its media timescale (see
+  /// ``MP4Declarations/presentedLength(_:trak:movieTimescale:)``), or `nil`.
+  var presentedLength: MediaLength? = nil
   /// The position of a Matroska `TrackEntry` in `Tracks`, from 0.
   var position = 0
   /// A Matroska track's `TrackNumber` (what its blocks name it by), else `0`.
@@ -57,6 +60,24 @@ struct DeclaredStream: Hashable {
   /// keeps the DVD header's frame count and first access unit pointer (3 bytes), which FFmpeg's
   /// program stream demuxer drops before its LPCM decoder reads the rest.
   var packetHeaderBytes = 0
+}
+
+/// A length in units of a timescale: `units / timescale` seconds, exactly.
+struct MediaLength: Hashable, Sendable {
+  /// The length in timescale units (samples, for an audio track whose timescale is its rate).
+  var units: Int64
+  /// The units per second (Hz); always positive.
+  var timescale: Int
+
+  /// The length in seconds.
+  var seconds: Double { Double(units) / Double(timescale) }
+
+  /// The length in frames at `rate` Hz, rounded to the nearest frame.
+  func frames(atRate rate: Int) -> Int64 {
+    guard rate != timescale else { return units }
+    let frames = (Double(units) * Double(rate) / Double(timescale)).rounded()
+    return frames < 0x1p62 ? Int64(max(0, frames)) : 1 << 62
+  }
 }
 
 /// Reads the codec declarations of MP4, MPEG-TS and Matroska headers, keyed by the id FFmpeg
@@ -279,8 +300,22 @@ enum MP4Declarations {
     guard let movie else { return [:] }
     var result = tracks(in: movie)
     if !fragments.isEmpty {
-      for (trackID, seconds) in fragmentDurations(movie: movie, fragments: fragments, source) {
-        result[trackID]?.fragmentsDuration = seconds
+      let movieTimescale = self.movieTimescale(movie)
+      for (trackID, span) in fragmentDurations(movie: movie, fragments: fragments, source) {
+        result[trackID]?.fragmentsDuration = span.length.seconds
+        // An audio track whose samples are all in fragments: their span, from its edit's
+        // start (its `stts` in `moov` states none).
+        if result[trackID]?.presentedLength == nil,
+          let trak = children(movie, 0..<movie.count).first(where: {
+            $0.0 == "trak" && Self.trackID(movie, trak: $0.1) == trackID
+          })?.1,
+          let mdia = child(movie, trak, "mdia"),
+          child(movie, mdia, "hdlr").map({ movie.fourCC($0.lowerBound + 8) }) == "soun"
+        {
+          result[trackID]?.presentedLength = presentedLength(
+            movie, trak: trak, movieTimescale: movieTimescale, media: span.length.units,
+            firstDurations: span.first)
+        }
       }
     }
     return result
@@ -291,7 +326,7 @@ enum MP4Declarations {
   /// `tfhd`/`trex` defaults).
   static func fragmentDurations(
     movie: [UInt8], fragments: [(Int64, Int)], _ source: some ByteSource
-  ) -> [Int: Double] {
+  ) -> [Int: (length: MediaLength, first: (Int64, Int64)?)] {
     var timescales: [Int: Int] = [:]
     var defaults: [Int: Int] = [:]
     for (type, trak) in children(movie, 0..<movie.count) where type == "trak" {
@@ -314,6 +349,8 @@ enum MP4Declarations {
     // Times in the track's timescale, as doubles: any 64-bit values add up without overflow.
     var first: [Int: Double] = [:]
     var end: [Int: Double] = [:]
+    // The durations of each track's first two samples, from its first run.
+    var firstSamples: [Int: (Int64, Int64)] = [:]
     for (offset, size) in fragments {
       let moof = source.bytes(at: offset, count: size)
       for (type, traf) in children(moof, 0..<moof.count) where type == "traf" {
@@ -339,25 +376,49 @@ enum MP4Declarations {
           var at = trun.lowerBound + 8
           if runFlags & 0x01 != 0 { at += 4 }
           if runFlags & 0x04 != 0 { at += 4 }
+          let opening = firstSamples[trackID] == nil && time == first[trackID] && count >= 2
           if runFlags & 0x100 == 0 {
+            if opening {
+              firstSamples[trackID] = (Int64(defaultDuration), Int64(defaultDuration))
+            }
             time += Double(count) * Double(defaultDuration)
             continue
           }
           let stride =
             4 * [0x100, 0x200, 0x400, 0x800].filter { runFlags & $0 != 0 }.count
           guard stride > 0, count <= (trun.upperBound - at) / stride else { continue }
+          if opening {
+            firstSamples[trackID] = (Int64(moof.be32(at)), Int64(moof.be32(at + stride)))
+          }
           for sample in 0..<count { time += Double(moof.be32(at + sample * stride)) }
         }
         end[trackID] = time
       }
     }
-    var result: [Int: Double] = [:]
+    var result: [Int: (length: MediaLength, first: (Int64, Int64)?)] = [:]
     for (trackID, last) in end {
-      guard let timescale = timescales[trackID], let start = first[trackID], last > start
+      guard let timescale = timescales[trackID], let start = first[trackID], last > start,
+        last - start < 0x1p62
       else { continue }
-      result[trackID] = (last - start) / Double(timescale)
+      result[trackID] = (
+        MediaLength(units: Int64(last - start), timescale: timescale), firstSamples[trackID]
+      )
     }
     return result
+  }
+
+  /// A `trak` box's track ID, from its `tkhd`; 0 without one.
+  static func trackID(_ moov: [UInt8], trak: Range<Int>) -> Int {
+    guard let tkhd = child(moov, trak, "tkhd") else { return 0 }
+    return moov.byte(tkhd.lowerBound) == 1
+      ? moov.be32(tkhd.lowerBound + 20) : moov.be32(tkhd.lowerBound + 12)
+  }
+
+  /// The movie's timescale (`mvhd`), the units of edit list durations; 0 without one.
+  static func movieTimescale(_ moov: [UInt8]) -> Int {
+    guard let mvhd = child(moov, 0..<moov.count, "mvhd") else { return 0 }
+    return moov.byte(mvhd.lowerBound) == 1
+      ? moov.be32(mvhd.lowerBound + 20) : moov.be32(mvhd.lowerBound + 12)
   }
 
   /// The child boxes of `bytes[range]`: (type, payload range).
@@ -403,6 +464,8 @@ enum MP4Declarations {
       guard let (entryType, entry) = children(moov, entries).first else { continue }
       if handler == "soun" {
         result[trackID] = audio(moov, entryType, entry)
+        result[trackID]?.presentedLength = presentedLength(
+          moov, trak: trak, movieTimescale: movieTimescale(moov))
       } else if ["text", "sbtl", "subt", "clcp"].contains(handler) {
         var declared = DeclaredStream(codec: textCodec(entryType), tag: entryType)
         // A plain-text sample entry: 6 reserved bytes and the data reference index, then boxes.
@@ -415,6 +478,115 @@ enum MP4Declarations {
       }
     }
     return result
+  }
+
+  /// The length of the audio a track presents, in its media timescale (ISO/IEC 14496-12
+  /// 8.6.6): the media from its one edit's `media_time` on, for the edit's
+  /// `segment_duration`; without an edit list, the whole media (its `stts` sample durations
+  /// added up). The decoder gives whole frames, so the last one carries the encoder's padding
+  /// past this length (FFmpeg's muxer states a last Opus or AAC sample's true length in
+  /// `stts`, GStreamer's its first sample's too, and FFmpeg 5.1's demuxer trims only the
+  /// start).
+  ///
+  /// An edit within one movie-timescale tick of the media's end is the whole media, rounded to
+  /// the coarser timescale (GStreamer's 1,800 Hz: 883 ticks for 23,552 samples at 48 kHz).
+  /// Empty edits (`media_time` -1, a delay before the audio) are passed over. `nil` when the
+  /// media states no sample durations, or the edit list has several edits of media or one at
+  /// another rate, or a version not known. `media`, when given, is the media's length in
+  /// its timescale in place of the `stts` durations' (a fragmented file's fragments).
+  static func presentedLength(
+    _ moov: [UInt8], trak: Range<Int>, movieTimescale: Int, media stated: Int64? = nil,
+    firstDurations statedFirst: (Int64, Int64)? = nil
+  ) -> MediaLength? {
+    guard let mdia = child(moov, trak, "mdia"), let mdhd = child(moov, mdia, "mdhd"),
+      mdhd.count >= 16
+    else { return nil }
+    let timescale =
+      moov.byte(mdhd.lowerBound) == 1
+      ? moov.be32(mdhd.lowerBound + 20) : moov.be32(mdhd.lowerBound + 12)
+    guard timescale > 0 else { return nil }
+    var media: Int64 = stated ?? 0
+    var first = statedFirst
+    if stated == nil {
+      guard let minf = child(moov, mdia, "minf"), let stbl = child(moov, minf, "stbl"),
+        let stts = child(moov, stbl, "stts"), stts.count >= 8
+      else { return nil }
+      let entries = moov.be32(stts.lowerBound + 4)
+      guard entries > 0, entries <= (stts.count - 8) / 8 else { return nil }
+      for entry in 0..<entries {
+        let at = stts.lowerBound + 8 + entry * 8
+        let (span, large) = Int64(moov.be32(at)).multipliedReportingOverflow(
+          by: Int64(moov.be32(at + 4)))
+        let (sum, overflow) = media.addingReportingOverflow(span)
+        guard !large, !overflow else { return nil }
+        media = sum
+      }
+      let count = moov.be32(stts.lowerBound + 8)
+      let delta = Int64(moov.be32(stts.lowerBound + 12))
+      if count >= 2 {
+        first = (delta, delta)
+      } else if entries >= 2 {
+        first = (delta, Int64(moov.be32(stts.lowerBound + 20)))
+      }
+    }
+    guard media > 0 else { return nil }
+    guard let edts = child(moov, trak, "edts"), let elst = child(moov, edts, "elst"),
+      elst.count >= 8
+    else {
+      // Opus without an edit list: where the first sample lasts as long as the next, it
+      // counts the pre-skip, which the decoder drops (FFmpeg's fragmented files); GStreamer's
+      // first sample lasts its packet less the pre-skip (648 of 960), and stays.
+      let preSkip = opusPreSkip(moov, trak: trak)
+      if timescale == 48000, preSkip > 0, let first, first.0 == first.1, media > preSkip {
+        return MediaLength(units: media - preSkip, timescale: timescale)
+      }
+      return MediaLength(units: media, timescale: timescale)
+    }
+    let version = moov.byte(elst.lowerBound)
+    let size = version == 1 ? 20 : 12
+    let count = moov.be32(elst.lowerBound + 4)
+    guard version <= 1, count <= (elst.count - 8) / size else { return nil }
+    var edit: (duration: Int64, mediaTime: Int64)? = nil
+    for index in 0..<count {
+      let at = elst.lowerBound + 8 + index * size
+      let duration = version == 1 ? moov.be64(at) : Int64(moov.be32(at))
+      let mediaTime =
+        version == 1 ? moov.be64(at + 8) : Int64(Int32(truncatingIfNeeded: moov.be32(at + 4)))
+      let rate = moov.be32(at + (version == 1 ? 16 : 8))
+      if mediaTime == -1 { continue }
+      guard edit == nil, mediaTime >= 0, rate == 0x1_0000 else { return nil }
+      edit = (duration, mediaTime)
+    }
+    guard let edit else { return MediaLength(units: media, timescale: timescale) }
+    let available = media - edit.mediaTime
+    guard available > 0 else { return nil }
+    guard movieTimescale > 0, edit.duration > 0 else {
+      return MediaLength(units: available, timescale: timescale)
+    }
+    let segment = Double(edit.duration) * Double(timescale) / Double(movieTimescale)
+    let tick = Double(timescale) / Double(movieTimescale)
+    if segment >= Double(available) - tick {
+      return MediaLength(units: available, timescale: timescale)
+    }
+    return MediaLength(units: Int64(segment.rounded()), timescale: timescale)
+  }
+
+  /// The pre-skip (48 kHz samples) of an `Opus` sample entry's `dOps` box (big-endian, as
+  /// the format has it); 0 for another entry, and for a value over 0.1 s (GStreamer 1.22
+  /// writes the box little-endian: 312 reads as 14,337).
+  static func opusPreSkip(_ moov: [UInt8], trak: Range<Int>) -> Int64 {
+    guard let mdia = child(moov, trak, "mdia"), let minf = child(moov, mdia, "minf"),
+      let stbl = child(moov, minf, "stbl"), let stsd = child(moov, stbl, "stsd"),
+      let (type, entry) = children(
+        moov, min(stsd.lowerBound + 8, stsd.upperBound)..<stsd.upperBound
+      )
+      .first, type == "Opus",
+      let dOps = child(
+        moov, min(entry.lowerBound + 28, entry.upperBound)..<entry.upperBound, "dOps"),
+      dOps.count >= 4
+    else { return 0 }
+    let preSkip = Int64(moov.be16(dOps.lowerBound + 2))
+    return preSkip <= 4800 ? preSkip : 0
   }
 
   /// An audio sample entry: the fixed fields (28 bytes; QuickTime versions 1 and 2 add 16 and

@@ -14,6 +14,12 @@ enum MatroskaBlocks {
     var frames: Int
     /// The block's `BlockDuration` in timestamp units, or `nil` when it states none.
     var duration: Int64?
+    /// The block group's `DiscardPadding` in nanoseconds (the samples to drop from the end of
+    /// the block's decoded audio), or `nil` when it states none.
+    var discardPadding: Int64? = nil
+    /// The first two bytes of the block's first frame (an Opus packet's table of contents and
+    /// frame count), fewer when the frame is shorter.
+    var frameHead: [UInt8] = []
   }
 
   /// The last block of each track (by `TrackNumber`) in the clusters within the last
@@ -21,12 +27,25 @@ enum MatroskaBlocks {
   /// no cluster is found.
   static func lastBlocks(_ source: some ByteSource) -> [Int: LastBlock] {
     let start = max(0, source.size - Int64(tailBytes))
-    let bytes = source.bytes(at: start, count: Int(source.size - start))
+    return blocks(in: source.bytes(at: start, count: Int(source.size - start)), earliest: false)
+  }
+
+  /// The most bytes read from the start of the file for the first blocks.
+  static let headBytes = 1 << 18
+
+  /// The first block of each track (by `TrackNumber`) in the clusters within the first
+  /// ``headBytes`` of `source`; a track whose blocks all come after is not there.
+  static func firstBlocks(_ source: some ByteSource) -> [Int: LastBlock] {
+    blocks(in: source.bytes(at: 0, count: headBytes), earliest: true)
+  }
+
+  /// The latest (or `earliest`) block of each track in the clusters found in `bytes`.
+  private static func blocks(in bytes: [UInt8], earliest: Bool) -> [Int: LastBlock] {
     var blocks: [Int: LastBlock] = [:]
     var at = 0
     while at + 4 <= bytes.count {
       guard bytes[at] == 0x1F, bytes[at + 1] == 0x43, bytes[at + 2] == 0xB6, bytes[at + 3] == 0x75,
-        let end = readCluster(bytes, at: at, into: &blocks)
+        let end = readCluster(bytes, at: at, into: &blocks, earliest: earliest)
       else {
         at += 1
         continue
@@ -38,14 +57,17 @@ enum MatroskaBlocks {
 
   /// Reads the cluster whose ID is at `at` into `blocks`; returns where it ends (its size, or
   /// the next cluster for one of unknown size), or `nil` when these bytes are not a cluster
-  /// (its first element must be its `Timestamp`).
-  private static func readCluster(_ bytes: [UInt8], at: Int, into blocks: inout [Int: LastBlock])
-    -> Int?
-  {
+  /// (its first element, after a `CRC-32`, must be its `Timestamp`).
+  private static func readCluster(
+    _ bytes: [UInt8], at: Int, into blocks: inout [Int: LastBlock], earliest: Bool
+  ) -> Int? {
     typealias EBML = MatroskaDeclarations
     guard let (size, sizeLength) = EBML.vint(bytes, at + 4, keepMarker: false) else { return nil }
-    let start = at + 4 + sizeLength
+    var start = at + 4 + sizeLength
     let end = size < 0 ? bytes.count : min(bytes.count, start + Int(clamping: size))
+    // A CRC-32 element first (FFmpeg's Matroska muxer writes one in each cluster, not in
+    // WebM): 4 bytes of checksum.
+    if start + 6 <= end, bytes[start] == 0xBF, bytes[start + 1] == 0x84 { start += 6 }
     guard let (firstID, idLength) = EBML.vint(bytes, start, keepMarker: true), firstID == 0xE7,
       let (timeSize, timeLength) = EBML.vint(bytes, start + idLength, keepMarker: false),
       (1...8).contains(timeSize)
@@ -66,16 +88,27 @@ enum MatroskaBlocks {
       let payload = child + idLength + sizeLength
       let payloadEnd = min(end, payload + Int(clamping: childSize))
       if id == 0xA3 {
-        record(bytes, payload..<payloadEnd, clusterTime: clusterTime, duration: nil, &blocks)
+        record(
+          bytes, payload..<payloadEnd, clusterTime: clusterTime, duration: nil,
+          discardPadding: nil, earliest: earliest, &blocks)
       } else if id == 0xA0 {
         var block: Range<Int>? = nil
         var duration: Int64? = nil
+        var padding: Int64? = nil
         for (field, value) in EBML.elements(bytes, payload..<payloadEnd) {
           if field == 0xA1 { block = value }
           if field == 0x9B { duration = Int64(truncatingIfNeeded: EBML.unsigned(bytes, value)) }
+          if field == 0x75A2, (1...8).contains(value.count) {
+            // A signed integer: sign-extended from its stored bytes.
+            let raw = EBML.unsigned(bytes, value)
+            let unused = UInt64(64 - 8 * value.count)
+            padding = Int64(bitPattern: raw << unused) >> unused
+          }
         }
         if let block {
-          record(bytes, block, clusterTime: clusterTime, duration: duration, &blocks)
+          record(
+            bytes, block, clusterTime: clusterTime, duration: duration, discardPadding: padding,
+            earliest: earliest, &blocks)
         }
       }
       child = payload + Int(clamping: childSize)
@@ -88,7 +121,7 @@ enum MatroskaBlocks {
   /// Records a `Block` or `SimpleBlock` (track number, 16-bit time offset, flags, lacing).
   private static func record(
     _ bytes: [UInt8], _ range: Range<Int>, clusterTime: Int64, duration: Int64?,
-    _ blocks: inout [Int: LastBlock]
+    discardPadding: Int64?, earliest: Bool, _ blocks: inout [Int: LastBlock]
   ) {
     guard
       let (track, length) = MatroskaDeclarations.vint(bytes, range.lowerBound, keepMarker: false),
@@ -96,11 +129,51 @@ enum MatroskaBlocks {
     else { return }
     let header = range.lowerBound + length
     let offset = Int64(Int16(bitPattern: UInt16(bytes[header]) << 8 | UInt16(bytes[header + 1])))
-    let laced = bytes[header + 2] & 0x06 != 0
-    let frames = laced && header + 3 < range.upperBound ? Int(bytes[header + 3]) + 1 : 1
-    let block = LastBlock(ticks: clusterTime + offset, frames: frames, duration: duration)
+    let lacing = bytes[header + 2] >> 1 & 3
+    let frames = lacing != 0 && header + 3 < range.upperBound ? Int(bytes[header + 3]) + 1 : 1
+    var block = LastBlock(
+      ticks: clusterTime &+ offset, frames: frames, duration: duration,
+      discardPadding: discardPadding)
+    if let first = firstFrameStart(bytes, lacing: lacing, frames: frames, at: header + 3),
+      first < range.upperBound
+    {
+      block.frameHead = Array(bytes[first..<min(first + 2, range.upperBound)])
+    }
     let number = Int(track)
-    if let last = blocks[number], last.ticks > block.ticks { return }
+    if let known = blocks[number], earliest ? known.ticks <= block.ticks : known.ticks > block.ticks
+    {
+      return
+    }
     blocks[number] = block
+  }
+
+  /// Where a block's first frame starts: after its lace header (Matroska's Xiph lacing: the
+  /// frame count less one, then each size but the last's as a run of bytes up to one below
+  /// 255; EBML lacing: the count, then the first size as a variable-length integer; fixed-size
+  /// lacing: the count), or at `at` for a block that is not laced.
+  private static func firstFrameStart(_ bytes: [UInt8], lacing: UInt8, frames: Int, at: Int)
+    -> Int?
+  {
+    switch lacing {
+    case 0: return at
+    case 2: return at + 1
+    case 1:
+      var position = at + 1
+      for _ in 0..<(frames - 1) {
+        while position < bytes.count, bytes[position] == 255 { position += 1 }
+        position += 1
+      }
+      return position
+    default:
+      // EBML lacing: the first size, then a signed difference for each further size but the
+      // last.
+      var position = at + 1
+      for _ in 0..<(frames - 1) {
+        guard let (_, length) = MatroskaDeclarations.vint(bytes, position, keepMarker: false)
+        else { return nil }
+        position += length
+      }
+      return position
+    }
   }
 }

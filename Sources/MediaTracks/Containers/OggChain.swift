@@ -100,6 +100,39 @@ enum OggChain {
     return streams
   }
 
+  /// The length in samples of an Ogg Vorbis file whose audio is all on one page: a single
+  /// logical stream whose first page with a granule position (the first audio page) is also
+  /// its last (`EOS`) and the file's last page. Its granule position is then the stream's
+  /// length from sample 0, and the packets' samples past it are padding to trim at the end
+  /// (Vorbis I specification, A.2: a last page's granule position shorter than its packets
+  /// decode trims the end). FFmpeg 5.1 takes a stream's timing from its first audio page
+  /// unless that page ends the stream, and then trims the end by a wrong amount: 128 samples
+  /// too many for 0.5 s from oggenc at 44.1 kHz, and none at all for 0.2 s (its first packet
+  /// counted at 128 samples, which it decodes to none). `nil` for anything else (several
+  /// pages of audio, several streams or links, a damaged page, other codecs); the walk reads
+  /// at most 16 pages.
+  static func singlePageVorbisLength(_ source: any ByteSource) -> Int64? {
+    guard let first = page(source, at: 0), first.beginsStream else { return nil }
+    let packet = source.bytes(at: Int64(first.headerSize), count: 7)
+    guard packet.elementsEqual([1] + Array("vorbis".utf8)) else { return nil }
+    var offset: Int64 = 0
+    for _ in 0..<16 {
+      guard let current = page(source, at: offset), current.serial == first.serial else {
+        return nil
+      }
+      let flags = source.bytes(at: offset + 5, count: 1).first ?? 0
+      if current.granule > 0 {
+        let whole = source.bytes(at: offset, count: current.size)
+        guard flags & 4 != 0, offset + Int64(current.size) == source.size,
+          whole.count == current.size, checksumMatches(whole[...])
+        else { return nil }
+        return current.granule
+      }
+      offset += Int64(current.size)
+    }
+    return nil
+  }
+
   /// The bytes at the end of a file searched for a stream's last page: two pages of the
   /// largest size (65,307 bytes), so a page whose packet ends is among them unless another
   /// stream's pages fill them all.

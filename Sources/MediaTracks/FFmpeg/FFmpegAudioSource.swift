@@ -58,6 +58,18 @@ final class FFmpegAudioSource {
   /// The media time of the packets read since the decoder last gave a frame (seconds).
   private var secondsSinceFrame = 0.0
   private let timeBase: Double
+  /// Whether the track is Opus, whose packets state their own length.
+  private let isOpus: Bool
+  /// The length the container states for the track's audio, where the decoder's last frame
+  /// carries padding past it that nothing else trims (see ``FormatContext/statedAudioLength(
+  /// ofStream:declared:)``): the output ends there. `nil`: the output is what the decoder
+  /// gives.
+  private let statedLength: MediaLength?
+  /// Whether FFmpeg's own end trimming (the packets' skip-samples side data) is taken off, as
+  /// ``statedLength`` trims in its place.
+  private let replacesEndTrim: Bool
+  /// The frames converted so far (handed out or pending), for ``statedLength``.
+  private var framesConverted: Int64 = 0
 
   /// Opens `path` and prepares to decode one audio track.
   ///
@@ -136,11 +148,17 @@ final class FFmpegAudioSource {
           channels: entries[index].channels)
       }
     }
+    // Opus decodes at 48 kHz whatever rate its header states (RFC 7845 5.1: the input's rate,
+    // for information); FFmpeg 5.1's Matroska demuxer converts a block's DiscardPadding to
+    // samples at the stated rate (at 24 kHz half of it was trimmed: 0.3 s of input decoded to
+    // 14,724 samples for 14,400).
+    if parameters.pointee.codec_id == AV_CODEC_ID_OPUS { parameters.pointee.sample_rate = 48000 }
     let codec = try CodecContext(decoderFor: stream, path: path)
     let packet = try Packet()
     framePacket = try Packet()
     codecName = track.codec.isEmpty ? "unknown" : track.codec
     timeBase = av_q2d(stream.pointee.time_base)
+    isOpus = parameters.pointee.codec_id == AV_CODEC_ID_OPUS
     splitsFrames =
       parameters.pointee.codec_id == AV_CODEC_ID_EAC3 && !format.formatName.hasPrefix("matroska")
     let frame = try Frame()
@@ -163,7 +181,10 @@ final class FFmpegAudioSource {
     channels = channelCount
     channelLayoutName = ChannelLayoutName.clean(layout.described, channels: channelCount)
     channelMask = layout.mask
-    duration = format.trackDuration(ofStream: index)
+    duration = format.trackDuration(ofStream: index, declared: declared)
+    let container = format.statedAudioLength(ofStream: index, declared: declared)
+    statedLength = container?.length
+    replacesEndTrim = container?.replacesEndTrim ?? false
     statedDuration = index < stated.count ? stated[index] : nil
     self.format = format
     self.codec = codec
@@ -297,6 +318,9 @@ final class FFmpegAudioSource {
         finished = true
         break
       }
+      // (Set again before each read: the demuxer reads the stated rate back into it, and
+      // converts a DiscardPadding with the rate it finds there.)
+      if isOpus { format.stream(at: streamIndex).pointee.codecpar.pointee.sample_rate = 48000 }
       let read = try format.readFrame(packet.raw, path: path)
       if read < 0 {
         if read != cff_averror_eof() && !format.readAllBytes {
@@ -312,7 +336,17 @@ final class FFmpegAudioSource {
       guard Int(packet.raw.pointee.stream_index) == streamIndex else { continue }
       packetsRead += 1
       // (A packet stating more than 10 s is a demuxer's guess, as Ogg's last packet's can be.)
-      let packetDuration = Double(packet.raw.pointee.duration) * timeBase
+      var packetDuration = Double(packet.raw.pointee.duration) * timeBase
+      // An Opus packet states its own length (RFC 6716 3.1); FFmpeg 5.1's Matroska demuxer
+      // times the packets of a track whose header states its input's rate (22,050 Hz) at that
+      // rate: 40 ms for 20, and the decoder seemed to give half of what they hold.
+      if isOpus, let data = packet.raw.pointee.data, packet.raw.pointee.size > 0 {
+        let head = Array(
+          UnsafeBufferPointer(start: data, count: min(2, Int(packet.raw.pointee.size))))
+        if let samples = FormatContext.opusPacketSamples(head) {
+          packetDuration = Double(samples) / 48000
+        }
+      }
       if packetDuration > 0 && packetDuration <= 10 {
         packetSeconds += packetDuration
         secondsSinceFrame += packetDuration
@@ -325,6 +359,7 @@ final class FFmpegAudioSource {
           continue
         }
       }
+      if replacesEndTrim { Self.keepEndPadding(packet.raw) }
       if packetHeaderBytes > 0 {
         guard packet.raw.pointee.size > Int32(packetHeaderBytes), packet.raw.pointee.data != nil
         else { continue }
@@ -334,6 +369,16 @@ final class FFmpegAudioSource {
       let sent = avcodec_send_packet(codec.raw, packet.raw)
       if sent < 0 && sent != cff_averror_eagain() { try noteDecodeError(sent) }
     }
+  }
+
+  /// Takes the end trimming off a packet's skip-samples side data (FFmpeg's
+  /// `AV_PKT_DATA_SKIP_SAMPLES`: the samples to drop at the start and at the end of its
+  /// frame, 32 bits each, little-endian), keeping the start's.
+  private static func keepEndPadding(_ packet: UnsafeMutablePointer<AVPacket>) {
+    var size = 0
+    guard let data = av_packet_get_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, &size), size >= 8
+    else { return }
+    for byte in 4..<8 { data[byte] = 0 }
   }
 
   /// Sends one parsed frame to the decoder.
@@ -502,7 +547,13 @@ final class FFmpegAudioSource {
       try noteDecodeError(produced)
       return
     }
+    var frames = Int64(produced)
+    if let statedLength {
+      let end = statedLength.frames(atRate: sampleRate)
+      frames = max(0, min(frames, end - framesConverted))
+      framesConverted += frames
+    }
     pendingStart = 0
-    pendingEnd = Int(produced) * channels
+    pendingEnd = Int(frames) * channels
   }
 }

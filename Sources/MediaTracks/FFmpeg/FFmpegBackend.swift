@@ -136,7 +136,7 @@ enum FFmpegBackend: ProbingBackend {
     if context.formatName == "wav", !context.isRemote, context.streamCount == 1,
       audio.count == 1, ["mp1", "mp2", "mp3"].contains(audio[0].codec),
       let source = context.byteSource,
-      let data = WaveHeader.dataRange(source.head(), fileSize: source.size),
+      let data = WaveHeader.dataRange(in: source),
       let walk = ElementaryFrames.walk(
         ByteWindow(source, start: data.offset, length: data.length), kind: .mpegAudio,
         countingInfoFrame: true)
@@ -146,6 +146,19 @@ enum FFmpegBackend: ProbingBackend {
       audio[0].bitRate = walk.constantBitRate ?? walk.averageBitRate
     }
     duration = duration ?? context.longestStatedStream() ?? audio.compactMap(\.duration).max()
+    // A Matroska or MP4 file of audio alone lasts its longest audio track, measured to the
+    // sample (see `measureOpusBlocks` and `MP4Declarations.presentedLength`): the segment's
+    // Duration counts the Opus codec delay and the last block's padding (FFmpeg's WebM states
+    // 0.508 s for 0.5 s), and the movie header's duration is rounded to its coarser timescale
+    // (GStreamer's 1,800 Hz). A stated duration more than 0.1 s away (a subtitle track ending
+    // later) stays.
+    if context.formatName.hasPrefix("matroska") || context.formatName.hasPrefix("mov"),
+      !context.hasMovingPictures, let stated = duration, !audio.isEmpty,
+      audio.allSatisfy({ $0.duration != nil }),
+      let longest = audio.compactMap(\.duration).max(), abs(stated - longest) <= 0.1
+    {
+      duration = longest
+    }
     return ProbedMedia(
       demuxerName: context.formatName, duration: duration, bitRate: context.bitRate, audio: audio,
       subtitles: subtitles)

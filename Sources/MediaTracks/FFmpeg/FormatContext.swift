@@ -448,6 +448,15 @@ extension FormatContext {
     raw.pointee.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE
   }
 
+  /// Whether some stream is video other than an attached picture (cover art).
+  var hasMovingPictures: Bool {
+    (0..<streamCount).contains { index in
+      let stream = stream(at: index)
+      return stream.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+        && stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
+    }
+  }
+
   /// The container's duration in seconds, or `nil` when unknown.
   var containerDuration: Double? {
     let value = raw.pointee.duration

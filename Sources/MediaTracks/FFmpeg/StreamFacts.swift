@@ -91,6 +91,9 @@ extension FormatContext {
     if formatName.hasPrefix("matroska"), audio.contains(where: { $0.duration == nil }) {
       fillFromLastBlocks(&audio, declared: declared)
     }
+    if formatName.hasPrefix("matroska"), audio.contains(where: { $0.codec == "opus" }) {
+      measureOpusBlocks(&audio, declared: declared)
+    }
     if formatName == "wav", audio.count == 1 {
       correctNarrowWave(&audio[0])
       correctBigEndianWave(&audio[0])
@@ -153,6 +156,66 @@ extension FormatContext {
       if seconds.isFinite, seconds > 0, !isImplausible(seconds) {
         audio[position].duration = seconds
       }
+    }
+  }
+
+  /// Sets the duration of Matroska Opus tracks to the samples their blocks decode to: from
+  /// the first block's start to the last block's end (its packet's samples, from the Opus
+  /// table of contents, RFC 6716 section 3.1), less the last block's `DiscardPadding` (the
+  /// encoder's padding, which FFmpeg's decoder drops) and the `CodecDelay` (the pre-skip,
+  /// dropped too). A track's Duration or tags state its blocks' span instead, padding
+  /// included: FFmpeg's WebM 0.508 s for 0.5 s decoded, and GStreamer's the span without the
+  /// delay (0.5 s, which less the delay made 0.4935 s).
+  ///
+  /// Block timestamps are in the segment's units, often milliseconds, which do not hold every
+  /// packet's start (FFmpeg's muxer starts them 0.5 ms late, rounded up): where the blocks'
+  /// span is within one unit of a whole number of the last packet's length (packets of one
+  /// length, as Opus encoders write them), it is that number of packets. A track whose first
+  /// and last blocks are not found in the first 256 KiB and last MiB of the file keeps its
+  /// length.
+  func measureOpusBlocks(_ audio: inout [AudioTrack], declared: [Int: DeclaredStream]) {
+    guard let source = byteSource else { return }
+    let last = MatroskaBlocks.lastBlocks(source)
+    guard !last.isEmpty else { return }
+    let first = MatroskaBlocks.firstBlocks(source)
+    for position in audio.indices where audio[position].codec == "opus" {
+      let index = audio[position].index
+      guard let number = declared[index]?.trackNumber, number > 0, let end = last[number],
+        let start = first[number], let packet = Self.opusPacketSamples(end.frameHead)
+      else { continue }
+      let tick = av_q2d(stream(at: index).pointee.time_base) * 48000
+      let span = (Double(end.ticks) - Double(start.ticks)) * tick
+      let packets = (span / Double(packet)).rounded()
+      let measured =
+        abs(span - packets * Double(packet)) <= tick + 1 ? packets * Double(packet) : span
+      let padding = Double(end.discardPadding ?? 0) * 48000 / 1e9
+      let samples =
+        (measured + Double(packet * end.frames) - padding).rounded()
+        - Double(opusPadding(ofStream: index))
+      guard samples > 0, samples.isFinite, !isImplausible(samples / 48000) else { continue }
+      audio[position].duration = samples / 48000
+    }
+  }
+
+  /// The samples at 48 kHz an Opus packet decodes to, from its first bytes (the table of
+  /// contents, then for code 3 the frame count): `nil` when `head` is too short.
+  static func opusPacketSamples(_ head: [UInt8]) -> Int? {
+    guard let toc = head.first else { return nil }
+    let config = Int(toc >> 3)
+    // Frame sizes in 48 kHz samples: SILK 10, 20, 40, 60 ms; hybrid 10, 20 ms; CELT 2.5, 5,
+    // 10, 20 ms.
+    let frame: Int
+    switch config {
+    case 0..<12: frame = [480, 960, 1920, 2880][config & 3]
+    case 12..<16: frame = [480, 960][config & 1]
+    default: frame = [120, 240, 480, 960][config & 3]
+    }
+    switch toc & 3 {
+    case 0: return frame
+    case 1, 2: return 2 * frame
+    default:
+      guard head.count >= 2, head[1] & 0x3F > 0 else { return nil }
+      return Int(head[1] & 0x3F) * frame
     }
   }
 
@@ -510,7 +573,9 @@ extension FormatContext {
     let stream = stream(at: index)
     let value = stream.pointee.duration
     var seconds: Double? = nil
-    if let fragments = declared?.fragmentsDuration {
+    if formatName.hasPrefix("mov"), let presented = declared?.presentedLength {
+      seconds = presented.seconds
+    } else if let fragments = declared?.fragmentsDuration {
       seconds = fragments
     } else if let streamed = streamedAIFFDuration(ofStream: index) {
       seconds = streamed
@@ -541,6 +606,35 @@ extension FormatContext {
     return audio
   }
 
+  /// The length the container states for the audio of stream `index` where FFmpeg 5.1's
+  /// decoding gives more (or, in Ogg, trims wrongly), and whether FFmpeg's own end trimming
+  /// is to be replaced by it:
+  /// - an MP4 track's presented length (its edit list, else its sample durations; see
+  ///   ``MP4Declarations/presentedLength(_:trak:movieTimescale:)``): FFmpeg 5.1 applies an
+  ///   edit's start (AAC's encoder delay, Opus's pre-skip) but not its end, so the last frame's
+  ///   padding was decoded (648 samples of FFmpeg's 0.5 s Opus, 478 of its AAC at 44.1 kHz);
+  /// - an Ogg Vorbis file whose audio is all on one page (see
+  ///   ``OggChain/singlePageVorbisLength(_:)``): its granule position, in place of FFmpeg's
+  ///   end trimming.
+  ///
+  /// A fragmented MP4's audio track counts the span of its fragments as its media. `nil` for
+  /// anything else.
+  func statedAudioLength(ofStream index: Int, declared: DeclaredStream?)
+    -> (length: MediaLength, replacesEndTrim: Bool)?
+  {
+    if formatName.hasPrefix("mov"), let presented = declared?.presentedLength {
+      return (presented, false)
+    }
+    if formatName == "ogg", streamCount == 1, let source = byteSource,
+      let parameters = stream(at: index).pointee.codecpar,
+      parameters.pointee.codec_id == AV_CODEC_ID_VORBIS, parameters.pointee.sample_rate > 0,
+      let samples = OggChain.singlePageVorbisLength(source)
+    {
+      return (MediaLength(units: samples, timescale: Int(parameters.pointee.sample_rate)), true)
+    }
+    return nil
+  }
+
   /// The samples an Ogg Opus stream's header says to skip at its start (its pre-skip, which
   /// FFmpeg 5.1 keeps as the initial padding), in the stream's time base (48 kHz): FFmpeg
   /// states the stream's length in granule positions, from its first packet to its last
@@ -564,12 +658,20 @@ extension FormatContext {
     return Double(opusPadding(ofStream: index)) / 48000
   }
 
-  /// An Opus stream's initial padding in 48 kHz samples, or 0 for another codec.
+  /// An Opus stream's pre-skip in 48 kHz samples, or 0 for another codec: its `OpusHead`'s
+  /// (the extradata), which FFmpeg's decoder drops, else FFmpeg's initial padding. (FFmpeg's
+  /// Matroska muxer writes the CodecDelay at the header's rate when that is not 48 kHz: 3.25 ms
+  /// for a pre-skip of 312 samples at 24 kHz, which FFmpeg reads back as 156.)
   private func opusPadding(ofStream index: Int) -> Int64 {
     guard let parameters = stream(at: index).pointee.codecpar,
-      parameters.pointee.codec_id == AV_CODEC_ID_OPUS, parameters.pointee.initial_padding > 0
+      parameters.pointee.codec_id == AV_CODEC_ID_OPUS
     else { return 0 }
-    return Int64(parameters.pointee.initial_padding)
+    if let header = parameters.pointee.extradata, parameters.pointee.extradata_size >= 19,
+      UnsafeBufferPointer(start: header, count: 8).elementsEqual("OpusHead".utf8)
+    {
+      return Int64(header[10]) | Int64(header[11]) << 8
+    }
+    return Int64(max(0, parameters.pointee.initial_padding))
   }
 
   /// The duration in seconds of an AVI stream counted in bytes (its header's sample size is not

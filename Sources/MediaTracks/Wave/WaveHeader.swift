@@ -104,6 +104,35 @@ enum WaveHeader {
     return truncated
   }
 
+  /// Where the `data` chunk's body lies in `source`, wherever it stands: as
+  /// ``dataRange(_:fileSize:)``, but a `data` chunk that starts past the first bytes (after a
+  /// large `LIST`, `JUNK` or `bext` chunk) is found by reading the chunk headers after them,
+  /// 8 bytes each, up to 4,096 chunks (no chunk's body is read). `nil` when the source starts
+  /// no WAVE file, or no `data` chunk header lies inside it.
+  static func dataRange(in source: some ByteSource) -> (offset: Int64, length: Int64)? {
+    let head = source.head()
+    if let range = dataRange(head, fileSize: source.size) { return range }
+    guard let bigEndian = isBigEndian(head) else { return nil }
+    // The first chunk whose header lies past the head, and the walk on from there.
+    var offset = Int64(12)
+    var chunks = 0
+    while chunks < 4_096, offset + 8 <= source.size {
+      let header =
+        offset + 8 <= Int64(head.count)
+        ? head[Int(offset)..<Int(offset + 8)] : source.bytes(at: offset, count: 8)[...]
+      guard header.count == 8 else { return nil }
+      let size = Int64(u32(header, header.startIndex + 4, bigEndian: bigEndian))
+      if header.prefix(4).elementsEqual("data".utf8) {
+        let body = offset + 8
+        let rest = max(0, source.size - body)
+        return (body, isUnsetSize(Int(size)) ? rest : min(size, rest))
+      }
+      offset += 8 + size + (size & 1)
+      chunks += 1
+    }
+    return nil
+  }
+
   /// Where the `data` chunk's body lies in a file of `fileSize` bytes whose first bytes are
   /// `header`: its offset and its length, the declared size clamped to the end of the file (an
   /// unset size, see ``isUnsetSize(_:)``, runs to the end). `nil` when `header` starts no
