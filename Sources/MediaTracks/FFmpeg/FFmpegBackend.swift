@@ -90,6 +90,14 @@ enum FFmpegBackend: ProbingBackend {
       audio[0].duration = chained
       duration = chained
     }
+    // Musepack SV8: its stream header's samples, which FFmpeg 5.1 rounds down to whole
+    // packets (see `MusepackHeader`).
+    if context.formatName == "mpc8", audio.count == 1, let source = context.byteSource,
+      let stated = MusepackHeader.duration(source)
+    {
+      audio[0].duration = stated
+      duration = stated
+    }
     // A raw MPEG audio or ADTS AAC stream whose length FFmpeg only estimated from the first
     // frames' bit rate: its frames, walked (and for variable bit rates, their average rate).
     // Not over http(s), where the walk would fetch the whole file: the estimate stays.
