@@ -10,9 +10,10 @@ APT_PEERS := ffmpeg soundstretch rubberband-cli mpv
 APT_CORPUS := mkvtoolnix sox libsox-fmt-base flac lame opus-tools vorbis-tools wavpack \
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
   gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly sound-theme-freedesktop sndfile-programs
-# What only `make fixtures` runs: VLC 3's muxers (Scripts/make-vlc-fixtures.sh) and mpcenc
-# (Scripts/make-moremuxer-fixtures.sh); the tests read the committed files and do not need them.
-APT_FIXTURES := vlc-bin vlc-plugin-base musepack-tools
+# What only `make fixtures` runs: VLC 3's muxers (Scripts/make-vlc-fixtures.sh), mpcenc and
+# ogmmerge (Scripts/make-moremuxer-fixtures.sh); the tests read the committed files and do not
+# need them.
+APT_FIXTURES := vlc-bin vlc-plugin-base musepack-tools ogmtools
 # What the remote-input tests run beside mtool: the loopback fixture server and a certificate.
 APT_REMOTE := python3 openssl
 FIXTURES := Tests/Fixtures

@@ -62,3 +62,23 @@ private func moreMuxer(_ name: String) -> String { fixtures + "/othertools/" + n
   #expect(abs(cues[0].startTime - 1.2) < 1e-9 && abs(cues[0].endTime - 2.0) < 1e-9)
   #expect(abs(cues[1].startTime - 2.5) < 1e-9 && abs(cues[1].endTime - 3.0) < 1e-9)
 }
+
+/// MP3 at 22050 Hz (576 samples a frame) in OGM from ogmmerge, whose granules count 1,152 a
+/// frame: FFmpeg 5.1 states 2.14 s; the frames give what the decoder gives (42 frames, lame's
+/// Info frame included: 1.097 s).
+@Test func ogmMPEGAudioLastsItsFrames() throws {
+  let path = moreMuxer("ogmmerge-mp3-22k.ogm")
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "mp3")
+  var decoder = try AudioDecoder(path: path)
+  var frames: [Float] = []
+  var decoded = 0
+  while case let count = try decoder.read(into: &frames, maxFrames: 4096), count > 0 {
+    decoded += count
+  }
+  let seconds = Double(decoded) / Double(decoder.sampleRate)
+  #expect(abs(seconds - 42 * 576 / 22050.0) < 1e-9)
+  #expect(abs(try #require(track.duration) - seconds) < 1e-9)
+  #expect(abs(try #require(info.duration) - seconds) < 1e-9)
+}
