@@ -10,9 +10,10 @@ APT_PEERS := ffmpeg soundstretch rubberband-cli mpv
 APT_CORPUS := mkvtoolnix sox libsox-fmt-base flac lame opus-tools vorbis-tools wavpack \
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
   gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly sound-theme-freedesktop sndfile-programs
-# What only `make fixtures` runs: VLC 3's muxers (Scripts/make-vlc-fixtures.sh); the tests read
-# the committed files and do not need it.
-APT_FIXTURES := vlc-bin vlc-plugin-base
+# What only `make fixtures` runs: VLC 3's muxers (Scripts/make-vlc-fixtures.sh), mpcenc and
+# ogmmerge (Scripts/make-moremuxer-fixtures.sh); the tests read the committed files and do not
+# need them.
+APT_FIXTURES := vlc-bin vlc-plugin-base musepack-tools ogmtools
 # What the remote-input tests run beside mtool: the loopback fixture server and a certificate.
 APT_REMOTE := python3 openssl
 FIXTURES := Tests/Fixtures
@@ -256,6 +257,7 @@ fixtures: peer-deps test-deps
 	python3 Scripts/make-ass-fixtures.py
 	Scripts/make-othertool-fixtures.sh
 	Scripts/make-vlc-fixtures.sh
+	Scripts/make-moremuxer-fixtures.sh
 	Scripts/make-mp4-text-fixtures.sh
 
 clean:

@@ -90,6 +90,23 @@ enum FFmpegBackend: ProbingBackend {
       audio[0].duration = chained
       duration = chained
     }
+    // Musepack SV8: its stream header's samples, which FFmpeg 5.1 rounds down to whole
+    // packets (see `MusepackHeader`).
+    if context.formatName == "mpc8", audio.count == 1, let source = context.byteSource,
+      let stated = MusepackHeader.duration(source)
+    {
+      audio[0].duration = stated
+      duration = stated
+    }
+    // MPEG audio in OGM: its frames, which ogmmerge's granules overstate (see `OGMAudio`).
+    // Local files only: the whole file is read.
+    if context.formatName == "ogg", !context.isRemote, context.streamCount == 1,
+      audio.count == 1, ["mp2", "mp3"].contains(audio[0].codec), let source = context.byteSource,
+      let frames = OGMAudio.mpegAudioDuration(source)
+    {
+      audio[0].duration = frames
+      duration = frames
+    }
     // A raw MPEG audio or ADTS AAC stream whose length FFmpeg only estimated from the first
     // frames' bit rate: its frames, walked (and for variable bit rates, their average rate).
     // Not over http(s), where the walk would fetch the whole file: the estimate stays.

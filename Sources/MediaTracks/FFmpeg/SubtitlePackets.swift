@@ -77,6 +77,8 @@ enum SubtitlePackets {
     }
     let packet = try Packet()
     var packets: [SubtitlePacket] = []
+    // The last packet in time, in the stream's ticks: its start and the duration FFmpeg gave.
+    var last: (position: Int, stamp: Int64, duration: Int64)? = nil
     while true {
       let code = try format.readFrame(packet.raw, path: path)
       if code < 0 {
@@ -94,13 +96,42 @@ enum SubtitlePackets {
       if let data = raw.data, raw.size > 0 {
         payload = Array(UnsafeBufferPointer(start: data, count: Int(raw.size)))
       }
+      if stamp >= last?.stamp ?? .min { last = (packets.count, stamp, raw.duration) }
       packets.append(
         SubtitlePacket(
           start: Double(stamp) * timeBase,
           duration: raw.duration > 0 ? Double(raw.duration) * timeBase : nil,
           payload: payload))
     }
+    if mp4, let last,
+      let ticks = emptyEditEnd(stream, lastStamp: last.stamp, lastDuration: last.duration)
+    {
+      packets[last.position].duration = Double(ticks - last.stamp) * timeBase
+    }
     return (facts, packets)
+  }
+
+  /// Where an MP4 track that starts with an empty edit (its first sample shown that late, as
+  /// GStreamer's muxers write a subtitle track whose first cue is not at 0) ends, in the
+  /// stream's ticks, when FFmpeg 5.1 cut its last packet short: it ends the last packet at the
+  /// stream's duration, which counts the media's length but not the empty edit's, so the last
+  /// cue loses the empty edit's length (a cue from 2.5 s to 3.0 s behind a 1.2 s empty edit
+  /// lasts no time at all). The track ends at its start plus its media's length, as the
+  /// sample table times its last sample. `nil` for a track that starts at 0, and when the last
+  /// packet does not end where FFmpeg's cut would put it.
+  private static func emptyEditEnd(
+    _ stream: UnsafeMutablePointer<AVStream>, lastStamp: Int64, lastDuration: Int64
+  ) -> Int64? {
+    let start = stream.pointee.start_time
+    let length = stream.pointee.duration
+    guard start != cff_nopts_value(), start > 0, length != cff_nopts_value(), length > 0 else {
+      return nil
+    }
+    // FFmpeg's last packet lasts from its time to the stream's duration, or no time (0) when
+    // it starts after it.
+    let cut = lastStamp < length ? length - lastStamp : 0
+    guard lastDuration == cut, start + length > lastStamp + lastDuration else { return nil }
+    return start + length
   }
 
   private static func noSubtitles(_ path: String, _ index: Int) -> MediaError {
