@@ -59,15 +59,18 @@ enum DeclaredEnd {
   static func matroska(_ source: any ByteSource) -> String? {
     let head = source.bytes(at: 0, count: 4_096)
     guard head.starts(with: [0x1A, 0x45, 0xDF, 0xA3]),
-      let header = variableInteger(head, at: 4), !header.unknown
+      let header = variableInteger(head, at: 4), !header.unknown,
+      header.value < UInt64(head.count)
     else { return nil }
-    let segment = 4 + header.length + Int(clamping: header.value)
+    let segment = 4 + header.length + Int(header.value)
     guard segment >= 0, segment + 4 <= head.count,
       Array(head[segment..<(segment + 4)]) == [0x18, 0x53, 0x80, 0x67],
       let size = variableInteger(head, at: segment + 4), !size.unknown
     else { return nil }
-    let end = Int64(segment + 4 + size.length) + Int64(clamping: size.value)
-    guard end > source.size else { return nil }
+    // (A size beyond any file's is a cut as well; compared without overflowing.)
+    let start = Int64(segment + 4 + size.length)
+    guard size.value > UInt64(max(0, source.size - start)) else { return nil }
+    let end = size.value > UInt64(Int64.max - start) ? Int64.max : start + Int64(size.value)
     return "its Segment element states \(end) bytes; the file holds \(source.size)"
   }
 
@@ -208,7 +211,8 @@ enum DeclaredEnd {
   /// its length, up to the one marked last; one that runs past the end of the file is cut.
   static func flacMetadata(_ source: any ByteSource, from start: Int64) -> String? {
     var at = start + 4
-    while true {
+    // (At most 1,024 blocks: a file of millions of empty ones is not walked.)
+    for _ in 0..<1024 {
       let header = source.bytes(at: at, count: 4)
       guard header.count == 4 else {
         return "its metadata ends \(source.size - at) bytes into a block header"
@@ -220,5 +224,6 @@ enum DeclaredEnd {
       }
       if header[0] & 0x80 != 0 { return nil }
     }
+    return nil
   }
 }
