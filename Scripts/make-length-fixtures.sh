@@ -8,13 +8,24 @@
 #                         muxer, the audio starting 0.1 s after the video: the muxer fills the
 #                         gap with empty audio chunks, which the stream header's length counts
 #                         (frames that hold no audio) and FFmpeg's demuxer skips
+#   xingmux.mp3           20 buffers of 1,024 samples of GStreamer's test tone at 44.1 kHz, mono,
+#                         from lamemp3enc through xingmux: a Xing header with no LAME tag,
+#                         whose frame count includes its own frame (one more than the frames
+#                         of audio after it, which are what decoders give)
 #
-# Needs ffmpeg (with its native AAC encoder and mpeg4).
+# Needs ffmpeg (with its native AAC encoder and mpeg4) and gst-launch-1.0 (with audiotestsrc,
+# lamemp3enc and xingmux).
 # Usage: Scripts/make-length-fixtures.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Tests/Fixtures/lengths
-command -v ffmpeg >/dev/null || { echo "make-length-fixtures: ffmpeg is missing" >&2; exit 1; }
+for tool in ffmpeg gst-launch-1.0; do
+  command -v "$tool" >/dev/null || { echo "make-length-fixtures: $tool is missing" >&2; exit 1; }
+done
+for element in audiotestsrc lamemp3enc xingmux; do
+  gst-inspect-1.0 "$element" >/dev/null 2>&1 ||
+    { echo "make-length-fixtures: GStreamer element $element is missing" >&2; exit 1; }
+done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
@@ -24,3 +35,6 @@ ffmpeg -v error -y -f lavfi -i sine=frequency=440:duration=1:sample_rate=48000 \
 ffmpeg -v error -y -f lavfi -i testsrc=size=16x16:rate=5:duration=1.2 -itsoffset 0.1 \
   -i "$work/sine.m4a" -map 0:v -map 1:a -c:v mpeg4 -q:v 31 -c:a copy -map_metadata -1 \
   -fflags +bitexact "$out/avi-empty-chunks.avi"
+
+gst-launch-1.0 -q audiotestsrc num-buffers=20 ! audio/x-raw,rate=44100,channels=1 \
+  ! lamemp3enc ! xingmux ! filesink location="$out/xingmux.mp3"
