@@ -62,3 +62,15 @@ private func decodedFrames(_ path: String) throws -> Int {
   #expect(decoded == 19 * 1152)
   #expect(abs(Double(decoded) / 44100 - duration) < 1e-9)
 }
+
+/// MPEG-TS of two 0.3 s pieces of AAC whose timestamps are 100 s apart (16 frames of 1,024
+/// samples each at 48 kHz): FFmpeg 5.1 states one frame (0.021 s) for the track; the file is
+/// small enough to be read whole, and its frames are what it holds, what decoding gives.
+@Test func transportStreamWithATimestampJumpIsListedAtItsFrames() throws {
+  let path = fixtures + "/timestamp-jump.ts"
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  let duration = try #require(track.duration)
+  #expect(abs(duration - 32.0 * 1024 / 48000) < 1e-9)
+  #expect(try decodedFrames(path) == 32 * 1024)
+}
