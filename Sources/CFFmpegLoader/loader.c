@@ -103,6 +103,8 @@ enum { LIB_AVUTIL, LIB_SWRESAMPLE, LIB_AVCODEC, LIB_AVFORMAT, LIB_COUNT };
   V(LIB_AVCODEC, av_packet_free, (AVPacket * *pkt), (pkt))                                        \
   X(LIB_AVCODEC, uint8_t *, NULL, av_packet_get_side_data,                                        \
     (const AVPacket *pkt, enum AVPacketSideDataType type, size_t *size), (pkt, type, size))       \
+  X(LIB_AVCODEC, uint8_t *, NULL, av_packet_new_side_data,                                        \
+    (AVPacket * pkt, enum AVPacketSideDataType type, size_t size), (pkt, type, size))             \
   V(LIB_AVCODEC, av_packet_rescale_ts, (AVPacket * pkt, AVRational tb_src, AVRational tb_dst),   \
     (pkt, tb_src, tb_dst))                                                                        \
   V(LIB_AVCODEC, av_packet_unref, (AVPacket * pkt), (pkt))                                        \

@@ -9,6 +9,32 @@ enum MPEGAudioGapless {
   /// frame (after any ID3v2 tag) holds no such header, states no frame count, or its tag is
   /// not LAME's.
   static func seconds(_ source: any ByteSource) -> Double? {
+    guard let header = xingHeader(source), let delayPadding = header.delayPadding else {
+      return nil
+    }
+    let samples =
+      header.frames * header.frameSamples - (delayPadding >> 12) - (delayPadding & 0xFFF)
+    guard header.frames > 0, samples > 0 else { return nil }
+    return Double(samples) / Double(header.sampleRate)
+  }
+
+  /// Whether the first frame of `source` (after any ID3v2 tag) holds a Xing or Info header
+  /// that states a frame count without an encoder's tag after it (GStreamer's `xingmux`
+  /// writes such a header). What that count covers is the writer's own: `xingmux` counts its
+  /// header's frame too (91 for 90 frames of audio), which no decoder gives, so the length
+  /// is the frames the stream holds, walked.
+  static func statesFramesWithoutEncoderTag(_ source: any ByteSource) -> Bool {
+    guard let header = xingHeader(source) else { return false }
+    return header.delayPadding == nil && header.frames > 0
+  }
+
+  /// The Xing or Info header in the first frame of `source`: its frame count, the samples of
+  /// one frame and the rate, and the LAME tag's delay and padding (12 bits each, in one
+  /// 24-bit value) when an encoder's tag follows (`nil` otherwise); `nil` when the first
+  /// frame holds no such header or it states no frame count.
+  private static func xingHeader(_ source: any ByteSource) -> (
+    frames: Int, frameSamples: Int, sampleRate: Int, delayPadding: Int?
+  )? {
     let start = ElementaryFrames.id3v2Length(source)
     let bytes = source.bytes(at: start, count: 512)
     guard bytes.count >= 4 else { return nil }
@@ -38,10 +64,8 @@ enum MPEGAudioGapless {
     // padding (12 bits each).
     guard at + 24 <= bytes.count,
       ["LAME", "Lavf", "Lavc"].contains(where: { bytes[at..<(at + 4)].elementsEqual($0.utf8) })
-    else { return nil }
+    else { return (frames, header.samples, header.sampleRate, nil) }
     let delayPadding = bytes[(at + 21)..<(at + 24)].reduce(0) { $0 << 8 | Int($1) }
-    let samples = frames * header.samples - (delayPadding >> 12) - (delayPadding & 0xFFF)
-    guard frames > 0, samples > 0 else { return nil }
-    return Double(samples) / Double(header.sampleRate)
+    return (frames, header.samples, header.sampleRate, delayPadding)
   }
 }

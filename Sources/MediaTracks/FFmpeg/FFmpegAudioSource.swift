@@ -68,6 +68,16 @@ final class FFmpegAudioSource {
   /// Whether FFmpeg's own end trimming (the packets' skip-samples side data) is taken off, as
   /// ``statedLength`` trims in its place.
   private let replacesEndTrim: Bool
+  /// The track's stated duration (seconds) where its blocks may be timed before 0: a Matroska
+  /// track whose codec states no delay of its own (FFmpeg's muxer, timestamps left negative,
+  /// places AAC's 1,024 samples of encoder delay before 0, and states the track's length
+  /// from 0: its input's, the padding after it left out). `nil` for other containers, tracks
+  /// whose length is unknown, and codecs whose decoder drops a stated delay (Opus).
+  private let lengthFromZero: Double?
+  /// The length the output ends at once a packet timed before 0 was seen (see
+  /// ``lengthFromZero``): the samples before 0 are dropped, and the output is the track's
+  /// stated duration from there.
+  private var trimmedLength: MediaLength?
   /// The frames converted so far (handed out or pending), for ``statedLength``.
   private var framesConverted: Int64 = 0
 
@@ -185,6 +195,9 @@ final class FFmpegAudioSource {
     let container = format.statedAudioLength(ofStream: index, declared: declared)
     statedLength = container?.length
     replacesEndTrim = container?.replacesEndTrim ?? false
+    lengthFromZero =
+      format.formatName.hasPrefix("matroska") && container == nil && !isOpus
+        && parameters.pointee.initial_padding <= 0 ? duration : nil
     statedDuration = index < stated.count ? stated[index] : nil
     self.format = format
     self.codec = codec
@@ -360,6 +373,7 @@ final class FFmpegAudioSource {
         }
       }
       if replacesEndTrim { Self.keepEndPadding(packet.raw) }
+      if lengthFromZero != nil { skipBeforeZero(packet.raw) }
       if packetHeaderBytes > 0 {
         guard packet.raw.pointee.size > Int32(packetHeaderBytes), packet.raw.pointee.data != nil
         else { continue }
@@ -379,6 +393,31 @@ final class FFmpegAudioSource {
     guard let data = av_packet_get_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, &size), size >= 8
     else { return }
     for byte in 4..<8 { data[byte] = 0 }
+  }
+
+  /// Marks the samples of a packet timed before 0 to be dropped by the decoder (skip-samples
+  /// side data: the samples to drop at the start, 32 bits little-endian, then at the end and
+  /// two reason bytes), and from the first such packet ends the output at the track's stated
+  /// duration (see ``lengthFromZero``). A packet that carries skip-samples already is left
+  /// as it is.
+  private func skipBeforeZero(_ packet: UnsafeMutablePointer<AVPacket>) {
+    let pts = packet.pointee.pts
+    guard let seconds = lengthFromZero, pts != cff_nopts_value(), pts < 0, sampleRate > 0
+    else { return }
+    var size = 0
+    guard av_packet_get_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, &size) == nil else { return }
+    let before = (Double(-pts) * timeBase * Double(sampleRate)).rounded()
+    guard before >= 1, before < 0x1p31,
+      let data = av_packet_new_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, 10)
+    else { return }
+    let skip = UInt32(before)
+    for byte in 0..<10 { data[byte] = byte < 4 ? UInt8(truncatingIfNeeded: skip >> (8 * byte)) : 0 }
+    if trimmedLength == nil {
+      let frames = (seconds * Double(sampleRate)).rounded()
+      if frames >= 1, frames < 0x1p62 {
+        trimmedLength = MediaLength(units: Int64(frames), timescale: sampleRate)
+      }
+    }
   }
 
   /// Sends one parsed frame to the decoder.
@@ -548,8 +587,8 @@ final class FFmpegAudioSource {
       return
     }
     var frames = Int64(produced)
-    if let statedLength {
-      let end = statedLength.frames(atRate: sampleRate)
+    if let length = statedLength ?? trimmedLength {
+      let end = length.frames(atRate: sampleRate)
       frames = max(0, min(frames, end - framesConverted))
       framesConverted += frames
     }

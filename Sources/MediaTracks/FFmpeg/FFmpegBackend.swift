@@ -110,8 +110,13 @@ enum FFmpegBackend: ProbingBackend {
     // A raw MPEG audio or ADTS AAC stream whose length FFmpeg only estimated from the first
     // frames' bit rate: its frames, walked (and for variable bit rates, their average rate).
     // Not over http(s), where the walk would fetch the whole file: the estimate stays.
-    if context.formatName == "mp3" || context.formatName == "aac", context.durationFromBitRate,
-      !context.isRemote,
+    // So too a raw MPEG audio stream whose Xing header's frame count comes from a writer
+    // other than an encoder (see ``MPEGAudioGapless/statesFramesWithoutEncoderTag(_:)``).
+    let untaggedXing =
+      context.formatName == "mp3" && !context.isRemote
+      && context.byteSource.map { MPEGAudioGapless.statesFramesWithoutEncoderTag($0) } == true
+    if context.formatName == "mp3" || context.formatName == "aac",
+      context.durationFromBitRate || untaggedXing, !context.isRemote,
       context.streamCount == 1, audio.count == 1, let source = context.byteSource,
       let walk = ElementaryFrames.walk(
         source, kind: context.formatName == "aac" ? .adts : .mpegAudio)

@@ -46,12 +46,17 @@ extension FormatContext {
     guard avformat_seek_file(raw, -1, Int64.min, target, Int64.max, AVSEEK_FLAG_BYTE) >= 0
     else { return nil }
     var ends: [Int: Int64] = [:]
+    // The frames' own lengths, summed: what the track holds when the read covers the whole
+    // file, whatever its timestamps do.
+    var held: [Int: Int64] = [:]
+    let wholeFile = target == 0 && formatName != "asf"
     while (try? readFrame(packet, path: path)) == 0 {
       defer { av_packet_unref(packet) }
       let index = Int(packet.pointee.stream_index)
       guard wanted.contains(index) else { continue }
       var length = packet.pointee.duration
       if length <= 0 { length = frameTicks(ofStream: index) }
+      held[index, default: 0] += length
       if packet.pointee.pts != cff_nopts_value() {
         ends[index] = packet.pointee.pts + length
       } else if let end = ends[index] {
@@ -69,6 +74,14 @@ extension FormatContext {
       let base = av_q2d(stream.pointee.time_base)
       let seconds = Double(end - start) * base
       let current = audio[position].duration ?? 0
+      // A timestamp jump (a later piece's timestamps far from the first's, as concatenated
+      // recordings have) in a file read whole: its frames' lengths are what it holds. FFmpeg
+      // 5.1 states one frame (0.021 s) for two 0.3 s pieces of AAC 100 s apart.
+      if wholeFile, seconds - current >= 10, let frames = held[index], frames > 0 {
+        let sum = Double(frames) * base
+        if sum > current, !isImplausible(sum) { audio[position].duration = sum }
+        continue
+      }
       // Longer, by less than the 256 KiB read could hold (not a timestamp jump); a track
       // FFmpeg states no length for ends within the container's.
       guard seconds > current, current == 0 || seconds - current < 10,

@@ -581,6 +581,9 @@ extension FormatContext {
       seconds = streamed
     } else if value != cff_nopts_value() && value > 0 {
       seconds = Double(value - oggPreSkip(ofStream: index)) * av_q2d(stream.pointee.time_base)
+      if formatName == "avi", let indexed = aviIndexedFrames(ofStream: index, stated: value) {
+        seconds = indexed
+      }
     } else if formatName == "avi", let indexed = aviIndexedDuration(ofStream: index) {
       seconds = indexed
     } else if formatName == "avi", stream.pointee.nb_frames > 0 {
@@ -696,6 +699,35 @@ extension FormatContext {
     }
     let unit = Int64(max(parameters.pointee.block_align, 1))
     return Double(bytes / unit) * av_q2d(stream.pointee.time_base)
+  }
+
+  /// The duration in seconds of an AVI audio stream counted in frames (its header's sample
+  /// size is 0: AAC, Vorbis, VBR MP3), from its index: the span from the first chunk holding
+  /// data to the end of the last, in the header's frame units. The stream header's length
+  /// counts every chunk the muxer wrote, empty ones too, which FFmpeg's demuxer skips and
+  /// which hold no audio: a camera file's header states 385 AAC frames (8.213 s) where its
+  /// first two chunks are empty and 383 frames decode (8.171 s; GStreamer's `avidemux` gives
+  /// the same 383). `nil` for audio counted in bytes, and where the index does not cover
+  /// most of the stated length (a file cut before its `idx1`, whose index holds only the
+  /// packets FFmpeg read while probing): the header's length stands.
+  func aviIndexedFrames(ofStream index: Int, stated: Int64) -> Double? {
+    let stream = stream(at: index)
+    let entries = Int(avformat_index_get_entries_count(stream))
+    guard entries > 0, let parameters = stream.pointee.codecpar,
+      parameters.pointee.codec_type == AVMEDIA_TYPE_AUDIO,
+      let first = avformat_index_get_entry(stream, 0),
+      let last = avformat_index_get_entry(stream, Int32(entries - 1))
+    else { return nil }
+    // Chunks of a stream counted in frames hold one frame each, or with a block alignment
+    // stated (FFmpeg keeps it for MP3 and others) as many frames as blocks they span.
+    let align = Int64(parameters.pointee.block_align)
+    let size = Int64(last.pointee.size)
+    let lastFrames = align > 4 ? max(1, (size + align - 1) / align) : 1
+    let frames = last.pointee.timestamp + lastFrames - first.pointee.timestamp
+    guard first.pointee.timestamp >= 0, frames > 0, frames <= stated,
+      frames * 10 >= stated * 9
+    else { return nil }
+    return Double(frames) * av_q2d(stream.pointee.time_base)
   }
 
   /// The duration in seconds of a streamed AIFF file's PCM (see
