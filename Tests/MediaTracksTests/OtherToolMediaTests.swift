@@ -719,10 +719,12 @@ private func decodeAll(_ path: String, streamIndex index: Int) throws -> (frames
   return (decoded, decoder.sampleRate)
 }
 
-/// VLC's two-stream Vorbis Ogg file, whose second stream starts at granule 2076 (0.094 s) while
-/// its Skeleton bone states 0: each track lasts from its first packet to its last granule,
-/// which is what decoding gives but for the first packet's block, which a Vorbis decoder gives
-/// nothing for (256 samples here); the second was stated from 0 (0.506 s for 0.401 s).
+/// VLC's two-stream Vorbis Ogg file, whose streams start past 0 while its Skeleton bone states
+/// 0: each track lasts from its start (its first audio page's granule less the samples its
+/// packets decode to, Vorbis I A.2) to its last granule, exactly what decoding gives. The first
+/// stream starts at 127 (11,007 less 10,880) and the second at 2,332 (11,164 less 8,832); the
+/// second was stated from 0 (0.506 s for 0.401 s), then from FFmpeg's first timestamp, 2,076,
+/// which counts 256 samples for the first packet, which decodes to none.
 @Test func oggStreamStartingLateLastsFromItsFirstPacket() throws {
   let path = otherTool("vlc-vorbis-two.ogg")
   let info = try MediaProbe.probe(path: path)
@@ -731,12 +733,13 @@ private func decodeAll(_ path: String, streamIndex index: Int) throws -> (frames
     let decoded = try decodeAll(path, streamIndex: track.index)
     #expect(decoded.rate == 22050)
     let seconds = Double(decoded.frames) / Double(decoded.rate)
-    let duration = try #require(track.duration)
-    #expect(duration >= seconds && duration <= seconds + 256.0 / 22050 + 1e-9, "\(track.index)")
+    #expect(abs(try #require(track.duration) - seconds) < 1e-9, "\(track.index)")
   }
+  let first = try #require(info.audio.first)
+  #expect(abs(try #require(first.duration) - (11007.0 - 127) / 22050) < 1e-9)
   let late = try #require(info.audio.last)
-  #expect(abs(try #require(late.startTime) - 2076.0 / 22050) < 1e-9)
-  #expect(abs(try #require(late.duration) - (11164.0 - 2076) / 22050) < 1e-9)
+  #expect(abs(try #require(late.startTime) - 2332.0 / 22050) < 1e-9)
+  #expect(abs(try #require(late.duration) - (11164.0 - 2332) / 22050) < 1e-9)
 }
 
 /// A page at the end of the file damaged on the way (here its granule position made 2^62, so

@@ -74,3 +74,43 @@ private func decodedFrames(_ path: String) throws -> Int {
   #expect(abs(duration - 32.0 * 1024 / 48000) < 1e-9)
   #expect(try decodedFrames(path) == 32 * 1024)
 }
+
+/// Theora and Vorbis cut at 0.5 s at a page boundary (oggz-chop), the pages keeping their
+/// granule positions: the Vorbis stream's first audio page states 25,280 and its packets
+/// decode to 4,096 samples, so the stream starts at sample 21,184 (Vorbis I, A.2) and holds
+/// 44,100 - 21,184 = 22,916 samples, what decoding gives. FFmpeg 5.1 times its first packet
+/// before 0 and stated 0.543 s, the last granule less the start it reads (23,940 samples).
+@Test func vorbisStreamStartingPastZeroLastsWhatItDecodes() throws {
+  let path = lengthFixture("vorbis-late-start.ogg")
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "vorbis")
+  #expect(abs(try #require(track.duration) - 22916.0 / 44100) < 1e-9)
+  #expect(abs(try #require(track.startTime) - 21184.0 / 44100) < 1e-9)
+  #expect(try decodedFrames(path) == 22916)
+}
+
+/// The start is read from the pages only while the first audio page is intact: with one bit of
+/// its granule position flipped its checksum no longer matches and no start is read from it
+/// (the length is then left as FFmpeg reads it); the headers of
+/// a stream that is not Vorbis give none either.
+@Test func vorbisStartNeedsAnIntactFirstAudioPage() throws {
+  let path = lengthFixture("vorbis-late-start.ogg")
+  var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+  let streams = OggChain.firstStreams(MemoryBytes(bytes, name: "cut"))
+  #expect(streams.map(\.rate) == [nil, 44100])
+  let serial = try #require(streams.last?.serial)
+  #expect(OggChain.vorbisStart(MemoryBytes(bytes, name: "cut"), serial: serial) == 21184)
+  #expect(OggChain.vorbisStart(MemoryBytes(bytes, name: "cut"), serial: streams[0].serial) == nil)
+  // The first page with a granule position past the headers' pages, of the audio stream.
+  var offset = 0
+  var audioPages = 0
+  while audioPages < 3, let page = OggChain.page(MemoryBytes(bytes, name: "cut"), at: Int64(offset))
+  {
+    if page.serial == serial { audioPages += 1 }
+    if audioPages < 3 { offset += page.size }
+  }
+  #expect(audioPages == 3)
+  bytes[offset + 6] ^= 0x01
+  #expect(OggChain.vorbisStart(MemoryBytes(bytes, name: "cut"), serial: serial) == nil)
+}

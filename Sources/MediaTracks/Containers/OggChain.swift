@@ -133,6 +133,128 @@ enum OggChain {
     return nil
   }
 
+  /// The most pages walked from the start of a file for ``vorbisStart(_:serial:)``.
+  static let startPages = 512
+
+  /// The sample a Vorbis stream `serial` begins at, from its first pages (Vorbis I
+  /// specification, A.2): the granule position of its first audio page less the samples the
+  /// audio packets ending on that page decode to. A stream cut from a longer one (a recording
+  /// joined late, a file cut at a page boundary) starts past 0, and its length is its last
+  /// granule position less that start; a start below 0 means samples trimmed at the start.
+  /// `nil` when the stream is not Vorbis, its headers cannot be read, no audio page is among
+  /// the first ``startPages`` pages or ``scanBytes`` bytes, or that page is damaged.
+  static func vorbisStart(_ source: any ByteSource, serial: UInt32) -> Int64? {
+    var headers: [[UInt8]] = []
+    /// The packet being gathered across pages (a header whole, an audio packet's first byte).
+    var pending: [UInt8] = []
+    var modes: VorbisModes? = nil
+    var previousBlock: Int? = nil
+    var offset: Int64 = 0
+    for _ in 0..<startPages {
+      guard offset < min(source.size, scanBytes), let page = page(source, at: offset) else {
+        return nil
+      }
+      defer { offset += Int64(page.size) }
+      guard page.serial == serial else { continue }
+      let whole = source.bytes(at: offset, count: page.size)
+      guard whole.count == page.size else { return nil }
+      let lacing = whole[27..<page.headerSize]
+      var at = page.headerSize
+      var samples: Int64 = 0
+      var audioEnded = false
+      for length in lacing {
+        let piece = whole[at..<(at + Int(length))]
+        at += Int(length)
+        if headers.count < 3 {
+          pending += piece
+        } else if pending.isEmpty, let byte = piece.first {
+          pending = [byte]
+        }
+        guard length < 255 else { continue }
+        defer { pending = [] }
+        if headers.count < 3 {
+          headers.append(pending)
+          if headers.count == 3 {
+            guard let parsed = VorbisModes(identification: headers[0], setup: headers[2]) else {
+              return nil
+            }
+            modes = parsed
+          }
+          continue
+        }
+        guard let modes, let block = modes.blockSize(ofPacket: pending) else { continue }
+        if let previousBlock { samples += Int64(previousBlock / 4 + block / 4) }
+        previousBlock = block
+        audioEnded = true
+      }
+      if audioEnded, page.granule >= 0 {
+        guard checksumMatches(whole[...]) else { return nil }
+        return page.granule - samples
+      }
+    }
+    return nil
+  }
+
+  /// The block sizes of a Vorbis stream's modes, from its identification and setup headers
+  /// (Vorbis I specification, 4.2.2 and 4.2.4), which tell how many samples each audio packet
+  /// decodes to.
+  struct VorbisModes {
+    /// The short and long block sizes in samples.
+    var shortBlock: Int
+    var longBlock: Int
+    /// Each mode's block flag (`true`: the long block), in mode-number order.
+    var longModes: [Bool]
+
+    /// Reads the modes, or `nil` when the headers are not Vorbis's or the mode table cannot
+    /// be found. The mode table ends the setup header: the mode count less one (6 bits), then
+    /// per mode a block flag (1 bit), a window type and a transform type (16 bits each, both
+    /// 0 in Vorbis I) and a mapping (8 bits), then the framing bit. It is found from the end,
+    /// as the longest run of modes whose types are 0 and whose count field matches.
+    init?(identification: [UInt8], setup: [UInt8]) {
+      guard identification.count >= 30, identification.starts(with: [1] + Array("vorbis".utf8)),
+        setup.count > 7, setup.starts(with: [5] + Array("vorbis".utf8)), let last = setup.last,
+        last != 0
+      else { return nil }
+      let sizes = identification[28]
+      shortBlock = 1 << Int(sizes & 15)
+      longBlock = 1 << Int(sizes >> 4)
+      // Bits are numbered from the first byte's least significant bit.
+      func bits(_ start: Int, _ count: Int) -> Int {
+        var value = 0
+        for k in (0..<count).reversed() {
+          let bit = start + k
+          value = value << 1 | Int(setup[bit >> 3] >> UInt8(bit & 7) & 1)
+        }
+        return value
+      }
+      let framing = (setup.count - 1) * 8 + (7 - last.leadingZeroBitCount)
+      let floor = 7 * 8
+      var flags: [Bool] = []
+      var start = framing
+      while flags.count < 64, start - 41 - 6 >= floor, bits(start - 40, 32) == 0 {
+        start -= 41
+        flags.insert(bits(start, 1) == 1, at: 0)
+      }
+      while !flags.isEmpty, bits(start - 6, 6) != flags.count - 1 {
+        flags.removeFirst()
+        start += 41
+      }
+      guard !flags.isEmpty else { return nil }
+      longModes = flags
+    }
+
+    /// The block size audio `packet` (at least its first byte) is coded with: its mode number
+    /// follows the packet-type bit. `nil` for an empty packet, a header, or a mode not in the
+    /// table.
+    func blockSize(ofPacket packet: [UInt8]) -> Int? {
+      guard let first = packet.first, first & 1 == 0 else { return nil }
+      let width = Int.bitWidth - (longModes.count - 1).leadingZeroBitCount
+      let mode = Int(first >> 1) & (1 << width - 1)
+      guard mode < longModes.count else { return nil }
+      return longModes[mode] ? longBlock : shortBlock
+    }
+  }
+
   /// The bytes at the end of a file searched for a stream's last page: two pages of the
   /// largest size (65,307 bytes), so a page whose packet ends is among them unless another
   /// stream's pages fill them all.

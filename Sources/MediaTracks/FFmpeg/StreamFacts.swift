@@ -390,24 +390,37 @@ extension FormatContext {
   /// pre-skip. FFmpeg 5.1 takes that start off its stated length only when nothing else set
   /// the stream's start (a Skeleton stream's bone, which VLC writes with a start of 0, does),
   /// and where it learns the start only after measuring the length, it states the length up to
-  /// the last granule from 0 with the start beside it. `firstTimestamp` is the first packet's,
-  /// in the stream's time base (its sample rate), which for Opus FFmpeg counts less the
+  /// the last granule from 0 with the start beside it. A Vorbis stream's start is read from
+  /// its pages (``OggChain/vorbisStart(_:serial:)``: a file cut at a page boundary, or a
+  /// recording joined late, starts thousands of samples in, and FFmpeg times its first packet
+  /// at or before 0). For other codecs `firstTimestamp` is the start: the first packet's, in
+  /// the stream's time base (its sample rate), which for Opus FFmpeg counts less the
   /// pre-skip. The last granule is read from the last pages of the file; without it the
   /// stated length stays, as it does for a stream starting at or before 0 (whose start the
   /// decoder trims, or, for Speex, decodes as the encoder's delay).
   func correctOggStart(_ track: inout AudioTrack, firstTimestamp: Int64) {
-    guard firstTimestamp != cff_nopts_value(),
-      firstTimestamp + oggPreSkip(ofStream: track.index) > 0,
-      let source = byteSource
-    else { return }
+    guard let source = byteSource else { return }
     // The stream FFmpeg numbers so, if its first packet states the track's rate.
     let streams = OggChain.firstStreams(source)
-    guard track.index < streams.count, streams[track.index].rate == track.sampleRate,
-      let end = OggChain.lastGranule(source, serial: streams[track.index].serial)
-    else { return }
+    guard track.index < streams.count, streams[track.index].rate == track.sampleRate else {
+      return
+    }
+    let serial = streams[track.index].serial
     let preSkip = oggPreSkip(ofStream: track.index)
-    let start = firstTimestamp + preSkip
-    guard start > 0, end - start - preSkip > 0 else { return }
+    let start: Int64
+    if let pages = OggChain.vorbisStart(source, serial: serial) {
+      // A Vorbis stream's start is read from its pages: FFmpeg 5.1 times the first packets
+      // of a stream starting past 0 from sample 0 or before it (-206,720 for a stream that
+      // starts at 2,432 behind a Theora stream), which left its whole last granule position
+      // as its length.
+      start = pages
+    } else {
+      guard firstTimestamp != cff_nopts_value() else { return }
+      start = firstTimestamp + preSkip
+    }
+    guard start > 0, let end = OggChain.lastGranule(source, serial: serial),
+      end - start - preSkip > 0
+    else { return }
     let base = av_q2d(stream(at: track.index).pointee.time_base)
     track.duration = Double(end - start - preSkip) * base
     track.startTime = Double(start) * base
