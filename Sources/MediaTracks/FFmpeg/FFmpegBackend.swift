@@ -167,7 +167,14 @@ enum FFmpegBackend: ProbingBackend {
       duration = walk.seconds
       audio[0].bitRate = walk.constantBitRate ?? walk.averageBitRate
     }
-    duration = duration ?? context.longestStatedStream() ?? audio.compactMap(\.duration).max()
+    // An Ogg stream that starts past 0 (see `correctOggStart`) ends its start later than its
+    // length: the file lasts to that end, as its timeline does.
+    let ogg = context.formatName == "ogg"
+    duration =
+      duration ?? context.longestStatedStream()
+      ?? audio.compactMap { track in
+        track.duration.map { $0 + (ogg ? max(0, track.startTime ?? 0) : 0) }
+      }.max()
     // A Matroska or MP4 file of audio alone lasts its longest audio track, measured to the
     // sample (see `measureOpusBlocks` and `MP4Declarations.presentedLength`): the segment's
     // Duration counts the Opus codec delay and the last block's padding (FFmpeg's WebM states
