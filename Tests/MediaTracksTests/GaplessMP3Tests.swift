@@ -27,3 +27,40 @@ func mp3StatingItsDelayAndPaddingIsListedAtTheAudioItHolds(rate: Int, channels: 
   #expect(decoded == frames)
   #expect(abs(listed * Double(rate) - Double(decoded)) < 1, "listed \(listed) s")
 }
+
+@Test(arguments: [7, 204, 5_000])
+func bytesAfterTheFramesALAMETagCountsAreNotAudio(garbage: Int) throws {
+  // Bytes after the last frame that are no tag FFmpeg knows (damage, a download's leftovers;
+  // the first starting like a frame header, so the last "frame" looks cut): the LAME tag
+  // counts the frames, all of them are there, so the file is whole and its audio is the
+  // tag's. FFmpeg 5.1 took 5,000 such bytes for a second file joined on (its length then
+  // estimated: 2.0 s listed as 2.03 s) and decoded 227 samples of the padding; 204 bytes
+  // starting with a frame's sync were refused as a cut file.
+  let rate = 44_100
+  let path = "/tmp/mediatracks-garbage-\(getpid())-\(garbage).mp3"
+  defer { unlink(path) }
+  var encoder = try AudioEncoder(path: path, sampleRate: rate, channels: 2)
+  let frames = 2 * rate
+  let tone = (0..<frames * 2).map { Float(0.3 * sin(Double($0 / 2) * 0.05)) }
+  try encoder.write(tone, frames: frames)
+  try encoder.finish()
+  var state: UInt64 = 0x9E37_79B9_7F4A_7C15 &* UInt64(garbage)
+  var tail = (0..<garbage).map { _ -> UInt8 in
+    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    return UInt8(truncatingIfNeeded: state >> 33)
+  }
+  // A frame header like the stream's own (MPEG-1 layer III, 128 kbit/s, 44.1 kHz) first.
+  for (i, byte) in [0xFF, 0xFB, 0x90, 0x64].enumerated() where i < tail.count {
+    tail[i] = UInt8(byte)
+  }
+  let file = try #require(fopen(path, "ab"))
+  #expect(fwrite(tail, 1, tail.count, file) == tail.count)
+  fclose(file)
+  let listed = try #require(try MediaProbe.probe(path: path).audio.first?.duration)
+  var decoder = try AudioDecoder(path: path)
+  var buffer: [Float] = []
+  var decoded = 0
+  while case let got = try decoder.read(into: &buffer, maxFrames: 4096), got > 0 { decoded += got }
+  #expect(decoded == frames)
+  #expect(abs(listed * Double(rate) - Double(decoded)) < 1, "listed \(listed) s")
+}

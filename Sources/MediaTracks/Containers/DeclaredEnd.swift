@@ -167,8 +167,20 @@ enum DeclaredEnd {
   /// past the end of the file: encoders write whole frames, so a frame cut off is a cut file.
   /// The frames of the last 16 KiB are followed from the first one the next frame confirms
   /// (with the stream fields of the file's first frame); bytes after the last whole frame that
-  /// start no frame (an ID3v1 or APE tag) are no cut.
+  /// start no frame (an ID3v1 or APE tag) are no cut, nor is anything after the frames an MP3's
+  /// LAME tag counts when they are all there (see ``MPEGAudioGapless/endsAtStatedFrames(_:walk:)``:
+  /// trailing garbage that starts like a frame).
   static func elementary(_ source: any ByteSource, kind: ElementaryFrames.Kind) -> String? {
+    guard let cut = lastFrameCut(source, kind: kind) else { return nil }
+    if kind == .mpegAudio && MPEGAudioGapless.endsAtStatedFrames(source) != nil { return nil }
+    return cut
+  }
+
+  /// Why the last frame of a raw MPEG audio or ADTS stream is cut (see ``elementary(_:kind:)``),
+  /// from its last 16 KiB alone.
+  private static func lastFrameCut(_ source: any ByteSource, kind: ElementaryFrames.Kind)
+    -> String?
+  {
     let headerBytes = kind == .adts ? 7 : 4
     func header(_ bytes: [UInt8], _ at: Int) -> ElementaryFrames.Header? {
       guard at >= 0, at + headerBytes <= bytes.count else { return nil }

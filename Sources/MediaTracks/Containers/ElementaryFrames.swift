@@ -19,6 +19,9 @@ enum ElementaryFrames {
     var seconds: Double
     /// The whole frames' bytes, headers included.
     var frameBytes: Int64
+    /// The whole frames counted (an MPEG audio stream's first frame left out when it holds a
+    /// Xing, Info or VBRI header and `countingInfoFrame` is false).
+    var frames: Int = 0
     /// Whether the frames' bit rates differ (variable bit rate); for ADTS, whether their sizes
     /// differ by more than the bit reservoir's usual spread (see ``walk(_:kind:)``).
     var variableBitRate: Bool
@@ -134,6 +137,7 @@ enum ElementaryFrames {
     var at = id3v2Length(source)
     var key: UInt32? = nil
     var samples = 0
+    var frames = 0
     var frameBytes: Int64 = 0
     var sampleRate = 0
     var rates = Set<Int>()
@@ -164,6 +168,7 @@ enum ElementaryFrames {
         }
       }
       samples += h.samples
+      frames += 1
       frameBytes += Int64(h.length)
       rates.insert(h.bitRate)
       smallest = min(smallest, h.length)
@@ -177,7 +182,7 @@ enum ElementaryFrames {
       ? rates.count > 1
       : Double(largest - smallest) > 0.5 * Double(frameBytes) / Double(max(1, samples / 1024))
     return Walk(
-      seconds: Double(samples) / Double(sampleRate), frameBytes: frameBytes,
+      seconds: Double(samples) / Double(sampleRate), frameBytes: frameBytes, frames: frames,
       variableBitRate: variable,
       constantBitRate: rates.count == 1 ? rates.first.flatMap { $0 > 0 ? $0 : nil } : nil)
   }

@@ -9,14 +9,43 @@ enum MPEGAudioGapless {
   /// frame (after any ID3v2 tag) holds no such header, states no frame count, or its tag is
   /// not LAME's.
   static func seconds(_ source: any ByteSource) -> Double? {
+    statedLength(source)?.length.seconds
+  }
+
+  /// The audio the first frame's Xing or Info header and LAME tag state (see
+  /// ``seconds(_:)``) in samples at the stream's rate, with the frame count it is stated for;
+  /// `nil` where ``seconds(_:)`` is.
+  static func statedLength(_ source: any ByteSource) -> (length: MediaLength, frames: Int)? {
     guard let header = xingHeader(source), let delayPadding = header.delayPadding else {
       return nil
     }
     let samples =
       header.frames * header.frameSamples - (delayPadding >> 12) - (delayPadding & 0xFFF)
-    guard header.frames > 0, samples > 0 else { return nil }
-    return Double(samples) / Double(header.sampleRate)
+    guard header.frames > 0, samples > 0, header.sampleRate > 0 else { return nil }
+    return (MediaLength(units: Int64(samples), timescale: header.sampleRate), header.frames)
   }
+
+  /// The audio of a raw MPEG audio stream whose LAME tag states its length (see
+  /// ``statedLength(_:)``) when its frames, walked (`walk`, or walked here when nil), are the
+  /// frames the tag counts and at most ``strayFrames`` more: bytes after them (damage, an
+  /// unknown tag, garbage that happens to start like a frame) are not audio, and the
+  /// decoder's output ends at the stated length. `nil` when the stream states no such length,
+  /// holds fewer frames than it states (a cut file), or many more (files joined end to end,
+  /// whose later audio the decoder gives too).
+  static func endsAtStatedFrames(_ source: any ByteSource, walk: ElementaryFrames.Walk? = nil)
+    -> MediaLength?
+  {
+    guard let stated = statedLength(source),
+      let walk = walk ?? ElementaryFrames.walk(source, kind: .mpegAudio),
+      (stated.frames...(stated.frames + strayFrames)).contains(walk.frames)
+    else { return nil }
+    return stated.length
+  }
+
+  /// The most frames past those a LAME tag counts that are taken for garbage that starts like
+  /// frames rather than for audio joined on: random bytes after a file held one such "frame"
+  /// in tries; a second file joined on holds dozens (38 in a second of audio).
+  static let strayFrames = 2
 
   /// Whether the first frame of `source` (after any ID3v2 tag) holds a Xing or Info header
   /// that states a frame count without an encoder's tag after it (GStreamer's `xingmux`

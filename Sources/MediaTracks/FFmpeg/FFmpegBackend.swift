@@ -121,8 +121,14 @@ enum FFmpegBackend: ProbingBackend {
       let walk = ElementaryFrames.walk(
         source, kind: context.formatName == "aac" ? .adts : .mpegAudio)
     {
-      audio[0].duration = walk.seconds
-      duration = walk.seconds
+      // Bytes after the frames an MP3's LAME tag counts (FFmpeg then takes the file for two
+      // joined ones and estimates): when the walk finds those frames (and no more than stray
+      // ones), the audio is the tag's (see ``MPEGAudioGapless/endsAtStatedFrames(_:walk:)``).
+      let seconds =
+        context.formatName == "mp3"
+        ? MPEGAudioGapless.endsAtStatedFrames(source, walk: walk)?.seconds : nil
+      audio[0].duration = seconds ?? walk.seconds
+      duration = seconds ?? walk.seconds
       if walk.variableBitRate { audio[0].bitRate = walk.averageBitRate }
     }
     // A raw MPEG audio or ADTS stream, or a native FLAC file, cut short (see ``DeclaredEnd``):

@@ -631,7 +631,11 @@ extension FormatContext {
   ///   padding was decoded (648 samples of FFmpeg's 0.5 s Opus, 478 of its AAC at 44.1 kHz);
   /// - an Ogg Vorbis file whose audio is all on one page (see
   ///   ``OggChain/singlePageVorbisLength(_:)``): its granule position, in place of FFmpeg's
-  ///   end trimming.
+  ///   end trimming;
+  /// - a raw MP3 stream whose LAME tag states its length, with bytes after the frames it
+  ///   counts (see ``MPEGAudioGapless/endsAtStatedFrames(_:walk:)``): FFmpeg 5.1 drops the tag's
+  ///   padding inside those frames but decodes what follows them (a partial frame of garbage
+  ///   gave 227 samples more). Local files only.
   ///
   /// A fragmented MP4's audio track counts the span of its fragments as its media. `nil` for
   /// anything else.
@@ -647,6 +651,11 @@ extension FormatContext {
       let samples = OggChain.singlePageVorbisLength(source)
     {
       return (MediaLength(units: samples, timescale: Int(parameters.pointee.sample_rate)), true)
+    }
+    if formatName == "mp3", streamCount == 1, !isRemote, let source = byteSource,
+      let length = MPEGAudioGapless.endsAtStatedFrames(source)
+    {
+      return (length, false)
     }
     return nil
   }
