@@ -47,4 +47,17 @@ private func source(_ bytes: [UInt8]) -> MemoryBytes { MemoryBytes(bytes, name: 
   #expect(DeclaredEnd.shortfall(source(page + page.prefix(20))) != nil)
   // Bytes after the last page that start no page (a tag): no cut.
   #expect(DeclaredEnd.shortfall(source(page + Array("TAG".utf8) + [1, 2, 3])) == nil)
+  // Garbage after the last page that starts with the sync pattern but is no page of the
+  // file's: a version other than 0, flags past the three defined, another stream's serial.
+  var garbage = page
+  garbage[4] = 0x5A
+  #expect(DeclaredEnd.shortfall(source(page + garbage.prefix(24))) == nil)
+  garbage = page
+  garbage[5] = 0xC1
+  #expect(DeclaredEnd.shortfall(source(page + garbage.prefix(24))) == nil)
+  garbage = page
+  garbage[15] = 0x77
+  #expect(DeclaredEnd.shortfall(source(page + garbage.prefix(24))) == nil)
+  // The file's own stream cut at the same place is a cut.
+  #expect(DeclaredEnd.shortfall(source(page + page.prefix(24))) != nil)
 }

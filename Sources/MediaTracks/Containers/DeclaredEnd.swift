@@ -95,9 +95,13 @@ enum DeclaredEnd {
       at += 1
     }
     guard start == 0 || at + 27 <= tail.endIndex else { return nil }
+    var serials = Set<UInt32>()
     while at < tail.endIndex {
-      guard tail[at...].starts(with: sync.prefix(min(4, tail.endIndex - at))) else {
-        // Bytes after the last page that are no page (a tag some tools append): not a cut.
+      guard tail[at...].starts(with: sync.prefix(min(4, tail.endIndex - at))),
+        Self.mayStartOggPage(tail[at...], serials: serials)
+      else {
+        // Bytes after the last page that are no page (a tag some tools append, garbage that
+        // starts with the sync pattern): not a cut.
         return nil
       }
       guard let page = OggChain.page(in: tail[at...]) else {
@@ -107,9 +111,24 @@ enum DeclaredEnd {
       if at + page.size > tail.endIndex {
         return "its last page states \(page.size) bytes; \(tail.endIndex - at) remain"
       }
+      serials.insert(page.serial)
       at += page.size
     }
     return nil
+  }
+
+  /// Whether the bytes of `head`, as far as they go, can be an Ogg page header following pages
+  /// of the streams `serials` (any stream when empty): version 0, no flag bits past the three
+  /// defined, and one of those streams' serial numbers.
+  static func mayStartOggPage(_ head: ArraySlice<UInt8>, serials: Set<UInt32>) -> Bool {
+    let base = head.startIndex
+    if head.count > 4 && head[base + 4] != 0 { return false }
+    if head.count > 5 && head[base + 5] > 7 { return false }
+    if head.count >= 18 && !serials.isEmpty {
+      let serial = (14..<18).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32(head[base + $1]) }
+      return serials.contains(serial)
+    }
+    return true
   }
 
   /// AIFF: the `FORM` chunk's size, unless it is a placeholder; and the chunks inside it up to
