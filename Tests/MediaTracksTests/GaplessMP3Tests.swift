@@ -64,3 +64,38 @@ func bytesAfterTheFramesALAMETagCountsAreNotAudio(garbage: Int) throws {
   #expect(decoded == frames)
   #expect(abs(listed * Double(rate) - Double(decoded)) < 1, "listed \(listed) s")
 }
+
+@Test func mp3CutShortWithGarbageAfterTheCutIsTruncated() throws {
+  // A file cut at 70 % with other bytes after the cut (a broken download's leftovers): the last
+  // 16 KiB hold no frame, so the cut frame cannot be seen there; the Xing header states more
+  // bytes than the file holds and more frames than it has. FFmpeg 5.1 decoded the 1.4 s and
+  // the file was listed at its tag's 2 s.
+  let rate = 44_100
+  let path = "/tmp/mediatracks-cutgarbage-\(getpid()).mp3"
+  defer { unlink(path) }
+  var encoder = try AudioEncoder(path: path, sampleRate: rate, channels: 2)
+  let frames = 2 * rate
+  let tone = (0..<frames * 2).map { Float(0.3 * sin(Double($0 / 2) * 0.05)) }
+  try encoder.write(tone, frames: frames)
+  try encoder.finish()
+  var state: UInt64 = 12_345
+  let garbage = (0..<20_000).map { _ -> UInt8 in
+    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    return UInt8(truncatingIfNeeded: state >> 33)
+  }
+  let file = try #require(fopen(path, "rb"))
+  var bytes = [UInt8](repeating: 0, count: 1 << 20)
+  let count = fread(&bytes, 1, bytes.count, file)
+  fclose(file)
+  let cut = Array(bytes[0..<(count * 7 / 10)]) + garbage
+  let out = try #require(fopen(path, "wb"))
+  #expect(fwrite(cut, 1, cut.count, out) == cut.count)
+  fclose(out)
+  let listed = try #require(try MediaProbe.probe(path: path).audio.first?.duration)
+  #expect(listed < 1.5, "listed \(listed) s")
+  #expect {
+    var decoder = try AudioDecoder(path: path)
+    var buffer: [Float] = []
+    while try decoder.read(into: &buffer, maxFrames: 4096) > 0 {}
+  } throws: { ($0 as? MediaError)?.kind == .malformed }
+}

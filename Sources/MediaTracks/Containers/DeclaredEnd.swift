@@ -189,10 +189,19 @@ enum DeclaredEnd {
   /// start no frame (an ID3v1 or APE tag) are no cut, nor is anything after the frames an MP3's
   /// LAME tag counts when they are all there (see ``MPEGAudioGapless/endsAtStatedFrames(_:walk:)``:
   /// trailing garbage that starts like a frame).
+  ///
+  /// An MPEG audio stream whose Xing or Info header states other bytes than the file holds and
+  /// more frames than it walks is cut too, whatever follows the cut (see
+  /// ``MPEGAudioGapless/missingFrames(_:)``: garbage after a cut hides the cut frame).
   static func elementary(_ source: any ByteSource, kind: ElementaryFrames.Kind) -> String? {
-    guard let cut = lastFrameCut(source, kind: kind) else { return nil }
-    if kind == .mpegAudio && MPEGAudioGapless.endsAtStatedFrames(source) != nil { return nil }
-    return cut
+    guard kind == .mpegAudio else { return lastFrameCut(source, kind: kind) }
+    if let cut = lastFrameCut(source, kind: kind) {
+      return MPEGAudioGapless.endsAtStatedFrames(source) == nil ? cut : nil
+    }
+    if let missing = MPEGAudioGapless.missingFrames(source) {
+      return "its Xing header counts \(missing.stated) frames; \(missing.held) are there"
+    }
+    return nil
   }
 
   /// Why the last frame of a raw MPEG audio or ADTS stream is cut (see ``elementary(_:kind:)``),

@@ -57,12 +57,27 @@ enum MPEGAudioGapless {
     return header.delayPadding == nil && header.frames > 0
   }
 
-  /// The Xing or Info header in the first frame of `source`: its frame count, the samples of
-  /// one frame and the rate, and the LAME tag's delay and padding (12 bits each, in one
-  /// 24-bit value) when an encoder's tag follows (`nil` otherwise); `nil` when the first
-  /// frame holds no such header or it states no frame count.
+  /// The frames a raw MPEG audio stream holds and the frames its Xing or Info header counts,
+  /// when the file's size is not the bytes that header states (from the header's own frame
+  /// on: only then are the frames walked) and the frames walked fall short of its count by
+  /// more than one frame (GStreamer's `xingmux` counts its own) and a hundredth (a damaged
+  /// frame header here and there loses a frame): a cut file, whatever follows the cut. `nil` otherwise, and when the header
+  /// states no frame count or no byte count.
+  static func missingFrames(_ source: any ByteSource) -> (held: Int, stated: Int)? {
+    guard let header = xingHeader(source), header.frames > 0, let bytes = header.bytes,
+      source.size != ElementaryFrames.id3v2Length(source) + Int64(bytes),
+      let walk = ElementaryFrames.walk(source, kind: .mpegAudio),
+      walk.frames + 1 + header.frames / 100 < header.frames
+    else { return nil }
+    return (walk.frames, header.frames)
+  }
+
+  /// The Xing or Info header in the first frame of `source`: its frame count, the bytes it
+  /// states (when it does), the samples of one frame and the rate, and the LAME tag's delay
+  /// and padding (12 bits each, in one 24-bit value) when an encoder's tag follows (`nil`
+  /// otherwise); `nil` when the first frame holds no such header or it states no frame count.
   private static func xingHeader(_ source: any ByteSource) -> (
-    frames: Int, frameSamples: Int, sampleRate: Int, delayPadding: Int?
+    frames: Int, bytes: Int?, frameSamples: Int, sampleRate: Int, delayPadding: Int?
   )? {
     let start = ElementaryFrames.id3v2Length(source)
     let bytes = source.bytes(at: start, count: 512)
@@ -86,15 +101,19 @@ enum MPEGAudioGapless {
     guard flags & 1 != 0, at + 4 <= bytes.count else { return nil }
     let frames = bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
     at += 4
-    if flags & 2 != 0 { at += 4 }  // bytes
+    var statedBytes: Int? = nil
+    if flags & 2 != 0, at + 4 <= bytes.count {
+      statedBytes = bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
+      at += 4
+    }
     if flags & 4 != 0 { at += 100 }  // table of contents
     if flags & 8 != 0 { at += 4 }  // quality
     // The LAME tag: a 9-byte encoder name, then, 21 bytes from its start, the delay and the
     // padding (12 bits each).
     guard at + 24 <= bytes.count,
       ["LAME", "Lavf", "Lavc"].contains(where: { bytes[at..<(at + 4)].elementsEqual($0.utf8) })
-    else { return (frames, header.samples, header.sampleRate, nil) }
+    else { return (frames, statedBytes, header.samples, header.sampleRate, nil) }
     let delayPadding = bytes[(at + 21)..<(at + 24)].reduce(0) { $0 << 8 | Int($1) }
-    return (frames, header.samples, header.sampleRate, delayPadding)
+    return (frames, statedBytes, header.samples, header.sampleRate, delayPadding)
   }
 }
