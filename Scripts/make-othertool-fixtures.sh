@@ -126,6 +126,10 @@
 #   vorbis-one-page-short.ogg      and 0.2 s mono at 44.1 kHz): its granule position is the
 #                                  length (oggdec gives 22,050 and 8,820 samples); FFmpeg 5.1's
 #                                  end trimming gives 21,922 and 9,792
+#   adpcm-ima-sox.wav,             sox's IMA and Microsoft ADPCM: 0.3 s mono at 8000 Hz, whose
+#   adpcm-ms-sox.wav               `fact` chunk states 2,400 samples; the last block is padded
+#                                  (FFmpeg 5.1 lists 2,400 and decodes whole blocks: 2,525 and
+#                                  2,500 samples)
 #
 # Needs sox, ffmpeg (the AAC-LC core; libopus), python3, gst-launch-1.0 with plugins-good (mp4mux,
 # matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc), mkvmerge
@@ -333,5 +337,7 @@ sox -R -q -n -r 44100 -c 2 -b 16 "$work/page05.wav" synth 0.5 sine 440 sine 660
 sox -R -q -n -r 44100 -c 1 -b 16 "$work/page02.wav" synth 0.2 sine 440
 oggenc --quiet -q 0 -o "$out/vorbis-one-page.ogg" "$work/page05.wav"
 oggenc --quiet -q 0 -o "$out/vorbis-one-page-short.ogg" "$work/page02.wav"
+sox -R -q -n -r 8000 -c 1 -e ima-adpcm "$out/adpcm-ima-sox.wav" synth 0.3 sine 440
+sox -R -q -n -r 8000 -c 1 -e ms-adpcm "$out/adpcm-ms-sox.wav" synth 0.3 sine 440
 
 ls -l "$out"

@@ -1003,3 +1003,16 @@ func decodingGivesTheLengthTheContainerStates(name: String, frames: Int?) throws
   #expect(FormatContext.opusPacketSamples([3 << 3 | 3]) == nil)
   #expect(FormatContext.opusPacketSamples([]) == nil)
 }
+
+/// sox's IMA and Microsoft ADPCM: the `fact` chunk states the samples (2,400), the last block
+/// is padded. Listed and decoded at the `fact` count; FFmpeg 5.1 lists it but decoded whole
+/// blocks (2,525 and 2,500 samples).
+@Test(arguments: ["adpcm-ima-sox.wav", "adpcm-ms-sox.wav"])
+func compressedWaveEndsAtItsFactCount(name: String) throws {
+  let path = otherTool(name)
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.duration == 0.3)
+  let decoded = try decodeAll(path)
+  #expect(decoded.frames == 2400)
+}

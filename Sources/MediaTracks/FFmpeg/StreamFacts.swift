@@ -635,7 +635,11 @@ extension FormatContext {
   /// - a raw MP3 stream whose LAME tag states its length, with bytes after the frames it
   ///   counts (see ``MPEGAudioGapless/endsAtStatedFrames(_:walk:)``): FFmpeg 5.1 drops the tag's
   ///   padding inside those frames but decodes what follows them (a partial frame of garbage
-  ///   gave 227 samples more). Local files only.
+  ///   gave 227 samples more). Local files only;
+  /// - a compressed WAVE stream's `fact` sample count (see
+  ///   ``WaveHeader/factSampleLength(in:)``), which FFmpeg 5.1 lists but does not trim to: it
+  ///   decoded the last block's padding (4.008 s of sox's IMA ADPCM for 4 s, 4.017 s of its
+  ///   Microsoft ADPCM). Not for PCM, whose `fact` chunk some writers fill wrongly.
   ///
   /// A fragmented MP4's audio track counts the span of its fragments as its media. `nil` for
   /// anything else.
@@ -651,6 +655,13 @@ extension FormatContext {
       let samples = OggChain.singlePageVorbisLength(source)
     {
       return (MediaLength(units: samples, timescale: Int(parameters.pointee.sample_rate)), true)
+    }
+    if formatName == "wav", streamCount == 1, let source = byteSource,
+      let parameters = stream(at: index).pointee.codecpar, parameters.pointee.sample_rate > 0,
+      !(0x10000..<0x11000).contains(parameters.pointee.codec_id.rawValue),
+      let samples = WaveHeader.factSampleLength(in: source)
+    {
+      return (MediaLength(units: samples, timescale: Int(parameters.pointee.sample_rate)), false)
     }
     if formatName == "mp3", streamCount == 1, !isRemote, let source = byteSource,
       let length = MPEGAudioGapless.endsAtStatedFrames(source)

@@ -104,6 +104,25 @@ enum WaveHeader {
     return truncated
   }
 
+  /// The samples per channel a `fact` chunk before the `data` chunk states
+  /// (`dwSampleLength`): a compressed format's length, its last block being padded (sox's IMA
+  /// and Microsoft ADPCM, GSM). `nil` without a `fact` chunk in the first bytes of `source`,
+  /// or when it states 0.
+  static func factSampleLength(in source: some ByteSource) -> Int64? {
+    let header = source.head()
+    var length: Int64? = nil
+    forEachChunk(in: header) { chunk in
+      if chunk.is("data") { return false }
+      guard chunk.is("fact") else { return true }
+      if chunk.size >= 4, chunk.bodyOffset + 4 <= header.endIndex {
+        let value = u32(header, chunk.bodyOffset, bigEndian: chunk.bigEndian)
+        length = value > 0 ? Int64(value) : nil
+      }
+      return false
+    }
+    return length
+  }
+
   /// Where the `data` chunk's body lies in `source`, wherever it stands: as
   /// ``dataRange(_:fileSize:)``, but a `data` chunk that starts past the first bytes (after a
   /// large `LIST`, `JUNK` or `bext` chunk) is found by reading the chunk headers after them,
