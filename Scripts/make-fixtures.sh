@@ -143,4 +143,9 @@ head -c 2500 "$full" > truncated.mp4
 head -c 7000 "$full" > truncated-48k.m4a
 rm -f "$full"
 
+# AAC LD from FFmpeg's encoder, whose configuration (epConfig 1) FFmpeg 5.1's decoder does not
+# implement: listed, not decodable.
+"${ff[@]}" -f lavfi -i "sine=frequency=440:sample_rate=16000:duration=0.2" -c:a aac \
+  -profile:a aac_ld -b:a 24k "${bitexact[@]}" aac-ld.m4a
+
 ls -l

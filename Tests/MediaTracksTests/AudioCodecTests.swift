@@ -385,3 +385,20 @@ func emptyAndCutFilesAreMalformed(ext: String) throws {
   let output = try decodeAll(&decoder)
   #expect(output.count > 48_000 / 2)
 }
+
+@Test func aacWhoseConfigurationTheDecoderRefusesIsListedUndecodable() throws {
+  // AAC LD from FFmpeg's encoder: the sample entry states a rate and channels, but FFmpeg
+  // 5.1's decoder does not implement the configuration (epConfig 1). Listed as not
+  // decodable (it was listed decodable, and only decoding failed), and decoding says why.
+  let path = fixtures + "/aac-ld.m4a"
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(track.codec == "aac")
+  #expect(track.profile == "LD")
+  #expect(!track.decodable)
+  #expect {
+    _ = try AudioDecoder(path: path)
+  } throws: { error in
+    guard let error = error as? MediaError, error.kind == .malformed else { return false }
+    return "\(error)".contains("does not implement")
+  }
+}

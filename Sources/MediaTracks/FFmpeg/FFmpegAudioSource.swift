@@ -238,6 +238,10 @@ final class FFmpegAudioSource {
       reason =
         "states no sample rate or channel count FFmpeg could read, so it cannot be decoded"
         + (track.codec == "aac" ? " (raw AAC needs ADTS headers or a decoder configuration)" : "")
+    } else if track.codec == "aac" {
+      reason =
+        "its decoder configuration (\(track.profile.map { "profile \($0)" } ?? "its profile")) is "
+        + "one this FFmpeg's AAC decoder does not implement"
     } else {
       reason = "this FFmpeg has no decoder for it"
     }

@@ -296,6 +296,15 @@ extension FormatContext {
     // is the original input's, for information).
     if id == AV_CODEC_ID_OPUS { track.sampleRate = 48000 }
     if let declared { Self.apply(declared, to: &track) }
+    // AAC whose decoder configuration FFmpeg's decoder refuses to open (5.1: ER AAC LD with
+    // an `epConfig` of 1, as FFmpeg's own encoder writes it; object types it does not
+    // implement): the sample entry states a rate and channels, and the track looked decodable.
+    // Tried only for object types other than Main, LC, LTP, SBR and PS.
+    if id == AV_CODEC_ID_AAC, track.decodable, let type = Self.aacObjectType(parameters),
+      ![1, 2, 4, 5, 29].contains(type), !Self.opensDecoder(stream)
+    {
+      track.decodable = false
+    }
     // A track whose rate or channel count is still unknown (after the stream-information pass
     // where one was needed) cannot be decoded: FFmpeg's decoders are opened with both. Raw AAC
     // access units with neither ADTS headers nor a decoder configuration are such a track:
@@ -558,6 +567,28 @@ extension FormatContext {
   /// Whether this FFmpeg has a decoder for `id`, remembered per codec for the process:
   /// `avcodec_find_decoder` walks every codec FFmpeg has, which cost about 4 % of listing many
   /// small files (one call per audio track).
+  /// The audio object type an AAC decoder configuration (AudioSpecificConfig, ISO/IEC
+  /// 14496-3 1.6.2.1) in `parameters`' extradata states, its escape (31) resolved; `nil`
+  /// without one.
+  static func aacObjectType(_ parameters: UnsafeMutablePointer<AVCodecParameters>) -> Int? {
+    guard let data = parameters.pointee.extradata, parameters.pointee.extradata_size >= 2 else {
+      return nil
+    }
+    let type = Int(data[0] >> 3)
+    return type == 31 ? 32 + (Int(data[0] & 7) << 3 | Int(data[1] >> 5)) : type
+  }
+
+  /// Whether FFmpeg's decoder for `stream` opens with the stream's parameters (its decoder
+  /// configuration read, nothing decoded).
+  static func opensDecoder(_ stream: UnsafeMutablePointer<AVStream>) -> Bool {
+    do {
+      _ = try CodecContext(decoderFor: stream, path: "")
+      return true
+    } catch {
+      return false
+    }
+  }
+
   static func hasDecoder(_ id: AVCodecID) -> Bool {
     if let known = decoderCache.withLock({ $0[id.rawValue] }) { return known }
     let found = avcodec_find_decoder(id) != nil
