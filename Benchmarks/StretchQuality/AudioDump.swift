@@ -33,7 +33,10 @@ func audioFileName(_ name: String) -> String {
         clicks(frames: n, at: clickPositions.map { Int((Double($0) / 0.5).rounded()) })
       }
     ),
+    ("music", 0.5, musicInput, { n in mono(musicMix(frames: n, scale: 0.5)) }),
     ("music", 1.5, musicInput, { n in mono(musicMix(frames: n, scale: 1.5)) }),
+    ("music", 2.0, musicInput, { n in mono(musicMix(frames: n, scale: 2.0)) }),
+    ("music", 3.0, musicInput, { n in mono(musicMix(frames: n, scale: 3.0)) }),
     // Noise has no single ideal: the same generator, as long as the stretched output should be.
     ("white", 0.5, white, { n in mono(whiteNoise(frames: n)) }),
   ]

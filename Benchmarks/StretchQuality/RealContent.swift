@@ -91,13 +91,25 @@ func midi(_ n: Int) -> Double { 440 * pow(2, Double(n - 69) / 12) }
 /// The music mix's score (3 s at 120 bpm): chords (C, Am, F, released at 2.4 s), a plucked bass
 /// on every beat, hi-hats on eighths and a diffuse reverberant cloud under each chord that rings
 /// out alone after the release (the reverb tail). Kicks are rendered separately (their pitch
-/// glides). Peak about 0.9.
+/// glides). Peak about 0.9. Another mix of the same kind (``musicVariant``) plays other chords
+/// over other bass notes, with another draw of the cloud, the hi-hats and the phases.
 let musicScore: [Partial] = {
-  var rng = Random(state: 0xC0FF_EE01)
+  var rng = Random(state: 0xC0FF_EE01 &+ UInt64(musicVariant) &* 0x9E37_79B9)
   var parts: [Partial] = []
-  let chords: [([Int], Double, Double)] = [
+  // The progression and its bass roots: the benchmark's own (C, Am, F over C, C, A, A, F), or
+  // for a variant, the same shape a whole tone up per variant (0 to 11 semitones, wrapping
+  // within the octave) with the second and third chords swapped.
+  let own: [([Int], Double, Double)] = [
     ([60, 64, 67], 0, 1), ([57, 60, 64], 1, 1), ([53, 57, 60, 65], 2, 0.4),
   ]
+  let shift = (2 * musicVariant) % 12
+  let chords: [([Int], Double, Double)] =
+    musicVariant == 0
+    ? own
+    : [
+      (own[0].0.map { $0 + shift }, 0, 1), (own[2].0.map { $0 + shift }, 1, 1),
+      (own[1].0.map { $0 + shift }, 2, 0.4),
+    ]
   for (notes, start, length) in chords {
     for n in notes {
       for h in 1...5 {
@@ -116,7 +128,9 @@ let musicScore: [Partial] = {
           start: start, attack: 0.05, hold: 0.05, decay: 0.5))
     }
   }
-  let roots = [36, 36, 33, 33, 29]
+  let roots =
+    musicVariant == 0
+    ? [36, 36, 33, 33, 29] : [36, 36, 29, 29, 33].map { $0 + shift - (shift > 6 ? 12 : 0) }
   for (b, root) in roots.enumerated() {
     for h in 1...4 {
       parts.append(

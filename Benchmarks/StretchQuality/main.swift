@@ -5,6 +5,7 @@
 //
 //   swift run -c release StretchQuality [--quick] [--ours-only] [--json-out PATH]
 //       [--only SIGNALS] [--tools NAMES] [--speeds SPEEDS] [--no-throughput] [--seed N]
+//       [--music-variant N] [--audio-out DIR]
 //
 // --quick times 10 s instead of 60 s of audio; --ours-only skips the peers; --json-out also
 // writes every figure to PATH as JSON (for Scripts/check-thresholds.py). Peers run as commands
@@ -16,7 +17,11 @@
 // keeps the comma-separated speeds and --no-throughput skips the throughput runs. The figures
 // not measured print as "n/a" (null in the JSON); `make bench` runs everything. --seed N draws
 // another band-limited noise for the timeline (0, the default, is the benchmark's own), to see
-// how much a figure owes to one draw of noise.
+// how much a figure owes to one draw of noise. --music-variant N (1, 2, ...) plays another music
+// mix of the same kind (other chords and bass notes, another draw of the cloud and hi-hats), to
+// see whether a change to the stretcher holds beyond the benchmark's own mix (0, the default).
+// --audio-out DIR also writes the audio behind the report's spectrograms and the music mix at
+// each of its goal speeds (see AudioDump.swift).
 import Foundation
 import TimeStretch
 
@@ -133,6 +138,8 @@ let stereoInput: Audio = {
 /// ambiguity, so short stretches of the output can be located in the input.
 /// The draw of the timeline's noise (`--seed`; 0 is the benchmark's).
 let noiseSeed = option("--seed").flatMap { UInt64($0) } ?? 0
+/// The music mix played (`--music-variant`; 0 is the benchmark's own, see ``musicScore``).
+let musicVariant = option("--music-variant").flatMap { Int($0) }.map { max(0, $0) } ?? 0
 let noiseInput: Audio = {
   var rng: UInt64 = 0x9E37_79B9 &+ noiseSeed &* 0x2545_F491_4F6C_DD1D
   var lp1 = 0.0
