@@ -277,7 +277,7 @@ func stretchFile(
   let file =
     toStandardOutput
     ? try OutputFile(standardOutputFor: name) : try OutputFile(path: output, command: name)
-  var encoder = try makeEncoder(
+  let encoder = try makeEncoder(
     file, output: file.name, for: decoder, bitRate: settings.bitRate,
     format: toStandardOutput ? settings.format ?? "wav" : nil)
 
@@ -285,9 +285,8 @@ func stretchFile(
   let progress = ProgressBar(total: decoder.duration, enabled: showProgress)
   let frames: (in: Int, out: Int)
   do throws(MediaError) {
-    frames = try pumpAudio(&decoder, &stretcher, &encoder, progress: progress)
+    frames = try pumpAudio(&decoder, &stretcher, encoder, progress: progress)
   } catch {
-    encoder.abandon()
     file.discard()
     progress.clear()
     if error.kind == .outputFailed { throw CLIError.failure(name, error.description) }
@@ -360,10 +359,12 @@ private func makeEncoder(
 }
 
 /// Decodes, stretches and encodes until the input ends, a block at a time (memory stays
-/// bounded whatever the input's length); returns the frames read and written.
+/// bounded whatever the input's length); returns the frames read and written. The encoder
+/// writes on a thread of its own while the next blocks are stretched (see
+/// ``BackgroundEncoder``); on a failure the encoder is abandoned.
 private func pumpAudio(
   _ decoder: inout AudioDecoder, _ stretcher: inout TimeStretcher,
-  _ encoder: inout AudioEncoder, progress: ProgressBar
+  _ encoder: consuming AudioEncoder, progress: ProgressBar
 ) throws(MediaError) -> (in: Int, out: Int) {
   let blockFrames = 8192
   let channels = decoder.channels
@@ -375,27 +376,34 @@ private func pumpAudio(
   }
   var inBuffer = block()
   var outBuffer = block()
+  // Two blocks may wait to be written while the third is filled.
+  let writer = BackgroundEncoder(encoder, spares: [block(), block()])
   var framesIn = 0
   var framesOut = 0
-  func drain(_ stretcher: inout TimeStretcher, _ encoder: inout AudioEncoder) throws(MediaError) {
+  func drain(_ stretcher: inout TimeStretcher) throws(MediaError) {
     while true {
       let n = stretcher.pull(into: &outBuffer, maxFrames: blockFrames)
       if n == 0 { return }
-      try encoder.write(outBuffer, frames: n)
+      try writer.write(&outBuffer, frames: n)
       framesOut += n
     }
   }
-  while true {
-    let n = try decoder.read(into: &inBuffer, maxFrames: blockFrames)
-    if n == 0 { break }
-    stretcher.push(inBuffer, frames: n)
-    framesIn += n
-    try drain(&stretcher, &encoder)
-    progress.update(seconds: Double(framesIn) / Double(decoder.sampleRate))
+  do throws(MediaError) {
+    while true {
+      let n = try decoder.read(into: &inBuffer, maxFrames: blockFrames)
+      if n == 0 { break }
+      stretcher.push(inBuffer, frames: n)
+      framesIn += n
+      try drain(&stretcher)
+      progress.update(seconds: Double(framesIn) / Double(decoder.sampleRate))
+    }
+    stretcher.finish()
+    try drain(&stretcher)
+    try writer.finish()
+  } catch {
+    writer.abandon()
+    throw error
   }
-  stretcher.finish()
-  try drain(&stretcher, &encoder)
-  try encoder.finish()
   return (framesIn, framesOut)
 }
 
