@@ -366,7 +366,7 @@ private func pumpAudio(
   _ decoder: inout AudioDecoder, _ stretcher: inout TimeStretcher,
   _ encoder: consuming AudioEncoder, progress: ProgressBar
 ) throws(MediaError) -> (in: Int, out: Int) {
-  let blockFrames = 8192
+  let blockFrames = 16384
   let channels = decoder.channels
   // Allocated without being filled first: the decoder and the stretcher write what is read.
   func block() -> [Float] {

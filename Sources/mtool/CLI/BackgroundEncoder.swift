@@ -91,8 +91,11 @@ final class BackgroundEncoder: @unchecked Sendable {
     let spare = spares.removeLast()
     queue.append((block, frames))
     block = spare
-    pthread_cond_broadcast(changed)
     pthread_mutex_unlock(mutex)
+    // Signalled after unlocking, so that the writer does not wake only to wait for the lock.
+    // At most one thread waits at a time: the caller waits only when no spare is left, that is
+    // while the writer has blocks to write.
+    pthread_cond_signal(changed)
   }
 
   /// Writes what is queued and the trailer (see `AudioEncoder.finish()`).
@@ -151,12 +154,18 @@ final class BackgroundEncoder: @unchecked Sendable {
       }
       pthread_mutex_lock(mutex)
       spares.append(consume block)
-      pthread_cond_broadcast(changed)
       if let error {
         failure = error
         break
       }
+      // A caller waiting for a spare waits for the lock too: it is signalled after unlocking.
+      if spares.count == 1 {
+        pthread_mutex_unlock(mutex)
+        pthread_cond_signal(changed)
+        pthread_mutex_lock(mutex)
+      }
     }
     pthread_mutex_unlock(mutex)
+    pthread_cond_signal(changed)
   }
 }
