@@ -46,3 +46,23 @@ func chainedOggLinksSharingASerialNumberAllCount(
   #expect(decodedSeconds >= seconds - 0.001)
   #expect(decodedSeconds < seconds + 0.05)
 }
+
+/// 1 s of LAME CBR (its Info frame's LAME tag states the encoder delay and padding) followed
+/// by a tag larger than a sixteenth of the frames (an APEv2 tag, an appended ID3v2.4 tag, each
+/// with a 4,000-byte cover): FFmpeg 5.1 takes the bytes past the Info frame's count for
+/// another file joined on, drops the count, estimates 1.59 s from the bit rate and decodes
+/// the padding at the end (22,511 samples). The track lasts what the LAME tag states, and the
+/// decoder gives exactly that.
+@Test(arguments: ["mp3-ape-cover.mp3", "mp3-id3v24-appended.mp3"])
+func anMP3WithALargeTagAtTheEndStaysGapless(name: String) throws {
+  let path = retagged(name)
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "mp3")
+  #expect(track.sampleRate == 22050)
+  #expect(track.duration == 1)
+  #expect(info.duration == 1)
+  let decoded = try decodedFrames(path)
+  #expect(decoded.rate == 22050)
+  #expect(decoded.frames == 22050)
+}
