@@ -295,18 +295,31 @@ enum OggChain {
   /// that begin together), its longest audio stream's last granule position, less its
   /// pre-skip, over its rate; summed over the links. `nil` when the file is one link (FFmpeg's
   /// length stands), holds no audio, is larger than ``scanBytes``, or a page is broken.
-  static func duration(_ source: any ByteSource) -> Double? {
+  ///
+  /// A link may reuse the serial number of the link before it or of the first: `flac --ogg`
+  /// takes its serial from the clock (two files encoded in the same second share it), and a
+  /// file joined to a copy of itself repeats it. FFmpeg 5.1 then reads the last page's granule
+  /// position as the first stream's own (0.35 s for 0.4 s and 0.7 s of FLAC). A link begins
+  /// at every run of beginning-of-stream pages, whatever its serial numbers.
+  ///
+  /// - Parameter wholeFile: Whether every file is walked. When `false` (over http(s), where a
+  ///   walk fetches the whole file), only a file whose last page belongs to another stream
+  ///   than its first is.
+  static func duration(_ source: any ByteSource, wholeFile: Bool = true) -> Double? {
     guard source.size <= scanBytes, let first = page(source, at: 0) else { return nil }
-    // Only a file whose last page belongs to another stream than its first can be chained.
-    let tail = source.bytes(at: max(0, source.size - 65_536), count: 65_536)
-    let sync = Array("OggS".utf8)
-    guard let last = tail.indices.reversed().first(where: { tail[$0...].starts(with: sync) }),
-      let lastPage = page(in: tail[last...]),
-      lastPage.serial != first.serial
-    else { return nil }
-    var links: [[UInt32: (rate: Int, skip: Int, end: Int64)]] = []
-    /// Where each stream's page with the largest granule position is, and its size.
-    var endPages: [UInt32: (offset: Int64, size: Int)] = [:]
+    if !wholeFile {
+      // Only a file whose last page belongs to another stream than its first is sure to be
+      // chained.
+      let tail = source.bytes(at: max(0, source.size - 65_536), count: 65_536)
+      let sync = Array("OggS".utf8)
+      guard let last = tail.indices.reversed().first(where: { tail[$0...].starts(with: sync) }),
+        let lastPage = page(in: tail[last...]),
+        lastPage.serial != first.serial
+      else { return nil }
+    }
+    /// Each link's audio streams by serial number: rate, pre-skip, largest granule position,
+    /// and where the page stating it is (its offset and size).
+    var links: [[UInt32: (rate: Int, skip: Int, end: Int64, offset: Int64, size: Int)]] = []
     var beginning = false
     var offset: Int64 = 0
     while offset < source.size {
@@ -316,14 +329,17 @@ enum OggChain {
         beginning = true
         let packet = source.bytes(at: offset + Int64(page.headerSize), count: 64)
         if let timing = audioTiming(packet), timing.rate > 0 {
-          links[links.count - 1][page.serial] = (timing.rate, timing.skip, 0)
+          links[links.count - 1][page.serial] = (timing.rate, timing.skip, 0, 0, 0)
         }
       } else {
         beginning = false
       }
       if var stream = links.last?[page.serial], page.granule >= 0 {
-        if page.granule > stream.end { endPages[page.serial] = (offset, page.size) }
-        stream.end = max(stream.end, page.granule)
+        if page.granule > stream.end {
+          stream.end = page.granule
+          stream.offset = offset
+          stream.size = page.size
+        }
         links[links.count - 1][page.serial] = stream
       }
       offset += Int64(page.size)
@@ -331,9 +347,10 @@ enum OggChain {
     guard links.count > 1 else { return nil }
     // The granule positions the lengths come from, each checked: a damaged page (its granule
     // position may be anything) leaves the length to FFmpeg.
-    for (offset, size) in endPages.values
-    where !checksumMatches(source.bytes(at: offset, count: size)[...]) {
-      return nil
+    for stream in links.flatMap(\.values) where stream.size > 0 {
+      guard checksumMatches(source.bytes(at: stream.offset, count: stream.size)[...]) else {
+        return nil
+      }
     }
     var total = 0.0
     for link in links {

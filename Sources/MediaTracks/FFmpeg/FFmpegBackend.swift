@@ -82,10 +82,10 @@ enum FFmpegBackend: ProbingBackend {
     if let stated = duration, context.isImplausible(stated) { duration = nil }
     if let audioEnd, audioEnd > duration ?? 0 { duration = audioEnd }
     // A chained Ogg file's one listed stream plays every link (a file with video beside its
-    // audio is not walked).
+    // audio is not walked; over http(s) only a file whose last page is another stream's).
     if context.formatName == "ogg", context.streamCount == 1, audio.count == 1,
       let source = context.byteSource,
-      let chained = OggChain.duration(source)
+      let chained = OggChain.duration(source, wholeFile: !context.isRemote)
     {
       audio[0].duration = chained
       duration = chained
