@@ -65,9 +65,12 @@ enum FFmpegBackend: ProbingBackend {
     }
     var (audio, subtitles) = context.tracks()
     // A WAVE file's one track is the file: its duration is the track's, which corrects
-    // FFmpeg's for samples narrower than their container (see `correctNarrowWave`).
+    // FFmpeg's for samples narrower than their container (see `correctNarrowWave`). A CAF
+    // file's too (see `cafALACEnd`).
     var waveDuration: Double? = nil
-    if context.formatName == "wav", audio.count == 1 { waveDuration = audio[0].duration }
+    if context.formatName == "wav" || context.formatName == "caf", audio.count == 1 {
+      waveDuration = audio[0].duration
+    }
     guard lenient else {
       return ProbedMedia(
         demuxerName: context.formatName, duration: waveDuration ?? context.containerDuration,
