@@ -6,8 +6,13 @@
 #                    two packets, of 4,096 and 3,904 samples; the `pakt` chunk states
 #                    8,192 valid frames (every packet's full 4,096), and the last packet's
 #                    ALAC frame header states its 3,904
+#   aac-ffmpeg.mka   1 s of a 440 Hz tone at 48 kHz, mono, in AAC (FFmpeg's encoder, 32 kbit/s)
+#                    from FFmpeg's Matroska muxer: 48 blocks of 1,024 samples timed from 0,
+#                    the encoder's 1,024 samples of delay first; the segment's Duration and the
+#                    track's DURATION tag state 1.021 s (the input and the delay, 49,024
+#                    samples), and the last frame holds 128 samples of padding past them
 #
-# Needs ffmpeg (with its native ALAC encoder).
+# Needs ffmpeg (with its native ALAC and AAC encoders).
 # Usage: Scripts/make-padding-fixtures.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,3 +22,5 @@ mkdir -p "$out"
 
 ffmpeg -v error -y -f lavfi -i sine=frequency=440:duration=1:sample_rate=8000 \
   -c:a alac -map_metadata -1 -fflags +bitexact "$out/alac-ffmpeg.caf"
+ffmpeg -v error -y -f lavfi -i sine=frequency=440:duration=1:sample_rate=48000 \
+  -c:a aac -b:a 32k -map_metadata -1 -fflags +bitexact "$out/aac-ffmpeg.mka"

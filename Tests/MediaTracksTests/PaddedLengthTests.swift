@@ -39,3 +39,33 @@ private func framesDecoded(_ path: String) throws -> Int {
   #expect(ALACFrames.statedSamples([0xE0, 0x00, 0x10, 0x00, 0x00, 0x1E, 0x80]) == nil)
   #expect(ALACFrames.statedSamples([0x20, 0x00, 0x10]) == nil)
 }
+
+/// AAC from FFmpeg's Matroska muxer, blocks timed from 0: the track states 1.021 s (the input
+/// and the encoder's 1,024 samples of delay, to the millisecond), and its 48 frames decode to
+/// 1.024 s, the last frame's padding with them. The decode ends at the stated duration, which
+/// the track is listed at.
+@Test func matroskaAACEndsAtItsStatedDuration() throws {
+  let path = paddingFixture("aac-ffmpeg.mka")
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "aac")
+  let duration = try #require(track.duration)
+  #expect(abs(duration - 1.021) < 1e-9)
+  #expect(try framesDecoded(path) == 49008)
+}
+
+/// The stated duration ends the decode only inside the last block's last frame, and more
+/// than a timestamp unit before its end.
+@Test func matroskaPaddedEndNeedsTheStatedEndInTheLastFrame() {
+  let frame = 1024.0 / 48000
+  let block = (start: 47 * frame, frames: 1)
+  let inside = FormatContext.matroskaPaddedEnd(
+    stated: 1.021, lastBlock: block, frameSeconds: frame, tick: 0.001, rate: 48000)
+  #expect(inside?.frames(atRate: 48000) == 49008)
+  // Stated past the blocks' end, a frame or more before it, within a tick of it: no end.
+  for stated in [1.03, 47 * frame - 0.001, 48 * frame - 0.0005] {
+    #expect(
+      FormatContext.matroskaPaddedEnd(
+        stated: stated, lastBlock: block, frameSeconds: frame, tick: 0.001, rate: 48000) == nil)
+  }
+}
