@@ -69,3 +69,16 @@ private func framesDecoded(_ path: String) throws -> Int {
         stated: stated, lastBlock: block, frameSeconds: frame, tick: 0.001, rate: 48000) == nil)
   }
 }
+
+/// PCM from GStreamer's mxfmux, 5,000 samples at 8 kHz: the header states 0.7 s, whole edit
+/// units of 0.1 s rounded up (FFmpeg 5.1's figure), and the sound essence holds 0.625 s, what
+/// decodes. The track and the file are listed at the essence.
+@Test func mxfPCMIsListedAtItsEssence() throws {
+  let path = paddingFixture("pcm-mxfmux.mxf")
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "pcm_s16le")
+  #expect(abs(try #require(track.duration) - 0.625) < 1e-9)
+  #expect(abs(try #require(info.duration) - 0.625) < 1e-9)
+  #expect(try framesDecoded(path) == 5000)
+}

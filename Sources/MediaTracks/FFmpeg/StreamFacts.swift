@@ -629,6 +629,7 @@ extension FormatContext {
         seconds = indexed
       }
       if let end = cafALACEnd(ofStream: index, stated: value) { seconds = end }
+      if let held = mxfPCMDuration(ofStream: index) { seconds = held }
     } else if formatName == "avi", let indexed = aviIndexedDuration(ofStream: index) {
       seconds = indexed
     } else if formatName == "avi", stream.pointee.nb_frames > 0 {
@@ -815,6 +816,28 @@ extension FormatContext {
     let end = last.pointee.timestamp + samples
     guard end < stated else { return nil }
     return Double(end) * av_q2d(stream.pointee.time_base)
+  }
+
+  /// The duration in seconds of the PCM of an MXF file's only stream, from its sound
+  /// essence's bytes (see ``MXFEssence/soundBytes(_:)``) in whole sample frames: what decodes.
+  /// The header states whole edit units, rounded up. `nil` for anything else, and for files
+  /// over 2 GiB (not walked).
+  func mxfPCMDuration(ofStream index: Int) -> Double? {
+    guard formatName == "mxf", streamCount == 1, let source = byteSource,
+      source.size <= 1 << 31, let parameters = stream(at: index).pointee.codecpar,
+      codecName(parameters.pointee.codec_id).hasPrefix("pcm_"), parameters.pointee.sample_rate > 0
+    else { return nil }
+    // (FFmpeg's MXF reader may leave the block alignment unset: it is the sample's bytes
+    // times the channels.)
+    var frameBytes = Int64(parameters.pointee.block_align)
+    if frameBytes <= 0 {
+      frameBytes =
+        Int64(parameters.pointee.bits_per_coded_sample / 8)
+        * Int64(parameters.pointee.ch_layout.nb_channels)
+    }
+    guard frameBytes > 0, let bytes = MXFEssence.soundBytes(source) else { return nil }
+    let frames = bytes / frameBytes
+    return Double(frames) / Double(parameters.pointee.sample_rate)
   }
 
   /// The duration in seconds of a streamed AIFF file's PCM (see
