@@ -78,6 +78,14 @@ final class FFmpegAudioSource {
   /// ``lengthFromZero``): the samples before 0 are dropped, and the output is the track's
   /// stated duration from there.
   private var trimmedLength: MediaLength?
+  /// The start (seconds) and frame count of a Matroska track's last block where its stated
+  /// duration is known (``lengthFromZero``), until the first decoded frame gives the frame
+  /// length and so ``paddedLength``.
+  private var lastBlock: (start: Double, frames: Int)?
+  /// Where the output ends when the track's stated duration falls inside its last frame
+  /// (see ``FormatContext/matroskaPaddedEnd(stated:lastBlock:frameSeconds:tick:rate:)``): the rest
+  /// is padding.
+  private var paddedLength: MediaLength?
   /// The frames converted so far (handed out or pending), for ``statedLength``.
   private var framesConverted: Int64 = 0
 
@@ -198,6 +206,8 @@ final class FFmpegAudioSource {
     lengthFromZero =
       format.formatName.hasPrefix("matroska") && container == nil && !isOpus
         && parameters.pointee.initial_padding <= 0 ? duration : nil
+    lastBlock =
+      lengthFromZero == nil ? nil : format.matroskaLastBlock(ofStream: index, declared: declared)
     statedDuration = index < stated.count ? stated[index] : nil
     self.format = format
     self.codec = codec
@@ -302,6 +312,14 @@ final class FFmpegAudioSource {
         secondsSinceFrame = 0
         decodeErrors = 0
         framesDecoded += Int(frame.raw.pointee.nb_samples)
+        if let block = lastBlock, let stated = lengthFromZero, frame.raw.pointee.sample_rate > 0 {
+          let rate = Int(frame.raw.pointee.sample_rate)
+          paddedLength = FormatContext.matroskaPaddedEnd(
+            stated: stated, lastBlock: block,
+            frameSeconds: Double(frame.raw.pointee.nb_samples) / Double(rate), tick: timeBase,
+            rate: rate)
+          lastBlock = nil
+        }
         try convert(frame: true)
         av_frame_unref(frame.raw)
         continue
@@ -591,7 +609,7 @@ final class FFmpegAudioSource {
       return
     }
     var frames = Int64(produced)
-    if let length = statedLength ?? trimmedLength {
+    if let length = statedLength ?? trimmedLength ?? paddedLength {
       let end = length.frames(atRate: sampleRate)
       frames = max(0, min(frames, end - framesConverted))
       framesConverted += frames

@@ -65,9 +65,14 @@ enum FFmpegBackend: ProbingBackend {
     }
     var (audio, subtitles) = context.tracks()
     // A WAVE file's one track is the file: its duration is the track's, which corrects
-    // FFmpeg's for samples narrower than their container (see `correctNarrowWave`).
+    // FFmpeg's for samples narrower than their container (see `correctNarrowWave`). A CAF
+    // file's too (see `cafALACEnd`), and an MXF file's of one stream (see `mxfPCMDuration`).
     var waveDuration: Double? = nil
-    if context.formatName == "wav", audio.count == 1 { waveDuration = audio[0].duration }
+    if ["wav", "caf"].contains(context.formatName)
+      || context.formatName == "mxf" && context.streamCount == 1, audio.count == 1
+    {
+      waveDuration = audio[0].duration
+    }
     guard lenient else {
       return ProbedMedia(
         demuxerName: context.formatName, duration: waveDuration ?? context.containerDuration,

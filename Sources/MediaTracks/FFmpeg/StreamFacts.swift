@@ -628,6 +628,8 @@ extension FormatContext {
       if formatName == "avi", let indexed = aviIndexedFrames(ofStream: index, stated: value) {
         seconds = indexed
       }
+      if let end = cafALACEnd(ofStream: index, stated: value) { seconds = end }
+      if let held = mxfPCMDuration(ofStream: index) { seconds = held }
     } else if formatName == "avi", let indexed = aviIndexedDuration(ofStream: index) {
       seconds = indexed
     } else if formatName == "avi", stream.pointee.nb_frames > 0 {
@@ -792,6 +794,50 @@ extension FormatContext {
       frames * 10 >= stated * 9
     else { return nil }
     return Double(frames) * av_q2d(stream.pointee.time_base)
+  }
+
+  /// The duration in seconds of a CAF file's ALAC from its last packet, whose frame header
+  /// states the samples it holds (see ``ALACFrames/statedSamples(_:)``): the packets before it
+  /// are whole frames, and a decoder gives that count for it. `nil` for anything else, and
+  /// when that end is not before the stated length (`stated`, in the stream's time base).
+  /// FFmpeg's CAF muxer states every packet's full frame length (the `pakt` chunk's valid
+  /// frames: 135,168 for 33 packets of 4,096 holding 132,300 samples, 3.065 s for 3 s), and
+  /// FFmpeg's demuxer lists that; the ALAC decoder gives the frame's count. The packet's
+  /// position is from the `pakt` table (FFmpeg's index, from the data's start).
+  func cafALACEnd(ofStream index: Int, stated: Int64) -> Double? {
+    let stream = stream(at: index)
+    let entries = Int(avformat_index_get_entries_count(stream))
+    guard formatName == "caf", entries > 0, let source = byteSource, let start = dataOffset,
+      let parameters = stream.pointee.codecpar, parameters.pointee.codec_id == AV_CODEC_ID_ALAC,
+      let last = avformat_index_get_entry(stream, Int32(entries - 1)),
+      last.pointee.timestamp >= 0, last.pointee.pos >= 0,
+      let samples = ALACFrames.statedSamples(source.bytes(at: start + last.pointee.pos, count: 7))
+    else { return nil }
+    let end = last.pointee.timestamp + samples
+    guard end < stated else { return nil }
+    return Double(end) * av_q2d(stream.pointee.time_base)
+  }
+
+  /// The duration in seconds of the PCM of an MXF file's only stream, from its sound
+  /// essence's bytes (see ``MXFEssence/soundBytes(_:)``) in whole sample frames: what decodes.
+  /// The header states whole edit units, rounded up. `nil` for anything else, and for files
+  /// over 2 GiB (not walked).
+  func mxfPCMDuration(ofStream index: Int) -> Double? {
+    guard formatName == "mxf", streamCount == 1, let source = byteSource,
+      source.size <= 1 << 31, let parameters = stream(at: index).pointee.codecpar,
+      codecName(parameters.pointee.codec_id).hasPrefix("pcm_"), parameters.pointee.sample_rate > 0
+    else { return nil }
+    // (FFmpeg's MXF reader may leave the block alignment unset: it is the sample's bytes
+    // times the channels.)
+    var frameBytes = Int64(parameters.pointee.block_align)
+    if frameBytes <= 0 {
+      frameBytes =
+        Int64(parameters.pointee.bits_per_coded_sample / 8)
+        * Int64(parameters.pointee.ch_layout.nb_channels)
+    }
+    guard frameBytes > 0, let bytes = MXFEssence.soundBytes(source) else { return nil }
+    let frames = bytes / frameBytes
+    return Double(frames) / Double(parameters.pointee.sample_rate)
   }
 
   /// The duration in seconds of a streamed AIFF file's PCM (see
