@@ -39,16 +39,9 @@ func bytesAfterTheFramesALAMETagCountsAreNotAudio(garbage: Int) throws {
   let rate = 44_100
   let path = "/tmp/mediatracks-garbage-\(getpid())-\(garbage).mp3"
   defer { unlink(path) }
-  var encoder = try AudioEncoder(path: path, sampleRate: rate, channels: 2)
   let frames = 2 * rate
-  let tone = (0..<frames * 2).map { Float(0.3 * sin(Double($0 / 2) * 0.05)) }
-  try encoder.write(tone, frames: frames)
-  try encoder.finish()
-  var state: UInt64 = 0x9E37_79B9_7F4A_7C15 &* UInt64(garbage)
-  var tail = (0..<garbage).map { _ -> UInt8 in
-    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-    return UInt8(truncatingIfNeeded: state >> 33)
-  }
+  try encodeStereoTone(path: path, rate: rate, frames: frames)
+  var tail = pseudoRandomBytes(garbage, seed: 0x9E37_79B9_7F4A_7C15 &* UInt64(garbage))
   // A frame header like the stream's own (MPEG-1 layer III, 128 kbit/s, 44.1 kHz) first.
   for (i, byte) in [0xFF, 0xFB, 0x90, 0x64].enumerated() where i < tail.count {
     tail[i] = UInt8(byte)
@@ -73,16 +66,9 @@ func bytesAfterTheFramesALAMETagCountsAreNotAudio(garbage: Int) throws {
   let rate = 44_100
   let path = "/tmp/mediatracks-cutgarbage-\(getpid()).mp3"
   defer { unlink(path) }
-  var encoder = try AudioEncoder(path: path, sampleRate: rate, channels: 2)
   let frames = 2 * rate
-  let tone = (0..<frames * 2).map { Float(0.3 * sin(Double($0 / 2) * 0.05)) }
-  try encoder.write(tone, frames: frames)
-  try encoder.finish()
-  var state: UInt64 = 12_345
-  let garbage = (0..<20_000).map { _ -> UInt8 in
-    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-    return UInt8(truncatingIfNeeded: state >> 33)
-  }
+  try encodeStereoTone(path: path, rate: rate, frames: frames)
+  let garbage = pseudoRandomBytes(20_000, seed: 12_345)
   let file = try #require(fopen(path, "rb"))
   var bytes = [UInt8](repeating: 0, count: 1 << 20)
   let count = fread(&bytes, 1, bytes.count, file)
@@ -98,4 +84,22 @@ func bytesAfterTheFramesALAMETagCountsAreNotAudio(garbage: Int) throws {
     var buffer: [Float] = []
     while try decoder.read(into: &buffer, maxFrames: 4096) > 0 {}
   } throws: { ($0 as? MediaError)?.kind == .malformed }
+}
+
+/// Encodes `frames` frames of a stereo tone at `rate` Hz to MP3 at `path` (FFmpeg's encoder,
+/// whose Info frame carries a LAME tag).
+private func encodeStereoTone(path: String, rate: Int, frames: Int) throws {
+  var encoder = try AudioEncoder(path: path, sampleRate: rate, channels: 2)
+  let tone = (0..<frames * 2).map { Float(0.3 * sin(Double($0 / 2) * 0.05)) }
+  try encoder.write(tone, frames: frames)
+  try encoder.finish()
+}
+
+/// `count` bytes of a linear congruential sequence from `seed` (the same bytes every run).
+private func pseudoRandomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
+  var state = seed
+  return (0..<count).map { _ in
+    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    return UInt8(truncatingIfNeeded: state >> 33)
+  }
 }

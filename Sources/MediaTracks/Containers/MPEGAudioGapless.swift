@@ -35,11 +35,28 @@ enum MPEGAudioGapless {
   static func endsAtStatedFrames(_ source: any ByteSource, walk: ElementaryFrames.Walk? = nil)
     -> MediaLength?
   {
-    guard let stated = statedLength(source),
-      let walk = walk ?? ElementaryFrames.walk(source, kind: .mpegAudio),
+    guard let stated = statedLength(source) else { return nil }
+    // A file that ends where its header says (or with a tag after that) is not walked.
+    if walk == nil && endsAsStated(source) { return stated.length }
+    guard let walk = walk ?? ElementaryFrames.walk(source, kind: .mpegAudio),
       (stated.frames...(stated.frames + strayFrames)).contains(walk.frames)
     else { return nil }
     return stated.length
+  }
+
+  /// Whether `source` ends where the bytes its Xing or Info header states end (from the
+  /// header's own frame on), or only an ID3v1, APEv2, Lyrics3 or ID3v2 tag follows there: then
+  /// the stream is whole and nothing but a tag is after it, and its frames need no walk.
+  /// `false` without a stated byte count.
+  static func endsAsStated(_ source: any ByteSource) -> Bool {
+    guard let bytes = xingHeader(source)?.bytes else { return false }
+    let end = ElementaryFrames.id3v2Length(source) + Int64(bytes)
+    if source.size == end { return true }
+    guard source.size > end else { return false }
+    let after = source.bytes(at: end, count: 11)
+    return ["TAG", "APETAGEX", "LYRICSBEGIN", "ID3"].contains {
+      after.starts(with: Array($0.utf8))
+    }
   }
 
   /// The most frames past those a LAME tag counts that are taken for garbage that starts like
@@ -58,14 +75,14 @@ enum MPEGAudioGapless {
   }
 
   /// The frames a raw MPEG audio stream holds and the frames its Xing or Info header counts,
-  /// when the file's size is not the bytes that header states (from the header's own frame
-  /// on: only then are the frames walked) and the frames walked fall short of its count by
+  /// when the file does not end where that header says (see ``endsAsStated(_:)``: only then
+  /// are the frames walked) and the frames walked fall short of its count by
   /// more than one frame (GStreamer's `xingmux` counts its own) and a hundredth (a damaged
   /// frame header here and there loses a frame): a cut file, whatever follows the cut. `nil` otherwise, and when the header
   /// states no frame count or no byte count.
   static func missingFrames(_ source: any ByteSource) -> (held: Int, stated: Int)? {
-    guard let header = xingHeader(source), header.frames > 0, let bytes = header.bytes,
-      source.size != ElementaryFrames.id3v2Length(source) + Int64(bytes),
+    guard let header = xingHeader(source), header.frames > 0, header.bytes != nil,
+      !endsAsStated(source),
       let walk = ElementaryFrames.walk(source, kind: .mpegAudio),
       walk.frames + 1 + header.frames / 100 < header.frames
     else { return nil }
