@@ -81,7 +81,7 @@ final class ProbeBatch<Output: Sendable>: Sendable {
 
 /// Runs a closure on several POSIX threads and waits for all of them.
 enum WorkerThreads {
-  private final class Box: Sendable {
+  fileprivate final class Box: Sendable {
     let body: @Sendable () -> Void
     init(_ body: @escaping @Sendable () -> Void) { self.body = body }
   }
@@ -113,21 +113,31 @@ enum WorkerThreads {
   /// A new thread running `body`, or `nil` when none can be created (`body` not run).
   private static func spawn(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
     let box = Unmanaged.passRetained(Box(body)).toOpaque()
-    var thread = pthread_t()
-    let code = pthread_create(
-      &thread, nil,
-      { raw in
-        guard let raw else { return nil }
-        let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
-        box.body()
-        return nil
-      }, box)
+    // `pthread_t` is an integer on Glibc and a non-null pointer on Darwin, whose
+    // `pthread_create` fills an optional one and passes the argument as non-optional.
+    #if canImport(Darwin)
+      var created: pthread_t? = nil
+      let code = pthread_create(&created, nil, { raw in runBox(raw) }, box)
+      let thread = created
+    #else
+      var created = pthread_t()
+      let code = pthread_create(&created, nil, { raw in runBox(raw) }, box)
+      let thread: pthread_t? = created
+    #endif
     guard code == 0 else {
       Unmanaged<Box>.fromOpaque(box).release()
       return nil
     }
     return thread
   }
+}
+
+/// The entry of a thread started by `WorkerThreads.spawn`: runs and releases the box `raw` holds.
+private func runBox(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+  guard let raw else { return nil }
+  let box = Unmanaged<WorkerThreads.Box>.fromOpaque(raw).takeRetainedValue()
+  box.body()
+  return nil
 }
 
 /// A value guarded by a `pthread_mutex_t`. (The standard library's `Mutex` waits on a futex

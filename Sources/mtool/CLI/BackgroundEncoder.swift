@@ -45,14 +45,15 @@ final class BackgroundEncoder: @unchecked Sendable {
     changed.initialize(to: pthread_cond_t())
     pthread_cond_init(changed, nil)
     let context = Unmanaged.passRetained(self).toOpaque()
-    var created = pthread_t()
-    let code = pthread_create(
-      &created, nil,
-      { raw in
-        guard let raw else { return nil }
-        Unmanaged<BackgroundEncoder>.fromOpaque(raw).takeRetainedValue().run()
-        return nil
-      }, context)
+    // `pthread_t` is an integer on Glibc and a non-null pointer on Darwin, whose
+    // `pthread_create` fills an optional one and passes the argument as non-optional.
+    #if canImport(Darwin)
+      var created: pthread_t? = nil
+      let code = pthread_create(&created, nil, { raw in runEncoder(raw) }, context)
+    #else
+      var created = pthread_t()
+      let code = pthread_create(&created, nil, { raw in runEncoder(raw) }, context)
+    #endif
     if code == 0 {
       thread = created
     } else {
@@ -131,7 +132,7 @@ final class BackgroundEncoder: @unchecked Sendable {
 
   /// The writing thread: writes each queued block in turn until told to end with nothing
   /// queued, or until a write fails.
-  private func run() {
+  fileprivate func run() {
     pthread_mutex_lock(mutex)
     while true {
       while queueHead == queue.count && !ended {
@@ -168,4 +169,12 @@ final class BackgroundEncoder: @unchecked Sendable {
     pthread_mutex_unlock(mutex)
     pthread_cond_signal(changed)
   }
+}
+
+/// The entry of a `BackgroundEncoder`'s writing thread: runs and releases the encoder `raw`
+/// holds.
+private func runEncoder(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+  guard let raw else { return nil }
+  Unmanaged<BackgroundEncoder>.fromOpaque(raw).takeRetainedValue().run()
+  return nil
 }
