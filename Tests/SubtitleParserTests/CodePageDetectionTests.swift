@@ -108,12 +108,16 @@ import Testing
     }
   }
 
-  /// Cyrillic words of odd and even lengths are still read in their code page: only bytes
-  /// that all pair up are taken for a double-byte encoding.
-  @Test func aShortCyrillicCueIsStillRead() throws {
-    let text = "Привет, как дела у тебя сегодня?"
+  /// Cyrillic words of odd and even lengths are still read in their code page, and Latin
+  /// text whose accented letters come in twos (`süß`) in windows-1252: only bytes that all
+  /// pair up, in runs of two characters or more, are taken for a double-byte encoding.
+  @Test(arguments: [
+    ("Привет, как дела у тебя сегодня?", TextEncoding.windows1251),
+    ("Größe, Füße, süß, Grüße", TextEncoding.windows1252),
+  ])
+  func shortSingleByteCuesAreStillRead(text: String, encoding: TextEncoding) throws {
     let bytes =
-      Array("1\n00:00:00,000 --> 00:00:05,000\n".utf8) + TestCodePages.encode(text, .windows1251)
+      Array("1\n00:00:00,000 --> 00:00:05,000\n".utf8) + TestCodePages.encode(text, encoding)
       + [0x0A]
     let document = try SubtitleFile.parse(bytes)
     #expect(Self.texts(document) == [text])

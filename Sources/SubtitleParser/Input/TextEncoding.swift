@@ -201,10 +201,12 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
     /// (GB18030, Big5, EUC-KR): every run of an even length, over enough runs or a run long
     /// enough that a single-byte code page's words would not all be so by chance (half of
     /// its words have an odd length: three runs or one of ten bytes, all even, is 1 in 8 or
-    /// rarer). Short CJK text scores as well in a Cyrillic code page's letters as in its
-    /// own, so this outweighs the letters' statistics.
+    /// rarer), and one run of two characters at least (Latin text has its accented letters
+    /// alone or in twos, as in `süß`, never four in a row). Short CJK text scores as well in
+    /// a Cyrillic code page's letters as in its own, so this outweighs the letters'
+    /// statistics.
     var pairedLikeDoubleByte: Bool {
-      runs > 0 && oddRuns == 0 && (runs >= 3 || longestRun >= 10)
+      oddRuns == 0 && longestRun >= 4 && (runs >= 3 || longestRun >= 10)
     }
 
     /// Whether the file is not read: no code page was detected, and the bytes do not look like
