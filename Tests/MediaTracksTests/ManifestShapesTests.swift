@@ -45,6 +45,32 @@ func muxedAudioIsListedFromCodecs(codec: String, name: String, profile: String?)
   #expect(info.defaultAudio == 0)
 }
 
+/// Space and blank lines before the signature, and space after it, as hand-edited playlists
+/// and players' own test playlists have them (Media3 reads ` #EXTM3U `): still a playlist, by
+/// content too. A line that does not start with the signature is still refused.
+@Test(arguments: [" #EXTM3U \n", "\n\t#EXTM3U\n", "\r\n  \r\n#EXTM3U\t\r\n", "\u{FEFF} #EXTM3U\n"])
+func spaceAroundTheSignatureIsAccepted(header: String) throws {
+  let text =
+    header + """
+      #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="Deutsch",LANGUAGE="de",URI="de.m3u8"
+      #EXT-X-STREAM-INF:BANDWIDTH=1280000,CODECS="avc1.4d401e,mp4a.40.2",AUDIO="a"
+      low.m3u8
+      """
+  let info = try hls(text)
+  #expect(info.audio.map(\.label) == ["Deutsch"])
+  #expect(HLSSubtitleSegments.isPlaylist(Array(text.utf8)))
+}
+
+@Test func aFirstLineOtherThanTheSignatureIsRefused() {
+  #expect(throws: MediaError.self) {
+    try hls("#EXTMU3\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"mp4a.40.2\"\nlow.m3u8\n")
+  }
+  #expect(throws: MediaError.self) {
+    try hls("x #EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"mp4a.40.2\"\nlow.m3u8\n")
+  }
+  #expect(!HLSSubtitleSegments.isPlaylist(Array("x #EXTM3U\n".utf8)))
+}
+
 @Test func audioOnlyVariantsGiveTheBitRate() throws {
   // An audio-only ladder (a radio stream): the variants' BANDWIDTH is the audio's.
   let info = try hls(

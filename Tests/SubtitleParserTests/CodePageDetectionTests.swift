@@ -83,6 +83,46 @@ import Testing
     }
   }
 
+  /// A one-cue file of short CJK text, as a player's charset tests have them: too few
+  /// letters for the code pages' statistics (the GB18030 line reads as plausible ISO-8859-5,
+  /// the EUC-KR one as windows-1251), but its bytes come in pairs, every run of them even,
+  /// which a single-byte code page's words are not. Refused, never read as Cyrillic.
+  @Test(
+    arguments: [
+      // GB18030: one run of 18 bytes (nine characters, no space).
+      [
+        0xD5, 0xE2, 0xCA, 0xC7, 0xD2, 0xBB, 0xB8, 0xF6, 0xD7, 0xD6, 0xC4, 0xBB, 0xB2, 0xE2,
+        0xCA, 0xD4, 0xA1, 0xA3,
+      ],
+      // EUC-KR: four words of two to seven characters.
+      [
+        0xC0, 0xCC, 0xB0, 0xCD, 0xC0, 0xBA, 0x20, 0xC7, 0xD1, 0xB1, 0xB9, 0xBE, 0xEE, 0x20,
+        0xC0, 0xDA, 0xB8, 0xB7, 0x20, 0xC5, 0xD7, 0xBD, 0xBA, 0xC6, 0xAE, 0xC0, 0xD4, 0xB4,
+        0xCF, 0xB4, 0xD9, 0x2E,
+      ],
+    ] as [[UInt8]])
+  func aShortDoubleByteCueIsRefused(_ text: [UInt8]) throws {
+    let bytes = Array("1\r\n00:00:00,000 --> 00:00:05,000\r\n".utf8) + text + [0x0D, 0x0A]
+    #expect(throws: SubtitleError.undetectedEncoding(line: 3, offset: 34)) {
+      try SubtitleFile.parse(bytes)
+    }
+  }
+
+  /// Cyrillic words of odd and even lengths are still read in their code page, and Latin
+  /// text whose accented letters come in twos (`süß`) in windows-1252: only bytes that all
+  /// pair up, in runs of two characters or more, are taken for a double-byte encoding.
+  @Test(arguments: [
+    ("Привет, как дела у тебя сегодня?", TextEncoding.windows1251),
+    ("Größe, Füße, süß, Grüße", TextEncoding.windows1252),
+  ])
+  func shortSingleByteCuesAreStillRead(text: String, encoding: TextEncoding) throws {
+    let bytes =
+      Array("1\n00:00:00,000 --> 00:00:05,000\n".utf8) + TestCodePages.encode(text, encoding)
+      + [0x0A]
+    let document = try SubtitleFile.parse(bytes)
+    #expect(Self.texts(document) == [text])
+  }
+
   /// A UTF-8 file with one cue in windows-1251: the UTF-8 stays, the cue is read as
   /// windows-1251 (as a windows-1252 line is read as windows-1252).
   @Test func aWindows1251CueInAUTF8File() throws {

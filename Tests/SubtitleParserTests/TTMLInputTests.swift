@@ -139,7 +139,8 @@ func plainSecondsAndMinutesAreReadWithANote(value: String, seconds: Double) thro
 
 @Test(arguments: ["1:5", "61:5.5", ".5", "5.", "1:60", "-3", "1e3"])
 func onlyPlainFormsAreReadSo(value: String) throws {
-  #expect(TTMLTiming(root: try TTMLXML.parse(Array("<tt/>".utf8))).lenientSeconds(value) == nil)
+  #expect(
+    TTMLTiming(root: try TTMLXML.parse(Array("<tt/>".utf8)).root).lenientSeconds(value) == nil)
 }
 
 @Test(arguments: badTimes.indices)
@@ -176,4 +177,41 @@ func anInvalidTimeIsIgnoredAndTheContentKept(index: Int) throws {
       "TTML \(attribute) '\(value)' is not a time expression; the attribute is ignored"
     ])
   #expect(notes.first?.line == (["body", "div"].contains(element) ? 2 : 3))
+}
+
+/// TTML's conventional prefixes used without a declaration (`tts:color` with no `xmlns:tts`),
+/// as some writers leave them and players read them: the styles and parameters still apply,
+/// with one note per prefix. A prefix bound to another namespace is not TTML's.
+@Test func undeclaredConventionalPrefixesAreTTMLs() throws {
+  let text = """
+    <?xml version="1.0" encoding="utf-8"?>
+    <tt xmlns="http://www.w3.org/ns/ttml" ttp:frameRate="25">
+      <head>
+        <styling>
+          <style xml:id="warn" tts:color="yellow" tts:fontStyle="italic"/>
+        </styling>
+      </head>
+      <body>
+        <div>
+          <p begin="1s" end="2s" style="warn">Styled by its style</p>
+          <p begin="00:00:03:05" end="4s"><span tts:fontWeight="bold">bold</span> after</p>
+          <p begin="5s" end="6s" xmlns:tts="http://example.com/other" tts:color="red">other</p>
+        </div>
+      </body>
+    </tt>
+    """
+  let parsed = try SubtitleFile.parse(Array(text.utf8))
+  #expect(
+    texts(parsed) == [
+      "<i><c.yellow>Styled by its style</c></i>", "<b>bold</b> after", "other",
+    ])
+  // 5 frames at the undeclared ttp:frameRate of 25.
+  #expect(parsed.cues.map(\.startTime) == [1, 3.2, 5])
+  #expect(
+    parsed.diagnostics.map(\.reason) == [
+      "TTML prefix 'ttp:' used without a namespace declaration; read as TTML's "
+        + "http://www.w3.org/ns/ttml#parameter",
+      "TTML prefix 'tts:' used without a namespace declaration; read as TTML's "
+        + "http://www.w3.org/ns/ttml#styling",
+    ])
 }

@@ -5,13 +5,14 @@
 enum InputSignature {
   /// The manifest kind `head` (an input's first bytes, see ``ByteSource/signatureHead()``)
   /// starts, or `nil`: text starting with `#EXTM3U` is HLS, XML with an `MPD` element is DASH
-  /// (a byte-order mark allowed, and for XML leading whitespace).
+  /// (a byte-order mark and leading whitespace allowed).
   static func manifest(_ head: ArraySlice<UInt8>) -> ManifestParser.ManifestKind? {
     var bytes = head
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-    // A playlist's first line is its signature (RFC 8216 section 4.3.1.1).
-    if bytes.starts(with: "#EXTM3U".utf8) { return .hls }
     while let first = bytes.first, isSpace(first) { bytes = bytes.dropFirst() }
+    // A playlist's first line is its signature (RFC 8216 section 4.3.1.1); blank lines and
+    // spaces before it are skipped, as players do.
+    if bytes.starts(with: "#EXTM3U".utf8) { return .hls }
     guard bytes.first == UInt8(ascii: "<") else { return nil }
     // An element named MPD, with or without a namespace prefix: `<MPD` or `:MPD`, then a space,
     // `>` or `/`.

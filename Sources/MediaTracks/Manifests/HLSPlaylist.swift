@@ -120,13 +120,18 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
   /// - Complexity: O(*n*) in the number of bytes.
   public init(bytes: [UInt8]) throws(MediaError) {
     let lines = HLSPlaylist.lines(bytes)
-    guard let first = lines.first, first.starts(with: Array("#EXTM3U".utf8)) else {
+    // Blank lines and spaces before the signature are skipped, as players do (Media3 reads a
+    // playlist written ` #EXTM3U `).
+    let headerIndex = lines.firstIndex { line in line.contains { $0 != 0x20 && $0 != 0x09 } }
+    guard let headerIndex,
+      HLSPlaylist.isSignature(lines[headerIndex].drop { $0 == 0x20 || $0 == 0x09 })
+    else {
       throw MediaError(
         kind: .malformed, operation: "HLSPlaylist", detail: "not an HLS playlist (no #EXTM3U)")
     }
     var reader = LineReader()
     var variables = Variables()
-    for line in lines.dropFirst() where !line.isEmpty {
+    for line in lines[(headerIndex + 1)...] where !line.isEmpty {
       if line.starts(with: Array("#EXT-X-DEFINE:".utf8)) {
         variables.define(HLSPlaylist.attributes(line.dropFirst(14)))
         continue
@@ -157,6 +162,11 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
 
   /// The lines of `bytes` without their line ends and trailing spaces and tabs, the first one
   /// without a byte-order mark.
+  /// Whether `line` (its leading spaces dropped) starts with the signature, `#EXTM3U`.
+  private static func isSignature(_ line: ArraySlice<UInt8>) -> Bool {
+    line.starts(with: "#EXTM3U".utf8)
+  }
+
   private static func lines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
     var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map {
       line -> ArraySlice<UInt8> in

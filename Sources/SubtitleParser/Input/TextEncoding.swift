@@ -174,6 +174,11 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
     /// after another non-ASCII byte.
     var fallbackBytes = 0
     var fallbackRuns = 0
+    /// The runs of bytes read in the code page (between ASCII bytes, valid UTF-8 and the
+    /// ends): how many, how many of an odd length, and the longest.
+    var runs = 0
+    var oddRuns = 0
+    var longestRun = 0
     /// The offset of the non-ASCII byte before the first byte read in the code page that came
     /// right after one.
     var firstRun = -1
@@ -190,6 +195,18 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
     /// or Portuguese text; over half in any of those encodings).
     var looksLikeAnotherEncoding: Bool {
       fallbackBytes >= 8 && fallbackRuns * 10 >= fallbackBytes * 4
+    }
+
+    /// Whether the bytes read in the code page come in pairs as a double-byte encoding's do
+    /// (GB18030, Big5, EUC-KR): every run of an even length, over enough runs or a run long
+    /// enough that a single-byte code page's words would not all be so by chance (half of
+    /// its words have an odd length: three runs or one of ten bytes, all even, is 1 in 8 or
+    /// rarer), and one run of two characters at least (Latin text has its accented letters
+    /// alone or in twos, as in `süß`, never four in a row). Short CJK text scores as well in
+    /// a Cyrillic code page's letters as in its own, so this outweighs the letters'
+    /// statistics.
+    var pairedLikeDoubleByte: Bool {
+      oddRuns == 0 && longestRun >= 4 && (runs >= 3 || longestRun >= 10)
     }
 
     /// Whether the file is not read: no code page was detected, and the bytes do not look like
@@ -215,17 +232,30 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
       var i = 0
       // Whether the byte before `i` is one read in the code page.
       var afterFallback = false
+      var runLength = 0
+      func endRun() {
+        guard runLength > 0 else { return }
+        reading.runs += 1
+        if runLength & 1 == 1 { reading.oddRuns += 1 }
+        reading.longestRun = max(reading.longestRun, runLength)
+        runLength = 0
+      }
       while true {
         let next = ByteScanner.firstNonASCIIVector(p, i, n)
-        if next > i { afterFallback = false }
+        if next > i {
+          afterFallback = false
+          endRun()
+        }
         i = next
         if i >= n { break }
         if !afterFallback, let length = utf8Sequence(p, i, n) {
+          endRun()
           reading.multiByteSequences += 1
           i += length
           continue
         }
         reading.fallbackBytes += 1
+        runLength += 1
         // (After any non-ASCII byte: a double-byte encoding's pairs are now and then valid
         // UTF-8 by chance, and count so.)
         var previous = ByteCounts.otherByte
@@ -243,9 +273,12 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
         afterFallback = true
         i += 1
       }
+      endRun()
     }
     counts.endRun()
-    if let detected = detectCodePage(counts) {
+    if reading.pairedLikeDoubleByte {
+      // Bytes in pairs: a double-byte encoding's, which no single-byte code page reads right.
+    } else if let detected = detectCodePage(counts) {
       reading.encoding = detected
       reading.detected = true
       // A few valid sequences among many bytes of another code page than windows-1252 are its

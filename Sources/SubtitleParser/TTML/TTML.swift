@@ -98,9 +98,9 @@ public enum TTML {
   /// - Parameter bytes: The document as UTF-8.
   /// - Throws: As ``parse(_:)``, but for the encoding.
   static func parse(utf8 bytes: [UInt8]) throws(SubtitleError) -> SubtitleDocument {
-    let root: TTMLXML.Element
+    let parsed: TTMLXML.Document
     do {
-      root = try TTMLXML.parse(bytes)
+      parsed = try TTMLXML.parse(bytes)
     } catch {
       switch error {
       case .noRootElement:
@@ -110,10 +110,17 @@ public enum TTML {
           reason: "TTML elements nest more than \(TTMLXML.maximumDepth) deep (line \(line))")
       }
     }
+    let root = parsed.root
     guard root.name == "tt", namespaces.contains(root.namespace) || root.namespace.isEmpty else {
       throw SubtitleError.notSubtitles(reason: "the root element is not TTML's tt")
     }
     var builder = TTMLBuilder(root: root)
+    for (prefix, line) in parsed.undeclaredPrefixes {
+      builder.note(
+        "undeclared-" + prefix, line: line,
+        "TTML prefix '\(prefix):' used without a namespace declaration; read as TTML's "
+          + (TTMLXML.conventionalPrefixes[prefix] ?? prefix))
+    }
     builder.build()
     return builder.document
   }

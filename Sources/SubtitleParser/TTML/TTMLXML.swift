@@ -54,16 +54,34 @@ struct TTMLXML {
     case tooDeep(line: Int)
   }
 
+  /// The namespaces of TTML's conventional attribute prefixes, for a document that uses one
+  /// without declaring it (not namespace-well-formed XML, but written, and read by players that
+  /// match TTML attributes by local name): `tts:color` with no `xmlns:tts` is still a style.
+  static let conventionalPrefixes: [String: String] = [
+    "tts": "http://www.w3.org/ns/ttml#styling",
+    "ttp": "http://www.w3.org/ns/ttml#parameter",
+    "ttm": "http://www.w3.org/ns/ttml#metadata",
+  ]
+
+  /// A parsed document: its root, and the conventional prefixes it used without declaring
+  /// them, each with the line of its first use.
+  struct Document {
+    var root: Element
+    var undeclaredPrefixes: [(prefix: String, line: Int)]
+  }
+
   /// Parses `bytes` (UTF-8), its line ends first normalised as XML 1.0 (2.11) says: each CR LF
   /// pair and each lone CR becomes one LF (a CR written as a character reference, `&#13;`,
   /// stays). Input with no CR is read in place, not copied.
-  /// - Returns: The root element.
+  /// - Returns: The root element, and the conventional prefixes used undeclared
+  ///   (``conventionalPrefixes``).
   /// - Throws: ``Failure`` when there is no element or they nest too deep.
-  static func parse(_ bytes: [UInt8]) throws(Failure) -> Element {
+  static func parse(_ bytes: [UInt8]) throws(Failure) -> Document {
     let firstReturn = ByteScanner.firstIndex(of: 0x0D, in: bytes)
     var reader = Reader(
       bytes: firstReturn < bytes.count ? normalizingLineEnds(bytes, from: firstReturn) : bytes)
-    return try reader.document()
+    let root = try reader.document()
+    return Document(root: root, undeclaredPrefixes: reader.undeclared)
   }
 
   /// `bytes` with each CR LF and each lone CR from `start` on (the index of the first CR)
@@ -94,6 +112,8 @@ struct TTMLXML {
     var stack: [(element: Element, qualified: String, scope: [String: String])] = []
     var scope: [String: String] = ["xml": TTMLXML.xmlNamespace]
     var root: Element? = nil
+    /// Conventional prefixes used without a declaration in scope, in order of first use.
+    var undeclared: [(prefix: String, line: Int)] = []
 
     init(bytes: [UInt8]) {
       self.bytes = bytes
@@ -295,8 +315,20 @@ struct TTMLXML {
       attributes.reserveCapacity(raw.count)
       for (prefix, local, value) in raw
       where !(prefix == "xmlns" || (prefix == nil && local == "xmlns")) {
-        attributes.append(
-          Attribute(namespace: prefix.map { scope[$0] ?? $0 } ?? "", name: local, value: value))
+        var namespace = ""
+        if let prefix {
+          if let declared = scope[prefix] {
+            namespace = declared
+          } else if let conventional = TTMLXML.conventionalPrefixes[prefix] {
+            namespace = conventional
+            if !undeclared.contains(where: { $0.prefix == prefix }) {
+              undeclared.append((prefix, tagLine))
+            }
+          } else {
+            namespace = prefix
+          }
+        }
+        attributes.append(Attribute(namespace: namespace, name: local, value: value))
       }
       let (prefix, local) = split(qualifiedRange)
       let qualified = String(decoding: bytes[qualifiedRange], as: UTF8.self)
