@@ -187,6 +187,48 @@ enum ElementaryFrames {
       constantBitRate: rates.count == 1 ? rates.first.flatMap { $0 > 0 ? $0 : nil } : nil)
   }
 
+  /// Where the frames of a raw MPEG audio stream start when bytes that are not frames come
+  /// between its ID3v2 tag (or the start of the file) and its first frame: a prefix of other
+  /// data (a download manager's or a broken tagger's), zero padding after the tag, or a tag
+  /// whose stated size falls short. FFmpeg 5.1's demuxer looks for the Xing, Info or VBRI
+  /// header only where the tag ends, and passes what lies before the first frame to its parser
+  /// as frames: the encoder delay and padding were not trimmed (0.064 s more audio than the
+  /// listing for 1,500 zero bytes), a frame was lost, and random bytes decoded as failures
+  /// long enough to fail the whole decode (200 KB before 2 s of audio).
+  ///
+  /// The first frame is the first header followed by two more of the same stream, each where
+  /// the one before ends (or one that ends exactly at the end of the file); a random prefix
+  /// rarely holds such a run. The search covers ``junkBytes``.
+  ///
+  /// - Returns: The offset of the first frame; `nil` when a frame starts right after the tag
+  ///   (the usual case), when no run of frames is found, or when `source` cannot be read.
+  static func mpegAudioStart(_ source: any ByteSource) -> Int64? {
+    let size = source.size
+    let tagEnd = id3v2Length(source)
+    var reader = ChunkReader(source: source)
+    func header(at offset: Int64) -> Header? {
+      reader.withBytes(at: offset, count: 4) { mpegAudioHeader($0) } ?? nil
+    }
+    // A run of `count` frames of one stream from `offset` (or fewer that end the file).
+    func run(at offset: Int64, count: Int) -> Bool {
+      guard let first = header(at: offset) else { return false }
+      var at = offset
+      for _ in 0..<count {
+        guard let h = header(at: at), h.key == first.key else { return false }
+        at += Int64(h.length)
+        if at == size { return true }
+      }
+      return at < size
+    }
+    if run(at: tagEnd, count: 2) { return nil }
+    var at = tagEnd
+    while at < size, at - tagEnd <= junkBytes {
+      if run(at: at, count: 3) { return reader.failed ? nil : at }
+      at = reader.nextSync(after: at)
+    }
+    return nil
+  }
+
   /// Whether the MPEG audio frame at `offset` holds a Xing, Info or VBRI header.
   static func holdsVBRHeader(reader: inout ChunkReader, at offset: Int64, length: Int) -> Bool {
     reader.withBytes(at: offset, count: min(length, 64)) { b in

@@ -510,7 +510,11 @@ final class FFmpegAudioSource {
   /// for native FLAC, why fewer samples were decoded than `STREAMINFO` states; `nil` when
   /// neither holds or the input is not a local regular file.
   private func cutShort() -> String? {
-    guard let source = try? FileBytes(path: path) else { return nil }
+    guard let whole = try? FileBytes(path: path) else { return nil }
+    // The bytes the demuxer reads (a raw MPEG audio stream from its first frame).
+    let source: any ByteSource =
+      format.mediaStart > 0
+      ? ByteWindow(whole, start: format.mediaStart, length: whole.size) : whole
     if let cut = DeclaredEnd.shortfall(source) { return cut }
     if format.formatName == "mp3" || format.formatName == "aac",
       let cut = DeclaredEnd.elementary(

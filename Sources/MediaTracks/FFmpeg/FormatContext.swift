@@ -33,6 +33,10 @@ struct FormatContext: ~Copyable {
   /// Where the demuxer's reader stood once the headers were read: the first byte of the media
   /// data in formats whose packets follow the header (raw GSM, Wave64), or `nil`.
   private(set) var dataOffset: Int64? = nil
+  /// Where the demuxer's view of a local file starts, in bytes: past 0 for a raw MPEG audio
+  /// stream read from its first frame (see ``ElementaryFrames/mpegAudioStart(_:)``). Offsets
+  /// of ``byteSource`` are the view's.
+  private(set) var mediaStart: Int64 = 0
 
   /// The most bytes FFmpeg reads to recognise a format (its default, stated: 1 MiB).
   static let formatProbeBytes: Int32 = 1 << 20
@@ -130,11 +134,55 @@ struct FormatContext: ~Copyable {
       (code, opened) = FormatContext.openInput(
         url: localPath, reader: io, format: nil, deadline: deadline, confined: true)
     }
-    guard code >= 0, let opened, let io = reader else {
+    guard code >= 0, var opened, var io = reader else {
       if let io = reader { FileSource.free(io) }
       throw FormatContext.openingError(path, code: code, deadline: deadline)
     }
+    // A raw MPEG audio stream with bytes that are not frames before its first frame (see
+    // ``ElementaryFrames/mpegAudioStart(_:)``): opened again from that frame, as if the bytes
+    // before it were not there.
+    var start: Int64 = 0
+    if FormatContext.name(of: opened) == "mp3", file.isRegular, let bytes = FileBytes(file),
+      let first = ElementaryFrames.mpegAudioStart(bytes), let mp3 = av_find_input_format("mp3")
+    {
+      var closing: UnsafeMutablePointer<AVFormatContext>? = opened
+      avformat_close_input(&closing)
+      FileSource.free(io)
+      var again: (Int32, UnsafeMutablePointer<AVFormatContext>?) = (-1, nil)
+      var windowed = file.makeReader(from: first)
+      if let view = windowed {
+        again = FormatContext.openInput(
+          url: localPath, reader: view, format: mp3, deadline: deadline, confined: true)
+      }
+      if again.0 >= 0, let reopened = again.1, let view = windowed {
+        opened = reopened
+        io = view
+        start = first
+      } else {
+        // The view did not open: the whole file, as before.
+        if let view = windowed { FileSource.free(view) }
+        windowed = file.makeReader(from: 0)
+        guard let whole = windowed else {
+          throw FormatContext.openingError(path, code: cff_averror(ENOMEM), deadline: deadline)
+        }
+        let (code, reopened) = FormatContext.openInput(
+          url: localPath, reader: whole, format: mp3, deadline: deadline, confined: true)
+        guard code >= 0, let reopened else {
+          FileSource.free(whole)
+          throw FormatContext.openingError(path, code: code, deadline: deadline)
+        }
+        opened = reopened
+        io = whole
+      }
+    }
     try self.init(adopting: opened, reader: io, path: path, deadline: deadline, file: file)
+    mediaStart = start
+  }
+
+  /// The short name of an opened context's demuxer.
+  private static func name(of context: UnsafeMutablePointer<AVFormatContext>) -> String {
+    guard let iformat = context.pointee.iformat, let name = iformat.pointee.name else { return "" }
+    return String(cString: name)
   }
 
   /// Takes an opened context: one FFmpeg's own protocols read (`reader` `nil`), or a confined
@@ -296,7 +344,8 @@ struct FormatContext: ~Copyable {
   var byteSource: (any ByteSource)? {
     if let memory { return MemoryBytes(memory.bytes, name: memory.name) }
     if let remoteBytes { return remoteBytes }
-    return file.flatMap { FileBytes($0) }
+    guard let whole = file.flatMap({ FileBytes($0) }) else { return nil }
+    return mediaStart > 0 ? ByteWindow(whole, start: mediaStart, length: whole.size) : whole
   }
 
   /// Whether the input is read over http(s) (its bytes cost a request each range).

@@ -93,9 +93,21 @@ final class FileSource {
     }
   }
 
+  /// Where the reader's view of a regular file starts, in bytes (see ``makeReader(from:)``).
+  private(set) var readerStart: Int64 = 0
+
   /// A custom `AVIOContext` reading this file (seekable when it is a regular file). The source
   /// must outlive it; free it with ``free(_:)``.
-  func makeReader() -> UnsafeMutablePointer<AVIOContext>? {
+  ///
+  /// With `start` past 0 (a regular file only), the reader sees the file from that byte on, as
+  /// if the bytes before it were not there: its offsets and size are the view's. One reader
+  /// of a source is used at a time (the last one made sets the view).
+  func makeReader(from start: Int64 = 0) -> UnsafeMutablePointer<AVIOContext>? {
+    let start = isRegular ? max(0, start) : 0
+    if start > 0 || readerStart > 0 {
+      guard lseek(descriptor, off_t(start), SEEK_SET) == off_t(start) else { return nil }
+    }
+    readerStart = start
     let bufferSize = 32_768
     guard let buffer = av_malloc(bufferSize)?.assumingMemoryBound(to: UInt8.self) else {
       return nil
@@ -119,9 +131,10 @@ final class FileSource {
     avio_context_free(&context)
   }
 
-  /// Moves a regular file's offset back to the start (for a second open).
+  /// Moves a regular file's offset back to the start of the reader's view (for a second
+  /// open).
   func rewind() -> Bool {
-    isRegular && lseek(descriptor, 0, SEEK_SET) == 0
+    isRegular && lseek(descriptor, off_t(readerStart), SEEK_SET) == off_t(readerStart)
   }
 }
 
@@ -153,7 +166,10 @@ private func fileSeek(_ opaque: UnsafeMutableRawPointer?, _ offset: Int64, _ whe
 {
   guard let opaque else { return Int64(cff_averror(EINVAL)) }
   let source = Unmanaged<FileSource>.fromOpaque(opaque).takeUnretainedValue()
-  if whence & AVSEEK_SIZE != 0 { return source.size ?? Int64(cff_averror(ESPIPE)) }
+  let start = source.readerStart
+  if whence & AVSEEK_SIZE != 0 {
+    return source.size.map { max(0, $0 - start) } ?? Int64(cff_averror(ESPIPE))
+  }
   let origin: Int32
   switch whence & ~AVSEEK_FORCE {
   case SEEK_SET: origin = SEEK_SET
@@ -161,6 +177,13 @@ private func fileSeek(_ opaque: UnsafeMutableRawPointer?, _ offset: Int64, _ whe
   case SEEK_END: origin = SEEK_END
   default: return Int64(cff_averror(EINVAL))
   }
-  let position = lseek(source.descriptor, off_t(offset), origin)
-  return position < 0 ? Int64(cff_averror(errno)) : Int64(position)
+  let target = origin == SEEK_SET ? offset + start : offset
+  let position = lseek(source.descriptor, off_t(target), origin)
+  guard position >= 0 else { return Int64(cff_averror(errno)) }
+  // Before the view's start: back to it, and an error.
+  if Int64(position) < start {
+    _ = lseek(source.descriptor, off_t(start), SEEK_SET)
+    return Int64(cff_averror(EINVAL))
+  }
+  return Int64(position) - start
 }
