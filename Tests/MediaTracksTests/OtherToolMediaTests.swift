@@ -1016,3 +1016,36 @@ func compressedWaveEndsAtItsFactCount(name: String) throws {
   let decoded = try decodeAll(path)
   #expect(decoded.frames == 2400)
 }
+
+/// lame's VBR MP3 (0.5 s at 22050 Hz, its Xing and LAME tag in the first frame) after bytes
+/// that are not frames: 40,000 pseudo-random bytes, or an ID3v2 tag and 2,000 zero bytes.
+/// FFmpeg 5.1 looks for the LAME tag only where the ID3v2 tag ends: it listed 0.575 s, and the
+/// decode gave 0.601 s (the Xing frame, the encoder delay and padding as audio). Read from its
+/// first frame, the file is listed at and decodes to the 11,025 samples encoded.
+@Test(arguments: ["mp3-lame-garbage-prefix.mp3", "mp3-lame-zeros-after-id3.mp3"])
+func anMP3AfterBytesThatAreNotFramesIsReadFromItsFirstFrame(name: String) throws {
+  let path = otherTool(name)
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(track.codec == "mp3")
+  #expect(track.sampleRate == 22050)
+  #expect(track.channels == 1)
+  let decoded = try decodeAll(path)
+  #expect(decoded.rate == 22050)
+  #expect(decoded.frames == 11025)
+  #expect(abs(try #require(track.duration) * 22050 - Double(decoded.frames)) < 1)
+}
+
+/// Two opusenc files joined that share one serial number (0.3 s then 0.2 s of stereo):
+/// FFmpeg 5.1 hands the second link's OpusHead and OpusTags on as packets of the stream,
+/// which read as 0.96 s of Opus each and do not decode, and the decode failed (1.94 s "could
+/// not be decoded"). They are headers: the whole 0.5 s decodes, the second link's pre-skip
+/// dropped, as listed.
+@Test func aChainedOggOpusStreamKeepingItsSerialNumberDecodesWhole() throws {
+  let path = otherTool("opus-chained-same-serial.opus")
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(track.codec == "opus")
+  #expect(abs(try #require(track.duration) - 0.5) < 0.001)
+  let decoded = try decodeAll(path)
+  #expect(decoded.rate == 48000)
+  #expect(decoded.frames == 24000)
+}

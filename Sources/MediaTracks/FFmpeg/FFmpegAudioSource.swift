@@ -34,6 +34,9 @@ final class FFmpegAudioSource {
   private var finished = false
   private var framesDecoded = 0
   private var decodeErrors = 0
+  /// The pre-skip of a chained Ogg Opus link whose headers came as packets of the stream, in
+  /// 48 kHz samples, still to be dropped from its first audio packet (see `skipOpusHeader`).
+  private var pendingPreSkip = 0
   /// The track's duration as its headers state it (seconds), for the truncation check.
   private let statedDuration: Double?
   /// The error of decoding the first frame in `init`, thrown by the first `read`.
@@ -369,6 +372,7 @@ final class FFmpegAudioSource {
       }
       defer { av_packet_unref(packet.raw) }
       guard Int(packet.raw.pointee.stream_index) == streamIndex else { continue }
+      if isOpus, skipOpusHeader(packet.raw) { continue }
       packetsRead += 1
       // (A packet stating more than 10 s is a demuxer's guess, as Ogg's last packet's can be.)
       var packetDuration = Double(packet.raw.pointee.duration) * timeBase
@@ -405,6 +409,42 @@ final class FFmpegAudioSource {
       let sent = avcodec_send_packet(codec.raw, packet.raw)
       if sent < 0 && sent != cff_averror_eagain() { try noteDecodeError(sent) }
     }
+  }
+
+  /// Whether a packet is an Ogg Opus header packet (RFC 7845 5.1 and 5.2: `OpusHead`,
+  /// `OpusTags`) rather than audio: the headers of the next link of a chained Ogg stream that
+  /// keeps the first link's serial number, which FFmpeg 5.1's demuxer hands on as packets of
+  /// the same stream. Their first bytes read as an Opus packet of 0.96 s, and the decoder
+  /// rejects them: two of them were taken for 1.9 s of audio that would not decode, which
+  /// failed the decode. They are not sent; the link's pre-skip (`OpusHead` bytes 10 and 11,
+  /// little-endian, in 48 kHz samples) is dropped from its first audio packet.
+  private func skipOpusHeader(_ packet: UnsafeMutablePointer<AVPacket>) -> Bool {
+    let size = Int(packet.pointee.size)
+    guard size >= 8, let data = packet.pointee.data else {
+      if pendingPreSkip > 0 { addPreSkip(packet) }
+      return false
+    }
+    let magic = Array(UnsafeBufferPointer(start: data, count: 8))
+    if magic == Array("OpusHead".utf8) {
+      pendingPreSkip = size >= 12 ? Int(data[10]) | Int(data[11]) << 8 : 0
+      return true
+    }
+    if magic == Array("OpusTags".utf8) { return true }
+    if pendingPreSkip > 0 { addPreSkip(packet) }
+    return false
+  }
+
+  /// Marks the pending pre-skip of a chained link (see ``skipOpusHeader(_:)``) to be dropped
+  /// from `packet` (skip-samples side data: samples at the start, 32 bits little-endian, then
+  /// at the end and two reason bytes), unless it carries skip-samples already.
+  private func addPreSkip(_ packet: UnsafeMutablePointer<AVPacket>) {
+    let skip = UInt32(pendingPreSkip)
+    pendingPreSkip = 0
+    var size = 0
+    guard av_packet_get_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, &size) == nil,
+      let side = av_packet_new_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, 10)
+    else { return }
+    for byte in 0..<10 { side[byte] = byte < 4 ? UInt8(truncatingIfNeeded: skip >> (8 * byte)) : 0 }
   }
 
   /// Takes the end trimming off a packet's skip-samples side data (FFmpeg's

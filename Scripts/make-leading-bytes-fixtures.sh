@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Writes into Tests/Fixtures/othertools/ small files of kinds a player SDK's test collection
+# holds and FFmpeg 5.1 misreads, made with lame, opusenc and sox (not FFmpeg):
+#
+#   mp3-lame-garbage-prefix.mp3    40,000 pseudo-random bytes (a fixed linear congruential
+#                                  sequence), then a VBR MP3 from lame with its Xing/LAME
+#                                  header: 0.5 s of a tone, mono at 22050 Hz. FFmpeg 5.1 does
+#                                  not see the LAME tag after the prefix (no gapless trim) and
+#                                  parses the prefix as frames
+#   mp3-lame-zeros-after-id3.mp3   the same lame file after an ID3v2.4 tag and 2,000 zero bytes
+#                                  (padding left outside the tag): FFmpeg 5.1 looks for the
+#                                  LAME tag where the ID3v2 tag ends, finds zeros, and decodes
+#                                  the encoder delay and padding (and the Xing frame) as audio
+#   opus-chained-same-serial.opus  two opusenc files one after the other that share one serial
+#                                  number (--serial 4660): 0.3 s then 0.2 s of stereo at 48 kHz.
+#                                  FFmpeg 5.1 takes the second link's OpusHead and OpusTags
+#                                  pages for packets of the first link's stream
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=Tests/Fixtures/othertools
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+sox -n -r 22050 -c 1 -b 16 "$work/tone.wav" synth 0.5 sine 440 vol 0.5
+lame --quiet -V 6 "$work/tone.wav" "$work/tone.mp3"
+python3 - "$work/tone.mp3" "$out" <<'PY'
+import sys
+tone = open(sys.argv[1], "rb").read()
+out = sys.argv[2]
+state, prefix = 0x2545F4914F6CDD1D, bytearray()
+for _ in range(40000):
+    state = (state * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+    prefix.append((state >> 33) & 0xFF)
+open(out + "/mp3-lame-garbage-prefix.mp3", "wb").write(bytes(prefix) + tone)
+# ID3v2.4: one TIT2 frame (UTF-8 "Hello"), its size syncsafe, then zeros outside the tag.
+frame = b"TIT2" + bytes([0, 0, 0, 6, 0, 0, 3]) + b"Hello"
+tag = b"ID3" + bytes([4, 0, 0, 0, 0, 0, len(frame)]) + frame
+open(out + "/mp3-lame-zeros-after-id3.mp3", "wb").write(tag + bytes(2000) + tone)
+PY
+
+sox -n -r 48000 -c 2 -b 16 "$work/a.wav" synth 0.3 sine 300 sine 400 vol 0.5
+sox -n -r 48000 -c 2 -b 16 "$work/b.wav" synth 0.2 sine 500 sine 600 vol 0.5
+opusenc --quiet --bitrate 24 --serial 4660 "$work/a.wav" "$work/a.opus"
+opusenc --quiet --bitrate 24 --serial 4660 "$work/b.wav" "$work/b.opus"
+cat "$work/a.opus" "$work/b.opus" >"$out/opus-chained-same-serial.opus"
