@@ -15,13 +15,16 @@
 #                                  number (--serial 4660): 0.3 s then 0.2 s of stereo at 48 kHz.
 #                                  FFmpeg 5.1 takes the second link's OpusHead and OpusTags
 #                                  pages for packets of the first link's stream
+#   opus-duplicate-header.opus     the first of those (0.3 s) with its OpusHead and OpusTags
+#                                  pages written twice (as some muxers did), page sequence
+#                                  numbers and CRCs rewritten: the copies reach the decoder
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Tests/Fixtures/othertools
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-sox -n -r 22050 -c 1 -b 16 "$work/tone.wav" synth 0.5 sine 440 vol 0.5
+sox -R -n -r 22050 -c 1 -b 16 "$work/tone.wav" synth 0.5 sine 440 vol 0.5
 lame --quiet -V 6 "$work/tone.wav" "$work/tone.mp3"
 python3 - "$work/tone.mp3" "$out" <<'PY'
 import sys
@@ -38,8 +41,40 @@ tag = b"ID3" + bytes([4, 0, 0, 0, 0, 0, len(frame)]) + frame
 open(out + "/mp3-lame-zeros-after-id3.mp3", "wb").write(tag + bytes(2000) + tone)
 PY
 
-sox -n -r 48000 -c 2 -b 16 "$work/a.wav" synth 0.3 sine 300 sine 400 vol 0.5
-sox -n -r 48000 -c 2 -b 16 "$work/b.wav" synth 0.2 sine 500 sine 600 vol 0.5
+sox -R -n -r 48000 -c 2 -b 16 "$work/a.wav" synth 0.3 sine 300 sine 400 vol 0.5
+sox -R -n -r 48000 -c 2 -b 16 "$work/b.wav" synth 0.2 sine 500 sine 600 vol 0.5
 opusenc --quiet --bitrate 24 --serial 4660 "$work/a.wav" "$work/a.opus"
 opusenc --quiet --bitrate 24 --serial 4660 "$work/b.wav" "$work/b.opus"
 cat "$work/a.opus" "$work/b.opus" >"$out/opus-chained-same-serial.opus"
+
+# The header pages again after the first two: sequence numbers and CRCs rewritten (the CRC of
+# RFC 3533: polynomial 0x04C11DB7, no reflection, initial 0, over the page with its CRC 0).
+python3 - "$work/a.opus" "$out/opus-duplicate-header.opus" <<'PY'
+import struct, sys
+table = []
+for i in range(256):
+    r = i << 24
+    for _ in range(8):
+        r = ((r << 1) ^ 0x04C11DB7) if r & 0x80000000 else r << 1
+    table.append(r & 0xFFFFFFFF)
+def crc(page):
+    c = 0
+    for byte in page:
+        c = ((c << 8) ^ table[((c >> 24) ^ byte) & 0xFF]) & 0xFFFFFFFF
+    return c
+data, pages, at = open(sys.argv[1], "rb").read(), [], 0
+while at < len(data):
+    count = data[at + 26]
+    size = 27 + count + sum(data[at + 27 : at + 27 + count])
+    pages.append(bytearray(data[at : at + size]))
+    at += size
+pages = pages[:2] + [bytearray(pages[0]), bytearray(pages[1])] + pages[2:]
+pages[2][5] = 0  # the copy is not a beginning of stream
+out = bytearray()
+for number, page in enumerate(pages):
+    page[18:22] = struct.pack("<I", number)
+    page[22:26] = bytes(4)
+    page[22:26] = struct.pack("<I", crc(page))
+    out += page
+open(sys.argv[2], "wb").write(out)
+PY

@@ -1049,3 +1049,14 @@ func anMP3AfterBytesThatAreNotFramesIsReadFromItsFirstFrame(name: String) throws
   #expect(decoded.rate == 48000)
   #expect(decoded.frames == 24000)
 }
+
+/// An opusenc file (0.3 s of stereo) whose OpusHead and OpusTags pages come twice, as some
+/// muxers wrote them: FFmpeg 5.1 hands the copies on as packets, and the decode failed (exit
+/// 65, 1.94 s "could not be decoded"). The copies are headers: the 14,400 samples listed.
+@Test func anOggOpusStreamWithItsHeadersTwiceDecodesWhole() throws {
+  let path = otherTool("opus-duplicate-header.opus")
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(abs(try #require(track.duration) - 0.3) < 0.001)
+  let decoded = try decodeAll(path)
+  #expect(decoded.frames == 14400)
+}
