@@ -11,6 +11,11 @@
 #                                  (padding left outside the tag): FFmpeg 5.1 looks for the
 #                                  LAME tag where the ID3v2 tag ends, finds zeros, and decodes
 #                                  the encoder delay and padding (and the Xing frame) as audio
+#   aac-adts-garbage-prefix.aac    40,000 other pseudo-random bytes (the sequence from 2), then
+#                                  ADTS AAC-LC from GStreamer's voaacenc: 15 frames (0.96 s),
+#                                  mono at 16 kHz. FFmpeg 5.1 parses the prefix as frames and
+#                                  loses its way: 0.512 s decoded (other prefixes: the decode
+#                                  failed, or no sample rate was found)
 #   opus-chained-same-serial.opus  two opusenc files one after the other that share one serial
 #                                  number (--serial 4660): 0.3 s then 0.2 s of stereo at 48 kHz.
 #                                  FFmpeg 5.1 takes the second link's OpusHead and OpusTags
@@ -26,20 +31,28 @@ trap 'rm -rf "$work"' EXIT
 
 sox -R -n -r 22050 -c 1 -b 16 "$work/tone.wav" synth 0.5 sine 440 vol 0.5
 lame --quiet -V 6 "$work/tone.wav" "$work/tone.mp3"
-python3 - "$work/tone.mp3" "$out" <<'PY'
+python3 - "$work/tone.mp3" "$out" "$work" <<'PY'
 import sys
 tone = open(sys.argv[1], "rb").read()
 out = sys.argv[2]
-state, prefix = 0x2545F4914F6CDD1D, bytearray()
-for _ in range(40000):
-    state = (state * 6364136223846793005 + 1442695040888963407) % (1 << 64)
-    prefix.append((state >> 33) & 0xFF)
-open(out + "/mp3-lame-garbage-prefix.mp3", "wb").write(bytes(prefix) + tone)
+def pseudo_random(count, state):
+    prefix = bytearray()
+    for _ in range(count):
+        state = (state * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+        prefix.append((state >> 33) & 0xFF)
+    return bytes(prefix)
+open(out + "/mp3-lame-garbage-prefix.mp3", "wb").write(pseudo_random(40000, 0x2545F4914F6CDD1D) + tone)
+open(sys.argv[3] + "/prefix.bin", "wb").write(pseudo_random(40000, 2))
 # ID3v2.4: one TIT2 frame (UTF-8 "Hello"), its size syncsafe, then zeros outside the tag.
 frame = b"TIT2" + bytes([0, 0, 0, 6, 0, 0, 3]) + b"Hello"
 tag = b"ID3" + bytes([4, 0, 0, 0, 0, 0, len(frame)]) + frame
 open(out + "/mp3-lame-zeros-after-id3.mp3", "wb").write(tag + bytes(2000) + tone)
 PY
+
+sox -R -n -r 16000 -c 1 -b 16 "$work/adts.wav" synth 1 sine 440 vol 0.5
+gst-launch-1.0 -q filesrc location="$work/adts.wav" ! wavparse ! audioconvert ! voaacenc \
+  ! audio/mpeg,stream-format=adts ! filesink location="$work/tone.aac"
+cat "$work/prefix.bin" "$work/tone.aac" >"$out/aac-adts-garbage-prefix.aac"
 
 sox -R -n -r 48000 -c 2 -b 16 "$work/a.wav" synth 0.3 sine 300 sine 400 vol 0.5
 sox -R -n -r 48000 -c 2 -b 16 "$work/b.wav" synth 0.2 sine 500 sine 600 vol 0.5

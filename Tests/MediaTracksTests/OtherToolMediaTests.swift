@@ -1060,3 +1060,17 @@ func anMP3AfterBytesThatAreNotFramesIsReadFromItsFirstFrame(name: String) throws
   let decoded = try decodeAll(path)
   #expect(decoded.frames == 14400)
 }
+
+/// ADTS AAC from GStreamer's voaacenc (15 frames, 0.96 s mono at 16 kHz) after 40,000
+/// pseudo-random bytes: FFmpeg 5.1 parses the prefix as frames and loses its way, and 0.512 s
+/// was decoded, with success, for 0.96 s listed. Read from its first frame, all of it decodes.
+@Test func anADTSStreamAfterBytesThatAreNotFramesIsReadFromItsFirstFrame() throws {
+  let path = otherTool("aac-adts-garbage-prefix.aac")
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(track.codec == "aac")
+  #expect(track.sampleRate == 16000)
+  #expect(abs(try #require(track.duration) - 0.96) < 0.001)
+  let decoded = try decodeAll(path)
+  #expect(decoded.rate == 16000)
+  #expect(decoded.frames == 15 * 1024)
+}

@@ -187,14 +187,15 @@ enum ElementaryFrames {
       constantBitRate: rates.count == 1 ? rates.first.flatMap { $0 > 0 ? $0 : nil } : nil)
   }
 
-  /// Where the frames of a raw MPEG audio stream start when bytes that are not frames come
-  /// between its ID3v2 tag (or the start of the file) and its first frame: a prefix of other
-  /// data (a download manager's or a broken tagger's), zero padding after the tag, or a tag
-  /// whose stated size falls short. FFmpeg 5.1's demuxer looks for the Xing, Info or VBRI
-  /// header only where the tag ends, and passes what lies before the first frame to its parser
-  /// as frames: the encoder delay and padding were not trimmed (0.064 s more audio than the
-  /// listing for 1,500 zero bytes), a frame was lost, and random bytes decoded as failures
-  /// long enough to fail the whole decode (200 KB before 2 s of audio).
+  /// Where the frames of a raw MPEG audio or ADTS stream start when bytes that are not frames
+  /// come between its ID3v2 tag (or the start of the file) and its first frame: a prefix of
+  /// other data (a download manager's or a broken tagger's), zero padding after the tag, or a
+  /// tag whose stated size falls short. FFmpeg 5.1's MP3 demuxer looks for the Xing, Info or
+  /// VBRI header only where the tag ends, and both demuxers pass what lies before the first
+  /// frame to their parser as frames: an MP3's encoder delay and padding were not trimmed
+  /// (0.064 s more audio than listed after 1,500 zero bytes), a frame was lost, and random
+  /// bytes decoded as failures long enough to fail the whole decode (200 KB before 2 s of
+  /// MP3, 30 KB before 2 s of ADTS).
   ///
   /// The first frame is the first header followed by two more of the same stream, each where
   /// the one before ends (or one that ends exactly at the end of the file); a random prefix
@@ -202,12 +203,15 @@ enum ElementaryFrames {
   ///
   /// - Returns: The offset of the first frame; `nil` when a frame starts right after the tag
   ///   (the usual case), when no run of frames is found, or when `source` cannot be read.
-  static func mpegAudioStart(_ source: any ByteSource) -> Int64? {
+  static func firstFrame(_ source: any ByteSource, kind: Kind) -> Int64? {
     let size = source.size
     let tagEnd = id3v2Length(source)
+    let headerBytes = kind == .adts ? 7 : 4
     var reader = ChunkReader(source: source)
     func header(at offset: Int64) -> Header? {
-      reader.withBytes(at: offset, count: 4) { mpegAudioHeader($0) } ?? nil
+      reader.withBytes(at: offset, count: headerBytes) { b in
+        kind == .adts ? adtsHeader(b) : mpegAudioHeader(b)
+      } ?? nil
     }
     // A run of `count` frames of one stream from `offset` (or fewer that end the file).
     func run(at offset: Int64, count: Int) -> Bool {

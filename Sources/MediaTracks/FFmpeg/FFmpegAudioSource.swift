@@ -551,7 +551,7 @@ final class FFmpegAudioSource {
   /// neither holds or the input is not a local regular file.
   private func cutShort() -> String? {
     guard let whole = try? FileBytes(path: path) else { return nil }
-    // The bytes the demuxer reads (a raw MPEG audio stream from its first frame).
+    // The bytes the demuxer reads (a raw MPEG audio or ADTS stream from its first frame).
     let source: any ByteSource =
       format.mediaStart > 0
       ? ByteWindow(whole, start: format.mediaStart, length: whole.size) : whole

@@ -33,9 +33,9 @@ struct FormatContext: ~Copyable {
   /// Where the demuxer's reader stood once the headers were read: the first byte of the media
   /// data in formats whose packets follow the header (raw GSM, Wave64), or `nil`.
   private(set) var dataOffset: Int64? = nil
-  /// Where the demuxer's view of a local file starts, in bytes: past 0 for a raw MPEG audio
-  /// stream read from its first frame (see ``ElementaryFrames/mpegAudioStart(_:)``). Offsets
-  /// of ``byteSource`` are the view's.
+  /// Where the demuxer's view of a local file starts, in bytes: past 0 for a raw MPEG audio or
+  /// ADTS stream read from its first frame (see ``ElementaryFrames/firstFrame(_:kind:)``).
+  /// Offsets of ``byteSource`` are the view's.
   private(set) var mediaStart: Int64 = 0
 
   /// The most bytes FFmpeg reads to recognise a format (its default, stated: 1 MiB).
@@ -138,12 +138,16 @@ struct FormatContext: ~Copyable {
       if let io = reader { FileSource.free(io) }
       throw FormatContext.openingError(path, code: code, deadline: deadline)
     }
-    // A raw MPEG audio stream with bytes that are not frames before its first frame (see
-    // ``ElementaryFrames/mpegAudioStart(_:)``): opened again from that frame, as if the bytes
-    // before it were not there.
+    // A raw MPEG audio or ADTS stream with bytes that are not frames before its first frame
+    // (see ``ElementaryFrames/firstFrame(_:kind:)``): opened again from that frame, as if the
+    // bytes before it were not there.
     var start: Int64 = 0
-    if FormatContext.name(of: opened) == "mp3", file.isRegular, let bytes = FileBytes(file),
-      let first = ElementaryFrames.mpegAudioStart(bytes), let mp3 = av_find_input_format("mp3")
+    let demuxer = FormatContext.name(of: opened)
+    let raw: ElementaryFrames.Kind? =
+      demuxer == "mp3" ? .mpegAudio : demuxer == "aac" ? .adts : nil
+    if let raw, file.isRegular, let bytes = FileBytes(file),
+      let first = ElementaryFrames.firstFrame(bytes, kind: raw),
+      let iformat = av_find_input_format(demuxer)
     {
       var closing: UnsafeMutablePointer<AVFormatContext>? = opened
       avformat_close_input(&closing)
@@ -152,7 +156,7 @@ struct FormatContext: ~Copyable {
       var windowed = file.makeReader(from: first)
       if let view = windowed {
         again = FormatContext.openInput(
-          url: localPath, reader: view, format: mp3, deadline: deadline, confined: true)
+          url: localPath, reader: view, format: iformat, deadline: deadline, confined: true)
       }
       if again.0 >= 0, let reopened = again.1, let view = windowed {
         opened = reopened
@@ -166,7 +170,7 @@ struct FormatContext: ~Copyable {
           throw FormatContext.openingError(path, code: cff_averror(ENOMEM), deadline: deadline)
         }
         let (code, reopened) = FormatContext.openInput(
-          url: localPath, reader: whole, format: mp3, deadline: deadline, confined: true)
+          url: localPath, reader: whole, format: iformat, deadline: deadline, confined: true)
         guard code >= 0, let reopened else {
           FileSource.free(whole)
           throw FormatContext.openingError(path, code: code, deadline: deadline)
