@@ -85,6 +85,42 @@ enum OggChain {
     return nil
   }
 
+  /// The codec a stream's first packet names (Vorbis, Opus, FLAC, Speex, Theora), or `nil`.
+  static func codecName(_ packet: [UInt8]) -> String? {
+    if packet.starts(with: [1] + Array("vorbis".utf8)) { return "vorbis" }
+    if packet.starts(with: Array("OpusHead".utf8)) { return "opus" }
+    if packet.starts(with: [0x7F] + Array("FLAC".utf8)) { return "flac" }
+    if packet.starts(with: Array("Speex   ".utf8)) { return "speex" }
+    if packet.starts(with: [0x80] + Array("theora".utf8)) { return "theora" }
+    return nil
+  }
+
+  /// The first link of a chained Ogg stream (links one after the other, each beginning with
+  /// its own first pages) whose codec differs from the first link's: its byte offset, the
+  /// first link's codec and its own. `nil` when every link is in one codec, or past
+  /// ``scanBytes`` or a damaged page (the walk stops there).
+  static func codecChange(_ source: any ByteSource) -> (offset: Int64, from: String, to: String)? {
+    var offset: Int64 = 0
+    var first: String? = nil
+    var inFirstPages = true
+    while offset < min(source.size, scanBytes), let page = page(source, at: offset) {
+      if page.beginsStream {
+        let codec = codecName(source.bytes(at: offset + Int64(page.headerSize), count: 8))
+        if let codec {
+          if first == nil {
+            first = codec
+          } else if !inFirstPages, let from = first, codec != from {
+            return (offset, from, codec)
+          }
+        }
+      } else {
+        inFirstPages = false
+      }
+      offset += Int64(page.size)
+    }
+    return nil
+  }
+
   /// The streams the file begins with, in the order of their first pages (the order FFmpeg
   /// 5.1 numbers its streams in, a Skeleton stream included): each one's serial number and, for
   /// audio, the sample rate its first packet states (see ``audioTiming(_:)``). Empty when

@@ -361,6 +361,19 @@ final class FFmpegAudioSource {
       if isOpus { format.stream(at: streamIndex).pointee.codecpar.pointee.sample_rate = 48000 }
       let read = try format.readFrame(packet.raw, path: path)
       if read < 0 {
+        // FFmpeg 5.1's Ogg demuxer refuses a chained link in another codec (EINVAL), which a
+        // player would go on to read: said as such, not as "Invalid argument".
+        if read == cff_averror(EINVAL), format.formatName == "ogg", let source = format.byteSource,
+          let change = OggChain.codecChange(source)
+        {
+          let decoded = Double(framesDecoded) / Double(sampleRate)
+          throw MediaError(
+            kind: .malformed, code: read, operation: "av_read_frame",
+            detail:
+              "'\(path)' is a chained Ogg stream whose link at byte \(change.offset) is in "
+              + "\(change.to) after \(change.from), which is not read: the audio stops after "
+              + "\(Self.seconds(decoded)) s")
+        }
         if read != cff_averror_eof() && !format.readAllBytes {
           try FFmpegCall.check("av_read_frame", .malformed, "cannot read the audio of '\(path)'") {
             read
