@@ -20,6 +20,10 @@
 #                                  number (--serial 4660): 0.3 s then 0.2 s of stereo at 48 kHz.
 #                                  FFmpeg 5.1 takes the second link's OpusHead and OpusTags
 #                                  pages for packets of the first link's stream
+#   ogg-chained-opus-vorbis-opus.ogg  three links in two codecs: the first file above (Opus,
+#                                  0.3 s), the second as Vorbis from oggenc (0.2 s), then as
+#                                  Opus (0.2 s), stereo at 48 kHz; FFmpeg 5.1's demuxer refuses
+#                                  a link in another codec ("Invalid argument")
 #   opus-duplicate-header.opus     the first of those (0.3 s) with its OpusHead and OpusTags
 #                                  pages written twice (as some muxers did), page sequence
 #                                  numbers and CRCs rewritten: the copies reach the decoder
@@ -59,6 +63,9 @@ sox -R -n -r 48000 -c 2 -b 16 "$work/b.wav" synth 0.2 sine 500 sine 600 vol 0.5
 opusenc --quiet --bitrate 24 --serial 4660 "$work/a.wav" "$work/a.opus"
 opusenc --quiet --bitrate 24 --serial 4660 "$work/b.wav" "$work/b.opus"
 cat "$work/a.opus" "$work/b.opus" >"$out/opus-chained-same-serial.opus"
+oggenc -Q -q 0 --serial 4661 -o "$work/b.ogg" "$work/b.wav"
+opusenc --quiet --bitrate 24 --serial 4662 "$work/b.wav" "$work/b2.opus"
+cat "$work/a.opus" "$work/b.ogg" "$work/b2.opus" >"$out/ogg-chained-opus-vorbis-opus.ogg"
 
 # The header pages again after the first two: sequence numbers and CRCs rewritten (the CRC of
 # RFC 3533: polynomial 0x04C11DB7, no reflection, initial 0, over the page with its CRC 0).

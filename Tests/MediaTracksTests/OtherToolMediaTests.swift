@@ -1074,3 +1074,22 @@ func anMP3AfterBytesThatAreNotFramesIsReadFromItsFirstFrame(name: String) throws
   #expect(decoded.rate == 16000)
   #expect(decoded.frames == 15 * 1024)
 }
+
+/// A chained Ogg stream whose links change codec (opusenc's 0.3 s, oggenc's 0.2 s, opusenc's
+/// 0.2 s, stereo at 48 kHz): FFmpeg 5.1's demuxer refuses the Vorbis link (EINVAL) and the
+/// decode failed with "Invalid argument". Each link in another codec is read through a demuxer
+/// and decoder of its own: the 33,600 samples listed, in the order of the links.
+@Test func aChainedOggStreamChangingCodecDecodesEveryLink() throws {
+  let path = otherTool("ogg-chained-opus-vorbis-opus.ogg")
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(abs(try #require(track.duration) - 0.7) < 0.001)
+  let decoded = try decodeAll(path)
+  #expect(decoded.rate == 48000)
+  #expect(decoded.frames == 33600)
+  // Every link holds its tone (no link given as silence): the RMS level of each 0.1 s.
+  for tenth in 0..<7 {
+    let window = decoded.samples[(tenth * 9600)..<((tenth + 1) * 9600)]
+    let rms = (window.reduce(0) { $0 + Double($1 * $1) } / Double(window.count)).squareRoot()
+    #expect(rms > 0.1, "0.\(tenth) s: RMS \(rms)")
+  }
+}

@@ -147,7 +147,13 @@ enum OggChain {
   /// counted at 128 samples, which it decodes to none). `nil` for anything else (several
   /// pages of audio, several streams or links, a damaged page, other codecs); the walk reads
   /// at most 16 pages.
-  static func singlePageVorbisLength(_ source: any ByteSource) -> Int64? {
+  ///
+  /// With `beforeOtherCodec`, the page may instead be followed by the first page of a chained
+  /// link in another codec (which FFmpeg 5.1 reads through a demuxer of its own): the length
+  /// is then the first link's.
+  static func singlePageVorbisLength(_ source: any ByteSource, beforeOtherCodec: Bool = false)
+    -> Int64?
+  {
     guard let first = page(source, at: 0), first.beginsStream else { return nil }
     let packet = source.bytes(at: Int64(first.headerSize), count: 7)
     guard packet.elementsEqual([1] + Array("vorbis".utf8)) else { return nil }
@@ -159,8 +165,16 @@ enum OggChain {
       let flags = source.bytes(at: offset + 5, count: 1).first ?? 0
       if current.granule > 0 {
         let whole = source.bytes(at: offset, count: current.size)
-        guard flags & 4 != 0, offset + Int64(current.size) == source.size,
-          whole.count == current.size, checksumMatches(whole[...])
+        let end = offset + Int64(current.size)
+        let endsHere =
+          beforeOtherCodec
+          ? page(source, at: end).map { next in
+            next.beginsStream
+              && codecName(source.bytes(at: end + Int64(next.headerSize), count: 8))
+                .map { $0 != "vorbis" } == true
+          } == true
+          : end == source.size
+        guard flags & 4 != 0, endsHere, whole.count == current.size, checksumMatches(whole[...])
         else { return nil }
         return current.granule
       }

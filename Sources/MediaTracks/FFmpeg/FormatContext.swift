@@ -183,6 +183,27 @@ struct FormatContext: ~Copyable {
     mediaStart = start
   }
 
+  /// Opens the Ogg stream of a local file from byte `start` on (a link of a chained stream,
+  /// which begins with its own first pages), as if the bytes before it were not there
+  /// (see ``mediaStart``). The corresponding C function is `avformat_open_input`.
+  init(oggLinkOf path: String, at start: Int64, timeout: Double? = nil) throws(MediaError) {
+    try FFmpegLibraries.require()
+    let deadline = try Deadline(timeout: timeout)
+    let file = try FileSource(path: InputPath.localPath(path), deadline: deadline)
+    guard file.isRegular, let ogg = av_find_input_format("ogg"),
+      let io = file.makeReader(from: start)
+    else { throw MediaError.opening(path, code: cff_averror(EINVAL)) }
+    let (code, opened) = FormatContext.openInput(
+      url: InputPath.localPath(path), reader: io, format: ogg, deadline: deadline,
+      confined: true)
+    guard code >= 0, let opened else {
+      FileSource.free(io)
+      throw FormatContext.openingError(path, code: code, deadline: deadline)
+    }
+    try self.init(adopting: opened, reader: io, path: path, deadline: deadline, file: file)
+    mediaStart = start
+  }
+
   /// The short name of an opened context's demuxer.
   private static func name(of context: UnsafeMutablePointer<AVFormatContext>) -> String {
     guard let iformat = context.pointee.iformat, let name = iformat.pointee.name else { return "" }
