@@ -213,21 +213,30 @@ enum ElementaryFrames {
         kind == .adts ? adtsHeader(b) : mpegAudioHeader(b)
       } ?? nil
     }
+    // A header read on its own (a few bytes, not a chunk): the usual file is looked at no
+    // further than its first two frame headers.
+    func single(at offset: Int64) -> Header? {
+      let bytes = source.bytes(at: offset, count: headerBytes)
+      guard bytes.count == headerBytes else { return nil }
+      return bytes.withUnsafeBufferPointer { b in
+        kind == .adts ? adtsHeader(b) : mpegAudioHeader(b)
+      }
+    }
     // A run of `count` frames of one stream from `offset` (or fewer that end the file).
-    func run(at offset: Int64, count: Int) -> Bool {
-      guard let first = header(at: offset) else { return false }
+    func run(at offset: Int64, count: Int, _ read: (Int64) -> Header?) -> Bool {
+      guard let first = read(offset) else { return false }
       var at = offset
       for _ in 0..<count {
-        guard let h = header(at: at), h.key == first.key else { return false }
+        guard let h = read(at), h.key == first.key else { return false }
         at += Int64(h.length)
         if at == size { return true }
       }
       return at < size
     }
-    if run(at: tagEnd, count: 2) { return nil }
+    if run(at: tagEnd, count: 2, single) { return nil }
     var at = tagEnd
     while at < size, at - tagEnd <= junkBytes {
-      if run(at: at, count: 3) { return reader.failed ? nil : at }
+      if run(at: at, count: 3, { header(at: $0) }) { return reader.failed ? nil : at }
       at = reader.nextSync(after: at)
     }
     return nil
