@@ -16,6 +16,10 @@
 #                                  mono at 16 kHz. FFmpeg 5.1 parses the prefix as frames and
 #                                  loses its way: 0.512 s decoded (other prefixes: the decode
 #                                  failed, or no sample rate was found)
+#   mp3-lame-one-frame.mp3         one frame (the sixth, 418 bytes: 1,152 samples of stereo at
+#                                  44.1 kHz) cut from a CBR MP3 lame wrote at 128 kb/s without
+#                                  its Info frame (-t): FFmpeg 5.1's demuxer finds no next frame
+#                                  to check the first by, and refuses the file
 #   opus-chained-same-serial.opus  two opusenc files one after the other that share one serial
 #                                  number (--serial 4660): 0.3 s then 0.2 s of stereo at 48 kHz.
 #                                  FFmpeg 5.1 takes the second link's OpusHead and OpusTags
@@ -51,6 +55,21 @@ open(sys.argv[3] + "/prefix.bin", "wb").write(pseudo_random(40000, 2))
 frame = b"TIT2" + bytes([0, 0, 0, 6, 0, 0, 3]) + b"Hello"
 tag = b"ID3" + bytes([4, 0, 0, 0, 0, 0, len(frame)]) + frame
 open(out + "/mp3-lame-zeros-after-id3.mp3", "wb").write(tag + bytes(2000) + tone)
+PY
+
+sox -R -n -r 44100 -c 2 -b 16 "$work/stereo.wav" synth 0.3 sine 440 sine 660 vol 0.5
+lame --quiet -t -b 128 "$work/stereo.wav" "$work/cbr.mp3"
+python3 - "$work/cbr.mp3" "$out/mp3-lame-one-frame.mp3" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+# MPEG-1 layer III frames: 144 * bit rate / sample rate bytes, plus the padding bit's byte.
+rates = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320]
+at, frames = 0, []
+while at + 4 <= len(data) and data[at] == 0xFF:
+    size = 144000 * rates[data[at + 2] >> 4] // 44100 + ((data[at + 2] >> 1) & 1)
+    frames.append(data[at : at + size])
+    at += size
+open(sys.argv[2], "wb").write(frames[5])
 PY
 
 sox -R -n -r 16000 -c 1 -b 16 "$work/adts.wav" synth 1 sine 440 vol 0.5

@@ -1093,3 +1093,27 @@ func anMP3AfterBytesThatAreNotFramesIsReadFromItsFirstFrame(name: String) throws
     #expect(rms > 0.1, "0.\(tenth) s: RMS \(rms)")
   }
 }
+
+/// One frame cut from lame's CBR MP3 (418 bytes, 1,152 samples of stereo at 44.1 kHz):
+/// FFmpeg 5.1's demuxer checks a first frame by the next one's header and refused the file
+/// ("Invalid argument"), with the ID3v1 tag some tools add after it too. It is listed and
+/// decodes at that frame's samples.
+@Test(arguments: [false, true])
+func anMP3OfOneFrameIsThatFrame(withTag: Bool) throws {
+  var path = otherTool("mp3-lame-one-frame.mp3")
+  if withTag {
+    let tagged = FileManager.default.temporaryDirectory.path + "/mtool-one-\(UUID().uuidString).mp3"
+    var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    bytes += Array("TAG".utf8) + [UInt8](repeating: 0x20, count: 125)
+    try Data(bytes).write(to: URL(fileURLWithPath: tagged))
+    path = tagged
+  }
+  defer { if withTag { try? FileManager.default.removeItem(atPath: path) } }
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(track.codec == "mp3")
+  #expect(track.sampleRate == 44100)
+  #expect(track.channels == 2)
+  #expect(abs(try #require(track.duration) * 44100 - 1152) < 0.5)
+  let decoded = try decodeAll(path)
+  #expect(decoded.frames == 1152)
+}

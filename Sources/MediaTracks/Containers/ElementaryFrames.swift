@@ -242,6 +242,27 @@ enum ElementaryFrames {
     return nil
   }
 
+  /// The header of the one MPEG audio frame a file holds (after an ID3v2 tag, before nothing
+  /// or an ID3v1 tag), or `nil`. FFmpeg 5.1's demuxer checks a frame by the header of the
+  /// next one and refuses a file of one frame ("Invalid argument"): a 26 ms click cut from a
+  /// longer file, which players play.
+  ///
+  /// - Returns: The frame's header bytes, where the frame ends, and the samples it holds.
+  static func loneMPEGAudioFrame(_ source: any ByteSource)
+    -> (header: [UInt8], end: Int64, samples: Int)?
+  {
+    let at = id3v2Length(source)
+    let bytes = source.bytes(at: at, count: 4)
+    guard bytes.count == 4,
+      let h = bytes.withUnsafeBufferPointer({ mpegAudioHeader($0) })
+    else { return nil }
+    let end = at + Int64(h.length)
+    let rest = source.size - end
+    guard rest == 0 || (rest == 128 && source.bytes(at: end, count: 3).elementsEqual("TAG".utf8))
+    else { return nil }
+    return (bytes, end, h.samples)
+  }
+
   /// Whether the MPEG audio frame at `offset` holds a Xing, Info or VBRI header.
   static func holdsVBRHeader(reader: inout ChunkReader, at offset: Int64, length: Int) -> Bool {
     reader.withBytes(at: offset, count: min(length, 64)) { b in

@@ -226,6 +226,8 @@ final class FFmpegAudioSource {
       linkLength = samples
       replacesEndTrim = true
     }
+    // An MP3 of one frame, read with a cut frame after it that decodes to more: that frame's.
+    if let samples = format.loneFrameSamples { linkLength = Int64(samples) }
     lengthFromZero =
       format.formatName.hasPrefix("matroska") && container == nil && !isOpus
         && parameters.pointee.initial_padding <= 0 ? duration : nil

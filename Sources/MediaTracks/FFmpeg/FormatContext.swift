@@ -37,6 +37,10 @@ struct FormatContext: ~Copyable {
   /// ADTS stream read from its first frame (see ``ElementaryFrames/firstFrame(_:kind:)``).
   /// Offsets of ``byteSource`` are the view's.
   private(set) var mediaStart: Int64 = 0
+  /// The samples of an MPEG audio file's one frame, read with a copy of its header after it
+  /// (see ``ElementaryFrames/loneMPEGAudioFrame(_:)``): all the audio there is. `nil` for any
+  /// other file.
+  private(set) var loneFrameSamples: Int? = nil
 
   /// The most bytes FFmpeg reads to recognise a format (its default, stated: 1 MiB).
   static let formatProbeBytes: Int32 = 1 << 20
@@ -134,6 +138,21 @@ struct FormatContext: ~Copyable {
       (code, opened) = FormatContext.openInput(
         url: localPath, reader: io, format: nil, deadline: deadline, confined: true)
     }
+    // An MPEG audio file of one frame, which FFmpeg's demuxer refuses for want of a next
+    // frame header to check it by (see ``ElementaryFrames/loneMPEGAudioFrame(_:)``): read with
+    // that frame's header again after its end, a cut frame the parser drops.
+    var lone: Int? = nil
+    if code < 0, file.isRegular, !deadline.expired, let bytes = FileBytes(file),
+      let frame = ElementaryFrames.loneMPEGAudioFrame(bytes), let mp3 = av_find_input_format("mp3")
+    {
+      if let io = reader { FileSource.free(io) }
+      reader = file.rewind() ? file.makeReader(from: 0, end: frame.end, tail: frame.header) : nil
+      if let io = reader {
+        (code, opened) = FormatContext.openInput(
+          url: localPath, reader: io, format: mp3, deadline: deadline, confined: true)
+      }
+      lone = frame.samples
+    }
     guard code >= 0, var opened, var io = reader else {
       if let io = reader { FileSource.free(io) }
       throw FormatContext.openingError(path, code: code, deadline: deadline)
@@ -181,6 +200,7 @@ struct FormatContext: ~Copyable {
     }
     try self.init(adopting: opened, reader: io, path: path, deadline: deadline, file: file)
     mediaStart = start
+    loneFrameSamples = lone
   }
 
   /// Opens the Ogg stream of a local file from byte `start` on (a link of a chained stream,
