@@ -222,12 +222,15 @@ enum ElementaryFrames {
         kind == .adts ? adtsHeader(b) : mpegAudioHeader(b)
       }
     }
-    // A run of `count` frames of one stream from `offset` (or fewer that end the file).
+    // A run of `count` frames of one stream from `offset` (or fewer that end the file). The
+    // protection bit may differ (an encoder's Info frame without the CRC its audio frames
+    // carry).
+    let protection: UInt32 = kind == .adts ? 0x1_0000 : 0x100
     func run(at offset: Int64, count: Int, _ read: (Int64) -> Header?) -> Bool {
       guard let first = read(offset) else { return false }
       var at = offset
       for _ in 0..<count {
-        guard let h = read(at), h.key == first.key else { return false }
+        guard let h = read(at), (h.key ^ first.key) & ~protection == 0 else { return false }
         at += Int64(h.length)
         if at == size { return true }
       }
