@@ -5,8 +5,8 @@ APT_DEV := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev pkg-co
 APT_PEERS := ffmpeg soundstretch rubberband-cli mpv
 # What the real-world tests make and read files with (muxers other than FFmpeg's, media that
 # Debian ships): Scripts/make-realworld-corpus.sh, Scripts/make-othermuxer-media.sh, and the
-# committed fixtures of Scripts/make-othertool-fixtures.sh (mpegtsmux is in -bad, twolame in
-# -ugly).
+# committed fixtures of Scripts/make-othertool-fixtures.sh and make-leading-bytes-fixtures.sh
+# (mpegtsmux is in -bad, twolame in -ugly).
 APT_CORPUS := mkvtoolnix sox libsox-fmt-base flac lame opus-tools vorbis-tools wavpack \
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
   gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly sound-theme-freedesktop sndfile-programs
@@ -262,6 +262,7 @@ fixtures: peer-deps test-deps
 	python3 Scripts/make-wild-srt.py
 	python3 Scripts/make-ass-fixtures.py
 	Scripts/make-othertool-fixtures.sh
+	Scripts/make-leading-bytes-fixtures.sh
 	Scripts/make-vlc-fixtures.sh
 	Scripts/make-moremuxer-fixtures.sh
 	Scripts/make-mp4-text-fixtures.sh

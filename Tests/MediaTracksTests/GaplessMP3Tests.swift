@@ -88,6 +88,67 @@ func bytesAfterTheFramesALAMETagCountsAreNotAudio(garbage: Int) throws {
 
 /// Encodes `frames` frames of a stereo tone at `rate` Hz to MP3 at `path` (FFmpeg's encoder,
 /// whose Info frame carries a LAME tag).
+/// What comes before an MP3's first frame in files found in the wild.
+enum LeadingBytes: CustomStringConvertible, Sendable {
+  /// Random bytes, with no ID3v2 tag (a download manager's leftovers, another file's tail).
+  case random(Int)
+  /// An ID3v2.4 tag, then zero bytes (padding a tagger left outside the tag).
+  case zerosAfterTag(Int)
+
+  var description: String {
+    switch self {
+    case .random(let count): "\(count) random bytes"
+    case .zerosAfterTag(let count): "an ID3v2 tag and \(count) zero bytes"
+    }
+  }
+
+  var bytes: [UInt8] {
+    switch self {
+    case .random(let count):
+      return pseudoRandomBytes(count, seed: 0x2545_F491_4F6C_DD1D &* UInt64(count))
+    case .zerosAfterTag(let count):
+      // One TIT2 frame (text encoding 3, UTF-8) in a tag whose syncsafe size covers it.
+      let frame: [UInt8] = Array("TIT2".utf8) + [0, 0, 0, 6, 0, 0, 3] + Array("Hello".utf8)
+      return Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, UInt8(frame.count)] + frame
+        + [UInt8](repeating: 0, count: count)
+    }
+  }
+}
+
+@Test(arguments: [LeadingBytes.random(30_000), .random(200_000), .zerosAfterTag(1_500)])
+func bytesBeforeTheFirstFrameAreNotAudio(leading: LeadingBytes) throws {
+  // FFmpeg 5.1 looks for the Info frame's LAME tag only where the ID3v2 tag ends and parses
+  // what comes before the first frame as frames: the encoder delay and padding were kept
+  // (2.064 s decoded for 2 s after 1,500 zero bytes, 2.038 s listed and decoded after random
+  // bytes), and 200 KB of random bytes failed the decode (exit 65) as 0.8 s of undecodable
+  // audio. The file is read from its first frame.
+  let rate = 44_100
+  let frames = 2 * rate
+  let name = "/tmp/mediatracks-leading-\(getpid())-\(leading.bytes.count)"
+  let encoded = name + "-tone.mp3"
+  let path = name + ".mp3"
+  defer {
+    unlink(encoded)
+    unlink(path)
+  }
+  try encodeStereoTone(path: encoded, rate: rate, frames: frames)
+  let tone = try #require(fopen(encoded, "rb"))
+  var body = [UInt8](repeating: 0, count: 1 << 20)
+  body.removeSubrange(fread(&body, 1, body.count, tone)...)
+  fclose(tone)
+  let whole = leading.bytes + body
+  let file = try #require(fopen(path, "wb"))
+  #expect(fwrite(whole, 1, whole.count, file) == whole.count)
+  fclose(file)
+  let listed = try #require(try MediaProbe.probe(path: path).audio.first?.duration)
+  var decoder = try AudioDecoder(path: path)
+  var buffer: [Float] = []
+  var decoded = 0
+  while case let got = try decoder.read(into: &buffer, maxFrames: 4096), got > 0 { decoded += got }
+  #expect(decoded == frames, "\(leading)")
+  #expect(abs(listed * Double(rate) - Double(decoded)) < 1, "listed \(listed) s")
+}
+
 private func encodeStereoTone(path: String, rate: Int, frames: Int) throws {
   var encoder = try AudioEncoder(path: path, sampleRate: rate, channels: 2)
   let tone = (0..<frames * 2).map { Float(0.3 * sin(Double($0 / 2) * 0.05)) }

@@ -1016,3 +1016,104 @@ func compressedWaveEndsAtItsFactCount(name: String) throws {
   let decoded = try decodeAll(path)
   #expect(decoded.frames == 2400)
 }
+
+/// lame's VBR MP3 (0.5 s at 22050 Hz, its Xing and LAME tag in the first frame) after bytes
+/// that are not frames: 40,000 pseudo-random bytes, or an ID3v2 tag and 2,000 zero bytes.
+/// FFmpeg 5.1 looks for the LAME tag only where the ID3v2 tag ends: it listed 0.575 s, and the
+/// decode gave 0.601 s (the Xing frame, the encoder delay and padding as audio). Read from its
+/// first frame, the file is listed at and decodes to the 11,025 samples encoded.
+@Test(arguments: ["mp3-lame-garbage-prefix.mp3", "mp3-lame-zeros-after-id3.mp3"])
+func anMP3AfterBytesThatAreNotFramesIsReadFromItsFirstFrame(name: String) throws {
+  let path = otherTool(name)
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(track.codec == "mp3")
+  #expect(track.sampleRate == 22050)
+  #expect(track.channels == 1)
+  let decoded = try decodeAll(path)
+  #expect(decoded.rate == 22050)
+  #expect(decoded.frames == 11025)
+  #expect(abs(try #require(track.duration) * 22050 - Double(decoded.frames)) < 1)
+}
+
+/// Two opusenc files joined that share one serial number (0.3 s then 0.2 s of stereo):
+/// FFmpeg 5.1 hands the second link's OpusHead and OpusTags on as packets of the stream,
+/// which read as 0.96 s of Opus each and do not decode, and the decode failed (1.94 s "could
+/// not be decoded"). They are headers: the whole 0.5 s decodes, the second link's pre-skip
+/// dropped, as listed.
+@Test func aChainedOggOpusStreamKeepingItsSerialNumberDecodesWhole() throws {
+  let path = otherTool("opus-chained-same-serial.opus")
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(track.codec == "opus")
+  #expect(abs(try #require(track.duration) - 0.5) < 0.001)
+  let decoded = try decodeAll(path)
+  #expect(decoded.rate == 48000)
+  #expect(decoded.frames == 24000)
+}
+
+/// An opusenc file (0.3 s of stereo) whose OpusHead and OpusTags pages come twice, as some
+/// muxers wrote them: FFmpeg 5.1 hands the copies on as packets, and the decode failed (exit
+/// 65, 1.94 s "could not be decoded"). The copies are headers: the 14,400 samples listed.
+@Test func anOggOpusStreamWithItsHeadersTwiceDecodesWhole() throws {
+  let path = otherTool("opus-duplicate-header.opus")
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(abs(try #require(track.duration) - 0.3) < 0.001)
+  let decoded = try decodeAll(path)
+  #expect(decoded.frames == 14400)
+}
+
+/// ADTS AAC from GStreamer's voaacenc (15 frames, 0.96 s mono at 16 kHz) after 40,000
+/// pseudo-random bytes: FFmpeg 5.1 parses the prefix as frames and loses its way, and 0.512 s
+/// was decoded, with success, for 0.96 s listed. Read from its first frame, all of it decodes.
+@Test func anADTSStreamAfterBytesThatAreNotFramesIsReadFromItsFirstFrame() throws {
+  let path = otherTool("aac-adts-garbage-prefix.aac")
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(track.codec == "aac")
+  #expect(track.sampleRate == 16000)
+  #expect(abs(try #require(track.duration) - 0.96) < 0.001)
+  let decoded = try decodeAll(path)
+  #expect(decoded.rate == 16000)
+  #expect(decoded.frames == 15 * 1024)
+}
+
+/// A chained Ogg stream whose links change codec (opusenc's 0.3 s, oggenc's 0.2 s, opusenc's
+/// 0.2 s, stereo at 48 kHz): FFmpeg 5.1's demuxer refuses the Vorbis link (EINVAL) and the
+/// decode failed with "Invalid argument". Each link in another codec is read through a demuxer
+/// and decoder of its own: the 33,600 samples listed, in the order of the links.
+@Test func aChainedOggStreamChangingCodecDecodesEveryLink() throws {
+  let path = otherTool("ogg-chained-opus-vorbis-opus.ogg")
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(abs(try #require(track.duration) - 0.7) < 0.001)
+  let decoded = try decodeAll(path)
+  #expect(decoded.rate == 48000)
+  #expect(decoded.frames == 33600)
+  // Every link holds its tone (no link given as silence): the RMS level of each 0.1 s.
+  for tenth in 0..<7 {
+    let window = decoded.samples[(tenth * 9600)..<((tenth + 1) * 9600)]
+    let rms = (window.reduce(0) { $0 + Double($1 * $1) } / Double(window.count)).squareRoot()
+    #expect(rms > 0.1, "0.\(tenth) s: RMS \(rms)")
+  }
+}
+
+/// One frame cut from lame's CBR MP3 (418 bytes, 1,152 samples of stereo at 44.1 kHz):
+/// FFmpeg 5.1's demuxer checks a first frame by the next one's header and refused the file
+/// ("Invalid argument"), with the ID3v1 tag some tools add after it too. It is listed and
+/// decodes at that frame's samples.
+@Test(arguments: [false, true])
+func anMP3OfOneFrameIsThatFrame(withTag: Bool) throws {
+  var path = otherTool("mp3-lame-one-frame.mp3")
+  if withTag {
+    let tagged = FileManager.default.temporaryDirectory.path + "/mtool-one-\(UUID().uuidString).mp3"
+    var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    bytes += Array("TAG".utf8) + [UInt8](repeating: 0x20, count: 125)
+    try Data(bytes).write(to: URL(fileURLWithPath: tagged))
+    path = tagged
+  }
+  defer { if withTag { try? FileManager.default.removeItem(atPath: path) } }
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(track.codec == "mp3")
+  #expect(track.sampleRate == 44100)
+  #expect(track.channels == 2)
+  #expect(abs(try #require(track.duration) * 44100 - 1152) < 0.5)
+  let decoded = try decodeAll(path)
+  #expect(decoded.frames == 1152)
+}

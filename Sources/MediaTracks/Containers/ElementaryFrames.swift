@@ -187,6 +187,85 @@ enum ElementaryFrames {
       constantBitRate: rates.count == 1 ? rates.first.flatMap { $0 > 0 ? $0 : nil } : nil)
   }
 
+  /// Where the frames of a raw MPEG audio or ADTS stream start when bytes that are not frames
+  /// come between its ID3v2 tag (or the start of the file) and its first frame: a prefix of
+  /// other data (a download manager's or a broken tagger's), zero padding after the tag, or a
+  /// tag whose stated size falls short. FFmpeg 5.1's MP3 demuxer looks for the Xing, Info or
+  /// VBRI header only where the tag ends, and both demuxers pass what lies before the first
+  /// frame to their parser as frames: an MP3's encoder delay and padding were not trimmed
+  /// (0.064 s more audio than listed after 1,500 zero bytes), a frame was lost, and random
+  /// bytes decoded as failures long enough to fail the whole decode (200 KB before 2 s of
+  /// MP3, 30 KB before 2 s of ADTS).
+  ///
+  /// The first frame is the first header followed by two more of the same stream, each where
+  /// the one before ends (or one that ends exactly at the end of the file); a random prefix
+  /// rarely holds such a run. The search covers ``junkBytes``.
+  ///
+  /// - Returns: The offset of the first frame; `nil` when a frame starts right after the tag
+  ///   (the usual case), when no run of frames is found, or when `source` cannot be read.
+  static func firstFrame(_ source: any ByteSource, kind: Kind) -> Int64? {
+    let size = source.size
+    let tagEnd = id3v2Length(source)
+    let headerBytes = kind == .adts ? 7 : 4
+    var reader = ChunkReader(source: source)
+    func header(at offset: Int64) -> Header? {
+      reader.withBytes(at: offset, count: headerBytes) { b in
+        kind == .adts ? adtsHeader(b) : mpegAudioHeader(b)
+      } ?? nil
+    }
+    // A header read on its own (a few bytes, not a chunk): the usual file is looked at no
+    // further than its first two frame headers.
+    func single(at offset: Int64) -> Header? {
+      let bytes = source.bytes(at: offset, count: headerBytes)
+      guard bytes.count == headerBytes else { return nil }
+      return bytes.withUnsafeBufferPointer { b in
+        kind == .adts ? adtsHeader(b) : mpegAudioHeader(b)
+      }
+    }
+    // A run of `count` frames of one stream from `offset` (or fewer that end the file). The
+    // protection bit may differ (an encoder's Info frame without the CRC its audio frames
+    // carry).
+    let protection: UInt32 = kind == .adts ? 0x1_0000 : 0x100
+    func run(at offset: Int64, count: Int, _ read: (Int64) -> Header?) -> Bool {
+      guard let first = read(offset) else { return false }
+      var at = offset
+      for _ in 0..<count {
+        guard let h = read(at), (h.key ^ first.key) & ~protection == 0 else { return false }
+        at += Int64(h.length)
+        if at == size { return true }
+      }
+      return at < size
+    }
+    if run(at: tagEnd, count: 2, single) { return nil }
+    var at = tagEnd
+    while at < size, at - tagEnd <= junkBytes {
+      if run(at: at, count: 3, { header(at: $0) }) { return reader.failed ? nil : at }
+      at = reader.nextSync(after: at)
+    }
+    return nil
+  }
+
+  /// The header of the one MPEG audio frame a file holds (after an ID3v2 tag, before nothing
+  /// or an ID3v1 tag), or `nil`. FFmpeg 5.1's demuxer checks a frame by the header of the
+  /// next one and refuses a file of one frame ("Invalid argument"): a 26 ms click cut from a
+  /// longer file, which players play.
+  ///
+  /// - Returns: The frame's header bytes, where the frame ends, and the samples it holds.
+  static func loneMPEGAudioFrame(_ source: any ByteSource)
+    -> (header: [UInt8], end: Int64, samples: Int)?
+  {
+    let at = id3v2Length(source)
+    let bytes = source.bytes(at: at, count: 4)
+    guard bytes.count == 4,
+      let h = bytes.withUnsafeBufferPointer({ mpegAudioHeader($0) })
+    else { return nil }
+    let end = at + Int64(h.length)
+    let rest = source.size - end
+    guard rest == 0 || (rest == 128 && source.bytes(at: end, count: 3).elementsEqual("TAG".utf8))
+    else { return nil }
+    return (bytes, end, h.samples)
+  }
+
   /// Whether the MPEG audio frame at `offset` holds a Xing, Info or VBRI header.
   static func holdsVBRHeader(reader: inout ChunkReader, at offset: Int64, length: Int) -> Bool {
     reader.withBytes(at: offset, count: min(length, 64)) { b in

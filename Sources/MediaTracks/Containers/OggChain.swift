@@ -85,6 +85,42 @@ enum OggChain {
     return nil
   }
 
+  /// The codec a stream's first packet names (Vorbis, Opus, FLAC, Speex, Theora), or `nil`.
+  static func codecName(_ packet: [UInt8]) -> String? {
+    if packet.starts(with: [1] + Array("vorbis".utf8)) { return "vorbis" }
+    if packet.starts(with: Array("OpusHead".utf8)) { return "opus" }
+    if packet.starts(with: [0x7F] + Array("FLAC".utf8)) { return "flac" }
+    if packet.starts(with: Array("Speex   ".utf8)) { return "speex" }
+    if packet.starts(with: [0x80] + Array("theora".utf8)) { return "theora" }
+    return nil
+  }
+
+  /// The first link of a chained Ogg stream (links one after the other, each beginning with
+  /// its own first pages) whose codec differs from the first link's: its byte offset, the
+  /// first link's codec and its own. `nil` when every link is in one codec, or past
+  /// ``scanBytes`` or a damaged page (the walk stops there).
+  static func codecChange(_ source: any ByteSource) -> (offset: Int64, from: String, to: String)? {
+    var offset: Int64 = 0
+    var first: String? = nil
+    var inFirstPages = true
+    while offset < min(source.size, scanBytes), let page = page(source, at: offset) {
+      if page.beginsStream {
+        let codec = codecName(source.bytes(at: offset + Int64(page.headerSize), count: 8))
+        if let codec {
+          if first == nil {
+            first = codec
+          } else if !inFirstPages, let from = first, codec != from {
+            return (offset, from, codec)
+          }
+        }
+      } else {
+        inFirstPages = false
+      }
+      offset += Int64(page.size)
+    }
+    return nil
+  }
+
   /// The streams the file begins with, in the order of their first pages (the order FFmpeg
   /// 5.1 numbers its streams in, a Skeleton stream included): each one's serial number and, for
   /// audio, the sample rate its first packet states (see ``audioTiming(_:)``). Empty when
@@ -111,7 +147,13 @@ enum OggChain {
   /// counted at 128 samples, which it decodes to none). `nil` for anything else (several
   /// pages of audio, several streams or links, a damaged page, other codecs); the walk reads
   /// at most 16 pages.
-  static func singlePageVorbisLength(_ source: any ByteSource) -> Int64? {
+  ///
+  /// With `beforeOtherCodec`, the page may instead be followed by the first page of a chained
+  /// link in another codec (which FFmpeg 5.1 reads through a demuxer of its own): the length
+  /// is then the first link's.
+  static func singlePageVorbisLength(_ source: any ByteSource, beforeOtherCodec: Bool = false)
+    -> Int64?
+  {
     guard let first = page(source, at: 0), first.beginsStream else { return nil }
     let packet = source.bytes(at: Int64(first.headerSize), count: 7)
     guard packet.elementsEqual([1] + Array("vorbis".utf8)) else { return nil }
@@ -123,8 +165,16 @@ enum OggChain {
       let flags = source.bytes(at: offset + 5, count: 1).first ?? 0
       if current.granule > 0 {
         let whole = source.bytes(at: offset, count: current.size)
-        guard flags & 4 != 0, offset + Int64(current.size) == source.size,
-          whole.count == current.size, checksumMatches(whole[...])
+        let end = offset + Int64(current.size)
+        let endsHere =
+          beforeOtherCodec
+          ? page(source, at: end).map { next in
+            next.beginsStream
+              && codecName(source.bytes(at: end + Int64(next.headerSize), count: 8))
+                .map { $0 != "vorbis" } == true
+          } == true
+          : end == source.size
+        guard flags & 4 != 0, endsHere, whole.count == current.size, checksumMatches(whole[...])
         else { return nil }
         return current.granule
       }

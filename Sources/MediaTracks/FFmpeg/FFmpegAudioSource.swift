@@ -34,6 +34,22 @@ final class FFmpegAudioSource {
   private var finished = false
   private var framesDecoded = 0
   private var decodeErrors = 0
+  /// The pre-skip of a chained Ogg Opus link whose headers came as packets of the stream, in
+  /// 48 kHz samples, still to be dropped from its first audio packet (see `skipOpusHeader`).
+  private var pendingPreSkip = 0
+  /// The stream index packets are read from: `streamIndex`, or in a later link of a chained
+  /// Ogg stream read through a context of its own (see `readNextOggLink`), that link's.
+  private var readIndex: Int
+  /// Where the context in use starts in the file: past 0 once a chained Ogg stream's link in
+  /// another codec is read through a context of its own.
+  private var linkStart: Int64 = 0
+  /// The length of such a link that its container states, in output frames (what
+  /// `statedLength` is for the first), and the frames of it converted so far.
+  private var linkLength: Int64? = nil
+  private var linkFrames: Int64 = 0
+  /// The chained link in another codec to go on with once the decoder is drained: its byte
+  /// offset, and the error when it cannot be read.
+  private var nextLink: (start: Int64, error: MediaError)? = nil
   /// The track's duration as its headers state it (seconds), for the truncation check.
   private let statedDuration: Double?
   /// The error of decoding the first frame in `init`, thrown by the first `read`.
@@ -57,9 +73,9 @@ final class FFmpegAudioSource {
   private var packetSeconds = 0.0
   /// The media time of the packets read since the decoder last gave a frame (seconds).
   private var secondsSinceFrame = 0.0
-  private let timeBase: Double
+  private var timeBase: Double
   /// Whether the track is Opus, whose packets state their own length.
-  private let isOpus: Bool
+  private var isOpus: Bool
   /// The length the container states for the track's audio, where the decoder's last frame
   /// carries padding past it that nothing else trims (see ``FormatContext/statedAudioLength(
   /// ofStream:declared:)``): the output ends there. `nil`: the output is what the decoder
@@ -67,7 +83,7 @@ final class FFmpegAudioSource {
   private let statedLength: MediaLength?
   /// Whether FFmpeg's own end trimming (the packets' skip-samples side data) is taken off, as
   /// ``statedLength`` trims in its place.
-  private let replacesEndTrim: Bool
+  private var replacesEndTrim: Bool
   /// The track's stated duration (seconds) where its blocks may be timed before 0: a Matroska
   /// track whose codec states no delay of its own (FFmpeg's muxer, timestamps left negative,
   /// places AAC's 1,024 samples of encoder delay before 0, and states the track's length
@@ -195,6 +211,7 @@ final class FFmpegAudioSource {
     format.raw.pointee.probesize = 1 << 14
     self.path = path
     self.streamIndex = index
+    readIndex = index
     sampleRate = Int(parameters.pointee.sample_rate)
     channels = channelCount
     channelLayoutName = ChannelLayoutName.clean(layout.described, channels: channelCount)
@@ -203,6 +220,14 @@ final class FFmpegAudioSource {
     let container = format.statedAudioLength(ofStream: index, declared: declared)
     statedLength = container?.length
     replacesEndTrim = container?.replacesEndTrim ?? false
+    // A first link of Vorbis on one page before a chained link in another codec: its length
+    // as stated (see `OggChain.singlePageVorbisLength`), as when it is the whole file.
+    if container == nil, let samples = Self.vorbisLinkLength(format, parameters) {
+      linkLength = samples
+      replacesEndTrim = true
+    }
+    // An MP3 of one frame, read with a cut frame after it that decodes to more: that frame's.
+    if let samples = format.loneFrameSamples { linkLength = Int64(samples) }
     lengthFromZero =
       format.formatName.hasPrefix("matroska") && container == nil && !isOpus
         && parameters.pointee.initial_padding <= 0 ? duration : nil
@@ -325,6 +350,12 @@ final class FFmpegAudioSource {
         continue
       }
       if received == cff_averror_eof() {
+        // The first link's decoder is drained: on with the next link (see below).
+        if let link = nextLink {
+          nextLink = nil
+          if try readNextOggLink(at: link.start) { continue }
+          throw link.error
+        }
         try convert(frame: false)
         finished = true
         if framesDecoded == 0 {
@@ -355,9 +386,28 @@ final class FFmpegAudioSource {
       }
       // (Set again before each read: the demuxer reads the stated rate back into it, and
       // converts a DiscardPadding with the rate it finds there.)
-      if isOpus { format.stream(at: streamIndex).pointee.codecpar.pointee.sample_rate = 48000 }
+      if isOpus { format.stream(at: readIndex).pointee.codecpar.pointee.sample_rate = 48000 }
       let read = try format.readFrame(packet.raw, path: path)
       if read < 0 {
+        // FFmpeg 5.1's Ogg demuxer refuses a chained link in another codec (EINVAL), which a
+        // player would go on to read: said as such, not as "Invalid argument".
+        if read == cff_averror(EINVAL), format.formatName == "ogg", let source = format.byteSource,
+          let change = OggChain.codecChange(source)
+        {
+          let decoded = Double(framesDecoded) / Double(sampleRate)
+          let start = linkStart + change.offset
+          let error = MediaError(
+            kind: .malformed, code: read, operation: "av_read_frame",
+            detail:
+              "'\(path)' is a chained Ogg stream whose link at byte \(start) is in "
+              + "\(change.to) after \(change.from), which is not read: the audio stops after "
+              + "\(Self.seconds(decoded)) s")
+          // What this link's decoder holds comes first (a frame at a time, as always), then
+          // the next link is opened (when it cannot be, the error).
+          nextLink = (start, error)
+          _ = avcodec_send_packet(codec.raw, nil)
+          continue
+        }
         if read != cff_averror_eof() && !format.readAllBytes {
           try FFmpegCall.check("av_read_frame", .malformed, "cannot read the audio of '\(path)'") {
             read
@@ -368,7 +418,8 @@ final class FFmpegAudioSource {
         continue
       }
       defer { av_packet_unref(packet.raw) }
-      guard Int(packet.raw.pointee.stream_index) == streamIndex else { continue }
+      guard Int(packet.raw.pointee.stream_index) == readIndex else { continue }
+      if isOpus, skipOpusHeader(packet.raw) { continue }
       packetsRead += 1
       // (A packet stating more than 10 s is a demuxer's guess, as Ogg's last packet's can be.)
       var packetDuration = Double(packet.raw.pointee.duration) * timeBase
@@ -405,6 +456,103 @@ final class FFmpegAudioSource {
       let sent = avcodec_send_packet(codec.raw, packet.raw)
       if sent < 0 && sent != cff_averror_eagain() { try noteDecodeError(sent) }
     }
+  }
+
+  /// Goes on with a chained Ogg stream's link in another codec, which FFmpeg 5.1's demuxer
+  /// refuses: the rest of the file, from the link's first page at byte `start`, is read
+  /// through a demuxer and a decoder of its own, its audio converted to the output's rate and
+  /// layout as every decoded frame is. The link before's decoder has been drained.
+  ///
+  /// - Returns: Whether the link was opened; `false` when it has no audio stream to read, or
+  ///   its decoder is missing.
+  private func readNextOggLink(at start: Int64) throws(MediaError) -> Bool {
+    guard let next = try? FormatContext(oggLinkOf: path, at: start) else { return false }
+    if next.needsStreamInfo(forDecoding: true) { try next.findStreamInfo(path: path) }
+    guard
+      let index = (0..<next.streamCount).first(where: {
+        next.stream(at: $0).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO
+      })
+    else { return false }
+    let stream = next.stream(at: index)
+    guard let parameters = stream.pointee.codecpar else { return false }
+    // A link this FFmpeg cannot decode (32-bit FLAC) fails as a whole file of it does.
+    let declared = next.declarations()[index]
+    let track = next.audioTrack(at: index, declared: declared)
+    if !track.decodable { throw Self.undecodable(track, path: path) }
+    let opus = parameters.pointee.codec_id == AV_CODEC_ID_OPUS
+    if opus { parameters.pointee.sample_rate = 48000 }
+    guard let decoder = try? CodecContext(decoderFor: stream, path: path) else { return false }
+    for other in 0..<next.streamCount where other != index {
+      next.stream(at: other).pointee.discard = AVDISCARD_ALL
+    }
+    next.raw.pointee.probesize = 1 << 14
+    // The link's length as its container states it, as for the first link (a Vorbis link on
+    // one page, whose end FFmpeg 5.1 trims wrongly).
+    let container = next.statedAudioLength(ofStream: index, declared: declared)
+    replacesEndTrim = container?.replacesEndTrim ?? false
+    linkLength = container?.length.frames(atRate: sampleRate)
+    if container == nil, let samples = Self.vorbisLinkLength(next, parameters) {
+      replacesEndTrim = true
+      linkLength =
+        MediaLength(units: samples, timescale: Int(parameters.pointee.sample_rate))
+        .frames(atRate: sampleRate)
+    }
+    linkFrames = 0
+    format = next
+    codec = decoder
+    readIndex = index
+    linkStart = start
+    isOpus = opus
+    timeBase = av_q2d(stream.pointee.time_base)
+    pendingPreSkip = 0
+    return true
+  }
+
+  /// The samples of an Ogg Vorbis link on one page followed by a chained link in another
+  /// codec (see `OggChain.singlePageVorbisLength`), at the link's rate; `nil` otherwise.
+  private static func vorbisLinkLength(
+    _ format: borrowing FormatContext, _ parameters: UnsafeMutablePointer<AVCodecParameters>
+  ) -> Int64? {
+    guard format.formatName == "ogg", parameters.pointee.codec_id == AV_CODEC_ID_VORBIS,
+      let source = format.byteSource
+    else { return nil }
+    return OggChain.singlePageVorbisLength(source, beforeOtherCodec: true)
+  }
+
+  /// Whether a packet is an Ogg Opus header packet (RFC 7845 5.1 and 5.2: `OpusHead`,
+  /// `OpusTags`) rather than audio: the headers of the next link of a chained Ogg stream that
+  /// keeps the first link's serial number, which FFmpeg 5.1's demuxer hands on as packets of
+  /// the same stream. Their first bytes read as an Opus packet of 0.96 s, and the decoder
+  /// rejects them: two of them were taken for 1.9 s of audio that would not decode, which
+  /// failed the decode. They are not sent; the link's pre-skip (`OpusHead` bytes 10 and 11,
+  /// little-endian, in 48 kHz samples) is dropped from its first audio packet.
+  private func skipOpusHeader(_ packet: UnsafeMutablePointer<AVPacket>) -> Bool {
+    let size = Int(packet.pointee.size)
+    guard size >= 8, let data = packet.pointee.data else {
+      if pendingPreSkip > 0 { addPreSkip(packet) }
+      return false
+    }
+    let magic = Array(UnsafeBufferPointer(start: data, count: 8))
+    if magic == Array("OpusHead".utf8) {
+      pendingPreSkip = size >= 12 ? Int(data[10]) | Int(data[11]) << 8 : 0
+      return true
+    }
+    if magic == Array("OpusTags".utf8) { return true }
+    if pendingPreSkip > 0 { addPreSkip(packet) }
+    return false
+  }
+
+  /// Marks the pending pre-skip of a chained link (see ``skipOpusHeader(_:)``) to be dropped
+  /// from `packet` (skip-samples side data: samples at the start, 32 bits little-endian, then
+  /// at the end and two reason bytes), unless it carries skip-samples already.
+  private func addPreSkip(_ packet: UnsafeMutablePointer<AVPacket>) {
+    let skip = UInt32(pendingPreSkip)
+    pendingPreSkip = 0
+    var size = 0
+    guard av_packet_get_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, &size) == nil,
+      let side = av_packet_new_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, 10)
+    else { return }
+    for byte in 0..<10 { side[byte] = byte < 4 ? UInt8(truncatingIfNeeded: skip >> (8 * byte)) : 0 }
   }
 
   /// Takes the end trimming off a packet's skip-samples side data (FFmpeg's
@@ -469,7 +617,7 @@ final class FFmpegAudioSource {
     let decoded = Double(framesDecoded) / Double(sampleRate)
     var truncated = false
     if format.formatName.hasPrefix("mov") {
-      let entries = Int(avformat_index_get_entries_count(format.stream(at: streamIndex)))
+      let entries = Int(avformat_index_get_entries_count(format.stream(at: readIndex)))
       truncated = entries > packetsRead + 1
     } else if let stated = statedDuration {
       truncated = decoded < stated * 0.5 && stated - decoded > 1
@@ -510,7 +658,11 @@ final class FFmpegAudioSource {
   /// for native FLAC, why fewer samples were decoded than `STREAMINFO` states; `nil` when
   /// neither holds or the input is not a local regular file.
   private func cutShort() -> String? {
-    guard let source = try? FileBytes(path: path) else { return nil }
+    guard let whole = try? FileBytes(path: path) else { return nil }
+    // The bytes the demuxer reads (a raw MPEG audio or ADTS stream from its first frame).
+    let source: any ByteSource =
+      format.mediaStart > 0
+      ? ByteWindow(whole, start: format.mediaStart, length: whole.size) : whole
     if let cut = DeclaredEnd.shortfall(source) { return cut }
     if format.formatName == "mp3" || format.formatName == "aac",
       let cut = DeclaredEnd.elementary(
@@ -613,6 +765,10 @@ final class FFmpegAudioSource {
       let end = length.frames(atRate: sampleRate)
       frames = max(0, min(frames, end - framesConverted))
       framesConverted += frames
+    }
+    if let length = linkLength {
+      frames = max(0, min(frames, length - linkFrames))
+      linkFrames += frames
     }
     pendingStart = 0
     pendingEnd = Int(frames) * channels

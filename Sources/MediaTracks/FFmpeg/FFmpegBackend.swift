@@ -136,6 +136,12 @@ enum FFmpegBackend: ProbingBackend {
       duration = seconds ?? walk.seconds
       if walk.variableBitRate { audio[0].bitRate = walk.averageBitRate }
     }
+    // An MPEG audio file of one frame (see `FormatContext.loneFrameSamples`): that frame.
+    if let samples = context.loneFrameSamples, audio.count == 1, audio[0].sampleRate > 0 {
+      let seconds = Double(samples) / Double(audio[0].sampleRate)
+      audio[0].duration = seconds
+      duration = seconds
+    }
     // A raw MPEG audio or ADTS stream, or a native FLAC file, cut short (see ``DeclaredEnd``):
     // its Xing or VBRI header, or its STREAMINFO, states the whole file's length; the frames
     // that are there give what it holds. Local files only, as above.

@@ -33,6 +33,14 @@ struct FormatContext: ~Copyable {
   /// Where the demuxer's reader stood once the headers were read: the first byte of the media
   /// data in formats whose packets follow the header (raw GSM, Wave64), or `nil`.
   private(set) var dataOffset: Int64? = nil
+  /// Where the demuxer's view of a local file starts, in bytes: past 0 for a raw MPEG audio or
+  /// ADTS stream read from its first frame (see ``ElementaryFrames/firstFrame(_:kind:)``).
+  /// Offsets of ``byteSource`` are the view's.
+  private(set) var mediaStart: Int64 = 0
+  /// The samples of an MPEG audio file's one frame, read with a copy of its header after it
+  /// (see ``ElementaryFrames/loneMPEGAudioFrame(_:)``): all the audio there is. `nil` for any
+  /// other file.
+  private(set) var loneFrameSamples: Int? = nil
 
   /// The most bytes FFmpeg reads to recognise a format (its default, stated: 1 MiB).
   static let formatProbeBytes: Int32 = 1 << 20
@@ -130,11 +138,96 @@ struct FormatContext: ~Copyable {
       (code, opened) = FormatContext.openInput(
         url: localPath, reader: io, format: nil, deadline: deadline, confined: true)
     }
-    guard code >= 0, let opened, let io = reader else {
+    // An MPEG audio file of one frame, which FFmpeg's demuxer refuses for want of a next
+    // frame header to check it by (see ``ElementaryFrames/loneMPEGAudioFrame(_:)``): read with
+    // that frame's header again after its end, a cut frame the parser drops.
+    var lone: Int? = nil
+    if code < 0, file.isRegular, !deadline.expired, let bytes = FileBytes(file),
+      let frame = ElementaryFrames.loneMPEGAudioFrame(bytes), let mp3 = av_find_input_format("mp3")
+    {
+      if let io = reader { FileSource.free(io) }
+      reader = file.rewind() ? file.makeReader(from: 0, end: frame.end, tail: frame.header) : nil
+      if let io = reader {
+        (code, opened) = FormatContext.openInput(
+          url: localPath, reader: io, format: mp3, deadline: deadline, confined: true)
+      }
+      lone = frame.samples
+    }
+    guard code >= 0, var opened, var io = reader else {
       if let io = reader { FileSource.free(io) }
       throw FormatContext.openingError(path, code: code, deadline: deadline)
     }
+    // A raw MPEG audio or ADTS stream with bytes that are not frames before its first frame
+    // (see ``ElementaryFrames/firstFrame(_:kind:)``): opened again from that frame, as if the
+    // bytes before it were not there.
+    var start: Int64 = 0
+    let demuxer = FormatContext.name(of: opened)
+    let raw: ElementaryFrames.Kind? =
+      demuxer == "mp3" ? .mpegAudio : demuxer == "aac" ? .adts : nil
+    if let raw, file.isRegular, let bytes = FileBytes(file),
+      let first = ElementaryFrames.firstFrame(bytes, kind: raw),
+      let iformat = av_find_input_format(demuxer)
+    {
+      var closing: UnsafeMutablePointer<AVFormatContext>? = opened
+      avformat_close_input(&closing)
+      FileSource.free(io)
+      var again: (Int32, UnsafeMutablePointer<AVFormatContext>?) = (-1, nil)
+      var windowed = file.makeReader(from: first)
+      if let view = windowed {
+        again = FormatContext.openInput(
+          url: localPath, reader: view, format: iformat, deadline: deadline, confined: true)
+      }
+      if again.0 >= 0, let reopened = again.1, let view = windowed {
+        opened = reopened
+        io = view
+        start = first
+      } else {
+        // The view did not open: the whole file, as before.
+        if let view = windowed { FileSource.free(view) }
+        windowed = file.makeReader(from: 0)
+        guard let whole = windowed else {
+          throw FormatContext.openingError(path, code: cff_averror(ENOMEM), deadline: deadline)
+        }
+        let (code, reopened) = FormatContext.openInput(
+          url: localPath, reader: whole, format: iformat, deadline: deadline, confined: true)
+        guard code >= 0, let reopened else {
+          FileSource.free(whole)
+          throw FormatContext.openingError(path, code: code, deadline: deadline)
+        }
+        opened = reopened
+        io = whole
+      }
+    }
     try self.init(adopting: opened, reader: io, path: path, deadline: deadline, file: file)
+    mediaStart = start
+    loneFrameSamples = lone
+  }
+
+  /// Opens the Ogg stream of a local file from byte `start` on (a link of a chained stream,
+  /// which begins with its own first pages), as if the bytes before it were not there
+  /// (see ``mediaStart``). The corresponding C function is `avformat_open_input`.
+  init(oggLinkOf path: String, at start: Int64, timeout: Double? = nil) throws(MediaError) {
+    try FFmpegLibraries.require()
+    let deadline = try Deadline(timeout: timeout)
+    let file = try FileSource(path: InputPath.localPath(path), deadline: deadline)
+    guard file.isRegular, let ogg = av_find_input_format("ogg"),
+      let io = file.makeReader(from: start)
+    else { throw MediaError.opening(path, code: cff_averror(EINVAL)) }
+    let (code, opened) = FormatContext.openInput(
+      url: InputPath.localPath(path), reader: io, format: ogg, deadline: deadline,
+      confined: true)
+    guard code >= 0, let opened else {
+      FileSource.free(io)
+      throw FormatContext.openingError(path, code: code, deadline: deadline)
+    }
+    try self.init(adopting: opened, reader: io, path: path, deadline: deadline, file: file)
+    mediaStart = start
+  }
+
+  /// The short name of an opened context's demuxer.
+  private static func name(of context: UnsafeMutablePointer<AVFormatContext>) -> String {
+    guard let iformat = context.pointee.iformat, let name = iformat.pointee.name else { return "" }
+    return String(cString: name)
   }
 
   /// Takes an opened context: one FFmpeg's own protocols read (`reader` `nil`), or a confined
@@ -296,7 +389,8 @@ struct FormatContext: ~Copyable {
   var byteSource: (any ByteSource)? {
     if let memory { return MemoryBytes(memory.bytes, name: memory.name) }
     if let remoteBytes { return remoteBytes }
-    return file.flatMap { FileBytes($0) }
+    guard let whole = file.flatMap({ FileBytes($0) }) else { return nil }
+    return mediaStart > 0 ? ByteWindow(whole, start: mediaStart, length: whole.size) : whole
   }
 
   /// Whether the input is read over http(s) (its bytes cost a request each range).

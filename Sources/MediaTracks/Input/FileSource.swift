@@ -93,9 +93,35 @@ final class FileSource {
     }
   }
 
+  /// Where the reader's view of a regular file starts, in bytes (see ``makeReader(from:)``).
+  private(set) var readerStart: Int64 = 0
+  /// Bytes the reader sees after the file's end (see ``makeReader(from:tail:)``).
+  private(set) var readerTail: [UInt8] = []
+  /// Where the file's bytes end for a reader with a tail (the file's end when `nil`).
+  private(set) var readerEnd: Int64? = nil
+
+  /// The end of the file's bytes a reader sees, before its tail.
+  var viewEnd: Int64? { readerEnd ?? size }
+
   /// A custom `AVIOContext` reading this file (seekable when it is a regular file). The source
   /// must outlive it; free it with ``free(_:)``.
-  func makeReader() -> UnsafeMutablePointer<AVIOContext>? {
+  ///
+  /// With `start` past 0 (a regular file only), the reader sees the file from that byte on, as
+  /// if the bytes before it were not there: its offsets and size are the view's. One reader
+  /// of a source is used at a time (the last one made sets the view).
+  ///
+  /// With a `tail` (a regular file only), the reader sees the file up to byte `end` (its end
+  /// when `nil`), then those bytes.
+  func makeReader(from start: Int64 = 0, end: Int64? = nil, tail: [UInt8] = [])
+    -> UnsafeMutablePointer<AVIOContext>?
+  {
+    let start = isRegular ? max(0, start) : 0
+    if start > 0 || readerStart > 0 {
+      guard lseek(descriptor, off_t(start), SEEK_SET) == off_t(start) else { return nil }
+    }
+    readerStart = start
+    readerTail = isRegular ? tail : []
+    readerEnd = isRegular && !tail.isEmpty ? end : nil
     let bufferSize = 32_768
     guard let buffer = av_malloc(bufferSize)?.assumingMemoryBound(to: UInt8.self) else {
       return nil
@@ -119,9 +145,10 @@ final class FileSource {
     avio_context_free(&context)
   }
 
-  /// Moves a regular file's offset back to the start (for a second open).
+  /// Moves a regular file's offset back to the start of the reader's view (for a second
+  /// open).
   func rewind() -> Bool {
-    isRegular && lseek(descriptor, 0, SEEK_SET) == 0
+    isRegular && lseek(descriptor, off_t(readerStart), SEEK_SET) == off_t(readerStart)
   }
 }
 
@@ -139,7 +166,23 @@ private func fileRead(
 ) -> Int32 {
   guard let opaque, let buffer, size > 0 else { return cff_averror_eof() }
   let source = Unmanaged<FileSource>.fromOpaque(opaque).takeUnretainedValue()
-  switch source.read(into: buffer, count: Int(size)) {
+  // Past the file's end: the reader's tail, the descriptor's offset standing for the position.
+  var count = Int(size)
+  if !source.readerTail.isEmpty, let fileSize = source.viewEnd {
+    let position = Int64(lseek(source.descriptor, 0, SEEK_CUR))
+    count = Int(min(Int64(count), max(0, fileSize - position)))
+    if position >= fileSize {
+      let at = Int(position - fileSize)
+      guard at < source.readerTail.count else { return cff_averror_eof() }
+      let count = min(Int(size), source.readerTail.count - at)
+      source.readerTail.withUnsafeBufferPointer { tail in
+        if let base = tail.baseAddress { buffer.update(from: base + at, count: count) }
+      }
+      _ = lseek(source.descriptor, off_t(count), SEEK_CUR)
+      return Int32(count)
+    }
+  }
+  switch source.read(into: buffer, count: count) {
   case .bytes(let count): return Int32(count)
   case .end: return cff_averror_eof()
   case .failed(let code): return cff_averror(code)
@@ -153,7 +196,11 @@ private func fileSeek(_ opaque: UnsafeMutableRawPointer?, _ offset: Int64, _ whe
 {
   guard let opaque else { return Int64(cff_averror(EINVAL)) }
   let source = Unmanaged<FileSource>.fromOpaque(opaque).takeUnretainedValue()
-  if whence & AVSEEK_SIZE != 0 { return source.size ?? Int64(cff_averror(ESPIPE)) }
+  let start = source.readerStart
+  let tail = Int64(source.readerTail.count)
+  if whence & AVSEEK_SIZE != 0 {
+    return source.viewEnd.map { max(0, $0 + tail - start) } ?? Int64(cff_averror(ESPIPE))
+  }
   let origin: Int32
   switch whence & ~AVSEEK_FORCE {
   case SEEK_SET: origin = SEEK_SET
@@ -161,6 +208,18 @@ private func fileSeek(_ opaque: UnsafeMutableRawPointer?, _ offset: Int64, _ whe
   case SEEK_END: origin = SEEK_END
   default: return Int64(cff_averror(EINVAL))
   }
-  let position = lseek(source.descriptor, off_t(offset), origin)
-  return position < 0 ? Int64(cff_averror(errno)) : Int64(position)
+  var target = origin == SEEK_SET ? offset + start : offset
+  var from = origin
+  if origin == SEEK_END, tail > 0, let fileSize = source.viewEnd {
+    target = fileSize + tail + offset
+    from = SEEK_SET
+  }
+  let position = lseek(source.descriptor, off_t(target), from)
+  guard position >= 0 else { return Int64(cff_averror(errno)) }
+  // Before the view's start: back to it, and an error.
+  if Int64(position) < start {
+    _ = lseek(source.descriptor, off_t(start), SEEK_SET)
+    return Int64(cff_averror(EINVAL))
+  }
+  return Int64(position) - start
 }
