@@ -31,6 +31,9 @@
 #   opus-duplicate-header.opus     the first of those (0.3 s) with its OpusHead and OpusTags
 #                                  pages written twice (as some muxers did), page sequence
 #                                  numbers and CRCs rewritten: the copies reach the decoder
+#   vorbis-missing-page.ogg        3 s of noise from oggenc (mono, 22050 Hz) with its second
+#                                  audio page left out, as a damaged copy loses one: FFmpeg 5.1
+#                                  decodes on after the gap, the rest early, and says nothing
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Tests/Fixtures/othertools
@@ -116,4 +119,19 @@ for number, page in enumerate(pages):
     page[22:26] = struct.pack("<I", crc(page))
     out += page
 open(sys.argv[2], "wb").write(out)
+PY
+
+sox -R -n -r 22050 -c 1 -b 16 "$work/long.wav" synth 3 pinknoise vol 0.3
+oggenc -Q -q 0 --serial 4663 -o "$work/long.ogg" "$work/long.wav"
+python3 - "$work/long.ogg" "$out/vorbis-missing-page.ogg" <<'PY'
+import sys
+data, pages, at = open(sys.argv[1], "rb").read(), [], 0
+while at < len(data):
+    count = data[at + 26]
+    size = 27 + count + sum(data[at + 27 : at + 27 + count])
+    pages.append(data[at : at + size])
+    at += size
+# Pages 0 and 1 hold the three header packets; page 3 is the second page of audio.
+assert len(pages) >= 5, len(pages)
+open(sys.argv[2], "wb").write(b"".join(pages[:3] + pages[4:]))
 PY

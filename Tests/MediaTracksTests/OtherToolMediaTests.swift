@@ -1061,6 +1061,28 @@ func anMP3AfterBytesThatAreNotFramesIsReadFromItsFirstFrame(name: String) throws
   #expect(decoded.frames == 14400)
 }
 
+/// 3 s of Vorbis from oggenc with its second page of audio left out: FFmpeg 5.1 decodes on
+/// after the gap, so 1.978 s came out, everything after the gap early, with success. The page
+/// sequence numbers show the gap: the decode fails as damaged, naming where. The whole file
+/// (and one whose pages merely restart at a new link) is not touched by the check.
+@Test func anOggStreamWithAPageMissingFailsAsDamaged() throws {
+  let path = otherTool("vorbis-missing-page.ogg")
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(abs(try #require(track.duration) - 3) < 0.001)
+  #expect {
+    _ = try decodeAll(path)
+  } throws: { error in
+    guard let error = error as? MediaError, error.kind == .malformed else { return false }
+    return "\(error)".contains("an Ogg page is missing before byte 7585")
+  }
+  let bytes = try #require(try? FileBytes(path: path))
+  #expect(OggChain.missingPages(bytes)?.pages == 1)
+  for whole in ["opus-chained-same-serial.opus", "ogg-chained-opus-vorbis-opus.ogg"] {
+    let chained = try #require(try? FileBytes(path: otherTool(whole)))
+    #expect(OggChain.missingPages(chained) == nil)
+  }
+}
+
 /// ADTS AAC from GStreamer's voaacenc (15 frames, 0.96 s mono at 16 kHz) after 40,000
 /// pseudo-random bytes: FFmpeg 5.1 parses the prefix as frames and loses its way, and 0.512 s
 /// was decoded, with success, for 0.96 s listed. Read from its first frame, all of it decodes.

@@ -8,11 +8,13 @@ enum OggChain {
   /// The most bytes walked: past it the length is left to FFmpeg.
   static let scanBytes: Int64 = 256 << 20
 
-  /// One page's header: its flags, granule position, serial number and total size.
+  /// One page's header: its flags, granule position, serial number, sequence number and total
+  /// size.
   struct Page {
     var beginsStream: Bool
     var granule: Int64
     var serial: UInt32
+    var sequence: UInt32 = 0
     var headerSize: Int
     var size: Int
   }
@@ -59,9 +61,11 @@ enum OggChain {
     for i in (6..<14).reversed() { granule = granule << 8 | UInt64(head[base + i]) }
     var serial: UInt32 = 0
     for i in (14..<18).reversed() { serial = serial << 8 | UInt32(head[base + i]) }
+    var sequence: UInt32 = 0
+    for i in (18..<22).reversed() { sequence = sequence << 8 | UInt32(head[base + i]) }
     return Page(
       beginsStream: head[base + 5] & 2 != 0, granule: Int64(bitPattern: granule), serial: serial,
-      headerSize: 27 + segments, size: 27 + segments + body)
+      sequence: sequence, headerSize: 27 + segments, size: 27 + segments + body)
   }
 
   /// The sample rate and the samples to skip at the start (Opus's pre-skip) that an audio
@@ -409,5 +413,33 @@ enum OggChain {
       total += longest
     }
     return total > 0 ? total : nil
+  }
+
+  /// The first place where pages of one logical stream are missing: a page whose sequence
+  /// number (RFC 3533 section 6, counted up by one a page for each stream, from 0 at its
+  /// beginning-of-stream page) skips past the one after its stream's page before. `nil` when
+  /// every stream counts on without a gap, or when the file is not pages from end to end (bytes
+  /// between pages, a cut last page) or longer than ``scanBytes``: its pages are then not
+  /// judged.
+  ///
+  /// - Returns: the byte offset of the page after the gap, and how many pages are missing.
+  static func missingPages(_ source: any ByteSource) -> (offset: Int64, pages: Int)? {
+    guard source.size <= scanBytes else { return nil }
+    var next: [UInt32: UInt32] = [:]
+    var gap: (offset: Int64, pages: Int)?
+    var offset: Int64 = 0
+    while offset < source.size {
+      guard let page = page(source, at: offset), offset + Int64(page.size) <= source.size else {
+        return nil
+      }
+      if !page.beginsStream, let expected = next[page.serial], page.sequence > expected,
+        gap == nil
+      {
+        gap = (offset, Int(page.sequence - expected))
+      }
+      next[page.serial] = page.sequence &+ 1
+      offset += Int64(page.size)
+    }
+    return gap
   }
 }

@@ -631,6 +631,21 @@ final class FFmpegAudioSource {
       throw MediaError(
         kind: .malformed, operation: "av_read_frame", detail: "'\(path)' is truncated: \(cut)")
     }
+    // Pages lost from the middle of an Ogg stream (a damaged copy, a capture that dropped
+    // some): the decoder goes on after them, and everything after would come early. Judged
+    // only when audio is missing too: a tag editor that numbered its header pages wrongly
+    // loses nothing.
+    if format.formatName == "ogg", let stated = duration, stated - decoded > 0.05,
+      let whole = try? FileBytes(path: path), let gap = OggChain.missingPages(whole)
+    {
+      let pages = gap.pages == 1 ? "an Ogg page is" : "\(gap.pages) Ogg pages are"
+      throw MediaError(
+        kind: .malformed, operation: "av_read_frame",
+        detail:
+          "'\(path)' is damaged: \(pages) missing before byte \(gap.offset); "
+          + "\(Self.seconds(decoded)) s of its \(Self.seconds(stated)) s decode, and the audio "
+          + "after the gap would come early")
+    }
     // The decoder stopped giving audio before the end: it failed on every packet of the last
     // half second or more (a chained Ogg stream whose next link it cannot read). Errors between
     // frames (damaged packets here and there, packets that hold no audio) are skipped, as
