@@ -49,7 +49,14 @@
 #                                  states no duration for it; 0.5 s at 48000 Hz
 #   webvtt-mkvmerge.mks            WebVTT in Matroska from mkvmerge (CodecID S_TEXT/WEBVTT, which
 #                                  FFmpeg 5.1 does not name): two cues, 0.1-1.0 s ("A <b>bold</b>
-#                                  line" over two lines) and 1.2-1.9 s ("&amp; two")
+#                                  line" over two lines; identifier id1, settings align:start,
+#                                  which mkvmerge stores in the block's BlockAdditional) and
+#                                  1.2-1.9 s ("&amp; two")
+#   webvtt-zlib-mkvmerge.mks       the same with mkvmerge's zlib compression (ContentEncoding):
+#                                  the BlockAdditional is compressed too, which FFmpeg 5.1 passes
+#                                  on as stored
+#   flac-32bit-mkvmerge.mka        flac-32bit.flac in Matroska from mkvmerge: its CodecPrivate
+#                                  states the 32 bits, FFmpeg 5.1's demuxer does not pass them on
 #   opus-streamable.mka            Opus from GStreamer's matroskamux in streamable mode (as live
 #                                  recorders write Matroska and WebM): no Duration, no Cues, six
 #                                  clusters of unknown size; 0.5 s at 48000 Hz, mono
@@ -222,6 +229,10 @@ printf '%s\n' WEBVTT '' id1 '00:00.100 --> 00:01.000 align:start' 'A <b>bold</b>
   '00:01.200 --> 00:01.900' '&amp; two' >"$work/cues.vtt"
 mkvmerge -q --no-date --disable-track-statistics-tags -o "$out/webvtt-mkvmerge.mks" \
   --language 0:es "$work/cues.vtt"
+mkvmerge -q --no-date --disable-track-statistics-tags -o "$out/webvtt-zlib-mkvmerge.mks" \
+  --language 0:es --compression 0:zlib "$work/cues.vtt"
+mkvmerge -q --no-date --disable-track-statistics-tags -o "$out/flac-32bit-mkvmerge.mka" \
+  "$out/flac-32bit.flac"
 gst audiotestsrc num-buffers=25 samplesperbuffer=960 ! audio/x-raw,rate=48000,channels=1 \
   ! audioconvert ! opusenc bitrate=16000 \
   ! matroskamux streamable=true min-cluster-duration=100000000 \

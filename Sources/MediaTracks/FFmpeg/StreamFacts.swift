@@ -2,6 +2,25 @@ internal import CFFmpeg
 
 /// Copies stream facts out of an open `AVFormatContext` into the value model.
 extension FormatContext {
+  /// The bits per sample a FLAC track's `STREAMINFO` states, from its extradata: the block
+  /// alone (MP4's `dfLa`, FFmpeg's FLAC demuxer) or after `fLaC` and a block header
+  /// (Matroska's `CodecPrivate`); `nil` when there is none. FFmpeg's Matroska and MP4 demuxers
+  /// leave `bits_per_raw_sample` at 0, so a 32-bit track in them looked decodable.
+  static func flacSampleBits(_ parameters: UnsafeMutablePointer<AVCodecParameters>) -> Int? {
+    guard let data = parameters.pointee.extradata, parameters.pointee.extradata_size >= 34
+    else { return nil }
+    let bytes = UnsafeBufferPointer(start: data, count: Int(parameters.pointee.extradata_size))
+    var at = 0
+    if bytes.starts(with: Array("fLaC".utf8)) {
+      // The first metadata block must be STREAMINFO (type 0) of 34 bytes.
+      guard bytes.count >= 42, bytes[4] & 0x7F == 0 else { return nil }
+      at = 8
+    }
+    // STREAMINFO: 2 + 2 + 3 + 3 bytes of sizes, 20 bits of rate, 3 of channels - 1, then
+    // 5 bits of bits per sample - 1.
+    return (Int(bytes[at + 12] & 1) << 4 | Int(bytes[at + 13] >> 4)) + 1
+  }
+
   /// Whether the headers alone left some audio or subtitle stream without its basic facts
   /// (or the demuxer announces streams only as packets arrive, as MPEG-TS does).
   ///
@@ -281,8 +300,8 @@ extension FormatContext {
     track.decodable = id != AV_CODEC_ID_NONE && Self.hasDecoder(id)
     // FLAC's 32-bit samples are read by FFmpeg's decoder from libavcodec 60 (FFmpeg 6.0) on;
     // before, it opens and gives nothing.
-    if id == AV_CODEC_ID_FLAC, parameters.pointee.bits_per_raw_sample > 24,
-      LIBAVCODEC_VERSION_MAJOR < 60
+    if id == AV_CODEC_ID_FLAC, LIBAVCODEC_VERSION_MAJOR < 60,
+      (Self.flacSampleBits(parameters) ?? Int(parameters.pointee.bits_per_raw_sample)) > 24
     {
       track.decodable = false
     }
