@@ -47,6 +47,9 @@
 #   ac3-gstreamer.avi              AC-3 in AVI from GStreamer's avimux: its stream header counts
 #                                  bytes (sample size 1, 12000 bytes/s at 96 kb/s) and FFmpeg 5.1
 #                                  states no duration for it; 0.5 s at 48000 Hz
+#   aac-mp3-gstreamer.avi          AAC (16 frames at 48000 Hz, mono) and MP3 (22 frames at 16000
+#                                  Hz) in AVI from GStreamer's avimux: no index (idx1), and the
+#                                  AAC stream header states 15 frames where 16 are written
 #   webvtt-mkvmerge.mks            WebVTT in Matroska from mkvmerge (CodecID S_TEXT/WEBVTT, which
 #                                  FFmpeg 5.1 does not name): two cues, 0.1-1.0 s ("A <b>bold</b>
 #                                  line" over two lines; identifier id1, settings align:start,
@@ -224,6 +227,11 @@ flac -s -f --no-padding "$work/s32.wav" -o "$out/flac-32bit.flac" 2>/dev/null
 ffmpeg -v error -y -i "$work/ac3-src.wav" -c:a ac3 -b:a 96k -f vob "$out/ac3-ffmpeg.vob"
 gst filesrc location="$work/ac3-src.wav" ! wavparse ! audioconvert ! avenc_ac3 bitrate=96000 \
   ! ac3parse ! avimux ! filesink location="$out/ac3-gstreamer.avi"
+gst avimux name=m ! filesink location="$out/aac-mp3-gstreamer.avi" \
+  audiotestsrc num-buffers=16 ! audio/x-raw,rate=48000,channels=1 ! voaacenc bitrate=16000 \
+  ! aacparse ! m. \
+  audiotestsrc num-buffers=10 samplesperbuffer=1152 ! audio/x-raw,rate=16000,channels=1 \
+  ! lamemp3enc target=bitrate bitrate=16 ! mpegaudioparse ! m.
 
 printf '%s\n' WEBVTT '' id1 '00:00.100 --> 00:01.000 align:start' 'A <b>bold</b>' line '' \
   '00:01.200 --> 00:01.900' '&amp; two' >"$work/cues.vtt"

@@ -428,6 +428,25 @@ func transportStreamAudioEndsWithItsLastFrame(name: String) throws {
   }
 }
 
+/// AVI from GStreamer's avimux, which writes no index for audio and states one AAC frame less
+/// than it writes (15 of 16): each track lasts what its chunks hold, as they decode (the AAC
+/// track said 0.32 s, FFmpeg's figure, for 0.341 s of audio), and the file as its longest.
+@Test func aviWithoutAnIndexLastsWhatItsChunksHold() throws {
+  let path = otherTool("aac-mp3-gstreamer.avi")
+  let info = try MediaProbe.probe(path: path)
+  #expect(info.audio.map(\.codec) == ["aac", "mp3"])
+  let aac = try #require(info.audio.first?.duration)
+  #expect(abs(aac - 16 * 1024 / 48000.0) < 1e-9)
+  let mp3 = try #require(info.audio.last?.duration)
+  #expect(abs(mp3 - 22 * 576 / 16000.0) < 1e-9)
+  #expect(info.duration == max(aac, mp3))
+  let decoded = try decodeAll(path)
+  #expect(abs(Double(decoded.frames) / Double(decoded.rate) - aac) < 1e-9)
+  let source = try #require(try FileBytes(path: path))
+  #expect(AVIChunks.count(stream: 0, in: source) == 16)
+  #expect(AVIChunks.count(stream: 1, in: source) == 22)
+}
+
 /// Matroska written for streaming (GStreamer's `matroskamux streamable=true`, as live
 /// recorders write Matroska and WebM): no Duration, no Cues, and six clusters of unknown size.
 /// The file and its only track end with the last block (0.5 s of Opus, its last 20 ms frame

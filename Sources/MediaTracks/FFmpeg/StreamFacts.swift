@@ -646,6 +646,9 @@ extension FormatContext {
       seconds = Double(value - oggPreSkip(ofStream: index)) * av_q2d(stream.pointee.time_base)
       if formatName == "avi", let indexed = aviIndexedFrames(ofStream: index, stated: value) {
         seconds = indexed
+      } else if formatName == "avi", let counted = aviCountedFrames(ofStream: index, stated: value)
+      {
+        seconds = counted
       }
       if let end = cafALACEnd(ofStream: index, stated: value) { seconds = end }
       if let held = mxfPCMDuration(ofStream: index) { seconds = held }
@@ -786,6 +789,23 @@ extension FormatContext {
     return Double(bytes / unit) * av_q2d(stream.pointee.time_base)
   }
 
+  /// The duration in seconds of an AVI audio stream counted in frames, in a file without an
+  /// index (`idx1`; FFmpeg's index then holds only the packets read while probing, and
+  /// ``aviIndexedFrames(ofStream:stated:)`` has nothing to go by): its chunks in the `movi`
+  /// lists, one frame each (``AVIChunks``). GStreamer's `avimux` writes no index for audio and
+  /// states one frame less than it writes: 93 of 94 AAC frames (1.984 s where 2.005 s
+  /// decode). `nil` for other streams, and when the count is not within a tenth of the
+  /// stated length (a stream counted in bytes states far more than its chunks).
+  func aviCountedFrames(ofStream index: Int, stated: Int64) -> Double? {
+    let stream = stream(at: index)
+    guard let parameters = stream.pointee.codecpar,
+      parameters.pointee.codec_type == AVMEDIA_TYPE_AUDIO, let source = byteSource,
+      let chunks = AVIChunks.count(stream: index, in: source).map(Int64.init), chunks > 0,
+      chunks != stated, chunks * 10 >= stated * 9, chunks * 10 <= stated * 11
+    else { return nil }
+    return Double(chunks) * av_q2d(stream.pointee.time_base)
+  }
+
   /// The duration in seconds of an AVI audio stream counted in frames (its header's sample
   /// size is 0: AAC, Vorbis, VBR MP3), from its index: the span from the first chunk holding
   /// data to the end of the last, in the header's frame units. The stream header's length
@@ -794,7 +814,10 @@ extension FormatContext {
   /// first two chunks are empty and 383 frames decode (8.171 s; GStreamer's `avidemux` gives
   /// the same 383). `nil` for audio counted in bytes, and where the index does not cover
   /// most of the stated length (a file cut before its `idx1`, whose index holds only the
-  /// packets FFmpeg read while probing): the header's length stands.
+  /// packets FFmpeg read while probing): the header's length stands. An index that holds a
+  /// little more than the header states (at most a tenth) counts too: GStreamer's `avimux`
+  /// states one frame less than it writes (93 of 94 AAC frames, 37 MP3 frames as 36), and all
+  /// of them decode.
   func aviIndexedFrames(ofStream index: Int, stated: Int64) -> Double? {
     let stream = stream(at: index)
     let entries = Int(avformat_index_get_entries_count(stream))
@@ -809,8 +832,8 @@ extension FormatContext {
     let size = Int64(last.pointee.size)
     let lastFrames = align > 4 ? max(1, (size + align - 1) / align) : 1
     let frames = last.pointee.timestamp + lastFrames - first.pointee.timestamp
-    guard first.pointee.timestamp >= 0, frames > 0, frames <= stated,
-      frames * 10 >= stated * 9
+    guard first.pointee.timestamp >= 0, frames > 0, frames * 10 >= stated * 9,
+      frames * 10 <= stated * 11
     else { return nil }
     return Double(frames) * av_q2d(stream.pointee.time_base)
   }
