@@ -795,11 +795,12 @@ extension FormatContext {
   /// lists, one frame each (``AVIChunks``). GStreamer's `avimux` writes no index for audio and
   /// states one frame less than it writes: 93 of 94 AAC frames (1.984 s where 2.005 s
   /// decode). `nil` for other streams, and when the count is not within a tenth of the
-  /// stated length (a stream counted in bytes states far more than its chunks).
+  /// stated length (a stream counted in bytes states far more than its chunks), and over
+  /// http(s), where the walk would fetch the whole file.
   func aviCountedFrames(ofStream index: Int, stated: Int64) -> Double? {
     let stream = stream(at: index)
     guard let parameters = stream.pointee.codecpar,
-      parameters.pointee.codec_type == AVMEDIA_TYPE_AUDIO, let source = byteSource,
+      parameters.pointee.codec_type == AVMEDIA_TYPE_AUDIO, !isRemote, let source = byteSource,
       let chunks = AVIChunks.count(stream: index, in: source).map(Int64.init), chunks > 0,
       chunks != stated, chunks * 10 >= stated * 9, chunks * 10 <= stated * 11
     else { return nil }
