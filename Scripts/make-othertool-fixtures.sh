@@ -47,9 +47,19 @@
 #   ac3-gstreamer.avi              AC-3 in AVI from GStreamer's avimux: its stream header counts
 #                                  bytes (sample size 1, 12000 bytes/s at 96 kb/s) and FFmpeg 5.1
 #                                  states no duration for it; 0.5 s at 48000 Hz
+#   aac-mp3-gstreamer.avi          AAC (16 frames at 48000 Hz, mono) and MP3 (22 frames at 16000
+#                                  Hz) in AVI from GStreamer's avimux: no index (idx1), and the
+#                                  AAC stream header states 15 frames where 16 are written
 #   webvtt-mkvmerge.mks            WebVTT in Matroska from mkvmerge (CodecID S_TEXT/WEBVTT, which
 #                                  FFmpeg 5.1 does not name): two cues, 0.1-1.0 s ("A <b>bold</b>
-#                                  line" over two lines) and 1.2-1.9 s ("&amp; two")
+#                                  line" over two lines; identifier id1, settings align:start,
+#                                  which mkvmerge stores in the block's BlockAdditional) and
+#                                  1.2-1.9 s ("&amp; two")
+#   webvtt-zlib-mkvmerge.mks       the same with mkvmerge's zlib compression (ContentEncoding):
+#                                  the BlockAdditional is compressed too, which FFmpeg 5.1 passes
+#                                  on as stored
+#   flac-32bit-mkvmerge.mka        flac-32bit.flac in Matroska from mkvmerge: its CodecPrivate
+#                                  states the 32 bits, FFmpeg 5.1's demuxer does not pass them on
 #   opus-streamable.mka            Opus from GStreamer's matroskamux in streamable mode (as live
 #                                  recorders write Matroska and WebM): no Duration, no Cues, six
 #                                  clusters of unknown size; 0.5 s at 48000 Hz, mono
@@ -217,11 +227,20 @@ flac -s -f --no-padding "$work/s32.wav" -o "$out/flac-32bit.flac" 2>/dev/null
 ffmpeg -v error -y -i "$work/ac3-src.wav" -c:a ac3 -b:a 96k -f vob "$out/ac3-ffmpeg.vob"
 gst filesrc location="$work/ac3-src.wav" ! wavparse ! audioconvert ! avenc_ac3 bitrate=96000 \
   ! ac3parse ! avimux ! filesink location="$out/ac3-gstreamer.avi"
+gst avimux name=m ! filesink location="$out/aac-mp3-gstreamer.avi" \
+  audiotestsrc num-buffers=16 ! audio/x-raw,rate=48000,channels=1 ! voaacenc bitrate=16000 \
+  ! aacparse ! m. \
+  audiotestsrc num-buffers=10 samplesperbuffer=1152 ! audio/x-raw,rate=16000,channels=1 \
+  ! lamemp3enc target=bitrate bitrate=16 ! mpegaudioparse ! m.
 
 printf '%s\n' WEBVTT '' id1 '00:00.100 --> 00:01.000 align:start' 'A <b>bold</b>' line '' \
   '00:01.200 --> 00:01.900' '&amp; two' >"$work/cues.vtt"
 mkvmerge -q --no-date --disable-track-statistics-tags -o "$out/webvtt-mkvmerge.mks" \
   --language 0:es "$work/cues.vtt"
+mkvmerge -q --no-date --disable-track-statistics-tags -o "$out/webvtt-zlib-mkvmerge.mks" \
+  --language 0:es --compression 0:zlib "$work/cues.vtt"
+mkvmerge -q --no-date --disable-track-statistics-tags -o "$out/flac-32bit-mkvmerge.mka" \
+  "$out/flac-32bit.flac"
 gst audiotestsrc num-buffers=25 samplesperbuffer=960 ! audio/x-raw,rate=48000,channels=1 \
   ! audioconvert ! opusenc bitrate=16000 \
   ! matroskamux streamable=true min-cluster-duration=100000000 \

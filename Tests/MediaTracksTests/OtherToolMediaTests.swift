@@ -324,7 +324,8 @@ func transportStreamAudioEndsWithItsLastFrame(name: String) throws {
 
 /// WebVTT in Matroska from mkvmerge: FFmpeg 5.1 has no name for its CodecID `S_TEXT/WEBVTT`
 /// and keeps a subtitle stream of no codec. The declaration names it, and its blocks (the cue
-/// text alone) are read as WebVTT cue text.
+/// text alone) are read as WebVTT cue text, with the identifier and settings each block's
+/// `BlockAdditional` holds (they were lost: the first cue lost `id1` and `align:start`).
 @Test func webVTTInMatroskaFromMkvmergeIsRead() throws {
   let path = otherTool("webvtt-mkvmerge.mks")
   let info = try MediaProbe.probe(path: path)
@@ -342,6 +343,108 @@ func transportStreamAudioEndsWithItsLastFrame(name: String) throws {
   #expect(times.count == expected.count)
   let document = try reader.document()
   #expect(document.cues.map { document.text(of: $0) } == ["A <b>bold</b>\nline", "&amp; two"])
+  #expect(document.cues.map { document.id(of: $0) } == ["id1", ""])
+  #expect(document.cues.map(\.settings.align) == [.start, .center])
+  let cueTimes = document.cues.map { [$0.startTime, $0.endTime] }
+  #expect(zip(cueTimes.joined(), expected.joined()).allSatisfy { abs($0 - $1) < 1e-9 })
+}
+
+/// The same WebVTT track with mkvmerge's zlib compression: FFmpeg inflates the blocks but
+/// passes each `BlockAdditional` on compressed, so the identifier and settings are inflated
+/// here (as the track's `ContentEncoding` declares), and the document is the uncompressed
+/// file's.
+@Test func zlibCompressedWebVTTInMatroskaKeepsItsCueSettings() throws {
+  let path = otherTool("webvtt-zlib-mkvmerge.mks")
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.subtitles.first)
+  #expect(track.codec == "webvtt")
+  let document = try SubtitleStreamReader(path: path, streamIndex: track.index).document()
+  let plain = try SubtitleStreamReader(path: otherTool("webvtt-mkvmerge.mks"), streamIndex: 0)
+    .document()
+  #expect(document.cues.map { document.id(of: $0) } == ["id1", ""])
+  #expect(document.cues.map(\.settings.align) == [.start, .center])
+  #expect(document.cues.map { document.text(of: $0) } == plain.cues.map { plain.text(of: $0) })
+  #expect(document.cues.map(\.settings) == plain.cues.map(\.settings))
+  #expect(document.cues.map(\.startTime) == plain.cues.map(\.startTime))
+  #expect(document.cues.map(\.endTime) == plain.cues.map(\.endTime))
+}
+
+/// zlib streams of each deflate block type (fixed Huffman, dynamic Huffman, stored) and
+/// damaged ones, inflated by the reader of compressed `BlockAdditional`s. The compressed
+/// bytes are Python's `zlib.compress(text, 9)` of the texts given.
+@Test func inflateReadsZlibStreams() throws {
+  // "align:start\nid1\n": a fixed-Huffman block.
+  let fixed: [UInt8] = [
+    0x78, 0xDA, 0x4B, 0xCC, 0xC9, 0x4C, 0xCF, 0xB3, 0x2A, 0x2E, 0x49, 0x2C, 0x2A, 0xE1, 0xCA,
+    0x4C, 0x31, 0xE4, 0x02, 0x00, 0x33, 0xF1, 0x05, 0x86,
+  ]
+  #expect(Inflate.zlib(fixed[...]) == Array("align:start\nid1\n".utf8))
+  // Three settings lines, "zzzzyyyyxxxx" eight times and a pangram line: a dynamic block
+  // with back references.
+  let line = "align:start line:10% position:20% size:50% region:fred vertical:rl\n"
+  let text =
+    String(repeating: line, count: 3) + String(repeating: "zzzzyyyyxxxx", count: 8)
+    + "the quick brown fox jumps over the lazy dog again and again\n"
+  let dynamic: [UInt8] = [
+    0x78, 0xDA, 0xCD, 0x8E, 0x41, 0x0E, 0xC2, 0x30, 0x0C, 0x04, 0xEF, 0x7D, 0xC5, 0x5E, 0xB8,
+    0x03, 0x12, 0x97, 0xFC, 0xC6, 0xB4, 0x6E, 0x6A, 0x08, 0x71, 0x71, 0x52, 0x68, 0xF3, 0x7A,
+    0x5C, 0xF1, 0x06, 0x24, 0xE6, 0x34, 0xDE, 0x95, 0x56, 0xA6, 0x24, 0x31, 0x87, 0x52, 0xC9,
+    0x2A, 0x92, 0x64, 0x0E, 0xA7, 0xE3, 0x01, 0xB3, 0x16, 0xA9, 0xA2, 0x39, 0x9C, 0xFD, 0x28,
+    0xD2, 0x38, 0x5C, 0x5C, 0x8C, 0xE3, 0x9E, 0x8D, 0xC6, 0x03, 0x5E, 0x6C, 0x55, 0x7A, 0x4A,
+    0xC1, 0x52, 0x47, 0x7F, 0x31, 0xD1, 0x9C, 0xCD, 0x59, 0x9D, 0x5F, 0x78, 0x9D, 0x18, 0xCF,
+    0x45, 0xFA, 0x3B, 0xAE, 0xA6, 0xEF, 0x8C, 0x51, 0x57, 0xDC, 0x96, 0xC7, 0x5C, 0xA0, 0xFE,
+    0x06, 0xF6, 0x3A, 0x51, 0xDB, 0x30, 0x68, 0x04, 0x45, 0x92, 0x0C, 0xCA, 0xC3, 0xD7, 0xBA,
+    0x0F, 0x5C, 0xAA, 0x88, 0x18,
+  ]
+  #expect(Inflate.zlib(dynamic[...]) == Array(text.utf8))
+  // "abc" in a stored block: BFINAL 1 and type 0, LEN 3, NLEN, the bytes, Adler-32.
+  let stored: [UInt8] = [
+    0x78, 0x01, 0x01, 0x03, 0x00, 0xFC, 0xFF, 0x61, 0x62, 0x63, 0x02, 0x4D, 0x01, 0x27,
+  ]
+  #expect(Inflate.zlib(stored[...]) == Array("abc".utf8))
+  // Cut short, over the output limit, and not zlib at all: nil, never a crash.
+  #expect(Inflate.zlib(fixed.prefix(10)) == nil)
+  #expect(Inflate.zlib(dynamic.prefix(60)) == nil)
+  #expect(Inflate.zlib(dynamic[...], limit: 100) == nil)
+  #expect(Inflate.zlib(Array("align:start".utf8)[...]) == nil)
+}
+
+/// 32-bit FLAC in Matroska (mkvmerge): FFmpeg 5.1's Matroska demuxer does not pass the bits
+/// per sample on, so the track was listed as decodable and `stretch` said only "no decodable
+/// audio". The CodecPrivate's STREAMINFO states 32 bits: not decodable, and decoding says why.
+@Test func thirtyTwoBitFLACInMatroskaIsListedAsNotDecodable() throws {
+  let path = otherTool("flac-32bit-mkvmerge.mka")
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "flac")
+  #expect(track.codecTag == "A_FLAC")
+  #expect(!track.decodable)
+  do {
+    _ = try AudioDecoder(path: path)
+    Issue.record("32-bit FLAC in Matroska decoded")
+  } catch {
+    #expect(error.kind == .malformed)
+    #expect(error.description.contains("32-bit"))
+  }
+}
+
+/// AVI from GStreamer's avimux, which writes no index for audio and states one AAC frame less
+/// than it writes (15 of 16): each track lasts what its chunks hold, as they decode (the AAC
+/// track said 0.32 s, FFmpeg's figure, for 0.341 s of audio), and the file as its longest.
+@Test func aviWithoutAnIndexLastsWhatItsChunksHold() throws {
+  let path = otherTool("aac-mp3-gstreamer.avi")
+  let info = try MediaProbe.probe(path: path)
+  #expect(info.audio.map(\.codec) == ["aac", "mp3"])
+  let aac = try #require(info.audio.first?.duration)
+  #expect(abs(aac - 16 * 1024 / 48000.0) < 1e-9)
+  let mp3 = try #require(info.audio.last?.duration)
+  #expect(abs(mp3 - 22 * 576 / 16000.0) < 1e-9)
+  #expect(info.duration == max(aac, mp3))
+  let decoded = try decodeAll(path)
+  #expect(abs(Double(decoded.frames) / Double(decoded.rate) - aac) < 1e-9)
+  let source = try #require(try FileBytes(path: path))
+  #expect(AVIChunks.count(stream: 0, in: source) == 16)
+  #expect(AVIChunks.count(stream: 1, in: source) == 22)
 }
 
 /// Matroska written for streaming (GStreamer's `matroskamux streamable=true`, as live

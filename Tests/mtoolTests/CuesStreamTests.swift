@@ -86,15 +86,18 @@ import Testing
   }
 
   @Test func webVTTInMatroskaFromMkvmergeConvertsToWebVTT() throws {
-    // CodecID S_TEXT/WEBVTT, which FFmpeg 5.1 does not name: read by the declaration.
+    // CodecID S_TEXT/WEBVTT, which FFmpeg 5.1 does not name: read by the declaration, the
+    // identifier and settings from each block's BlockAdditional (zlib-compressed or not).
     let mks = fixtures + "/othertools/webvtt-mkvmerge.mks"
     let vtt = try runMtool(["cues", mks, "--to", "vtt"])
     #expect(vtt.status == 0)
     #expect(
       vtt.stdout
-        == "WEBVTT\n\n00:00:00.100 --> 00:00:01.000\nA <b>bold</b>\nline\n\n"
+        == "WEBVTT\n\nid1\n00:00:00.100 --> 00:00:01.000 align:start\nA <b>bold</b>\nline\n\n"
         + "00:00:01.200 --> 00:00:01.900\n&amp; two\n")
     #expect(try runMtool(["cues", mks, "--stream", "0", "--to", "vtt"]).stdout == vtt.stdout)
+    let zlib = fixtures + "/othertools/webvtt-zlib-mkvmerge.mks"
+    #expect(try runMtool(["cues", zlib, "--to", "vtt"]).stdout == vtt.stdout)
   }
 
   @Test func aMediaFileNameReadsItsDefaultTextTrack() throws {

@@ -30,6 +30,9 @@ struct DeclaredStream: Hashable {
   /// Whether the stream is encrypted (an `enca`/`encv` sample entry, a Matroska content
   /// encryption).
   var encrypted = false
+  /// Whether a Matroska track's blocks are zlib-compressed (a `ContentCompression` of
+  /// `ContentCompAlgo` 0): FFmpeg inflates the block data, not what travels beside it.
+  var zlibCompressed = false
   /// Whether the stream's bytes are scrambled (MPEG-TS): what FFmpeg read from them (rate,
   /// channels) is a misreading.
   var scrambled = false
@@ -1153,6 +1156,7 @@ enum MatroskaDeclarations {
         var codecID = ""
         var trackType = 0
         var encrypted = false
+        var zlibCompressed = false
         var language: String? = nil
         var defaultDuration: UInt64 = 0
         for (field, value) in elements(bytes, entry) {
@@ -1172,6 +1176,13 @@ enum MatroskaDeclarations {
               where (typeID == 0x5033 && unsigned(bytes, type) == 1) || typeID == 0x5035 {
                 encrypted = true
               }
+              // ContentCompression > ContentCompAlgo (0, the default: zlib).
+              for (compressionID, compression) in elements(bytes, encoding)
+              where compressionID == 0x5034 {
+                zlibCompressed = !elements(bytes, compression).contains {
+                  $0.0 == 0x4254 && unsigned(bytes, $0.1) != 0
+                }
+              }
             }
           default: break
           }
@@ -1179,6 +1190,7 @@ enum MatroskaDeclarations {
         guard let number, !codecID.isEmpty else { continue }
         var declared = DeclaredStream(codec: codec(codecID), tag: codecID, encrypted: encrypted)
         declared.trackType = trackType
+        declared.zlibCompressed = zlibCompressed
         declared.position = result.count
         declared.language = language
         declared.trackNumber = number

@@ -86,6 +86,13 @@ enum FFmpegBackend: ProbingBackend {
     var duration = waveDuration ?? context.containerDuration
     if let stated = duration, context.isImplausible(stated) { duration = nil }
     if let audioEnd, audioEnd > duration ?? 0 { duration = audioEnd }
+    // AVI audio counted from its chunks past what the headers state (see
+    // `aviCountedFrames(ofStream:stated:)`): the file lasts as long as that audio.
+    if context.formatName == "avi", let longest = audio.compactMap(\.duration).max(),
+      longest > duration ?? 0
+    {
+      duration = longest
+    }
     // A chained Ogg file's one listed stream plays every link (a file with video beside its
     // audio is not walked; over http(s) only a file whose last page is another stream's).
     if context.formatName == "ogg", context.streamCount == 1, audio.count == 1,

@@ -2,6 +2,25 @@ internal import CFFmpeg
 
 /// Copies stream facts out of an open `AVFormatContext` into the value model.
 extension FormatContext {
+  /// The bits per sample a FLAC track's `STREAMINFO` states, from its extradata: the block
+  /// alone (MP4's `dfLa`, FFmpeg's FLAC demuxer) or after `fLaC` and a block header
+  /// (Matroska's `CodecPrivate`); `nil` when there is none. FFmpeg's Matroska and MP4 demuxers
+  /// leave `bits_per_raw_sample` at 0, so a 32-bit track in them looked decodable.
+  static func flacSampleBits(_ parameters: UnsafeMutablePointer<AVCodecParameters>) -> Int? {
+    guard let data = parameters.pointee.extradata, parameters.pointee.extradata_size >= 34
+    else { return nil }
+    let bytes = UnsafeBufferPointer(start: data, count: Int(parameters.pointee.extradata_size))
+    var at = 0
+    if bytes.starts(with: Array("fLaC".utf8)) {
+      // The first metadata block must be STREAMINFO (type 0) of 34 bytes.
+      guard bytes.count >= 42, bytes[4] & 0x7F == 0 else { return nil }
+      at = 8
+    }
+    // STREAMINFO: 2 + 2 + 3 + 3 bytes of sizes, 20 bits of rate, 3 of channels - 1, then
+    // 5 bits of bits per sample - 1.
+    return (Int(bytes[at + 12] & 1) << 4 | Int(bytes[at + 13] >> 4)) + 1
+  }
+
   /// Whether the headers alone left some audio or subtitle stream without its basic facts
   /// (or the demuxer announces streams only as packets arrive, as MPEG-TS does).
   ///
@@ -281,8 +300,8 @@ extension FormatContext {
     track.decodable = id != AV_CODEC_ID_NONE && Self.hasDecoder(id)
     // FLAC's 32-bit samples are read by FFmpeg's decoder from libavcodec 60 (FFmpeg 6.0) on;
     // before, it opens and gives nothing.
-    if id == AV_CODEC_ID_FLAC, parameters.pointee.bits_per_raw_sample > 24,
-      LIBAVCODEC_VERSION_MAJOR < 60
+    if id == AV_CODEC_ID_FLAC, LIBAVCODEC_VERSION_MAJOR < 60,
+      (Self.flacSampleBits(parameters) ?? Int(parameters.pointee.bits_per_raw_sample)) > 24
     {
       track.decodable = false
     }
@@ -627,6 +646,9 @@ extension FormatContext {
       seconds = Double(value - oggPreSkip(ofStream: index)) * av_q2d(stream.pointee.time_base)
       if formatName == "avi", let indexed = aviIndexedFrames(ofStream: index, stated: value) {
         seconds = indexed
+      } else if formatName == "avi", let counted = aviCountedFrames(ofStream: index, stated: value)
+      {
+        seconds = counted
       }
       if let end = cafALACEnd(ofStream: index, stated: value) { seconds = end }
       if let held = mxfPCMDuration(ofStream: index) { seconds = held }
@@ -767,6 +789,24 @@ extension FormatContext {
     return Double(bytes / unit) * av_q2d(stream.pointee.time_base)
   }
 
+  /// The duration in seconds of an AVI audio stream counted in frames, in a file without an
+  /// index (`idx1`; FFmpeg's index then holds only the packets read while probing, and
+  /// ``aviIndexedFrames(ofStream:stated:)`` has nothing to go by): its chunks in the `movi`
+  /// lists, one frame each (``AVIChunks``). GStreamer's `avimux` writes no index for audio and
+  /// states one frame less than it writes: 93 of 94 AAC frames (1.984 s where 2.005 s
+  /// decode). `nil` for other streams, and when the count is not within a tenth of the
+  /// stated length (a stream counted in bytes states far more than its chunks), and over
+  /// http(s), where the walk would fetch the whole file.
+  func aviCountedFrames(ofStream index: Int, stated: Int64) -> Double? {
+    let stream = stream(at: index)
+    guard let parameters = stream.pointee.codecpar,
+      parameters.pointee.codec_type == AVMEDIA_TYPE_AUDIO, !isRemote, let source = byteSource,
+      let chunks = AVIChunks.count(stream: index, in: source).map(Int64.init), chunks > 0,
+      chunks != stated, chunks * 10 >= stated * 9, chunks * 10 <= stated * 11
+    else { return nil }
+    return Double(chunks) * av_q2d(stream.pointee.time_base)
+  }
+
   /// The duration in seconds of an AVI audio stream counted in frames (its header's sample
   /// size is 0: AAC, Vorbis, VBR MP3), from its index: the span from the first chunk holding
   /// data to the end of the last, in the header's frame units. The stream header's length
@@ -775,7 +815,10 @@ extension FormatContext {
   /// first two chunks are empty and 383 frames decode (8.171 s; GStreamer's `avidemux` gives
   /// the same 383). `nil` for audio counted in bytes, and where the index does not cover
   /// most of the stated length (a file cut before its `idx1`, whose index holds only the
-  /// packets FFmpeg read while probing): the header's length stands.
+  /// packets FFmpeg read while probing): the header's length stands. An index that holds a
+  /// little more than the header states (at most a tenth) counts too: GStreamer's `avimux`
+  /// states one frame less than it writes (93 of 94 AAC frames, 37 MP3 frames as 36), and all
+  /// of them decode.
   func aviIndexedFrames(ofStream index: Int, stated: Int64) -> Double? {
     let stream = stream(at: index)
     let entries = Int(avformat_index_get_entries_count(stream))
@@ -790,8 +833,8 @@ extension FormatContext {
     let size = Int64(last.pointee.size)
     let lastFrames = align > 4 ? max(1, (size + align - 1) / align) : 1
     let frames = last.pointee.timestamp + lastFrames - first.pointee.timestamp
-    guard first.pointee.timestamp >= 0, frames > 0, frames <= stated,
-      frames * 10 >= stated * 9
+    guard first.pointee.timestamp >= 0, frames > 0, frames * 10 >= stated * 9,
+      frames * 10 <= stated * 11
     else { return nil }
     return Double(frames) * av_q2d(stream.pointee.time_base)
   }

@@ -9,6 +9,10 @@ struct SubtitlePacket {
   var duration: Double?
   /// The packet payload, copied.
   var payload: [UInt8]
+  /// A WebVTT cue's identifier a Matroska file stores beside its text (empty when none).
+  var identifier = ""
+  /// A WebVTT cue's settings a Matroska file stores beside its text (empty when none).
+  var settings = ""
 }
 
 /// What ``SubtitlePackets/read(path:streamIndex:timeout:accept:)`` found out about the stream.
@@ -20,7 +24,8 @@ struct SubtitleStreamFacts {
   /// The MP4 sample entry's four-character code for `wvtt` and `stpp` tracks, else `nil`:
   /// their packets are ISO/IEC 14496-30 samples (boxes; whole TTML documents).
   var sampleEntry: String?
-  /// The `wvtt` sample entry's `vttC` body (the WebVTT header), else empty.
+  /// The `wvtt` sample entry's `vttC` body (the WebVTT header), a Matroska WebVTT track's
+  /// `CodecPrivate` (its header), else empty.
   var configuration: [UInt8] = []
   /// Where the track ends, in seconds (its start plus its duration), or `nil` when unknown:
   /// the end of a last packet that states no duration.
@@ -65,6 +70,16 @@ enum SubtitlePackets {
       // the cue text alone (the identifier and settings go to BlockAdditions).
       facts.codec = declared
     }
+    // Matroska WebVTT: the header is the track's private data, and a cue's identifier and
+    // settings travel beside its text (see `cueParts(_:)`).
+    let matroskaWebVTT = facts.codec == "webvtt" && format.formatName.hasPrefix("matroska")
+    let inflated = matroskaWebVTT && format.declarations()[streamIndex]?.zlibCompressed == true
+    if matroskaWebVTT, let data = parameters.pointee.extradata,
+      parameters.pointee.extradata_size > 0
+    {
+      facts.configuration = Array(
+        UnsafeBufferPointer(start: data, count: Int(parameters.pointee.extradata_size)))
+    }
     try accept(facts.codec)
     for other in 0..<format.streamCount where other != streamIndex {
       format.stream(at: other).pointee.discard = AVDISCARD_ALL
@@ -97,11 +112,14 @@ enum SubtitlePackets {
         payload = Array(UnsafeBufferPointer(start: data, count: Int(raw.size)))
       }
       if stamp >= last?.stamp ?? .min { last = (packets.count, stamp, raw.duration) }
-      packets.append(
-        SubtitlePacket(
-          start: Double(stamp) * timeBase,
-          duration: raw.duration > 0 ? Double(raw.duration) * timeBase : nil,
-          payload: payload))
+      var subtitle = SubtitlePacket(
+        start: Double(stamp) * timeBase,
+        duration: raw.duration > 0 ? Double(raw.duration) * timeBase : nil,
+        payload: payload)
+      if matroskaWebVTT {
+        (subtitle.identifier, subtitle.settings) = cueParts(packet.raw, inflated: inflated)
+      }
+      packets.append(subtitle)
     }
     if mp4, let last,
       let ticks = emptyEditEnd(stream, lastStamp: last.stamp, lastDuration: last.duration)
@@ -132,6 +150,44 @@ enum SubtitlePackets {
     let cut = lastStamp < length ? length - lastStamp : 0
     guard lastDuration == cut, start + length > lastStamp + lastDuration else { return nil }
     return start + length
+  }
+
+  /// A Matroska WebVTT cue's identifier and settings, which are not in its block's data.
+  /// WebM's WebVTT tracks (`D_WEBVTT/...`) keep them in the block before the text, and FFmpeg
+  /// hands them over as side data of their own. `S_TEXT/WEBVTT` tracks (as mkvmerge writes
+  /// them) keep them in the block's `BlockAdditional`, which FFmpeg hands over whole, after an
+  /// 8-byte big-endian `BlockAddID`: its first line is the cue settings list, its second the
+  /// cue identifier, and any further lines are comments that went before the cue. In a track
+  /// whose blocks are zlib-compressed (`inflated`), mkvmerge compresses the `BlockAdditional`
+  /// too, and FFmpeg 5.1 hands it over as stored.
+  private static func cueParts(_ packet: UnsafeMutablePointer<AVPacket>, inflated: Bool) -> (
+    identifier: String, settings: String
+  ) {
+    func side(_ type: AVPacketSideDataType) -> ArraySlice<UInt8>? {
+      var size: Int = 0
+      guard let data = av_packet_get_side_data(packet, type, &size), size > 0 else { return nil }
+      return Array(UnsafeBufferPointer(start: data, count: size))[...]
+    }
+    func line(_ bytes: ArraySlice<UInt8>) -> String {
+      var bytes = bytes
+      while let last = bytes.last, last == 0 || last == 0x0D || last == 0x20 {
+        bytes = bytes.dropLast()
+      }
+      return String(decoding: bytes, as: UTF8.self)
+    }
+    var identifier = side(AV_PKT_DATA_WEBVTT_IDENTIFIER).map(line) ?? ""
+    var settings = side(AV_PKT_DATA_WEBVTT_SETTINGS).map(line) ?? ""
+    if identifier.isEmpty, settings.isEmpty,
+      let additional = side(AV_PKT_DATA_MATROSKA_BLOCKADDITIONAL), additional.count > 8
+    {
+      var body = additional.dropFirst(8)
+      if inflated, let plain = Inflate.zlib(body) { body = plain[...] }
+      let lines = body.split(
+        separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false)
+      settings = lines.first.map(line) ?? ""
+      identifier = lines.count > 1 ? line(lines[1]) : ""
+    }
+    return (identifier, settings)
   }
 
   private static func noSubtitles(_ path: String, _ index: Int) -> MediaError {

@@ -182,6 +182,11 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   private static func sampleDocument(
     _ facts: SubtitleStreamFacts, _ packets: [SubtitlePacket], path: String
   ) throws(MediaError) -> SubtitleDocument? {
+    if facts.sampleEntry == nil, facts.codec == "webvtt",
+      packets.contains(where: { !$0.identifier.isEmpty || !$0.settings.isEmpty })
+    {
+      return try blockDocument(facts, packets, path: path)
+    }
     guard facts.sampleEntry != nil || facts.codec == "ttml" else { return nil }
     let order = packets.indices.sorted { (packets[$0].start, $0) < (packets[$1].start, $1) }
     var samples = order.map {
@@ -201,6 +206,38 @@ public struct SubtitleStreamReader: Hashable, Sendable {
       throw MediaError(
         kind: .malformed, operation: "SubtitleStreamReader",
         detail: "cannot read the \(facts.codec) subtitles of '\(path)': \(error.description)")
+    }
+  }
+
+  /// The document of a Matroska WebVTT track whose cues have identifiers or settings: each
+  /// block's text with the identifier and settings stored beside it, under the track's header,
+  /// each cue ending as ``cues(_:codec:keepingMarkup:)`` ends it.
+  private static func blockDocument(
+    _ facts: SubtitleStreamFacts, _ packets: [SubtitlePacket], path: String
+  ) throws(MediaError) -> SubtitleDocument {
+    let order = packets.indices.sorted { (packets[$0].start, $0) < (packets[$1].start, $1) }
+    var cues: [(start: Double, end: Double, cue: MP4WebVTT.SampleCue)] = []
+    cues.reserveCapacity(order.count)
+    for (position, i) in order.enumerated() {
+      let packet = packets[i]
+      let text = Self.text(of: packet.payload, codec: facts.codec, keepingMarkup: true)
+      guard !text.isEmpty else { continue }
+      var end = packet.start
+      if let duration = packet.duration {
+        end = packet.start + duration
+      } else if position + 1 < order.count {
+        end = max(packet.start, packets[order[position + 1]].start)
+      }
+      let cue = MP4WebVTT.SampleCue(
+        identifier: packet.identifier, settings: packet.settings, text: text)
+      cues.append((packet.start, end, cue))
+    }
+    do {
+      return try MP4WebVTT.document(cues: cues, header: facts.configuration)
+    } catch {
+      throw MediaError(
+        kind: .malformed, operation: "SubtitleStreamReader",
+        detail: "cannot read the webvtt subtitles of '\(path)': \(error.description)")
     }
   }
 

@@ -132,6 +132,26 @@ public enum MP4WebVTT {
     return try webVTTDocument(order.map { joined[$0] }, configuration: configuration)
   }
 
+  /// Reads WebVTT cues whose identifier, settings and text a container stores apart (as
+  /// Matroska does: the text in a block, the identifier and settings beside it) into one
+  /// WebVTT document, as a WebVTT file of those cues under `header` would read, with the
+  /// given times kept exactly.
+  ///
+  /// - Parameters:
+  ///   - cues: Each cue's start and end in seconds and its parts, in any order (sorted by
+  ///     start here, stably).
+  ///   - header: The WebVTT header (`WEBVTT` and its style and region blocks), `WEBVTT`
+  ///     alone when empty or not a WebVTT header.
+  /// - Returns: A document of format ``SubtitleFormat/webVTT``, cues sorted by start time.
+  /// - Throws: `SubtitleError` only when the cues written out cannot be read back.
+  /// - Complexity: O(*n* log *n*) in the number of cues, plus their size.
+  public static func document(
+    cues: [(start: Double, end: Double, cue: SampleCue)], header: [UInt8]
+  ) throws(SubtitleError) -> SubtitleDocument {
+    let order = cues.indices.sorted { (cues[$0].start, $0) < (cues[$1].start, $1) }
+    return try webVTTDocument(order.map { cues[$0] }, configuration: header)
+  }
+
   /// What identifies a cue across samples.
   enum JoinKey: Hashable {
     /// A cue without a source identifier: by identifier, settings and text.
