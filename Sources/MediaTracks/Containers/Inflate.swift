@@ -77,41 +77,52 @@ enum Inflate {
     }
   }
 
-  /// A canonical Huffman code, decoded by counting codes of each length (RFC 1951 3.2.2).
+  /// A canonical Huffman code built from its code lengths as RFC 1951 section 3.2.2 assigns
+  /// them: the codes of one length are consecutive numbers in the order of their symbols, and
+  /// the first code of each length follows from how many codes each shorter length has.
   struct Huffman {
+    /// How many symbols have a code of each length (1 to 15; 0 means no code).
     var counts = [Int](repeating: 0, count: 16)
+    /// The first code of each length (the RFC's `next_code` before any is assigned).
+    var firstCode = [Int](repeating: 0, count: 16)
+    /// Where the symbols of each length start in ``symbols``.
+    var firstIndex = [Int](repeating: 0, count: 16)
+    /// The symbols that have a code, by code length, then by symbol.
     var symbols: [Int] = []
 
-    /// `nil` when the lengths over-subscribe the code.
+    /// `nil` when the lengths over-subscribe the code (more codes than the lengths allow).
     init?(lengths: [Int]) {
-      for length in lengths { counts[length] += 1 }
-      counts[0] = 0
-      var left = 1
+      for length in lengths where length > 0 { counts[length] += 1 }
+      var room = 1
       for length in 1..<16 {
-        left = left << 1 - counts[length]
-        if left < 0 { return nil }
+        room = room * 2 - counts[length]
+        if room < 0 { return nil }
       }
-      var offsets = [Int](repeating: 0, count: 16)
-      for length in 1..<15 { offsets[length + 1] = offsets[length] + counts[length] }
-      symbols = [Int](repeating: 0, count: lengths.count)
-      for (symbol, length) in lengths.enumerated() where length != 0 {
-        symbols[offsets[length]] = symbol
-        offsets[length] += 1
+      var code = 0
+      var index = 0
+      for length in 1..<16 {
+        code = (code + counts[length - 1]) * 2
+        firstCode[length] = code
+        firstIndex[length] = index
+        index += counts[length]
+      }
+      var next = firstIndex
+      symbols = [Int](repeating: 0, count: index)
+      for (symbol, length) in lengths.enumerated() where length > 0 {
+        symbols[next[length]] = symbol
+        next[length] += 1
       }
     }
 
+    /// The next symbol: its code's bits are read one at a time, most significant first, until
+    /// they are a code of this length; `nil` at the end of the input or on a code not assigned.
     func symbol(_ reader: inout BitReader) -> Int? {
       var code = 0
-      var first = 0
-      var index = 0
       for length in 1..<16 {
         guard let bit = reader.bits(1) else { return nil }
-        code |= bit
-        let count = counts[length]
-        if code - count < first { return symbols[index + code - first] }
-        index += count
-        first = (first + count) << 1
-        code <<= 1
+        code = code * 2 + bit
+        let offset = code - firstCode[length]
+        if offset >= 0 && offset < counts[length] { return symbols[firstIndex[length] + offset] }
       }
       return nil
     }
