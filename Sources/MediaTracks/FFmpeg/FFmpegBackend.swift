@@ -86,13 +86,6 @@ enum FFmpegBackend: ProbingBackend {
     var duration = waveDuration ?? context.containerDuration
     if let stated = duration, context.isImplausible(stated) { duration = nil }
     if let audioEnd, audioEnd > duration ?? 0 { duration = audioEnd }
-    // AVI audio counted from its chunks past what the headers state (see
-    // `aviCountedFrames(ofStream:stated:)`): the file lasts as long as that audio.
-    if context.formatName == "avi", let longest = audio.compactMap(\.duration).max(),
-      longest > duration ?? 0
-    {
-      duration = longest
-    }
     // A chained Ogg file's one listed stream plays every link (a file with video beside its
     // audio is not walked; over http(s) only a file whose last page is another stream's).
     if context.formatName == "ogg", context.streamCount == 1, audio.count == 1,
@@ -199,6 +192,14 @@ enum FFmpegBackend: ProbingBackend {
       ?? audio.compactMap { track in
         track.duration.map { $0 + (ogg ? max(0, track.startTime ?? 0) : 0) }
       }.max()
+    // AVI audio counted from its chunks past what the headers state (see
+    // `aviCountedFrames(ofStream:stated:)`): the file lasts at least as long as that audio
+    // (and as its video, which the stated streams above already count).
+    if context.formatName == "avi", let longest = audio.compactMap(\.duration).max(),
+      longest > duration ?? 0
+    {
+      duration = longest
+    }
     // A Matroska or MP4 file of audio alone lasts its longest audio track, measured to the
     // sample (see `measureOpusBlocks` and `MP4Declarations.presentedLength`): the segment's
     // Duration counts the Opus codec delay and the last block's padding (FFmpeg's WebM states
