@@ -195,6 +195,8 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// reference counts: counted as not low, a 220 Hz tone lost 55 dB of SNR at 2x.
   var lowFrequencyBefore = true
   var map: MediaTimeMap
+  /// The low band's phase-vocoder stage, through which all output passes (see ``BandSplit``).
+  var bands: BandSplit
   var inputFrames = 0
   var finished = false
   var total = 0
@@ -476,6 +478,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     peakDecay = Float(pow(0.1, Double(block) / rate / Self.peakMemorySeconds))
     map = MediaTimeMap(speed: speed)
     scheduled = ScheduledSpeeds()
+    bands = BandSplit(sampleRate: sampleRate, channels: channels)
 
     let windowMono = buffers.windowMono
     let windowInterleaved = buffers.windowInterleaved
@@ -604,14 +607,16 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
 
   /// The algorithmic latency in input frames: how much input beyond a position must be pushed
   /// before the output up to that position can be pulled, at every supported speed.
-  public var latencyFrames: Int { reach }
+  public var latencyFrames: Int {
+    reach + Int((Double(bands.outputAhead) * speed).rounded(.up)) + bands.inputAhead
+  }
 
   /// The algorithmic latency in seconds (``latencyFrames`` / ``sampleRate``); about 25 ms (35 ms
   /// for a stretcher created below 0.7x, whose segments are twice as long).
-  public var latencySeconds: Double { Double(reach) / Double(sampleRate) }
+  public var latencySeconds: Double { Double(latencyFrames) / Double(sampleRate) }
 
   /// The output frames pulled since the start of the stream (or the last ``reset()``).
-  public var deliveredFrames: Int { delivered }
+  public var deliveredFrames: Int { bands.emitted }
 
   /// The input frames pushed since the start of the stream (or the last ``reset()``).
   public var pushedFrames: Int { inputFrames }
@@ -661,6 +666,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     interleaved.withUnsafeBufferPointer { src in
       if let p = src.baseAddress {
         appendFrames(p, n)
+        bands.pushInput(p, n)
       }
     }
     inputFrames += n
@@ -681,6 +687,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     interleaved.withUnsafeBufferPointer { src in
       if let p = src.baseAddress {
         appendFrames(p, n)
+        bands.pushInput(p, n)
       }
     }
     inputFrames += n
@@ -696,6 +703,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     interleaved.withUnsafeBufferPointer { src in
       if let p = src.baseAddress {
         appendFrames(p, n)
+        bands.pushInput(p, n)
       }
     }
     inputFrames += n
@@ -719,6 +727,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
       speed = map.last.speed
     }
     finished = true
+    bands.finishInput()
     let end = map.outputFrameOnLastPiece(forInputFrame: Double(inputFrames))
     total = max(0, Int(end.rounded()))
   }
@@ -768,6 +777,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     finished = false
     total = 0
     delivered = 0
+    bands.reset()
     appendFrames(nil, preroll)
   }
 
@@ -775,6 +785,43 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// no speed change waits to be placed, and otherwise a lower bound that grows with the input
   /// pushed (so a loop that pushes until enough frames are available ends).
   public var availableFrames: Int {
+    if finished { return max(0, total - bands.emitted) }
+    // Output frame t is final once the splicing output reaches `outputAhead` frames past it
+    // and the input `inputAhead` frames past where the map puts that frame (see
+    // ``BandSplit/ready(_:map:total:)``); past the output planned, the map runs on at the
+    // fastest speed that may apply.
+    let reachable = bands.yEnd + coreAvailableFrames
+    let planned = bands.yEnd + readyCount
+    var fastest = max(speed, map.last.speed)
+    if !scheduled.isEmpty { fastest = max(fastest, scheduled.fastest) }
+    let plannedInput = map.inputFrame(forOutputFrame: Double(planned))
+    func allows(_ t: Int) -> Bool {
+      let o = t + bands.outputAhead
+      guard o < reachable else { return false }
+      let input =
+        o < planned
+        ? map.inputFrame(forOutputFrame: Double(o))
+        : plannedInput + Double(o - planned) * fastest
+      return input + Double(bands.inputAhead) <= Double(bands.inputEnd)
+    }
+    let from = bands.emitted
+    guard allows(from) else { return 0 }
+    var below = 1
+    var above = 2
+    while allows(from + above - 1) {
+      below = above
+      above *= 2
+    }
+    while above - below > 1 {
+      let middle = (below + above) / 2
+      if allows(from + middle - 1) { below = middle } else { above = middle }
+    }
+    return below
+  }
+
+  /// The frames the splicing stage can deliver now without more input (see
+  /// ``availableFrames``).
+  var coreAvailableFrames: Int {
     if finished { return max(0, total - delivered) }
     var n = readyCount
     let end = base + frames
@@ -882,28 +929,39 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     var written = 0
     output.withUnsafeMutableBufferPointer { out in
       guard let o = out.baseAddress else { return }
-      let target = BufferView(base: o, count: out.count)
       while written < wanted {
-        if readyCount > 0 {
-          var n = min(readyCount, wanted - written)
-          if finished { n = min(n, total - delivered) }
-          if n <= 0 { break }
-          // `ready` is another buffer after each segment (see
-          // ``StretchBuffers/advanceAccumulator()``).
-          target.copy(
-            from: buffers.ready, at: readyStart * channels, to: written * channels,
-            length: n * channels)
-          readyStart += n
-          readyCount -= n
-          written += n
-          delivered += n
-          continue
-        }
-        if finished && delivered >= total { break }
-        if !produceSegment() { break }
+        written += bands.emit(
+          into: o + written * channels, count: wanted - written, map: map,
+          total: finished ? total : nil)
+        if written >= wanted || !feedBands() { break }
       }
     }
     return written
+  }
+
+  /// Hands the next splicing output to the low-band stage; false when none can be made
+  /// without more input.
+  mutating func feedBands() -> Bool {
+    if readyCount > 0 {
+      var n = readyCount
+      if finished { n = min(n, total - delivered) }
+      if n > 0 {
+        // `ready` is another buffer after each segment (see
+        // ``StretchBuffers/advanceAccumulator()``).
+        bands.pushOutput(
+          buffers.ready.pointer(at: readyStart * channels, length: n * channels), n)
+        readyStart += n
+        readyCount -= n
+        delivered += n
+        return true
+      }
+    }
+    if finished && delivered >= total {
+      guard !bands.outputDone else { return false }
+      bands.finishOutput()
+      return true
+    }
+    return produceSegment()
   }
 
   /// Stretches a whole buffer as one stream, from a fresh state, and leaves the stretcher reset.

@@ -1,0 +1,440 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The low-band stage: the band below about 1.2 kHz of the splicing stretcher's output is
+/// replaced by a phase-locked phase vocoder's stretch of the input's low band.
+///
+/// Both run decimated (to about 5.5 kHz) through the same linear-phase low-pass `h` (a
+/// Blackman-windowed sinc, flat to about 0.9 kHz and down by 74 dB from about 1.8 kHz). With
+/// `y` the splicing output, `Y = D(y)` its decimated low band and `Z` the vocoder's stretch of
+/// `D(x)`, the output is `y + U(Z − Y)`, where `U` interpolates back through `h`: the splicing
+/// output less its low band plus the vocoder's, a split that adds up to `y` itself where the
+/// two agree (no band is lost or counted twice, whatever the crossover's shape). Every filter
+/// is zero-phase (centred), so the bands line up to the frame.
+///
+/// The vocoder: Hann windows of about 46 ms (256 frames at the decimated rate), a synthesis hop
+/// of an eighth of that; each synthesis frame `j` is centred at output frame `j·hop·M` and reads
+/// the input where the media-time map puts that frame, so speed changes and the time map hold
+/// as in the splicing stretcher. Phases follow the channels' sum: each bin takes the phase
+/// advance of the spectral peak whose region it is in (identity phase locking), and every
+/// channel's bin is turned by the same angle, so level and phase differences between channels
+/// are kept exactly.
+struct BandSplit {
+  let channels: Int
+  /// The decimation factor.
+  let factor: Int
+  /// The vocoder's frame size (decimated frames).
+  let size: Int
+  /// The vocoder's synthesis hop (decimated frames).
+  let synthesisHop: Int
+  /// The filter's length (odd) and half length (its delay, in full-rate frames).
+  let taps: Int
+  let delay: Int
+  /// Output frames of splicing output needed past an output frame before it is final.
+  let outputAhead: Int
+  /// Input frames needed past where the map puts `outputAhead` frames later.
+  let inputAhead: Int
+
+  private let filter: [Float]
+  private let window: [Float]
+  private let omega: [Float]
+  private var fft: RealFFT
+
+  // The input: raw (interleaved, from `rawBase`), and its decimated low band (planar, from
+  // `lowBase`, computed up to `lowNext`).
+  private var raw: [Float] = []
+  private var rawBase = 0
+  private(set) var inputEnd = 0
+  private var inputDone = false
+  private var low: [[Float]]
+  private var lowBase = 0
+  private var lowNext = 0
+
+  // The splicing output (interleaved, from `yBase` to `yEnd`), the index of its next decimated
+  // value, and the accumulated difference Z − Y (planar, from `zBase`).
+  private var y: [Float] = []
+  private var yBase = 0
+  private(set) var yEnd = 0
+  private(set) var outputDone = false
+  private var yNext = 0
+  private var z: [[Float]]
+  private var zBase = 0
+  /// The next vocoder frame.
+  private var frame = 0
+  /// The output frames already given out.
+  private(set) var emitted = 0
+
+  // The vocoder's state: the previous frame's analysis position and the channel sum's phases
+  // (analysis and synthesis).
+  private var hasPrevious = false
+  private var previousAt = 0
+  private var previousPhase: [Float]
+  private var previousSynth: [Float]
+  // Scratch.
+  private var frameIn: [Float]
+  private var frameOut: [Float]
+  private var specRe: [[Float]]
+  private var specIm: [[Float]]
+  private var sumRe: [Float]
+  private var sumIm: [Float]
+  private var magnitude: [Float]
+  private var phase: [Float]
+  private var synth: [Float]
+  private var rotation: [Float]
+
+  init(sampleRate: Int, channels: Int) {
+    self.channels = channels
+    let rate = Double(sampleRate)
+    factor = max(1, Int((rate / 5500).rounded()))
+    let decimated = rate / Double(factor)
+    var n = 16
+    while Double(n) * 1.5 < decimated * 0.0464 { n *= 2 }
+    size = n
+    synthesisHop = n / 8
+    // Blackman: transition about 5.5·rate/taps wide, around the cutoff.
+    let half = Int((2.75 * rate / 900).rounded(.up))
+    taps = 2 * half + 1
+    delay = half
+    let cutoff = 1350 / rate
+    var h = [Float](repeating: 0, count: taps)
+    var sum = 0.0
+    var hd = [Double](repeating: 0, count: taps)
+    for i in 0..<taps {
+      let m = Double(i - half)
+      let sinc = m == 0 ? 2 * cutoff : sin(2 * Double.pi * cutoff * m) / (Double.pi * m)
+      let phase = 2 * Double.pi * Double(i) / Double(taps - 1)
+      let w = 0.42 - 0.5 * cos(phase) + 0.08 * cos(2 * phase)
+      hd[i] = sinc * w
+      sum += hd[i]
+    }
+    for i in 0..<taps { h[i] = Float(hd[i] / sum) }
+    filter = h
+    window = (0..<n).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(n))) }
+    omega = (0...(n / 2)).map { Float(2 * Double.pi * Double($0) / Double(n)) }
+    fft = RealFFT(size: n)
+    outputAhead = delay + (n / 2 + 2) * factor + 1
+    inputAhead = (n / 2 + 2) * factor + delay + 1
+    low = Array(repeating: [], count: channels)
+    z = Array(repeating: [], count: channels)
+    previousPhase = [Float](repeating: 0, count: n / 2 + 1)
+    previousSynth = previousPhase
+    frameIn = [Float](repeating: 0, count: n)
+    frameOut = frameIn
+    specRe = Array(repeating: previousPhase, count: channels)
+    specIm = specRe
+    sumRe = previousPhase
+    sumIm = previousPhase
+    magnitude = previousPhase
+    phase = previousPhase
+    synth = previousPhase
+    rotation = previousPhase
+    reset()
+  }
+
+  mutating func reset() {
+    raw.removeAll(keepingCapacity: true)
+    rawBase = 0
+    inputEnd = 0
+    inputDone = false
+    y.removeAll(keepingCapacity: true)
+    yBase = 0
+    yEnd = 0
+    outputDone = false
+    emitted = 0
+    hasPrevious = false
+    // The first decimated output value any output frame reads, and the first vocoder frame
+    // that reaches it.
+    let first = -((delay + factor - 1) / factor)
+    yNext = first
+    frame = Int((Double(first - size / 2) / Double(synthesisHop)).rounded(.down))
+    zBase = frame * synthesisHop - size / 2
+    lowBase = 0
+    lowNext = 0
+    for c in 0..<channels {
+      low[c].removeAll(keepingCapacity: true)
+      z[c].removeAll(keepingCapacity: true)
+    }
+  }
+
+  /// Appends input frames (interleaved, already cleaned of non-finite values by the caller or
+  /// not: non-finite values become 0).
+  mutating func pushInput(_ src: UnsafePointer<Float>, _ n: Int) {
+    for i in 0..<(n * channels) {
+      let v = src[i]
+      raw.append(v.isFinite ? v : 0)
+    }
+    inputEnd += n
+  }
+
+  mutating func finishInput() { inputDone = true }
+
+  /// Appends splicing output frames.
+  mutating func pushOutput(_ src: UnsafePointer<Float>, _ n: Int) {
+    for i in 0..<(n * channels) { y.append(src[i]) }
+    yEnd += n
+  }
+
+  /// Marks the end of the splicing output: frames from `yEnd` on are silence.
+  mutating func finishOutput() { outputDone = true }
+
+  @inline(__always)
+  private func rawValue(_ t: Int, _ c: Int) -> Float {
+    guard t >= 0 && t < inputEnd else { return 0 }
+    return raw[(t - rawBase) * channels + c]
+  }
+
+  @inline(__always)
+  private func yValue(_ t: Int, _ c: Int) -> Float {
+    guard t >= 0 && t < yEnd else { return 0 }
+    return y[(t - yBase) * channels + c]
+  }
+
+  /// Decimated low band of the input, as far as the input allows.
+  private mutating func advanceLow(through needed: Int) {
+    while lowNext <= needed {
+      let last = lowNext * factor + delay
+      guard last < inputEnd || inputDone else { break }
+      for c in 0..<channels {
+        var s: Float = 0
+        for k in 0..<taps { s += filter[k] * rawValue(last - k, c) }
+        low[c].append(s)
+      }
+      lowNext += 1
+    }
+  }
+
+  /// Decimated low band of the splicing output, subtracted from the difference.
+  private mutating func advanceOutputLow(through needed: Int) {
+    while yNext <= needed {
+      let last = yNext * factor + delay
+      guard last < yEnd || outputDone else { break }
+      let at = yNext - zBase
+      ensureZ(at + 1)
+      for c in 0..<channels {
+        var s: Float = 0
+        for k in 0..<taps { s += filter[k] * yValue(last - k, c) }
+        z[c][at] -= s
+      }
+      yNext += 1
+    }
+  }
+
+  private mutating func ensureZ(_ count: Int) {
+    if z[0].count < count {
+      for c in 0..<channels {
+        z[c].append(contentsOf: repeatElement(0, count: count - z[c].count))
+      }
+    }
+  }
+
+  /// Runs the vocoder frames whose map position is known (before `yEnd`, or any after the end
+  /// of the splicing output) and whose input is there, up to frames centred at `limit`.
+  private mutating func advanceFrames(map: borrowing MediaTimeMap, upTo limit: Int) {
+    while true {
+      let centre = frame * synthesisHop
+      let at = centre * factor
+      guard at <= limit else { break }
+      guard at < yEnd || outputDone else { break }
+      let position = map.inputFrame(forOutputFrame: Double(at)) / Double(factor)
+      let a = Int(position.rounded())
+      let end = a + size / 2
+      if lowNext < end { advanceLow(through: end) }
+      guard lowNext >= end else { break }
+      runFrame(centre: centre, analysis: a)
+      frame += 1
+    }
+  }
+
+  private mutating func runFrame(centre: Int, analysis a: Int) {
+    let n = size
+    let bins = n / 2 + 1
+    for i in 0..<bins {
+      sumRe[i] = 0
+      sumIm[i] = 0
+    }
+    for c in 0..<channels {
+      for i in 0..<n {
+        let idx = a - n / 2 + i
+        let v: Float = idx >= lowBase && idx < lowNext ? low[c][idx - lowBase] : 0
+        frameIn[i] = v * window[i]
+      }
+      frameIn.withUnsafeBufferPointer { src in
+        specRe[c].withUnsafeMutableBufferPointer { r in
+          specIm[c].withUnsafeMutableBufferPointer { m in
+            fft.forward(src.baseAddress!, real: r.baseAddress!, imaginary: m.baseAddress!)
+          }
+        }
+      }
+      for i in 0..<bins {
+        sumRe[i] += specRe[c][i]
+        sumIm[i] += specIm[c][i]
+      }
+    }
+    for i in 0..<bins {
+      magnitude[i] = sumRe[i] * sumRe[i] + sumIm[i] * sumIm[i]
+      phase[i] = atan2f(sumIm[i], sumRe[i])
+    }
+    if !hasPrevious {
+      for i in 0..<bins {
+        rotation[i] = 0
+        synth[i] = phase[i]
+      }
+      hasPrevious = true
+    } else {
+      let step = Float(a - previousAt)
+      let hop = Float(synthesisHop)
+      // The synthesis phase advance of every bin, from its measured frequency.
+      for i in 0..<bins {
+        let advance: Float
+        if step > 0 {
+          var deviation = phase[i] - previousPhase[i] - omega[i] * step
+          deviation -= 2 * Float.pi * (deviation / (2 * Float.pi)).rounded()
+          advance = omega[i] + deviation / step
+        } else {
+          advance = omega[i]
+        }
+        synth[i] = previousSynth[i] + advance * hop
+      }
+      // Identity phase locking: each peak's region turns by the peak's angle.
+      var start = 0
+      var peak = -1
+      var peaks = 0
+      var i = 1
+      while i <= bins {
+        let isPeak =
+          i < bins - 1 && magnitude[i] > magnitude[i - 1] && magnitude[i] >= magnitude[i + 1]
+        if isPeak || i == bins {
+          let boundary: Int
+          if i == bins {
+            boundary = bins
+          } else if peak < 0 {
+            boundary = 0
+          } else {
+            boundary = (peak + i) / 2 + 1
+          }
+          if peak >= 0 {
+            var r = synth[peak] - phase[peak]
+            r -= 2 * Float.pi * (r / (2 * Float.pi)).rounded()
+            for b in start..<boundary { rotation[b] = r }
+          } else {
+            for b in start..<boundary { rotation[b] = 0 }
+          }
+          start = boundary
+          peak = i
+          if isPeak { peaks += 1 }
+        }
+        i += 1
+      }
+      if peaks == 0 {
+        for b in 0..<bins { rotation[b] = synth[b] - phase[b] }
+      }
+      for b in 0..<bins { synth[b] = phase[b] + rotation[b] }
+    }
+    previousAt = a
+    for b in 0..<bins {
+      previousPhase[b] = phase[b]
+      previousSynth[b] = synth[b]
+    }
+    // Every channel turned by the same angles, overlap-added (Hann², hop n/8: gain 3).
+    let first = centre - n / 2 - zBase
+    ensureZ(first + n)
+    let gain: Float = 1 / 3
+    for c in 0..<channels {
+      for b in 0..<bins {
+        let cr = cosf(rotation[b])
+        let sr = sinf(rotation[b])
+        let re = specRe[c][b]
+        let im = specIm[c][b]
+        specRe[c][b] = re * cr - im * sr
+        specIm[c][b] = re * sr + im * cr
+      }
+      specRe[c].withUnsafeBufferPointer { r in
+        specIm[c].withUnsafeBufferPointer { m in
+          frameOut.withUnsafeMutableBufferPointer { o in
+            fft.inverse(real: r.baseAddress!, imaginary: m.baseAddress!, into: o.baseAddress!)
+          }
+        }
+      }
+      for i in 0..<n {
+        z[c][first + i] += frameOut[i] * window[i] * gain
+      }
+    }
+  }
+
+  /// Whether output frame `t` can be final, given the map and the input pushed: the splicing
+  /// output reaches `outputAhead` frames past it and the input `inputAhead` frames past where
+  /// the map puts that frame.
+  func ready(_ t: Int, map: borrowing MediaTimeMap, total: Int?) -> Bool {
+    if let total { return t < total }
+    guard t + outputAhead < yEnd else { return false }
+    let needed = map.inputFrame(forOutputFrame: Double(t + outputAhead)) + Double(inputAhead)
+    return needed <= Double(inputEnd)
+  }
+
+  /// Writes output frames from `emitted` on, up to `count`, while they are final; returns how
+  /// many.
+  mutating func emit(
+    into out: UnsafeMutablePointer<Float>, count: Int, map: borrowing MediaTimeMap, total: Int?
+  ) -> Int {
+    var written = 0
+    while written < count && ready(emitted, map: map, total: total) {
+      let t = emitted
+      // The vocoder frames and decimated values this frame reads.
+      let lastK = Int((Double(t + delay) / Double(factor)).rounded(.down))
+      if yNext <= lastK { advanceOutputLow(through: lastK) }
+      let lastCentre = (lastK + size / 2) * factor
+      advanceFrames(map: map, upTo: lastCentre)
+      guard yNext > lastK, frame * synthesisHop * factor > lastCentre else { break }
+      let firstK = Int((Double(t - delay) / Double(factor)).rounded(.up))
+      for c in 0..<channels {
+        var s: Float = 0
+        var k = firstK
+        while k <= lastK {
+          s += z[c][k - zBase] * filter[t - k * factor + delay]
+          k += 1
+        }
+        out[written * channels + c] = yValue(t, c) + Float(factor) * s
+      }
+      written += 1
+      emitted += 1
+    }
+    trim()
+    return written
+  }
+
+  /// Drops what no later frame reads.
+  private mutating func trim() {
+    let yKeep = min(emitted, yNext * factor - delay) - 1
+    if yKeep - yBase > 4096 {
+      let k = min(yKeep, yEnd) - yBase
+      if k > 0 {
+        y.removeFirst(k * channels)
+        yBase += k
+      }
+    }
+    let zKeep = Int((Double(emitted - delay) / Double(factor)).rounded(.down)) - 1
+    let zDrop = min(zKeep, frame * synthesisHop - size / 2) - zBase
+    if zDrop > 1024 {
+      for c in 0..<channels { z[c].removeFirst(min(zDrop, z[c].count)) }
+      zBase += zDrop
+    }
+    // The input: the next frame reads from where the map puts it, less half a window.
+    let lowKeep = previousAt - size / 2 - 1
+    if hasPrevious && lowKeep - lowBase > 1024 {
+      let k = min(lowKeep, lowNext) - lowBase
+      for c in 0..<channels { low[c].removeFirst(k) }
+      lowBase += k
+    }
+    let rawKeep = lowNext * factor + delay - taps - 1
+    if rawKeep - rawBase > 8192 {
+      let k = min(rawKeep, inputEnd) - rawBase
+      if k > 0 {
+        raw.removeFirst(k * channels)
+        rawBase += k
+      }
+    }
+  }
+}
