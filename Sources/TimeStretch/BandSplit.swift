@@ -23,7 +23,16 @@
 /// channel's bin is turned by the same angle, so level and phase differences between channels
 /// are kept exactly.
 struct BandSplit {
+  /// Seconds before an onset over which the low band is the splicing stage's (the vocoder's
+  /// window reaches 23 ms ahead), and after it.
+  static let holdBefore = 0.02
+  static let holdAfter = 0.002
+  /// Seconds over which the vocoder's low band fades back in.
+  static let fade = 0.006
+  /// How many times the energy before it an onset's low band must have to be held.
+  static let contrast: Float = 100
   let channels: Int
+  let rate: Int
   /// The decimation factor.
   let factor: Int
   /// The vocoder's frame size (decimated frames).
@@ -66,6 +75,15 @@ struct BandSplit {
   private var frame = 0
   /// The output frames already given out.
   private(set) var emitted = 0
+  /// The output frames of the onsets the splicing stage played, oldest first: around each, the
+  /// low band is the splicing stage's own (the vocoder would smear the attack over its
+  /// window).
+  private var onsets: [Int] = []
+  /// Output frames around an onset where the low band is the splicing stage's alone, and over
+  /// which the vocoder's fades back in.
+  let onsetHold: Int
+  let onsetFade: Int
+  let onsetAfter: Int
 
   // The vocoder's state: the previous frame's analysis position and the channel sum's phases
   // (analysis and synthesis).
@@ -84,9 +102,11 @@ struct BandSplit {
   private var phase: [Float]
   private var synth: [Float]
   private var rotation: [Float]
+  private var weights: [Float]
 
   init(sampleRate: Int, channels: Int) {
     self.channels = channels
+    self.rate = sampleRate
     let rate = Double(sampleRate)
     factor = max(1, Int((rate / 5500).rounded()))
     let decimated = rate / Double(factor)
@@ -115,7 +135,10 @@ struct BandSplit {
     window = (0..<n).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(n))) }
     omega = (0...(n / 2)).map { Float(2 * Double.pi * Double($0) / Double(n)) }
     fft = RealFFT(size: n)
-    outputAhead = delay + (n / 2 + 2) * factor + 1
+    onsetHold = Int(rate * Self.holdBefore)
+    onsetAfter = Int(rate * Self.holdAfter)
+    onsetFade = Int(rate * Self.fade)
+    outputAhead = max(delay + (n / 2 + 2) * factor + 1, max(onsetHold, onsetAfter) + onsetFade + Int(rate * 0.012))
     inputAhead = (n / 2 + 2) * factor + delay + 1
     low = Array(repeating: [], count: channels)
     z = Array(repeating: [], count: channels)
@@ -131,6 +154,7 @@ struct BandSplit {
     phase = previousPhase
     synth = previousPhase
     rotation = previousPhase
+    weights = [Float](repeating: 0, count: taps / factor + 2)
     reset()
   }
 
@@ -144,6 +168,7 @@ struct BandSplit {
     yEnd = 0
     outputDone = false
     emitted = 0
+    onsets.removeAll(keepingCapacity: true)
     hasPrevious = false
     // The first decimated output value any output frame reads, and the first vocoder frame
     // that reaches it.
@@ -175,6 +200,56 @@ struct BandSplit {
   mutating func pushOutput(_ src: UnsafePointer<Float>, _ n: Int) {
     for i in 0..<(n * channels) { y.append(src[i]) }
     yEnd += n
+  }
+
+  /// Records an onset at input frame `input`, played at output frame `frame`, when its low
+  /// band stands out of what came before it (`onsetContrast` times the mean energy of the 25 ms
+  /// before it in its first 10 ms): where the vocoder's window would be heard echoing it
+  /// early, over quiet. Under sustained low sound (a kick over a bass line) the vocoder's low
+  /// band is kept: there its echo is masked, and switching between the two stages' low bands,
+  /// whose phases differ, would dip the sustained sound.
+  mutating func addOnset(input: Int, frame: Int) {
+    // Both measured clear of the filter's reach (`delay`) around the onset.
+    let before = lowEnergy(
+      from: input - delay - Int(0.025 * Double(rate)), to: input - delay - 2 * factor)
+    let after = lowEnergy(from: input - delay, to: input + Int(0.01 * Double(rate)))
+    guard after > Self.contrast * before else { return }
+    onsets.append(frame)
+  }
+
+  /// The mean energy of the channels' low band, summed, between input frames `from` and `to`.
+  private mutating func lowEnergy(from: Int, to: Int) -> Float {
+    let last = Int((Double(to) / Double(factor)).rounded(.down))
+    if lowNext <= last { advanceLow(through: last) }
+    var first = Int((Double(from) / Double(factor)).rounded(.up))
+    first = max(first, lowBase)
+    let end = min(last + 1, lowNext)
+    guard end > first else { return 0 }
+    var e: Float = 0
+    for i in first..<end {
+      var v: Float = 0
+      for c in 0..<channels { v += low[c][i - lowBase] }
+      e += v * v
+    }
+    return e / Float(end - first)
+  }
+
+  /// The weight of the vocoder's low band at decimated output index `k`: 0 within
+  /// ``onsetHold`` of an onset, rising to 1 over ``onsetFade`` after that.
+  @inline(__always)
+  private func weight(_ k: Int) -> Float {
+    let t = k * factor
+    var w: Float = 1
+    for o in onsets {
+      // Before the onset (where the vocoder's window would echo it early) the hold is
+      // `onsetHold`; after it, `onsetAfter`.
+      let d = t < o ? o - t - onsetHold : t - o - onsetAfter
+      if d <= 0 { return 0 }
+      if d < onsetFade {
+        w = min(w, Float(0.5 - 0.5 * cos(Double.pi * Double(d) / Double(onsetFade))))
+      }
+    }
+    return w
   }
 
   /// Marks the end of the splicing output: frames from `yEnd` on are silence.
@@ -389,11 +464,12 @@ struct BandSplit {
       advanceFrames(map: map, upTo: lastCentre)
       guard yNext > lastK, frame * synthesisHop * factor > lastCentre else { break }
       let firstK = Int((Double(t - delay) / Double(factor)).rounded(.up))
+      for k in firstK...lastK { weights[k - firstK] = weight(k) }
       for c in 0..<channels {
         var s: Float = 0
         var k = firstK
         while k <= lastK {
-          s += z[c][k - zBase] * filter[t - k * factor + delay]
+          s += weights[k - firstK] * z[c][k - zBase] * filter[t - k * factor + delay]
           k += 1
         }
         out[written * channels + c] = yValue(t, c) + Float(factor) * s
@@ -414,6 +490,10 @@ struct BandSplit {
         y.removeFirst(k * channels)
         yBase += k
       }
+    }
+    let onsetKeep = emitted - max(onsetHold, onsetAfter) - onsetFade - delay - factor
+    if let first = onsets.first, first < onsetKeep {
+      onsets.removeAll { $0 < onsetKeep }
     }
     let zKeep = Int((Double(emitted - delay) / Double(factor)).rounded(.down)) - 1
     let zDrop = min(zKeep, frame * synthesisHop - size / 2) - zBase

@@ -50,3 +50,28 @@ import Testing
     #expect(error < 1e-5)
   }
 }
+
+/// A 440 Hz tone stretched in blocks comes out at the exact length, at its level.
+@Test(arguments: [0.5, 1.5, 3.0])
+func bandSplitKeepsLengthAndLevel(speed: Double) throws {
+  let rate = 44_100
+  let frames = rate
+  let input = (0..<frames).flatMap { i -> [Float] in
+    let v = Float(0.5 * sin(2 * Double.pi * 440 * Double(i) / Double(rate)))
+    return [v, 0.5 * v]
+  }
+  var s = try TimeStretcher(sampleRate: rate, channels: 2, speed: speed)
+  let out = s.process(input: input)
+  let expected = Int((Double(frames) / speed).rounded())
+  #expect(out.count / 2 == expected)
+  let n = out.count / 2
+  var e0 = 0.0
+  var e1 = 0.0
+  for i in (n / 4)..<(3 * n / 4) {
+    e0 += Double(out[2 * i] * out[2 * i])
+    e1 += Double(out[2 * i + 1] * out[2 * i + 1])
+  }
+  let rms = (e0 / Double(n / 2)).squareRoot()
+  #expect(abs(rms - 0.5 / 2.0.squareRoot()) < 0.01)
+  #expect(abs(10 * log10(e0 / e1) - 20 * log10(2.0)) < 0.01)
+}
