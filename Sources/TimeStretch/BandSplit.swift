@@ -29,6 +29,15 @@ struct BandSplit {
   static let holdAfter = 0.002
   /// Seconds over which the vocoder's low band fades back in.
   static let fade = 0.006
+  /// A peak counts as tonal above this many times its neighbourhood's mean power.
+  static let peakOverLocal: Float = envF("BS_P", 3)
+  /// The tonal share of the energy mapped to 0 and to 1.
+  static let noiseShare: Float = envF("BS_N", 0.4)
+  static let toneShare: Float = envF("BS_T", 0.7)
+  static func envF(_ n: String, _ d: Float) -> Float {
+    guard let p = getenv(n) else { return d }
+    return Float(String(cString: p)) ?? d
+  }
   /// How many times the energy before it an onset's low band must have to be held.
   static let contrast: Float = 100
   let channels: Int
@@ -102,6 +111,10 @@ struct BandSplit {
   private var phase: [Float]
   private var synth: [Float]
   private var rotation: [Float]
+  /// Each recent vocoder frame's tonality (see ``tonality()``), by frame index modulo 64.
+  private var tonalities = [Float](repeating: 0, count: 64)
+  /// The highest bin of the low band (1.8 kHz).
+  private let topBin: Int
   private var weights: [Float]
 
   init(sampleRate: Int, channels: Int) {
@@ -135,6 +148,7 @@ struct BandSplit {
     window = (0..<n).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(n))) }
     omega = (0...(n / 2)).map { Float(2 * Double.pi * Double($0) / Double(n)) }
     fft = RealFFT(size: n)
+    topBin = min(n / 2, Int(1800 / decimated * Double(n)))
     onsetHold = Int(rate * Self.holdBefore)
     onsetAfter = Int(rate * Self.holdAfter)
     onsetFade = Int(rate * Self.fade)
@@ -169,6 +183,7 @@ struct BandSplit {
     outputDone = false
     emitted = 0
     onsets.removeAll(keepingCapacity: true)
+    for i in tonalities.indices { tonalities[i] = 0 }
     hasPrevious = false
     // The first decimated output value any output frame reads, and the first vocoder frame
     // that reaches it.
@@ -288,10 +303,22 @@ struct BandSplit {
       guard last < yEnd || outputDone else { break }
       let at = yNext - zBase
       ensureZ(at + 1)
+      // The splicing output's low band counts where the vocoder's frames stood aside: what
+      // their windows leave at this point, weighted by each frame's tonality.
+      var weight: Float = 0
+      let firstFrame = Int((Double(yNext - size / 2 + 1) / Double(synthesisHop)).rounded(.up))
+      var j = firstFrame
+      while j * synthesisHop - size / 2 <= yNext {
+        let i = yNext - (j * synthesisHop - size / 2)
+        if i >= 0 && i < size {
+          weight += tonalities[j & 63] * window[i] * window[i] / 3
+        }
+        j += 1
+      }
       for c in 0..<channels {
         var s: Float = 0
         for k in 0..<taps { s += filter[k] * yValue(last - k, c) }
-        z[c][at] -= s
+        z[c][at] -= weight * s
       }
       yNext += 1
     }
@@ -414,9 +441,11 @@ struct BandSplit {
       previousSynth[b] = synth[b]
     }
     // Every channel turned by the same angles, overlap-added (Hann², hop n/8: gain 3).
+    let tonal = tonality()
+    tonalities[(centre / synthesisHop) & 63] = tonal
     let first = centre - n / 2 - zBase
     ensureZ(first + n)
-    let gain: Float = 1 / 3
+    let gain: Float = tonal / 3
     for c in 0..<channels {
       for b in 0..<bins {
         let cr = cosf(rotation[b])
@@ -439,6 +468,35 @@ struct BandSplit {
     }
   }
 
+  /// How tonal the channel sum's low band is in this frame, 0 to 1: the share of its energy in
+  /// spectral peaks standing ``peakOverLocal`` times above the mean of the seven bins around
+  /// them (and the peaks' neighbours), mapped from ``noiseShare`` (0: noise, whose peaks hold
+  /// about a third of it) to ``toneShare`` (1). Noise-like frames are left to the splicing
+  /// stage, which keeps their level and their timing; the vocoder's frames add up out of phase
+  /// there, losing level (about 2 dB on pink noise) and any waveform that maps to the input.
+  private func tonality() -> Float {
+    var total: Float = 0
+    var peaks: Float = 0
+    let top = topBin
+    for b in 1..<top { total += magnitude[b] }
+    guard total > 1e-20 else { return 0 }
+    var b = 2
+    while b < top - 1 {
+      if magnitude[b] > magnitude[b - 1] && magnitude[b] >= magnitude[b + 1] {
+        var local: Float = 0
+        for i in max(0, b - 3)...min(top, b + 3) { local += magnitude[i] }
+        local /= Float(min(top, b + 3) - max(0, b - 3) + 1)
+        if magnitude[b] > Self.peakOverLocal * local {
+          peaks += magnitude[b - 1] + magnitude[b] + magnitude[b + 1]
+        }
+      }
+      b += 1
+    }
+    let share = peaks / total
+    if getenv("BS_DEBUG") != nil { print("share", share) }
+    return min(1, max(0, (share - Self.noiseShare) / (Self.toneShare - Self.noiseShare)))
+  }
+
   /// Whether output frame `t` can be final, given the map and the input pushed: the splicing
   /// output reaches `outputAhead` frames past it and the input `inputAhead` frames past where
   /// the map puts that frame.
@@ -459,10 +517,11 @@ struct BandSplit {
       let t = emitted
       // The vocoder frames and decimated values this frame reads.
       let lastK = Int((Double(t + delay) / Double(factor)).rounded(.down))
-      if yNext <= lastK { advanceOutputLow(through: lastK) }
       let lastCentre = (lastK + size / 2) * factor
       advanceFrames(map: map, upTo: lastCentre)
-      guard yNext > lastK, frame * synthesisHop * factor > lastCentre else { break }
+      guard frame * synthesisHop * factor > lastCentre else { break }
+      if yNext <= lastK { advanceOutputLow(through: lastK) }
+      guard yNext > lastK else { break }
       let firstK = Int((Double(t - delay) / Double(factor)).rounded(.up))
       for k in firstK...lastK { weights[k - firstK] = weight(k) }
       for c in 0..<channels {

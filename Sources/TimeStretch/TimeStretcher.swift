@@ -48,6 +48,18 @@
 /// skipped, as long as they are at least 25 ms of output apart; closer ones (applause) are
 /// played as any other sound, so that a dense texture is not turned into a string of attacks.
 ///
+/// Below about 1.2 kHz the output is a phase vocoder's instead (see ``BandSplit``): 46 ms
+/// windows, a phase advance locked to spectral peaks and common to every channel, reading the
+/// input where the same media-time map puts each frame, decimated to about 5.5 kHz. Spliced
+/// segments cut a bass line or a chord's low partials at one offset a segment; the vocoder
+/// keeps each partial's phase running, which is closer to the ideal (spectral convergence on
+/// StretchQuality's music mix 0.375/0.327/0.358/0.331 at 0.5/1.5/2/3x against 0.410/0.356/
+/// 0.410/0.416 spliced). The split is complementary (the splicing output less its low band,
+/// plus the vocoder's: flat where the two agree) and zero-phase, so the bands line up to the
+/// frame. Around an onset whose low band stands out of quiet (a click, a drum after a rest),
+/// the low band stays the splicing stage's, which plays the attack once and in place; the
+/// vocoder's window would echo it up to 23 ms early.
+///
 /// Timeline: a segment plays its input at the input's own rate, so within it the media time runs
 /// at slope 1 rather than at the speed (±2.5 ms × |1 − speed| around its centre's), and the
 /// centre plays its media on the map plus the offset. Measured on band-limited noise with the
@@ -605,14 +617,18 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     try setSpeed(newSpeed, atInputFrame: Int(frame.rounded()))
   }
 
-  /// The algorithmic latency in input frames: how much input beyond a position must be pushed
-  /// before the output up to that position can be pulled, at every supported speed.
+  /// The algorithmic latency in input frames at the current speed: how much input beyond a
+  /// position must be pushed before the output up to that position can be pulled. The
+  /// splicing stage's reach, plus the low band's (see ``BandSplit``): its output waits for
+  /// the splicing output about 38 ms ahead (the vocoder's half window and the hold before
+  /// onsets), at the speed, and for input half a vocoder window (23 ms) ahead of that.
   public var latencyFrames: Int {
     reach + Int((Double(bands.outputAhead) * speed).rounded(.up)) + bands.inputAhead
   }
 
-  /// The algorithmic latency in seconds (``latencyFrames`` / ``sampleRate``); about 25 ms (35 ms
-  /// for a stretcher created below 0.7x, whose segments are twice as long).
+  /// The algorithmic latency in seconds (``latencyFrames`` / ``sampleRate``); about 90 ms at
+  /// 1x (100 ms for a stretcher created below 0.7x, whose segments are twice as long), 170 ms
+  /// at 3x.
   public var latencySeconds: Double { Double(latencyFrames) / Double(sampleRate) }
 
   /// The output frames pulled since the start of the stream (or the last ``reset()``).

@@ -204,10 +204,12 @@ func pitchIsPreserved(speed: Double) throws {
   #expect(abs(s.mediaTime(forOutputFrame: pulled) - 5) < 0.5 / Double(rate) * 4)
 }
 
-@Test func latencyIsAtMostThirtyMilliseconds() throws {
+/// The splicing stage's 25 ms, the low band's vocoder window (half of 46 ms, on each side)
+/// and the hold kept ahead of onsets: under a tenth of a second at 1x.
+@Test func latencyIsAtMostATenthOfASecond() throws {
   for rate in [8000, 22_050, 44_100, 48_000, 96_000, 192_000] {
     let s = try TimeStretcher(sampleRate: rate, channels: 2, speed: 1)
-    #expect(s.latencySeconds <= 0.030)
+    #expect(s.latencySeconds <= 0.100)
     #expect(s.latencyFrames > 0)
   }
 }
