@@ -4,16 +4,17 @@
   import Darwin
 #endif
 
-/// The low-band stage: the band below about 1.2 kHz of the splicing stretcher's output is
-/// replaced by a phase-locked phase vocoder's stretch of the input's low band.
+/// The low-band stage: below about 1.2 kHz, where the low band is tonal, the splicing
+/// stretcher's output is replaced by a phase-locked phase vocoder's stretch of the input.
 ///
 /// Both run decimated (to about 5.5 kHz) through the same linear-phase low-pass `h` (a
 /// Blackman-windowed sinc, flat to about 0.9 kHz and down by 74 dB from about 1.8 kHz). With
 /// `y` the splicing output, `Y = D(y)` its decimated low band and `Z` the vocoder's stretch of
-/// `D(x)`, the output is `y + U(Z − Y)`, where `U` interpolates back through `h`: the splicing
-/// output less its low band plus the vocoder's, a split that adds up to `y` itself where the
-/// two agree (no band is lost or counted twice, whatever the crossover's shape). Every filter
-/// is zero-phase (centred), so the bands line up to the frame.
+/// `D(x)` (each frame weighted, see below), the output is `y + U(Z − Y)`, where `U`
+/// interpolates back through `h`: the splicing output less its low band plus the vocoder's, a
+/// split that adds up to `y` itself where the two agree (no band is lost or counted twice,
+/// whatever the crossover's shape). Every filter is zero-phase (centred), so the bands line up
+/// to the frame.
 ///
 /// The vocoder: Hann windows of about 46 ms (256 frames at the decimated rate), a synthesis hop
 /// of an eighth of that; each synthesis frame `j` is centred at output frame `j·hop·M` and reads
@@ -21,7 +22,11 @@
 /// as in the splicing stretcher. Phases follow the channels' sum: each bin takes the phase
 /// advance of the spectral peak whose region it is in (identity phase locking), and every
 /// channel's bin is turned by the same angle, so level and phase differences between channels
-/// are kept exactly.
+/// are kept exactly. Each frame adds `w·(turned spectrum − Y's spectrum in the same window)`,
+/// with `w` the low band's running tonal share mapped to 0...1 (see ``markTonalBins()``): 1 on
+/// chords and bass lines, 0 on noise, whose level and timing the splicing stage keeps. Around
+/// an onset that stands out of quiet in the low band the difference is faded out (see
+/// ``addOnset(input:frame:)``).
 struct BandSplit {
   /// Seconds before an onset over which the low band is the splicing stage's (the vocoder's
   /// window reaches 23 ms ahead), and after it.
@@ -164,7 +169,8 @@ struct BandSplit {
     onsetHold = Int(rate * Self.holdBefore)
     onsetAfter = Int(rate * Self.holdAfter)
     onsetFade = Int(rate * Self.fade)
-    outputAhead = max(2 * delay + (n + 2) * factor + 1, max(onsetHold, onsetAfter) + onsetFade + Int(rate * 0.012))
+    outputAhead = max(
+      2 * delay + (n + 2) * factor + 1, max(onsetHold, onsetAfter) + onsetFade + Int(rate * 0.012))
     inputAhead = (n / 2 + 2) * factor + delay + 1
     low = Array(repeating: [], count: channels)
     z = Array(repeating: [], count: channels)
@@ -289,12 +295,6 @@ struct BandSplit {
 
   /// Marks the end of the splicing output: frames from `yEnd` on are silence.
   mutating func finishOutput() { outputDone = true }
-
-  @inline(__always)
-  private func rawValue(_ t: Int, _ c: Int) -> Float {
-    guard t >= 0 && t < inputEnd else { return 0 }
-    return raw[(t - rawBase) * channels + c]
-  }
 
   @inline(__always)
   private func yValue(_ t: Int, _ c: Int) -> Float {
@@ -482,10 +482,10 @@ struct BandSplit {
     markTonalBins()
     // Every channel turned by the same angles; the difference from the splicing output's
     // spectrum in the same window, weighted, overlap-added (Hann², hop n/8: gain 3).
-    // A frame the vocoder stands aside for adds nothing.
-    guard binWeight[0] > 0 else { return }
     let first = centre - n / 2 - zBase
     ensureZ(first + n)
+    // A frame the vocoder stands aside for adds nothing.
+    guard binWeight[0] > 0 else { return }
     let gain: Float = 1.0 / 3
     for b in 0..<bins {
       rotationCos[b] = cosf(rotation[b])

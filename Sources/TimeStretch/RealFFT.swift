@@ -29,8 +29,12 @@ struct RealFFT {
     precondition(size >= 4 && size & (size - 1) == 0, "RealFFT size must be a power of two")
     self.size = size
     half = size / 2
-    cosTable = (0..<max(1, half / 2)).map { Float(cos(2 * Double.pi * Double($0) / Double(size / 2))) }
-    sinTable = (0..<max(1, half / 2)).map { Float(-sin(2 * Double.pi * Double($0) / Double(size / 2))) }
+    cosTable = (0..<max(1, half / 2)).map {
+      Float(cos(2 * Double.pi * Double($0) / Double(size / 2)))
+    }
+    sinTable = (0..<max(1, half / 2)).map {
+      Float(-sin(2 * Double.pi * Double($0) / Double(size / 2)))
+    }
     splitCos = (0...(size / 2)).map { Float(cos(2 * Double.pi * Double($0) / Double(size))) }
     splitSin = (0...(size / 2)).map { Float(sin(2 * Double.pi * Double($0) / Double(size))) }
     var bits = 0

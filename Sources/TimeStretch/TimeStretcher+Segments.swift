@@ -24,7 +24,8 @@ extension TimeStretcher {
     if lastEmitted != emittedBefore {
       // The onset's output frame: the segment starts at output frame (k − 1)·hop.
       bands.addOnset(
-        input: lastEmitted - preroll, frame: (k - 1) * hop + Int((Double(lastEmitted) - p).rounded()))
+        input: lastEmitted - preroll,
+        frame: (k - 1) * hop + Int((Double(lastEmitted) - p).rounded()))
     }
     addSegment(at: p)
     if k >= 1 {
