@@ -48,17 +48,19 @@
 /// skipped, as long as they are at least 25 ms of output apart; closer ones (applause) are
 /// played as any other sound, so that a dense texture is not turned into a string of attacks.
 ///
-/// Below about 1.2 kHz the output is a phase vocoder's instead (see ``BandSplit``): 46 ms
-/// windows, a phase advance locked to spectral peaks and common to every channel, reading the
-/// input where the same media-time map puts each frame, decimated to about 5.5 kHz. Spliced
-/// segments cut a bass line or a chord's low partials at one offset a segment; the vocoder
-/// keeps each partial's phase running, which is closer to the ideal (spectral convergence on
-/// StretchQuality's music mix 0.375/0.327/0.358/0.331 at 0.5/1.5/2/3x against 0.410/0.356/
-/// 0.410/0.416 spliced). The split is complementary (the splicing output less its low band,
-/// plus the vocoder's: flat where the two agree) and zero-phase, so the bands line up to the
-/// frame. Around an onset whose low band stands out of quiet (a click, a drum after a rest),
-/// the low band stays the splicing stage's, which plays the attack once and in place; the
-/// vocoder's window would echo it up to 23 ms early.
+/// Below about 1.2 kHz, while that band is tonal, the output is a phase vocoder's instead (see
+/// ``BandSplit``): 46 ms windows, a phase advance locked to spectral peaks and common to every
+/// channel, reading the input where the same media-time map puts each frame, decimated to
+/// about 5.5 kHz. Spliced segments cut a bass line or a chord's low partials at one offset a
+/// segment; the vocoder keeps each partial's phase running, which is closer to the ideal
+/// (spectral convergence on StretchQuality's music mix 0.381/0.326/0.357/0.332 at
+/// 0.5/1.5/2/3x against 0.410/0.356/0.410/0.416 spliced). Where the low band is noise the
+/// splicing stage keeps it (its level and timing), the two mixed by the band's running tonal
+/// share. The split is complementary (the splicing output less its low band, plus the
+/// vocoder's: flat where the two agree) and zero-phase, so the bands line up to the frame.
+/// Around an onset whose low band stands out of quiet (a click, a drum after a rest), the low
+/// band stays the splicing stage's, which plays the attack once and in place; the vocoder's
+/// window would echo it up to 23 ms early.
 ///
 /// Timeline: a segment plays its input at the input's own rate, so within it the media time runs
 /// at slope 1 rather than at the speed (±2.5 ms × |1 − speed| around its centre's), and the
