@@ -59,18 +59,22 @@ struct BandSplit {
   /// Input frames needed past where the map puts `outputAhead` frames later.
   let inputAhead: Int
 
-  private let filter: [Float]
-  /// The filter's taps, for the inner loops (owned by `filterStorage`, never freed before the
-  /// stage: see ``FilterStorage``).
+  /// The filter's taps (symmetric), for the inner loops (owned by `filterStorage`, never freed
+  /// before the stage: see ``FilterStorage``).
   private let filterStorage: FilterStorage
   private var filterPointer: UnsafePointer<Float> { UnsafePointer(filterStorage.taps) }
+  /// The interpolator's polyphase rows: row `r` holds `h[taps − 1 − r − i·factor]` for `i` in
+  /// `0..<phaseLength` (0 past the filter's start), the taps that meet consecutive decimated
+  /// values for an output frame `r` frames past the newest tap's phase.
+  private let phaseStorage: FilterStorage
+  private let phaseLength: Int
   private let window: [Float]
   private let omega: [Float]
   private var fft: RealFFT
 
-  // The input: raw (interleaved, from `rawBase`), and its decimated low band (planar, from
+  // The input: raw (planar, from `rawBase`), and its decimated low band (planar, from
   // `lowBase`, computed up to `lowNext`).
-  private var raw: [Float] = []
+  private var raw: [[Float]]
   private var rawBase = 0
   private(set) var inputEnd = 0
   private var inputDone = false
@@ -78,15 +82,17 @@ struct BandSplit {
   private var lowBase = 0
   private var lowNext = 0
 
-  // The splicing output (interleaved, from `yBase` to `yEnd`), the index of its next decimated
-  // value, and the accumulated difference Z − Y (planar, from `zBase`).
-  private var y: [Float] = []
+  // The splicing output (planar, from `yBase` to `yEnd`), the index of its next decimated
+  // value, and the accumulated difference Z − Y (planar, from `zBase`; weighted for onsets
+  // below `weightedNext`, see ``applyWeights(through:)``).
+  private var y: [[Float]]
   private var yBase = 0
   private(set) var yEnd = 0
   private(set) var outputDone = false
   private var yNext = 0
   private var z: [[Float]]
   private var zBase = 0
+  private var weightedNext = 0
   private var yd: [[Float]]
   private var ydBase = 0
   /// The next vocoder frame.
@@ -130,7 +136,6 @@ struct BandSplit {
   private let tonalRate: Float
   /// The highest bin of the low band (1.8 kHz).
   private let topBin: Int
-  private var weights: [Float]
 
   init(sampleRate: Int, channels: Int) {
     self.channels = channels
@@ -158,9 +163,17 @@ struct BandSplit {
       hd[i] = sinc * w
       sum += hd[i]
     }
-    for i in 0..<taps { h[i] = Float(hd[i] / sum) }
-    filter = h
+    // Symmetric to the last bit, so that the taps read forwards are the filter reversed.
+    for i in 0..<taps { h[i] = Float((hd[i] + hd[taps - 1 - i]) / (2 * sum)) }
     filterStorage = FilterStorage(h)
+    phaseLength = (taps - 1) / factor + 1
+    var rows = [Float](repeating: 0, count: factor * phaseLength)
+    for r in 0..<factor {
+      for i in 0..<phaseLength where taps - 1 - r - i * factor >= 0 {
+        rows[r * phaseLength + i] = h[taps - 1 - r - i * factor]
+      }
+    }
+    phaseStorage = FilterStorage(rows)
     window = (0..<n).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(n))) }
     omega = (0...(n / 2)).map { Float(2 * Double.pi * Double($0) / Double(n)) }
     fft = RealFFT(size: n)
@@ -173,6 +186,8 @@ struct BandSplit {
       2 * delay + (n + 2) * factor + 1, max(onsetHold, onsetAfter) + onsetFade + Int(rate * 0.012))
     inputAhead = (n / 2 + 2) * factor + delay + 1
     low = Array(repeating: [], count: channels)
+    raw = Array(repeating: [], count: channels)
+    y = Array(repeating: [], count: channels)
     z = Array(repeating: [], count: channels)
     yd = Array(repeating: [], count: channels)
     previousPhase = [Float](repeating: 0, count: n / 2 + 1)
@@ -187,7 +202,6 @@ struct BandSplit {
     phase = previousPhase
     synth = previousPhase
     rotation = previousPhase
-    weights = [Float](repeating: 0, count: taps / factor + 2)
     binWeight = previousPhase
     rotationCos = previousPhase
     rotationSin = previousPhase
@@ -195,11 +209,9 @@ struct BandSplit {
   }
 
   mutating func reset() {
-    raw.removeAll(keepingCapacity: true)
     rawBase = 0
     inputEnd = 0
     inputDone = false
-    y.removeAll(keepingCapacity: true)
     yBase = 0
     yEnd = 0
     outputDone = false
@@ -216,9 +228,12 @@ struct BandSplit {
     zBase = frame * synthesisHop - size / 2
     yNext = zBase
     ydBase = zBase
+    weightedNext = zBase
     lowBase = 0
     lowNext = 0
     for c in 0..<channels {
+      raw[c].removeAll(keepingCapacity: true)
+      y[c].removeAll(keepingCapacity: true)
       low[c].removeAll(keepingCapacity: true)
       z[c].removeAll(keepingCapacity: true)
       yd[c].removeAll(keepingCapacity: true)
@@ -228,9 +243,15 @@ struct BandSplit {
   /// Appends input frames (interleaved, already cleaned of non-finite values by the caller or
   /// not: non-finite values become 0).
   mutating func pushInput(_ src: UnsafePointer<Float>, _ n: Int) {
-    for i in 0..<(n * channels) {
-      let v = src[i]
-      raw.append(v.isFinite ? v : 0)
+    for c in 0..<channels {
+      let old = raw[c].count
+      raw[c].append(contentsOf: repeatElement(0, count: n))
+      raw[c].withUnsafeMutableBufferPointer { d in
+        for i in 0..<n {
+          let v = src[i * channels + c]
+          d[old + i] = v.isFinite ? v : 0
+        }
+      }
     }
     inputEnd += n
   }
@@ -239,7 +260,13 @@ struct BandSplit {
 
   /// Appends splicing output frames.
   mutating func pushOutput(_ src: UnsafePointer<Float>, _ n: Int) {
-    for i in 0..<(n * channels) { y.append(src[i]) }
+    for c in 0..<channels {
+      let old = y[c].count
+      y[c].append(contentsOf: repeatElement(0, count: n))
+      y[c].withUnsafeMutableBufferPointer { d in
+        for i in 0..<n { d[old + i] = src[i * channels + c] }
+      }
+    }
     yEnd += n
   }
 
@@ -299,29 +326,27 @@ struct BandSplit {
   @inline(__always)
   private func yValue(_ t: Int, _ c: Int) -> Float {
     guard t >= 0 && t < yEnd else { return 0 }
-    return y[(t - yBase) * channels + c]
+    return y[c][t - yBase]
   }
 
-  /// The filter at interleaved samples ending at frame `last` (its newest), channel `c`, of
-  /// `data` whose first frame is `first` and which holds frames up to `end` (exclusive); frames
+  /// The filter at the frames of one channel's `data` ending at frame `last` (its newest),
+  /// where `data` starts at frame `first` and holds frames up to `end` (exclusive); frames
   /// outside count as silence.
   @inline(__always)
-  private func filtered(
-    _ data: UnsafeBufferPointer<Float>, first: Int, end: Int, last: Int, channel c: Int
-  ) -> Float {
+  private func lowPass(_ data: UnsafeBufferPointer<Float>, first: Int, end: Int, last: Int)
+    -> Float
+  {
     let oldest = last - taps + 1
+    guard let base = data.baseAddress else { return 0 }
+    let h = filterPointer
+    if oldest >= first && oldest >= 0 && last < end && last - first < data.count {
+      return dot(h, base + (oldest - first), count: taps)
+    }
     let from = max(oldest, max(first, 0))
-    let to = min(last, end - 1)
+    let to = min(last, min(end, first + data.count) - 1)
     guard from <= to else { return 0 }
     var s: Float = 0
-    var idx = (to - first) * channels + c
-    var k = last - to
-    let h = filterPointer
-    while k <= last - from {
-      s += h[k] * data[idx]
-      idx -= channels
-      k += 1
-    }
+    for i in from...to { s += h[i - oldest] * base[i - first] }
     return s
   }
 
@@ -331,8 +356,8 @@ struct BandSplit {
       let last = lowNext * factor + delay
       guard last < inputEnd || inputDone else { break }
       for c in 0..<channels {
-        let s = raw.withUnsafeBufferPointer {
-          filtered($0, first: rawBase, end: inputEnd, last: last, channel: c)
+        let s = raw[c].withUnsafeBufferPointer {
+          lowPass($0, first: rawBase, end: inputEnd, last: last)
         }
         low[c].append(s)
       }
@@ -347,8 +372,8 @@ struct BandSplit {
       let last = yNext * factor + delay
       guard last < yEnd || outputDone else { break }
       for c in 0..<channels {
-        let s = y.withUnsafeBufferPointer {
-          filtered($0, first: yBase, end: yEnd, last: last, channel: c)
+        let s = y[c].withUnsafeBufferPointer {
+          lowPass($0, first: yBase, end: yEnd, last: last)
         }
         yd[c].append(s)
       }
@@ -404,21 +429,27 @@ struct BandSplit {
         specRe[c].withUnsafeMutableBufferPointer { r in
           specIm[c].withUnsafeMutableBufferPointer { m in
             fft.forward(src.baseAddress!, real: r.baseAddress!, imaginary: m.baseAddress!)
+            sumRe.withUnsafeMutableBufferPointer { sr in
+              sumIm.withUnsafeMutableBufferPointer { si in
+                for i in 0..<bins {
+                  sr[i] += r[i]
+                  si[i] += m[i]
+                }
+              }
+            }
           }
         }
-      }
-      for i in 0..<bins {
-        sumRe[i] += specRe[c][i]
-        sumIm[i] += specIm[c][i]
       }
     }
     for i in 0..<bins {
       magnitude[i] = sumRe[i] * sumRe[i] + sumIm[i] * sumIm[i]
-      phase[i] = atan2f(sumIm[i], sumRe[i])
+      phase[i] = fastAtan2(sumIm[i], sumRe[i])
     }
     if !hasPrevious {
       for i in 0..<bins {
         rotation[i] = 0
+        rotationCos[i] = 1
+        rotationSin[i] = 0
         synth[i] = phase[i]
       }
       hasPrevious = true
@@ -430,12 +461,14 @@ struct BandSplit {
         let advance: Float
         if step > 0 {
           var deviation = phase[i] - previousPhase[i] - omega[i] * step
-          deviation -= 2 * Float.pi * (deviation / (2 * Float.pi)).rounded()
+          deviation -= 2 * Float.pi * nearestInteger(deviation / (2 * Float.pi))
           advance = omega[i] + deviation / step
         } else {
           advance = omega[i]
         }
-        synth[i] = previousSynth[i] + advance * hop
+        // Kept within a turn: a phase that ran on for an hour would have lost its precision.
+        let next = previousSynth[i] + advance * hop
+        synth[i] = next - 2 * Float.pi * nearestInteger(next / (2 * Float.pi))
       }
       // Identity phase locking: each peak's region turns by the peak's angle.
       var start = 0
@@ -456,10 +489,20 @@ struct BandSplit {
           }
           if peak >= 0 {
             var r = synth[peak] - phase[peak]
-            r -= 2 * Float.pi * (r / (2 * Float.pi)).rounded()
-            for b in start..<boundary { rotation[b] = r }
+            r -= 2 * Float.pi * nearestInteger(r / (2 * Float.pi))
+            let cr = cosf(r)
+            let sr = sinf(r)
+            for b in start..<boundary {
+              rotation[b] = r
+              rotationCos[b] = cr
+              rotationSin[b] = sr
+            }
           } else {
-            for b in start..<boundary { rotation[b] = 0 }
+            for b in start..<boundary {
+              rotation[b] = 0
+              rotationCos[b] = 1
+              rotationSin[b] = 0
+            }
           }
           start = boundary
           peak = i
@@ -468,7 +511,11 @@ struct BandSplit {
         i += 1
       }
       if peaks == 0 {
-        for b in 0..<bins { rotation[b] = synth[b] - phase[b] }
+        for b in 0..<bins {
+          rotation[b] = synth[b] - phase[b]
+          rotationCos[b] = cosf(rotation[b])
+          rotationSin[b] = sinf(rotation[b])
+        }
       }
       for b in 0..<bins { synth[b] = phase[b] + rotation[b] }
     }
@@ -487,10 +534,6 @@ struct BandSplit {
     // A frame the vocoder stands aside for adds nothing.
     guard binWeight[0] > 0 else { return }
     let gain: Float = 1.0 / 3
-    for b in 0..<bins {
-      rotationCos[b] = cosf(rotation[b])
-      rotationSin[b] = sinf(rotation[b])
-    }
     for c in 0..<channels {
       yd[c].withUnsafeBufferPointer { src in
         let from = centre - n / 2 - ydBase
@@ -583,50 +626,101 @@ struct BandSplit {
     return needed <= Double(inputEnd)
   }
 
+  /// How many output frames from `emitted` on, up to `count`, are final (see
+  /// ``ready(_:map:total:)``, which holds for a frame only if it holds for every frame before).
+  private func readyRun(_ count: Int, map: borrowing MediaTimeMap, total: Int?) -> Int {
+    if let total { return max(0, min(count, total - emitted)) }
+    guard count > 0, ready(emitted, map: map, total: nil) else { return 0 }
+    if ready(emitted + count - 1, map: map, total: nil) { return count }
+    var below = 1
+    var above = count
+    while above - below > 1 {
+      let middle = (below + above) / 2
+      if ready(emitted + middle - 1, map: map, total: nil) { below = middle } else { above = middle }
+    }
+    return below
+  }
+
+  /// Weighs the differences up to decimated index `k` (final by then: every vocoder frame that
+  /// reaches them has run, and every onset whose hold reaches them is known) by ``weight(_:)``,
+  /// once each.
+  private mutating func applyWeights(through k: Int) {
+    guard weightedNext <= k else { return }
+    if !onsets.isEmpty {
+      for j in max(weightedNext, zBase)...k {
+        let w = weight(j)
+        if w != 1 {
+          for c in 0..<channels where j - zBase < z[c].count { z[c][j - zBase] *= w }
+        }
+      }
+    }
+    weightedNext = k + 1
+  }
+
   /// Writes output frames from `emitted` on, up to `count`, while they are final; returns how
   /// many.
   mutating func emit(
     into out: UnsafeMutablePointer<Float>, count: Int, map: borrowing MediaTimeMap, total: Int?
   ) -> Int {
-    var written = 0
-    while written < count && ready(emitted, map: map, total: total) {
-      let t = emitted
-      // The vocoder frames and decimated values this frame reads.
-      let lastK = Int((Double(t + delay) / Double(factor)).rounded(.down))
-      let lastCentre = (lastK + size / 2) * factor
-      advanceFrames(map: map, upTo: lastCentre)
-      guard frame * synthesisHop * factor > lastCentre else { break }
-      let firstK = Int((Double(t - delay) / Double(factor)).rounded(.up))
-      if onsets.isEmpty {
-        for k in firstK...lastK { weights[k - firstK] = 1 }
-      } else {
-        for k in firstK...lastK { weights[k - firstK] = weight(k) }
-      }
-      let h = filterPointer
-      let count = lastK - firstK + 1
-      for c in 0..<channels {
-        let s = z[c].withUnsafeBufferPointer { zc in
-          weights.withUnsafeBufferPointer { wt in
-            var s: Float = 0
-            var i = 0
-            var tap = t - firstK * factor + delay
-            var at = firstK - zBase
-            while i < count {
-              s += wt[i] * zc[at] * h[tap]
-              i += 1
-              at += 1
-              tap -= factor
+    var run = readyRun(count, map: map, total: total)
+    guard run > 0 else { return 0 }
+    // The vocoder frames and decimated values the run's last frame reads (the frames before it
+    // read fewer).
+    var lastK = floorDivide(emitted + run - 1 + delay, factor)
+    var lastCentre = (lastK + size / 2) * factor
+    advanceFrames(map: map, upTo: lastCentre)
+    while frame * synthesisHop * factor <= lastCentre {
+      // Not every frame could run yet (it cannot happen for a frame that is ready; kept safe):
+      // the run ends before the first output frame that reads one.
+      run -= 1
+      guard run > 0 else { return 0 }
+      lastK = floorDivide(emitted + run - 1 + delay, factor)
+      lastCentre = (lastK + size / 2) * factor
+    }
+    applyWeights(through: lastK)
+    let start = emitted
+    let scale = Float(factor)
+    let yb = yBase
+    let ye = yEnd
+    let zb = zBase
+    let rows = UnsafePointer(phaseStorage.taps)
+    for c in 0..<channels {
+      z[c].withUnsafeBufferPointer { zc in
+        y[c].withUnsafeBufferPointer { yc in
+          guard let zp = zc.baseAddress else { return }
+          // The oldest decimated value the frame reads, and the tap it meets (the newest tap
+          // is `taps − 1 − r`; row `r` of the polyphase table holds the rest), kept from frame
+          // to frame without dividing.
+          var firstK = -floorDivide(delay - start, factor)
+          var newest = start + delay - firstK * factor
+          for j in 0..<run {
+            let t = start + j
+            if newest >= taps {
+              firstK += 1
+              newest -= factor
             }
-            return s
+            let row = rows + (taps - 1 - newest) * phaseLength
+            let at = firstK - zb
+            var s: Float
+            if at >= 0 && at + phaseLength <= zc.count {
+              s = dot(row, zp + at, count: phaseLength)
+            } else {
+              s = 0
+              for i in 0...(newest / factor) where at + i >= 0 && at + i < zc.count {
+                s += row[i] * zp[at + i]
+              }
+            }
+            newest += 1
+            let yi = t - yb
+            let yv: Float = t >= 0 && t < ye && yi >= 0 && yi < yc.count ? yc[yi] : 0
+            out[j * channels + c] = yv + scale * s
           }
         }
-        out[written * channels + c] = yValue(t, c) + Float(factor) * s
       }
-      written += 1
-      emitted += 1
     }
+    emitted += run
     trim()
-    return written
+    return run
   }
 
   /// Drops what no later frame reads.
@@ -635,7 +729,7 @@ struct BandSplit {
     if yKeep - yBase > 4096 {
       let k = min(yKeep, yEnd) - yBase
       if k > 0 {
-        y.removeFirst(k * channels)
+        for c in 0..<channels { y[c].removeFirst(k) }
         yBase += k
       }
     }
@@ -666,11 +760,49 @@ struct BandSplit {
     if rawKeep - rawBase > 8192 {
       let k = min(rawKeep, inputEnd) - rawBase
       if k > 0 {
-        raw.removeFirst(k * channels)
+        for c in 0..<channels { raw[c].removeFirst(k) }
         rawBase += k
       }
     }
   }
+}
+
+/// The angle of `(x, y)` in radians, −π...π, within 2·10⁻⁶ of `atan2f` (an odd polynomial
+/// fitted to `atan` on 0...1, least maximum error, and the octant's symmetries); 0 at the
+/// origin. About five times faster than the C library's, for the vocoder's phases.
+@inline(__always)
+func fastAtan2(_ y: Float, _ x: Float) -> Float {
+  let ax = abs(x)
+  let ay = abs(y)
+  let high = max(ax, ay)
+  guard high > 0 else { return 0 }
+  let a = min(ax, ay) / high
+  let a2 = a * a
+  var p: Float = -0.011_719_078_3
+  p = p * a2 + 0.052_647_224_5
+  p = p * a2 - 0.116_426_393
+  p = p * a2 + 0.193_540_359
+  p = p * a2 - 0.332_622_83
+  p = p * a2 + 0.999_977_22
+  var r = p * a
+  if ay > ax { r = Float.pi / 2 - r }
+  if x < 0 { r = Float.pi - r }
+  return y < 0 ? -r : r
+}
+
+/// `x` rounded to the nearest integer (ties to even) without a library call (the x86-64
+/// baseline has no rounding instruction); `x` itself from 2²² on, where every float is one.
+@inline(__always)
+func nearestInteger(_ x: Float) -> Float {
+  guard abs(x) < 0x1p22 else { return x }
+  return (x + 0x1.8p23) - 0x1.8p23
+}
+
+/// `a / b` rounded down, for `b > 0`.
+@inline(__always)
+func floorDivide(_ a: Int, _ b: Int) -> Int {
+  let q = a / b
+  return a % b < 0 ? q - 1 : q
 }
 
 /// The low-pass filter's taps in memory of their own, freed with the last stage that uses them.
