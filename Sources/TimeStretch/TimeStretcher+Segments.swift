@@ -23,7 +23,7 @@ extension TimeStretcher {
     markEmitted(p)
     if lastEmitted != emittedBefore {
       // The onset's output frame: the segment starts at output frame (k − 1)·hop.
-      bands.addOnset(
+      bands?.addOnset(
         input: lastEmitted - preroll,
         frame: (k - 1) * hop + Int((Double(lastEmitted) - p).rounded()))
     }
