@@ -640,7 +640,11 @@ struct BandSplit {
     var above = count
     while above - below > 1 {
       let middle = (below + above) / 2
-      if ready(emitted + middle - 1, map: map, total: nil) { below = middle } else { above = middle }
+      if ready(emitted + middle - 1, map: map, total: nil) {
+        below = middle
+      } else {
+        above = middle
+      }
     }
     return below
   }
