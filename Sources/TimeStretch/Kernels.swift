@@ -469,3 +469,43 @@ func inverseSquareRoot(_ x: SIMD8<Float>) -> SIMD8<Float> {
   y = y * (1.5 - half * y * y)
   return y
 }
+
+/// Returns `Σ a[i]·b[i]` over `count` elements (SIMD8 multiply-adds, two accumulators): the
+/// band split's filters (see ``BandSplit``).
+@inline(__always)
+func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
+  var s0 = SIMD8<Float>(repeating: 0)
+  var s1 = SIMD8<Float>(repeating: 0)
+  let ra = UnsafeRawPointer(a)
+  let rb = UnsafeRawPointer(b)
+  let stride = MemoryLayout<Float>.stride
+  var i = 0
+  while i + 16 <= count {
+    s0 +=
+      ra.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
+      * rb.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
+    s1 +=
+      ra.loadUnaligned(fromByteOffset: (i + 8) * stride, as: SIMD8<Float>.self)
+      * rb.loadUnaligned(fromByteOffset: (i + 8) * stride, as: SIMD8<Float>.self)
+    i += 16
+  }
+  if i + 8 <= count {
+    s0 +=
+      ra.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
+      * rb.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
+    i += 8
+  }
+  var s = (s0 + s1).sum()
+  while i < count {
+    s += a[i] * b[i]
+    i += 1
+  }
+  return s
+}
+
+/// Scalar reference of ``dot(_:_:count:)``.
+func dotReference(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
+  var s: Double = 0
+  for i in 0..<count { s += Double(a[i]) * Double(b[i]) }
+  return Float(s)
+}

@@ -19,7 +19,14 @@ extension TimeStretcher {
     }
     scanOnsets(upTo: Int(ideal.rounded(.down)) + radius + window)
     let p = k < 2 ? Double(preroll - hop + k * hop) : choosePosition(k, ideal)
+    let emittedBefore = lastEmitted
     markEmitted(p)
+    if lastEmitted != emittedBefore {
+      // The onset's output frame: the segment starts at output frame (k − 1)·hop.
+      bands?.addOnset(
+        input: lastEmitted - preroll,
+        frame: (k - 1) * hop + Int((Double(lastEmitted) - p).rounded()))
+    }
     addSegment(at: p)
     if k >= 1 {
       keepCrossfadeLevel()

@@ -4,9 +4,11 @@ import Testing
 
 /// Streams `input` through a stretcher with random push and pull sizes.
 func streamed(
-  _ input: [Float], channels: Int, sampleRate: Int, speed: Double, seed: UInt64
+  _ input: [Float], channels: Int, sampleRate: Int, speed: Double, seed: UInt64,
+  quality: TimeStretcher.Quality = .standard
 ) throws -> [Float] {
-  var s = try TimeStretcher(sampleRate: sampleRate, channels: channels, speed: speed)
+  var s = try TimeStretcher(
+    sampleRate: sampleRate, channels: channels, speed: speed, quality: quality)
   var rng = SeededGenerator(seed: seed)
   let frames = input.count / channels
   var out: [Float] = []
