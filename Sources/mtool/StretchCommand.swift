@@ -161,8 +161,8 @@ struct StretchReport: Sendable {
   /// Wall-clock seconds the file took.
   var elapsed: Double
 
-  /// The `--json` members: input, output, track, durations (seconds), frames, speeds, channels,
-  /// sample rate, latency, elapsed seconds and realtime factor.
+  /// The `--json` members: input, output, track, durations (seconds), frames, speeds, quality,
+  /// channels, sample rate, latency, elapsed seconds and realtime factor.
   func jsonMembers(_ settings: StretchSettings) -> [(String, JSONValue)] {
     let inputDuration = Double(framesIn) / Double(sampleRate)
     var members: [(String, JSONValue)] = [
@@ -180,6 +180,7 @@ struct StretchReport: Sendable {
       members.append(("speedMap", .array(map)))
     }
     return members + [
+      ("quality", .string(settings.quality.rawValue)),
       ("channels", .int(channels)), ("sampleRate", .int(sampleRate)),
       ("latency", .number(latency)),
       ("elapsed", .number(elapsed)),

@@ -48,6 +48,34 @@ func stretchesToTheExactLength(speed: Double) throws {
   #expect(object?["inputFrames"] as? Int == 44100)
   #expect(object?["outputFrames"] as? Int == 22050)
   #expect((object?["realtimeFactor"] as? Double ?? 0) > 0)
+  #expect(object?["quality"] as? String == "standard")
+  #expect((object?["latency"] as? Double ?? 1) <= 0.03)
+}
+
+/// `--quality fine` runs the band split: exact length, its latency in the summary; an unknown
+/// quality is a usage error (64) naming the choices, with nothing written.
+@Test func qualityChoosesTheStretcher() throws {
+  let folder = try scratchFolder()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  let result = try runMtool([
+    "stretch", fixtures + "/clip.wav", folder + "/out.wav", "--speed", "1.5", "--quality", "fine",
+    "--json",
+  ])
+  #expect(result.status == 0, "\(result.stderr)")
+  let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+  #expect(object?["quality"] as? String == "fine")
+  #expect(object?["outputFrames"] as? Int == 29400)
+  let latency = object?["latency"] as? Double ?? 0
+  #expect(latency > 0.05 && latency < 0.2)
+  let (frames, _) = try decodedLength(folder + "/out.wav")
+  #expect(frames == 29400)
+  let bad = try runMtool([
+    "stretch", fixtures + "/clip.wav", folder + "/bad.wav", "--speed", "1.5", "--quality", "best",
+  ])
+  #expect(bad.status == 64)
+  #expect(bad.stderr.contains("standard or fine"))
+  #expect(bad.stderr.filter { $0 == "\n" }.count == 1)
+  #expect(!FileManager.default.fileExists(atPath: folder + "/bad.wav"))
 }
 
 @Test func speedMapChangesSpeedAtInputTimes() throws {
