@@ -10,7 +10,8 @@ let maxInputSamples = 1 << 15
 // Drives the stretcher with fuzzed parameters, speed changes, block sizes and samples, and
 // checks the contract: no crash, finite output, and the exact total length once finished.
 //
-// Byte 0 picks the sample rate, byte 1 the channel count (low 3 bits) and the mode (bit 7),
+// Byte 0 picks the sample rate, byte 1 the channel count (low 3 bits), the quality (bit 6: fine,
+// which does about five times the work, so it gets a quarter of the samples) and the mode (bit 7),
 // byte 2 the starting speed; then each control byte is a live speed change (0xE0...0xFF), a
 // scheduled change (0xC0...0xDF: a frame 0 to 31 frames after the previous one, at the speed
 // the next byte gives; a dense speed map), or a block of samples to push.
@@ -26,8 +27,12 @@ public func fuzzStretch(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let sampleRate = rates[Int(bytes[0]) % rates.count]
   let channels = Int(bytes[1] % 8) + 1
   let speedMap = bytes[1] & 0x80 != 0
+  let quality: TimeStretcher.Quality = bytes[1] & 0x40 != 0 ? .fine : .standard
+  let limit = quality == .fine ? maxInputSamples / 4 : maxInputSamples
   let speed = 0.1 + Double(bytes[2]) / 255 * 9.9
-  guard var stretcher = try? TimeStretcher(sampleRate: sampleRate, channels: channels, speed: speed)
+  guard
+    var stretcher = try? TimeStretcher(
+      sampleRate: sampleRate, channels: channels, speed: speed, quality: quality)
   else { preconditionFailure("a valid configuration was rejected") }
   var output = [Float](repeating: 0, count: 4096 * channels)
   var pulled = 0
@@ -61,7 +66,7 @@ public func fuzzStretch(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       }
       continue
     }
-    let frames = min((Int(control) * 7) % 1500, maxInputSamples / channels - pushed)
+    let frames = min((Int(control) * 7) % 1500, limit / channels - pushed)
     guard frames > 0 else { continue }
     var block = [Float](repeating: 0, count: frames * channels)
     for i in block.indices {
