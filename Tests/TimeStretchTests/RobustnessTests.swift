@@ -1,8 +1,10 @@
 import Testing
 import TimeStretch
 
-@Test(arguments: Array(1...8) as [UInt64])
-func randomSpeedsBlocksAndMaterialStayConsistent(seed: UInt64) throws {
+@Test(arguments: Array(1...8) as [UInt64], TimeStretcher.Quality.allCases)
+func randomSpeedsBlocksAndMaterialStayConsistent(
+  seed: UInt64, quality: TimeStretcher.Quality
+) throws {
   var rng = SeededGenerator(seed: seed)
   let rate = 8000
   let channels = Int(rng.next() % 3) + 1
@@ -23,7 +25,11 @@ func randomSpeedsBlocksAndMaterialStayConsistent(seed: UInt64) throws {
       input[i * channels + c] = v
     }
   }
-  var s = try TimeStretcher(sampleRate: rate, channels: channels, speed: 1)
+  var s = try TimeStretcher(sampleRate: rate, channels: channels, speed: 1, quality: quality)
+  // No blow-up: the standard output stays within twice the input's peak. The fine quality's
+  // vocoder, whose low band is out of phase with the spliced one's where the speed jumps
+  // between 0.1x and 10x every few hundred frames over full-scale noise, peaked at 2.10.
+  let bound: Float = quality == .standard ? 2 : 3
   var buffer = [Float](repeating: 0, count: 4000 * channels)
   var pulled = 0
   var pos = 0
@@ -35,14 +41,14 @@ func randomSpeedsBlocksAndMaterialStayConsistent(seed: UInt64) throws {
       try s.setSpeed(0.1 + Double(rng.next() % 990) / 100)
     }
     let got = s.pull(into: &buffer, maxFrames: Int(rng.next() % 4000))
-    #expect(buffer[0..<(got * channels)].allSatisfy { $0.isFinite && abs($0) <= 2 })
+    #expect(buffer[0..<(got * channels)].allSatisfy { $0.isFinite && abs($0) <= bound }, "\(peak(buffer, got * channels))")
     pulled += got
   }
   s.finish()
   while true {
     let got = s.pull(into: &buffer, maxFrames: 4000)
     if got == 0 { break }
-    #expect(buffer[0..<(got * channels)].allSatisfy { $0.isFinite && abs($0) <= 2 })
+    #expect(buffer[0..<(got * channels)].allSatisfy { $0.isFinite && abs($0) <= bound }, "\(peak(buffer, got * channels))")
     pulled += got
   }
   let points = s.breakpoints
@@ -55,3 +61,5 @@ func randomSpeedsBlocksAndMaterialStayConsistent(seed: UInt64) throws {
     #expect(points[i].inputFrame >= points[i - 1].inputFrame)
   }
 }
+
+private func peak(_ b: [Float], _ n: Int) -> Float { b[0..<n].map { abs($0) }.max() ?? 0 }
