@@ -41,14 +41,18 @@ func randomSpeedsBlocksAndMaterialStayConsistent(
       try s.setSpeed(0.1 + Double(rng.next() % 990) / 100)
     }
     let got = s.pull(into: &buffer, maxFrames: Int(rng.next() % 4000))
-    #expect(buffer[0..<(got * channels)].allSatisfy { $0.isFinite && abs($0) <= bound }, "\(peak(buffer, got * channels))")
+    #expect(
+      buffer[0..<(got * channels)].allSatisfy { $0.isFinite && abs($0) <= bound },
+      "\(peak(buffer, got * channels))")
     pulled += got
   }
   s.finish()
   while true {
     let got = s.pull(into: &buffer, maxFrames: 4000)
     if got == 0 { break }
-    #expect(buffer[0..<(got * channels)].allSatisfy { $0.isFinite && abs($0) <= bound }, "\(peak(buffer, got * channels))")
+    #expect(
+      buffer[0..<(got * channels)].allSatisfy { $0.isFinite && abs($0) <= bound },
+      "\(peak(buffer, got * channels))")
     pulled += got
   }
   let points = s.breakpoints
