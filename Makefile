@@ -50,9 +50,11 @@ deps:
 # The programs the benchmarks compare against.
 peer-deps: deps
 	@missing=""; \
-	for p in ffmpeg:ffmpeg soundstretch:soundstretch rubberband:rubberband-cli mpv:mpv; do \
+	for p in ffmpeg:ffmpeg soundstretch:soundstretch rubberband:rubberband-cli mpv:mpv \
+	  timidity:timidity; do \
 	  command -v $${p%%:*} >/dev/null || missing="$$missing $${p#*:}"; \
 	done; \
+	test -f /usr/share/sounds/sf2/FluidR3_GM.sf2 || missing="$$missing fluid-soundfont-gm"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \
 	  export DEBIAN_FRONTEND=noninteractive; \
@@ -154,6 +156,10 @@ bench: peer-deps report-deps static-cxx
 	python3 Scripts/remote-bench.py .build/release/mtool --json-out .build/bench/RemoteBench.json
 	@# What mtool shows against ttconv and pysubs2 on the W3C IMSC documents and the ASS
 	@# fixtures (a report, not a gate: the differences it lists are named in the README).
+	@# Music played by sampled instruments (TiMidity++ with the FluidR3 sound font) against
+	@# an ideal played at each speed: a check beside StretchQuality's synthesised mix (a
+	@# report, not a gate; see the script).
+	-$(REPORT_PYTHON) Scripts/midi-music-check.py .build/release/mtool
 	-.build/venv-subs/bin/python Scripts/compare-subtitle-readers.py .build/release/mtool \
 	  $$(find Tests/Fixtures/imsc-tests -name '*.ttml' | sort) Tests/Fixtures/ass/*.ass \
 	  --json-out .build/bench/ReaderAgreement.json
