@@ -11,7 +11,7 @@ let maxInputSamples = 1 << 15
 // checks the contract: no crash, finite output, and the exact total length once finished.
 //
 // Byte 0 picks the sample rate, byte 1 the channel count (low 3 bits), the quality (bit 6: fine,
-// which does about five times the work, so it gets a quarter of the samples) and the mode (bit 7),
+// which does four to seven times the work, so it gets a quarter of the samples) and the mode (bit 7),
 // byte 2 the starting speed; then each control byte is a live speed change (0xE0...0xFF), a
 // scheduled change (0xC0...0xDF: a frame 0 to 31 frames after the previous one, at the speed
 // the next byte gives; a dense speed map), or a block of samples to push.

@@ -333,13 +333,14 @@ struct BandSplit {
   /// The filter at the frames of one channel's `data` ending at frame `last` (its newest),
   /// where `data` starts at frame `first` and holds frames up to `end` (exclusive); frames
   /// outside count as silence.
+  /// `filter` holds the `taps` taps.
   @inline(__always)
-  private func lowPass(_ data: UnsafeBufferPointer<Float>, first: Int, end: Int, last: Int)
-    -> Float
-  {
+  private static func lowPass(
+    _ data: UnsafeBufferPointer<Float>, first: Int, end: Int, last: Int,
+    filter h: UnsafePointer<Float>, taps: Int
+  ) -> Float {
     let oldest = last - taps + 1
     guard let base = data.baseAddress else { return 0 }
-    let h = filterPointer
     if oldest >= first && oldest >= 0 && last < end && last - first < data.count {
       return dot(h, base + (oldest - first), count: taps)
     }
@@ -353,32 +354,36 @@ struct BandSplit {
 
   /// Decimated low band of the input, as far as the input allows.
   private mutating func advanceLow(through needed: Int) {
-    while lowNext <= needed {
-      let last = lowNext * factor + delay
-      guard last < inputEnd || inputDone else { break }
-      for c in 0..<channels {
-        let s = raw[c].withUnsafeBufferPointer {
-          lowPass($0, first: rawBase, end: inputEnd, last: last)
-        }
-        low[c].append(s)
-      }
-      lowNext += 1
-    }
+    Self.decimate(
+      raw, first: rawBase, end: inputEnd, done: inputDone, through: needed, next: &lowNext,
+      into: &low, filter: filterPointer, taps: taps, factor: factor)
   }
 
   /// Decimated low band of the splicing output (in `yd`, from `ydBase`), as far as the
   /// splicing output allows.
   private mutating func advanceOutputLow(through needed: Int) {
-    while yNext <= needed {
-      let last = yNext * factor + delay
-      guard last < yEnd || outputDone else { break }
-      for c in 0..<channels {
-        let s = y[c].withUnsafeBufferPointer {
-          lowPass($0, first: yBase, end: yEnd, last: last)
+    Self.decimate(
+      y, first: yBase, end: yEnd, done: outputDone, through: needed, next: &yNext, into: &yd,
+      filter: filterPointer, taps: taps, factor: factor)
+  }
+
+  /// Appends to `into` (one array per channel) the decimated low band of `source` (planar,
+  /// from frame `first`, holding frames up to `end`; `done` when no more will come) from
+  /// decimated index `next` through `needed`, as far as `source` allows; advances `next`.
+  private static func decimate(
+    _ source: [[Float]], first: Int, end: Int, done: Bool, through needed: Int,
+    next: inout Int, into: inout [[Float]], filter: UnsafePointer<Float>, taps: Int, factor: Int
+  ) {
+    while next <= needed {
+      let last = next * factor + taps / 2
+      guard last < end || done else { break }
+      for c in source.indices {
+        let s = source[c].withUnsafeBufferPointer {
+          lowPass($0, first: first, end: end, last: last, filter: filter, taps: taps)
         }
-        yd[c].append(s)
+        into[c].append(s)
       }
-      yNext += 1
+      next += 1
     }
   }
 

@@ -443,7 +443,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     /// that band is tonal (see the type's notes): closer to the ideal on chords and bass lines
     /// (spectral convergence on the benchmark's music mix about 0.38/0.32/0.36/0.34 at
     /// 0.5/1.5/2/3x against 0.41/0.36/0.41/0.42 standard; on a low C4-E4-G4 chord 0.03 at 3x
-    /// against 0.13), at about 4.5 times the work and about 105 ms of latency at 1x. Its
+    /// against 0.13), at four to seven times the work and about 105 ms of latency at 1x. Its
     /// buffers grow with the first seconds of a stream, so it may allocate while streaming.
     case fine
   }

@@ -25,7 +25,7 @@ let stretchCommand = Command(
       help: "Speeds from given input times: \"SECONDS:SPEED,...\"."),
     OptionSpec(
       "quality", value: "Q",
-      help: "standard (default: fastest, 25 ms latency) or fine (music: 4x the work)."),
+      help: "standard (default: fastest, 25 ms latency) or fine (music: 4-7x the work)."),
     OptionSpec("track", short: "t", value: "N|LANG", help: "Audio stream index or language."),
     OptionSpec("bitrate", value: "BPS", help: "Bit rate for lossy outputs (bits per second)."),
     OptionSpec("json", help: "Print a JSON summary on stdout."),
@@ -55,8 +55,8 @@ let stretchCommand = Command(
     \(TimeStretcher.supportedSpeeds.upperBound) (full quality from \
     \(TimeStretcher.fullQualitySpeeds.lowerBound) to \(TimeStretcher.fullQualitySpeeds.upperBound)).
     --quality fine keeps chords and bass lines closer to the ideal (a phase vocoder below
-    about 1.2 kHz where that band is tonal, spliced segments above), at about four times the
-    work of standard and about 105 ms of latency; standard suits speech and players on a budget.
+    about 1.2 kHz where that band is tonal, spliced segments above), at four to seven times
+    the work of standard and about 105 ms of latency; standard suits speech and players on a budget.
     With --speed-map the speed changes at the given input times (seconds, ascending), each at
     the nearest input sample, however many changes there are (up to \(TimeStretcher.scheduledCapacity))
     and however close together; before the first entry the --speed value applies (default 1).
