@@ -34,15 +34,6 @@ private func write(_ bytes: [UInt8], _ name: String) -> String {
   return path
 }
 
-/// Opens `path` and decodes it to the end; returns the frames decoded.
-private func decodeToEnd(_ path: String) throws -> Int {
-  var decoder = try AudioDecoder(path: path)
-  var buffer: [Float] = []
-  var frames = 0
-  while case let got = try decoder.read(into: &buffer, maxFrames: 4096), got > 0 { frames += got }
-  return frames
-}
-
 /// A 16-bit mono AIFF file of `frames` frames of a ramp at 8 kHz (with its `FORM` size).
 private func aiff(frames: Int) -> [UInt8] {
   func be32(_ v: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: v >> $0) } }
@@ -68,12 +59,12 @@ func cutFilesAreTruncated(name: String) throws {
   // The whole file decodes.
   let intact = write(whole, "whole.\(ext)")
   defer { unlink(intact) }
-  #expect(try decodeToEnd(intact) > 0)
+  #expect(try decodedFrames(intact) > 0)
   for share in [0.02, 0.5, 0.97] {
     let cut = write(Array(whole.prefix(Int(Double(whole.count) * share))), "cut.\(ext)")
     defer { unlink(cut) }
     #expect("\(name) cut at \(share)") {
-      _ = try decodeToEnd(cut)
+      _ = try decodedFrames(cut)
     } throws: { error in
       guard let error = error as? MediaError else { return false }
       // Cut inside its first frame, a raw MPEG audio or ADTS stream is no stream at all.
@@ -96,7 +87,7 @@ func cutFilesThatStateNoSizeDecodeToTheCut(name: String) throws {
   let ext = String(name.split(separator: ".").last ?? "")
   let cut = write(Array(whole.prefix(whole.count * 8 / 10)), "unsized.\(ext)")
   defer { unlink(cut) }
-  #expect(try decodeToEnd(cut) > 0)
+  #expect(try decodedFrames(cut) > 0)
 }
 
 @Test(arguments: ["mp3", "flac"])

@@ -18,12 +18,7 @@ private func moreMuxer(_ name: String) -> String { fixtures + "/othertools/" + n
   #expect(track.codec == "musepack8")
   #expect(abs(try #require(track.duration) - 83790.0 / 44100) < 1e-9)
   #expect(abs(try #require(info.duration) - 83790.0 / 44100) < 1e-9)
-  var decoder = try AudioDecoder(path: path)
-  var frames: [Float] = []
-  var decoded = 0
-  while case let count = try decoder.read(into: &frames, maxFrames: 4096), count > 0 {
-    decoded += count
-  }
+  let decoded = try decodedFrames(path)
   #expect(decoded >= 83790 && decoded < 83790 + 2 * 1152)
 }
 

@@ -6,17 +6,6 @@ import Testing
 /// Files of `Scripts/make-padding-fixtures.sh`.
 private func paddingFixture(_ name: String) -> String { fixtures + "/lengths/" + name }
 
-/// Decodes every frame of the first audio track of `path`.
-private func framesDecoded(_ path: String) throws -> Int {
-  var decoder = try AudioDecoder(path: path)
-  var samples: [Float] = []
-  var decoded = 0
-  while case let count = try decoder.read(into: &samples, maxFrames: 4096), count > 0 {
-    decoded += count
-  }
-  return decoded
-}
-
 /// ALAC from FFmpeg's CAF muxer, 8,000 samples in packets of 4,096 and 3,904: its `pakt` chunk
 /// states 8,192 valid frames (1.024 s, FFmpeg 5.1's figure), and the last packet's frame header
 /// states its own 3,904 samples, which the decoder gives. The track and the file are listed at
@@ -28,7 +17,7 @@ private func framesDecoded(_ path: String) throws -> Int {
   #expect(track.codec == "alac")
   #expect(abs(try #require(track.duration) - 1) < 1e-9)
   #expect(abs(try #require(info.duration) - 1) < 1e-9)
-  #expect(try framesDecoded(path) == 8000)
+  #expect(try decodedFrames(path) == 8000)
 }
 
 /// An ALAC frame header stating its sample count (a channel pair, the count's flag set, 3,904
@@ -51,7 +40,7 @@ private func framesDecoded(_ path: String) throws -> Int {
   #expect(track.codec == "aac")
   let duration = try #require(track.duration)
   #expect(abs(duration - 1.021) < 1e-9)
-  #expect(try framesDecoded(path) == 49008)
+  #expect(try decodedFrames(path) == 49008)
 }
 
 /// The stated duration ends the decode only inside the last block's last frame, and more
@@ -80,5 +69,5 @@ private func framesDecoded(_ path: String) throws -> Int {
   #expect(track.codec == "pcm_s16le")
   #expect(abs(try #require(track.duration) - 0.625) < 1e-9)
   #expect(abs(try #require(info.duration) - 0.625) < 1e-9)
-  #expect(try framesDecoded(path) == 5000)
+  #expect(try decodedFrames(path) == 5000)
 }

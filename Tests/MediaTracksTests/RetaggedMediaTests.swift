@@ -7,17 +7,6 @@ import Testing
 /// (`Scripts/make-retag-fixtures.sh`).
 private func retagged(_ name: String) -> String { fixtures + "/retagged/" + name }
 
-/// Decodes the whole of `path`'s default audio: its frames and rate.
-private func decodedFrames(_ path: String) throws -> (frames: Int, rate: Int) {
-  var decoder = try AudioDecoder(path: path)
-  var buffer: [Float] = []
-  var decoded = 0
-  while case let count = try decoder.read(into: &buffer, maxFrames: 1024), count > 0 {
-    decoded += count
-  }
-  return (decoded, decoder.sampleRate)
-}
-
 /// Chained Ogg files whose two links share one serial number (FLAC: 0.3 s at 16 kHz, then
 /// 0.5 s at 8 kHz; Vorbis: 0.4 s at 22,050 Hz, then 0.3 s at 11,025 Hz): FFmpeg 5.1 reads the
 /// last page's granule position at the first link's rate (0.25 s, 0.15 s). Each link counts
@@ -41,7 +30,7 @@ func chainedOggLinksSharingASerialNumberAllCount(
   #expect(abs(try #require(OggChain.duration(source)) - seconds) < 0.001)
   #expect(OggChain.duration(source, wholeFile: false) == nil)
   // Decoding gives both links (Vorbis's decoder gives a block more at the boundary).
-  let decoded = try decodedFrames(path)
+  let decoded = try decodedAudio(path)
   let decodedSeconds = Double(decoded.frames) / Double(decoded.rate)
   #expect(decodedSeconds >= seconds - 0.001)
   #expect(decodedSeconds < seconds + 0.05)
@@ -62,7 +51,7 @@ func anMP3WithALargeTagAtTheEndStaysGapless(name: String) throws {
   #expect(track.sampleRate == 22050)
   #expect(track.duration == 1)
   #expect(info.duration == 1)
-  let decoded = try decodedFrames(path)
+  let decoded = try decodedAudio(path)
   #expect(decoded.rate == 22050)
   #expect(decoded.frames == 22050)
 }
