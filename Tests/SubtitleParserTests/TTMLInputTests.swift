@@ -215,3 +215,41 @@ func anInvalidTimeIsIgnoredAndTheContentKept(index: Int) throws {
         + "http://www.w3.org/ns/ttml#styling",
     ])
 }
+
+// Well-formedness inside the root element (XML 1.0, 2.1): a document cut short, or whose end
+// tags do not match, is refused, as Media3's and ttconv's readers refuse it, instead of being
+// read as if complete.
+
+/// A mismatched end tag, and documents that end inside an element, are not TTML documents.
+@Test(arguments: [
+  // `</div>` while `<p>` is open.
+  #"<tt xmlns="http://www.w3.org/ns/ttml"><body><div><p begin="1s" end="2s">x</div></body></tt>"#,
+  // Cut short inside the paragraph, inside `body`, and just before `</tt>`.
+  #"<?xml version="1.0"?><tt xmlns="http://www.w3.org/ns/ttml"><body><div><p begin="1s" end="2s">cut"#,
+  #"<tt xmlns="http://www.w3.org/ns/ttml"><body><div><p begin="1s" end="2s">x</p></div>"#,
+  #"<tt xmlns="http://www.w3.org/ns/ttml"><body><div><p begin="1s" end="2s">x</p></div></body>"#,
+  // An end tag for an element that is not open.
+  #"<tt xmlns="http://www.w3.org/ns/ttml"><body><p begin="1s" end="2s">x</span></p></body></tt>"#,
+])
+func aDocumentThatIsNotWellFormedIsRefused(text: String) {
+  let bytes = Array(text.utf8)
+  for format in [SubtitleFormat?.none, .ttml] {
+    #expect {
+      _ = try SubtitleFile.parse(bytes, format: format)
+    } throws: { error in
+      guard case .notSubtitles(let reason) = error as? SubtitleError else { return false }
+      return reason.contains("well-formed")
+    }
+  }
+}
+
+/// What follows the root element (NUL padding, as some MP4 samples end; a stray end tag) is
+/// not read, and the document before it is.
+@Test func whatFollowsTheRootElementIsIgnored() throws {
+  let body =
+    #"<tt xmlns="http://www.w3.org/ns/ttml"><body><p begin="1s" end="2s">x</p></body></tt>"#
+  for tail in [[UInt8](repeating: 0, count: 8), Array("\n</div>\n".utf8)] {
+    let parsed = try TTML.parse(Array(body.utf8) + tail)
+    #expect(texts(parsed) == ["x"])
+  }
+}

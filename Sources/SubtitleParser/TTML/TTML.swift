@@ -76,8 +76,9 @@ public enum TTML {
   ///   (see the type's notes). Decoding diagnostics come first; their offsets are byte offsets
   ///   in `bytes`.
   /// - Throws: `SubtitleError.unsupportedEncoding` when the declaration names another
-  ///   encoding, `SubtitleError.notSubtitles` when there is no `tt` element or elements nest
-  ///   more than 256 deep.
+  ///   encoding, `SubtitleError.notSubtitles` when there is no `tt` element, elements nest
+  ///   more than 256 deep, an end tag inside `tt` does not close the element open there, or the
+  ///   document ends before `tt` closes (cut short).
   /// - Complexity: O(*n*) in the size of the document.
   public static func parse(_ bytes: [UInt8]) throws(SubtitleError) -> SubtitleDocument {
     let decoded = try decode(bytes)
@@ -108,6 +109,14 @@ public enum TTML {
       case .tooDeep(let line):
         throw SubtitleError.notSubtitles(
           reason: "TTML elements nest more than \(TTMLXML.maximumDepth) deep (line \(line))")
+      case .mismatchedEndTag(let found, let line, let open, let openLine):
+        throw SubtitleError.notSubtitles(
+          reason: "not well-formed XML: </\(found)> on line \(line) does not close <\(open)> "
+            + "(line \(openLine))")
+      case .notClosed(let open, let openLine, let root):
+        throw SubtitleError.notSubtitles(
+          reason: "the document ends inside <\(open)> (line \(openLine)) before </\(root)>: "
+            + "cut short, or not well-formed XML")
       }
     }
     let root = parsed.root

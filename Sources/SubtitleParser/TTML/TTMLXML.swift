@@ -2,9 +2,12 @@
 /// attributes, and text in document order (TTML content is mixed: text, `span` and `br`
 /// interleave). Comments, processing instructions, the declaration and a DOCTYPE are skipped;
 /// CDATA sections are text; the five predefined entities and numeric character references are
-/// replaced. It is tolerant where a reader of subtitles should be (an unclosed element ends
-/// with its parent, a stray end tag is ignored) and bounded: elements nest at most
-/// ``maximumDepth`` deep, and the work is linear in the input.
+/// replaced. Inside the root element the document must be well-formed, as XML requires and as
+/// other TTML readers (Media3, ttconv) insist: an end tag that does not close the innermost open
+/// element, and a document that ends before its root element closes (a download cut short), are
+/// failures, not repairs. What follows the root element (the NUL bytes that pad some MP4
+/// samples) is ignored. It is bounded: elements nest at most ``maximumDepth`` deep, and the work
+/// is linear in the input.
 struct TTMLXML {
   /// The namespace of `xml:` attributes.
   static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
@@ -52,6 +55,12 @@ struct TTMLXML {
   enum Failure: Error {
     case noRootElement
     case tooDeep(line: Int)
+    /// An end tag (`found`, qualified name, on `line`) inside the root element that does not
+    /// close the innermost open element (`open`, qualified name, opened on `openLine`).
+    case mismatchedEndTag(found: String, line: Int, open: String, openLine: Int)
+    /// The document ended with the element `open` (qualified name, opened on `openLine`) and
+    /// the root still open.
+    case notClosed(open: String, openLine: Int, root: String)
   }
 
   /// The namespaces of TTML's conventional attribute prefixes, for a document that uses one
@@ -146,12 +155,15 @@ struct TTMLXML {
         } else if starts(with: "<!") {
           skipDeclaration()
         } else if starts(with: "</") {
-          endTag()
+          try endTag()
         } else {
           try startTag()
         }
       }
-      while !stack.isEmpty { closeTop() }
+      if let open = stack.last, let outermost = stack.first {
+        throw .notClosed(
+          open: open.qualified, openLine: open.element.line, root: outermost.qualified)
+      }
       guard let root else { throw .noRootElement }
       return root
     }
@@ -339,13 +351,18 @@ struct TTMLXML {
       if selfClosing { closeTop() }
     }
 
-    mutating func endTag() {
+    mutating func endTag() throws(Failure) {
+      let tagLine = line
       index += 2
       let qualified = name()
       skip(past: ">")
-      // A stray end tag is ignored; one that closes an outer element closes the inner ones.
-      guard let position = stack.lastIndex(where: { $0.qualified == qualified }) else { return }
-      while stack.count > position { closeTop() }
+      // Outside the root element (after it: padding, a second document) an end tag is ignored.
+      guard let open = stack.last else { return }
+      guard open.qualified == qualified else {
+        throw .mismatchedEndTag(
+          found: qualified, line: tagLine, open: open.qualified, openLine: open.element.line)
+      }
+      closeTop()
     }
 
     mutating func closeTop() {
