@@ -427,3 +427,26 @@ func colour(_ css: String, _ children: CueNode...) -> CueNode {
       ])
   }
 }
+
+/// `\r` naming a style resets the rest of the event to that style's look (libass), whatever the
+/// event's own style; a name the script does not define resets to the event's style, with a
+/// diagnostic.
+@Test func aResetNamingAStyleTakesThatStylesLook() throws {
+  let fields = "0,0,0,0,100,100,0,0,1,2,2,2,10,10,10,1"
+  let styles = [
+    "Style: Default,Arial,20,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,\(fields)",
+    "Style: Ital,Arial,20,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,-1,\(fields.dropFirst(4))",
+    "Style: Yellow,Arial,20,&H0000FFFF,&H000000FF,&H00000000,&H00000000,-1,0,\(fields.dropFirst(4))",
+  ]
+  let document = try SubStationAlpha.parse(
+    assScript(
+      ["plain {\\rItal}italic", "a{\\rYellow }b{\\rDefault}c", "x{\\b1\\rNone}y"],
+      style: styles.joined(separator: "\n")))
+  let trees = document.cues.map { document.cueTree(of: $0) }
+  #expect(trees[0] == [.text("plain "), element(.italic, .text("italic"))])
+  #expect(
+    trees[1] == [.text("a"), colour("#ffff00", element(.bold, .text("b"))), .text("c")])
+  #expect(trees[2] == [.text("xy")])
+  #expect(document.diagnostics.count == 1)
+  #expect(document.diagnostics.first?.reason.contains("'None'") == true)
+}

@@ -63,7 +63,7 @@ extension SSAParser {
     if styleIndex >= 0 { out.append(contentsOf: styles[styleIndex].prefix) }
     var position: (x: Double, y: Double)? = nil
     var firstAlignment: Int? = nil
-    appendText(text, fieldStart, end) { tag in
+    appendText(text, fieldStart, end, line: line) { tag in
       if tag.is("an"), firstAlignment == nil, let n = tag.integer, (1...9).contains(n) {
         firstAlignment = n
       } else if tag.is("a"), firstAlignment == nil, let n = tag.integer,
@@ -102,10 +102,15 @@ extension SSAParser {
 
   /// Appends an event's text to `out`: `\N` as a line feed, `\n` as one under `WrapStyle: 2`
   /// and a space otherwise, `\h` as a no-break space; override blocks as they are, each of
-  /// their tags given to `tag`.
+  /// their tags given to `tag`, but for `\r` naming a style, which is replaced by the tags of
+  /// that style's whole look (``Style/look``), so that the cue text, read without the styles,
+  /// resets to it (libass: the rest of the event takes the named style). A name the script
+  /// does not define resets to the event's own style, as in libass, with a diagnostic (`line`).
   mutating func appendText(
-    _ text: ArraySlice<UInt8>, _ start: Int, _ end: Int, tag: (SSATag) -> Void
+    _ text: ArraySlice<UInt8>, _ start: Int, _ end: Int, line: Int, tag: (SSATag) -> Void
   ) {
+    // `\rName` tags of the current block: where they stand and the name.
+    var namedResets: [(range: Range<Int>, name: ArraySlice<UInt8>)] = []
     // `text` is the whole file (its indices start at 0); the scan reads through its buffer.
     text.withUnsafeBufferPointer { p in
       guard let base = p.baseAddress else { return }
@@ -122,7 +127,32 @@ extension SSAParser {
           if nextClose <= i { nextClose = ByteScanner.findScalar(0x7D, base, i + 1, end) }
           let close = nextClose
           if close < end {
-            if p[(i + 1)..<close].contains(0x5C) { SSATag.forEach(in: text, i + 1, close, tag) }
+            if p[(i + 1)..<close].contains(0x5C) {
+              SSATag.forEach(in: text, i + 1, close) { found in
+                tag(found)
+                if found.is("r"), !found.argument.isEmpty {
+                  namedResets.append(
+                    ((found.name.startIndex - 1)..<found.argument.endIndex, found.argument))
+                }
+              }
+              for reset in namedResets {
+                out.append(
+                  contentsOf: UnsafeBufferPointer(rebasing: p[copied..<reset.range.lowerBound]))
+                var name = reset.name
+                while name.last == 0x20 { name = name.dropLast() }
+                if let index = definedStyle(named: name) {
+                  out.append(contentsOf: styles[index].look)
+                } else {
+                  out.append(contentsOf: [0x5C, 0x72])
+                  diagnostics.add(
+                    line: line, offset: reset.range.lowerBound,
+                    "unknown style '\(String(decoding: name, as: UTF8.self))' in \\r; "
+                      + "reset to the event's style")
+                }
+                copied = reset.range.upperBound
+              }
+              namedResets.removeAll(keepingCapacity: true)
+            }
             i = close + 1
             continue
           }

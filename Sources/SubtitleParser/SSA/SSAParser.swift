@@ -9,6 +9,9 @@ struct SSAParser {
     /// The override block that gives the style's look, put in front of each event's text
     /// (empty for the defaults).
     var prefix: [UInt8] = []
+    /// The tags that set the whole look, each attribute stated (`\r\b0\i1\u0\s0\1c&H…&`):
+    /// what an event's `\r` naming this style stands for (see `appendText`).
+    var look: [UInt8] = Array("\\r\\b0\\i0\\u0\\s0\\1c&HFFFFFF&".utf8)
   }
 
   /// Where each field of a `Format:` line is (nil: absent).
@@ -265,21 +268,42 @@ struct SSAParser {
       return value != 0 && (value < 0 || value == 1 || value >= 700)
     }
     var block = ""
-    if flag("bold") { block += "\\b1" }
-    if flag("italic") { block += "\\i1" }
-    if flag("underline") { block += "\\u1" }
-    if flag("strikeout") { block += "\\s1" }
+    var look = "\\r"
+    for (name, tag) in [("bold", "b"), ("italic", "i"), ("underline", "u"), ("strikeout", "s")] {
+      let on = flag(name)
+      if on { block += "\\\(tag)1" }
+      look += "\\\(tag)\(on ? 1 : 0)"
+    }
     if let colour = field("primarycolour").flatMap({ SSACueText.colour(Array($0.utf8)[...]) }),
       colour.css != "#ffffff"
     {
       block += "\\1c&H\(colour.bgr)&"
+      look += "\\1c&H\(colour.bgr)&"
+    } else {
+      look += "\\1c&HFFFFFF&"
     }
     if !block.isEmpty { style.prefix = Array("{\\r\(block)}".utf8) }
+    style.look = Array(look.utf8)
     if let existing = styles.firstIndex(where: { $0.name == style.name }) {
       styles[existing] = style
     } else {
       styles.append(style)
     }
+  }
+
+  /// The index of the style the script defines under `name` (leading `*`s dropped from the
+  /// reference and from each style's name, `default` in any case read as `Default`), or nil.
+  func definedStyle(named name: ArraySlice<UInt8>) -> Int? {
+    var trimmed = name
+    while trimmed.first == 0x2A { trimmed = trimmed.dropFirst() }  // `*Default`, as libass
+    let defaultName = Array("Default".utf8)
+    if trimmed.count == defaultName.count,
+      zip(trimmed, defaultName).allSatisfy({ $0 | 0x20 == $1 | 0x20 })
+    {
+      trimmed = defaultName[...]
+    }
+    // A style's own name is read without its leading `*`s too, as libass reads it.
+    return styles.firstIndex { $0.name.drop(while: { $0 == 0x2A }).elementsEqual(trimmed) }
   }
 
   /// The index of the style named `name`, as libass and VSFilter find it: leading `*`s dropped
@@ -297,22 +321,12 @@ struct SSAParser {
     {
       return lastStyle
     }
-    var trimmed = name
-    while trimmed.first == 0x2A { trimmed = trimmed.dropFirst() }  // `*Default`, as libass
-    let defaultName = Array("Default".utf8)
-    if trimmed.count == defaultName.count,
-      zip(trimmed, defaultName).allSatisfy({ $0 | 0x20 == $1 | 0x20 })
-    {
-      trimmed = defaultName[...]
-    }
-    // A style's own name is read without its leading `*`s too, as libass reads it.
-    if let index = styles.firstIndex(where: {
-      $0.name.drop(while: { $0 == 0x2A }).elementsEqual(trimmed)
-    }) {
+    if let index = definedStyle(named: name) {
       lastStyle = index
       return index
     }
     guard !styles.isEmpty else { return -1 }
+    let defaultName = Array("Default".utf8)
     let written = String(decoding: name, as: UTF8.self)
     if let index = styles.firstIndex(where: {
       $0.name.drop(while: { $0 == 0x2A }).elementsEqual(defaultName)
