@@ -280,7 +280,8 @@ private func runStreamCues(
 }
 
 /// The WebVTT segments of the HLS subtitle playlist `playlist` (read from `path`), joined into
-/// one document on the first segment's timeline.
+/// one document on the first segment's timeline (segments after a discontinuity lined up with
+/// the playlist's durations; byte-range segments read as their sub-ranges).
 /// - Throws: 65 for a playlist that is not a subtitle media playlist or a segment that is not
 ///   WebVTT, and the media exit codes for segments that cannot be read.
 private func joinedSegments(
@@ -299,9 +300,9 @@ private func joinedSegments(
   if let joined {
     return try fragmentedDocument(joined, of: path, timeout: timeout, command: command)
   }
-  let segments: [[UInt8]]
+  let segments: [HLSSubtitleSegments.Segment]
   do throws(MediaError) {
-    segments = try HLSSubtitleSegments.read(
+    segments = try HLSSubtitleSegments.segments(
       playlist: playlist, at: base, timeout: timeout, remote: access)
   } catch {
     throw mediaFailure(error, command: command)
@@ -310,12 +311,17 @@ private func joinedSegments(
   documents.reserveCapacity(segments.count)
   for (number, segment) in segments.enumerated() {
     do throws(SubtitleError) {
-      documents.append(try SubtitleFile.parse(segment, format: .webVTT))
+      documents.append(try SubtitleFile.parse(segment.bytes, format: .webVTT))
     } catch {
       throw CLIError.data(command, "segment \(number + 1) of '\(path)': \(error.description)")
     }
   }
-  return SubtitleDocument(joiningSegments: documents)
+  return SubtitleDocument(
+    joiningSegments: documents,
+    timing: segments.map {
+      SubtitleDocument.SegmentTiming(
+        start: $0.start, discontinuitySequence: $0.discontinuitySequence)
+    })
 }
 
 /// The subtitle track of `bytes`, an HLS subtitle playlist's fragmented MP4 segments joined to

@@ -73,3 +73,58 @@ private func times(_ document: SubtitleDocument) -> [[Double]] {
   let joined = SubtitleDocument(joiningSegments: [])
   #expect(joined.cues.isEmpty && joined.text.isEmpty)
 }
+
+// Discontinuities: timestamps may restart, and each discontinuity sequence is lined up with
+// the playlist's timeline (the sum of the #EXTINF durations before a segment).
+
+private func timing(_ places: [(Double, Int)]) -> [SubtitleDocument.SegmentTiming] {
+  places.map { SubtitleDocument.SegmentTiming(start: $0.0, discontinuitySequence: $0.1) }
+}
+
+@Test func aSequenceAfterADiscontinuityStartsWhereThePlaylistPutsIt() throws {
+  let a = try segment("MPEGTS:900000,LOCAL:00:00:00.000", "00:01.000 --> 00:02.000\nOne\n")
+  let b = try segment("MPEGTS:900000,LOCAL:00:00:00.000", "00:07.000 --> 00:08.000\nTwo\n")
+  // Timestamps restart at 2 s after the discontinuity; the segment starts at 12 s.
+  let c = try segment("MPEGTS:180000,LOCAL:00:00:00.000", "00:00.500 --> 00:01.500\nThree\n")
+  // Its sequence goes on: 6 s later in MPEG-TS time, with a cue local to that segment.
+  let d = try segment("MPEGTS:720000,LOCAL:00:00:00.000", "00:00.250 --> 00:01.000\nFour\n")
+  let joined = SubtitleDocument(
+    joiningSegments: [a, b, c, d], timing: timing([(0, 0), (6, 0), (12, 1), (18, 1)]))
+  #expect(times(joined) == [[1, 2], [7, 8], [12.5, 13.5], [18.25, 19]])
+  #expect(joined.timestampMap == TimestampMap(mpegts: 900_000, local: 0))
+}
+
+@Test func withoutADiscontinuityTimingChangesNothing() throws {
+  let a = try segment("MPEGTS:900000,LOCAL:00:00:02.000", "00:03.000 --> 00:04.000\nOne\n")
+  let b = try segment("MPEGTS:1260000,LOCAL:00:00:00.000", "00:00.500 --> 00:01.000\nTwo\n")
+  let c = try segment(nil, "00:01.000 --> 00:01.500\nThree\n")
+  let plain = SubtitleDocument(joiningSegments: [a, b, c])
+  let timed = SubtitleDocument(
+    joiningSegments: [a, b, c], timing: timing([(0, 3), (6, 3), (12, 3)]))
+  #expect(times(timed) == times(plain))
+  #expect(times(plain) == [[3, 4], [6.5, 7], [7, 7.5]])
+}
+
+@Test func aLaterSequenceUnwrapsItsOwnMPEGTime() throws {
+  let wrap: Int64 = 1 << 33
+  let a = try segment("MPEGTS:900000,LOCAL:00:00:00.000", "00:01.000 --> 00:02.000\nOne\n")
+  // After the discontinuity the MPEG-TS clock is 1 s before its wrap, then past it.
+  let b = try segment(
+    "MPEGTS:\(wrap - 90000),LOCAL:00:00:00.000", "00:00.000 --> 00:00.500\nTwo\n")
+  let c = try segment("MPEGTS:450000,LOCAL:00:00:00.000", "00:00.000 --> 00:00.500\nThree\n")
+  let joined = SubtitleDocument(
+    joiningSegments: [a, b, c], timing: timing([(0, 0), (6, 1), (12, 1)]))
+  #expect(times(joined) == [[1, 2], [6, 6.5], [12, 12.5]])
+}
+
+@Test func playlistTimesFollowTheFirstSegmentsTimeline() throws {
+  // The first segment's LOCAL 2 s is its start: the result's times are 2 s past the
+  // playlist's, after the discontinuity too.
+  let a = try segment("MPEGTS:900000,LOCAL:00:00:02.000", "00:03.000 --> 00:04.000\nOne\n")
+  let b = try segment("MPEGTS:0,LOCAL:00:00:00.000", "00:00.500 --> 00:01.000\nTwo\n")
+  // A later sequence's segment without a map, before any: its times are playlist times.
+  let c = try segment(nil, "00:13.000 --> 00:13.500\nThree\n")
+  let joined = SubtitleDocument(
+    joiningSegments: [a, c, b], timing: timing([(0, 0), (6, 1), (12, 2)]))
+  #expect(times(joined) == [[3, 4], [15, 15.5], [14.5, 15]])
+}

@@ -105,6 +105,14 @@ private let site: String = {
       + "00:05.500 --> 00:06.000\nTwo\n", "subs/two/s1.vtt")
   write(media(["s0.vtt", "s1.vtt"]), "subs/two/index.m3u8")
   write(media(["s0.vtt", "../../../../etc/passwd"]), "subs/two/escape.m3u8")
+  // The same two segments as byte ranges of one file, the second range without its offset.
+  let s0 = (try? String(contentsOfFile: dir + "/subs/two/s0.vtt", encoding: .utf8)) ?? ""
+  let s1 = (try? String(contentsOfFile: dir + "/subs/two/s1.vtt", encoding: .utf8)) ?? ""
+  write(s0 + s1, "subs/two/all.vtt")
+  write(
+    "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4.0,\n#EXT-X-BYTERANGE:\(s0.utf8.count)@0\n"
+      + "all.vtt\n#EXTINF:4.0,\n#EXT-X-BYTERANGE:\(s1.utf8.count)\nall.vtt\n#EXT-X-ENDLIST\n",
+    "subs/two/ranged.m3u8")
   // A DASH manifest that states no audio facts: the initialization segments do.
   try? files.createDirectory(atPath: dir + "/dash/media/a1", withIntermediateDirectories: true)
   try? files.copyItem(
@@ -337,6 +345,15 @@ struct RemoteInputTests {
     let escape = try runMtool(["cues", site + "/subs/two/escape.m3u8"])
     #expect(escape.status == 65)
     #expect(!escape.stdout.contains("root:"))
+    // Byte ranges of one file, local or remote: the same document as the two files.
+    let ranged = try runMtool(["cues", site + "/subs/two/ranged.m3u8", "--to", "srt"])
+    let remoteRanged = try runMtool([
+      "cues", server.url("ok", "subs/two/ranged.m3u8"), "--to", "srt",
+    ])
+    #expect(ranged.status == 0, "\(ranged.stderr)")
+    #expect(ranged.stdout == srt.stdout)
+    #expect(remoteRanged.status == 0, "\(remoteRanged.stderr)")
+    #expect(remoteRanged.stdout == srt.stdout)
   }
 
   @Test("https: a certificate the authorities do not vouch for is refused; --cacert trusts one")

@@ -65,6 +65,49 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
     /// The `METHOD` of the `#EXT-X-KEY` that applies (`AES-128`, `SAMPLE-AES`), or `nil` when
     /// the segment is not encrypted.
     public var encryption: String?
+    /// The segment's `#EXT-X-BYTERANGE` (RFC 8216 section 4.3.2.2): it is that sub-range of
+    /// the resource its URI names; `nil` when it is the whole resource.
+    public var byteRange: ByteRange? = nil
+    /// The discontinuity sequence number (RFC 8216 section 4.3.3.3): the playlist's
+    /// `#EXT-X-DISCONTINUITY-SEQUENCE` (0 when absent) plus the `#EXT-X-DISCONTINUITY` tags
+    /// before the segment. Timestamps of segments of one number are continuous; after a
+    /// discontinuity they may restart.
+    public var discontinuitySequence: Int = 0
+  }
+
+  /// An `#EXT-X-BYTERANGE` value, `n[@o]`: `n` bytes of the resource from byte `o`, or, without
+  /// `@o`, from the byte after the previous segment's sub-range (of the same resource).
+  public struct ByteRange: Hashable, Sendable, Codable {
+    /// The value as written.
+    public var text: String
+    /// `n`, the length in bytes; `nil` when the value is not `n[@o]` in decimal integers.
+    public var length: Int?
+    /// `o`, the offset of the first byte in the resource, when written (and `length` is not
+    /// `nil`).
+    public var offset: Int?
+
+    /// Parses `n[@o]`; a value of another form keeps its `text` with `length` and `offset`
+    /// `nil`.
+    init(_ value: ArraySlice<UInt8>) {
+      text = String(decoding: value, as: UTF8.self)
+      length = nil
+      offset = nil
+      func decimal(_ digits: ArraySlice<UInt8>) -> Int? {
+        guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ (0x30...0x39).contains($0) })
+        else { return nil }
+        return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+      }
+      let trimmed = value.drop { $0 == 0x20 || $0 == 0x09 }
+      if let at = trimmed.firstIndex(of: 0x40) {
+        guard let n = decimal(trimmed[..<at]), let o = decimal(trimmed[(at + 1)...]) else {
+          return
+        }
+        length = n
+        offset = o
+      } else {
+        length = decimal(trimmed)
+      }
+    }
   }
 
   /// The tracks a menu shows: the renditions of one `TYPE`, `NAME` and `LANGUAGE` (and the same
@@ -271,6 +314,11 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
     /// The `#EXT-X-MAP` and `#EXT-X-KEY` method in force.
     private var map: String? = nil
     private var key: String? = nil
+    /// The `#EXT-X-BYTERANGE` of the segment whose URI comes next.
+    private var pendingByteRange: ByteRange? = nil
+    /// `#EXT-X-DISCONTINUITY-SEQUENCE`, and the `#EXT-X-DISCONTINUITY` tags so far.
+    private var discontinuityBase = 0
+    private var discontinuities = 0
 
     private static let mediaTagNames = [
       "#EXT-X-TARGETDURATION", "#EXT-X-MEDIA-SEQUENCE", "#EXT-X-PLAYLIST-TYPE",
@@ -308,6 +356,14 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
         if firstPart == nil, let uri = HLSPlaylist.attributes(line.dropFirst(12))["URI"] {
           firstPart = Segment(uri: uri, duration: nil, initialization: map, encryption: key)
         }
+      } else if line.starts(with: Array("#EXT-X-BYTERANGE:".utf8)) {
+        pendingByteRange = ByteRange(line.dropFirst(17))
+      } else if line.starts(with: Array("#EXT-X-DISCONTINUITY-SEQUENCE:".utf8)) {
+        mediaTags = true
+        let value = String(decoding: line.dropFirst(30), as: UTF8.self).trimmingSpaces
+        discontinuityBase = Int(value).flatMap { $0 >= 0 ? $0 : nil } ?? 0
+      } else if line.elementsEqual("#EXT-X-DISCONTINUITY".utf8) {
+        discontinuities += 1
       } else if line.starts(with: Array("#EXT-X-ENDLIST".utf8)) {
         mediaTags = true
         endList = true
@@ -321,9 +377,13 @@ public struct HLSPlaylist: Hashable, Sendable, Codable {
     mutating func uri(_ line: ArraySlice<UInt8>) {
       let uri = String(decoding: line, as: UTF8.self)
       if let duration = pendingDuration {
+        let (sequence, overflow) = discontinuityBase.addingReportingOverflow(discontinuities)
         segments.append(
-          Segment(uri: uri, duration: duration, initialization: map, encryption: key))
+          Segment(
+            uri: uri, duration: duration, initialization: map, encryption: key,
+            byteRange: pendingByteRange, discontinuitySequence: overflow ? Int.max : sequence))
         pendingDuration = nil
+        pendingByteRange = nil
       } else if let attributes = pendingVariant {
         variants.append(Variant(attributes: attributes, uri: uri))
         pendingVariant = nil

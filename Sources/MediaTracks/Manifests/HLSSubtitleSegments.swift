@@ -1,6 +1,7 @@
-/// The segments of an HLS subtitle media playlist (segmented WebVTT), read whole and in order,
-/// for a subtitle parser to join into one document (SubtitleParser's
-/// `SubtitleDocument(joiningSegments:)` applies each segment's `X-TIMESTAMP-MAP`).
+/// The segments of an HLS subtitle media playlist (segmented WebVTT), read in order (each
+/// whole, or the `#EXT-X-BYTERANGE` sub-range of its file), for a subtitle parser to join into
+/// one document (SubtitleParser's `SubtitleDocument(joiningSegments:timing:)` applies each
+/// segment's `X-TIMESTAMP-MAP` and lines up discontinuity sequences with the playlist).
 ///
 /// The playlist's references are read as ``ManifestParser`` reads a manifest's: for a local
 /// playlist only relative references to files inside its folder (links resolved), for a remote
@@ -18,7 +19,27 @@ public enum HLSSubtitleSegments {
     ManifestParser.sniff(bytes.prefix(1 << 16)) == .hls
   }
 
-  /// The bytes of each segment the media playlist `playlist` lists, in playlist order.
+  /// One WebVTT segment of a subtitle playlist: its bytes and where the playlist places it.
+  public struct Segment: Hashable, Sendable {
+    /// The segment's bytes: its resource whole, or the `#EXT-X-BYTERANGE` sub-range of it.
+    public var bytes: [UInt8]
+    /// Where the segment starts on the playlist's timeline, in seconds: the sum of the
+    /// `#EXTINF` durations of the segments before it (a segment without one counts 0).
+    public var start: Double
+    /// Its discontinuity sequence number (see ``HLSPlaylist/Segment/discontinuitySequence``).
+    public var discontinuitySequence: Int
+
+    /// A segment of `bytes` that starts at `start` seconds, in discontinuity sequence
+    /// `discontinuitySequence`.
+    public init(bytes: [UInt8], start: Double, discontinuitySequence: Int) {
+      self.bytes = bytes
+      self.start = start
+      self.discontinuitySequence = discontinuitySequence
+    }
+  }
+
+  /// The bytes of each segment the media playlist `playlist` lists, in playlist order; the
+  /// bytes of ``segments(playlist:at:timeout:remote:)``.
   ///
   /// - Parameters:
   ///   - playlist: The playlist's content.
@@ -39,6 +60,27 @@ public enum HLSSubtitleSegments {
     playlist: [UInt8], at path: String, timeout: Double? = nil,
     remote: RemoteAccess = RemoteAccess()
   ) throws(MediaError) -> [[UInt8]] {
+    try segments(playlist: playlist, at: path, timeout: timeout, remote: remote).map(\.bytes)
+  }
+
+  /// Each segment the media playlist `playlist` lists, in playlist order, with where the
+  /// playlist places it (its start on the playlist's timeline and its discontinuity sequence),
+  /// which a joiner needs to line up segments whose timestamps restart after an
+  /// `#EXT-X-DISCONTINUITY`.
+  ///
+  /// A segment with an `#EXT-X-BYTERANGE` is that sub-range of its resource (RFC 8216 section
+  /// 4.3.2.2); a resource several segments name is read once.
+  ///
+  /// - Parameters: as ``read(playlist:at:timeout:remote:)``'s.
+  /// - Returns: One ``Segment`` per segment; the caller owns them.
+  /// - Throws: `MediaError` as ``read(playlist:at:timeout:remote:)`` does, and `.malformed`,
+  ///   naming the playlist and the segment, for an `#EXT-X-BYTERANGE` that is not `n[@o]`,
+  ///   that has no offset when the segment before is not a sub-range of the same resource, or
+  ///   that ends past the end of its resource.
+  public static func segments(
+    playlist: [UInt8], at path: String, timeout: Double? = nil,
+    remote: RemoteAccess = RemoteAccess()
+  ) throws(MediaError) -> [Segment] {
     let parsed = try HLSPlaylist(bytes: playlist)
     guard parsed.isMediaPlaylist else {
       let names = parsed.renditions.filter { $0.type == "SUBTITLES" }.compactMap(\.uri)
@@ -57,7 +99,69 @@ public enum HLSSubtitleSegments {
         "has fragmented MP4 segments (#EXT-X-MAP '\(map)'): read them joined to their "
           + "initialization section")
     }
-    return try read(segments.map(\.uri), of: path, timeout: timeout, remote: remote)
+    let ranges = try byteRanges(of: segments, in: path)
+    let bodies = try read(segments.map(\.uri), of: path, timeout: timeout, remote: remote)
+    var result: [Segment] = []
+    result.reserveCapacity(segments.count)
+    var start = 0.0
+    for (number, segment) in segments.enumerated() {
+      var bytes = bodies[number]
+      if let range = ranges[number] {
+        guard range.upperBound <= bytes.count else {
+          throw failure(
+            path,
+            "segment \(number + 1) ('\(segment.uri)'): #EXT-X-BYTERANGE:"
+              + "\(segment.byteRange?.text ?? "") ends at byte \(range.upperBound), past the end "
+              + "of the file (\(bytes.count) bytes)")
+        }
+        bytes = Array(bytes[range])
+      }
+      result.append(
+        Segment(
+          bytes: bytes, start: start, discontinuitySequence: segment.discontinuitySequence))
+      start += segment.duration ?? 0
+    }
+    return result
+  }
+
+  /// The byte range of each of `segments` (of the playlist at `path`) in its resource, `nil`
+  /// for a whole resource: an `#EXT-X-BYTERANGE` without `@o` starts at the byte after the
+  /// previous segment's sub-range, which must be of the same resource (RFC 8216 section
+  /// 4.3.2.2).
+  private static func byteRanges(
+    of segments: [HLSPlaylist.Segment], in path: String
+  ) throws(MediaError) -> [Range<Int>?] {
+    var ranges: [Range<Int>?] = []
+    ranges.reserveCapacity(segments.count)
+    for (number, segment) in segments.enumerated() {
+      guard let byteRange = segment.byteRange else {
+        ranges.append(nil)
+        continue
+      }
+      let name = "segment \(number + 1) ('\(segment.uri)'): #EXT-X-BYTERANGE:\(byteRange.text)"
+      guard let length = byteRange.length else {
+        throw failure(path, "\(name) is not a length and an optional offset (n[@o])")
+      }
+      let offset: Int
+      if let stated = byteRange.offset {
+        offset = stated
+      } else if number > 0, segments[number - 1].uri == segment.uri,
+        let previous = ranges[number - 1]
+      {
+        offset = previous.upperBound
+      } else {
+        throw failure(
+          path,
+          "\(name) has no offset, and the segment before it is not a byte range of the same "
+            + "file")
+      }
+      let (end, overflow) = offset.addingReportingOverflow(length)
+      guard !overflow, end <= maximumBytes else {
+        throw failure(path, "\(name) ends past \(maximumBytes) bytes, the most read")
+      }
+      ranges.append(offset..<end)
+    }
+    return ranges
   }
 
   /// The initialization section and the segments of an HLS subtitle media playlist of
@@ -127,12 +231,24 @@ public enum HLSSubtitleSegments {
       }
       targets.append(target)
     }
-    guard isRemote else { return try readAll(targets) }
-    // Remote segments are read within the timeout in all.
-    return try Deadline.within(seconds: timeout ?? MediaProbe.defaultTimeout) {
-      () throws(MediaError) -> [[UInt8]] in
-      try fetchAll(targets, access: remote, timeout: timeout)
+    // A resource several segments name (byte ranges of one file) is read once.
+    var distinct: [String] = []
+    var position: [String: Int] = [:]
+    for target in targets where position[target] == nil {
+      position[target] = distinct.count
+      distinct.append(target)
     }
+    let bodies: [[UInt8]]
+    if isRemote {
+      // Remote segments are read within the timeout in all.
+      bodies = try Deadline.within(seconds: timeout ?? MediaProbe.defaultTimeout) {
+        () throws(MediaError) -> [[UInt8]] in
+        try fetchAll(distinct, access: remote, timeout: timeout)
+      }
+    } else {
+      bodies = try readAll(distinct)
+    }
+    return targets.map { target in position[target].map { bodies[$0] } ?? [] }
   }
 
   /// Local segment files, each whole.

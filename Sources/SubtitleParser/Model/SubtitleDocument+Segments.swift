@@ -14,6 +14,45 @@ extension SubtitleDocument {
   /// - Parameter segments: The parsed segments (the caller keeps them; the result copies what
   ///   it needs).
   public init(joiningSegments segments: [SubtitleDocument]) {
+    self.init(joiningSegments: segments, timing: [])
+  }
+
+  /// Where an HLS playlist places one of its segments: what lines up segments whose MPEG-TS
+  /// timestamps restart after an `#EXT-X-DISCONTINUITY`.
+  public struct SegmentTiming: Hashable, Sendable, Codable {
+    /// The segment's start on the playlist's timeline, in seconds: the sum of the `#EXTINF`
+    /// durations before it.
+    public var start: Double
+    /// Its discontinuity sequence number: segments of one number share one MPEG-TS timeline.
+    public var discontinuitySequence: Int
+
+    /// A segment that starts at `start` seconds of the playlist, in discontinuity sequence
+    /// `discontinuitySequence`.
+    public init(start: Double, discontinuitySequence: Int) {
+      self.start = start
+      self.discontinuitySequence = discontinuitySequence
+    }
+  }
+
+  /// One document from the WebVTT segments of an HLS subtitle playlist, in playlist order,
+  /// where `timing` says how the playlist places each segment.
+  ///
+  /// As ``init(joiningSegments:)`` joins them, and across discontinuities as players do
+  /// (RFC 8216 section 6.3.3; Media3 keeps one timestamp adjuster per discontinuity sequence):
+  /// the segments up to the first change of ``SegmentTiming/discontinuitySequence`` are joined
+  /// as one playlist without discontinuities is. In each later sequence the first segment with
+  /// an `X-TIMESTAMP-MAP` lines its `MPEGTS` value up with its ``SegmentTiming/start``, and
+  /// the sequence's other segments keep their MPEG-TS distance from it (33-bit wrap
+  /// unwrapped). Playlist times are put on the result's timeline (the first segment's) by the
+  /// first mapped segment of the first sequence, whose `MPEGTS` value is at its start; a later
+  /// sequence's segments before its first map take their cue times as playlist times.
+  ///
+  /// - Parameters:
+  ///   - segments: The parsed segments (the caller keeps them; the result copies what it
+  ///     needs).
+  ///   - timing: The placement of each segment, by position; a segment past its end is in the
+  ///     sequence of the one before it (an empty `timing` joins as ``init(joiningSegments:)``).
+  public init(joiningSegments segments: [SubtitleDocument], timing: [SegmentTiming]) {
     self.init(format: .webVTT, text: [])
     guard let first = segments.first else { return }
     header = first.header
@@ -21,10 +60,27 @@ extension SubtitleDocument {
     let base = first.timestampMap.map { Double($0.mpegts) / 90_000 - $0.local } ?? 0
     var previousTicks = first.timestampMap?.mpegts
     var offset = 0.0
+    /// The discontinuity sequence of the segment before.
+    var sequence = timing.first?.discontinuitySequence
+    /// Whether a discontinuity has been passed.
+    var pastFirstSequence = false
+    /// The result's time minus the playlist's, once the first sequence has a map.
+    var playlistShift: Double? = nil
+    /// In a later sequence, its first map's MPEG-TS time and that segment's playlist start.
+    var anchor: (ticks: Int64, start: Double)? = nil
     var seen = Set<CueKey>()
     var regionIndex: [String: Int] = [:]
     var log = DiagnosticLog()
     for (number, segment) in segments.enumerated() {
+      let place = number < timing.count ? timing[number] : nil
+      if let place, place.discontinuitySequence != sequence {
+        // Timestamps may restart: this sequence is lined up with the playlist on its own.
+        sequence = place.discontinuitySequence
+        pastFirstSequence = true
+        previousTicks = nil
+        anchor = nil
+        offset = playlistShift ?? 0
+      }
       if let map = segment.timestampMap {
         var ticks = map.mpegts
         if let previous = previousTicks {
@@ -33,7 +89,18 @@ extension SubtitleDocument {
           while ticks < previous - wrap / 2 { ticks += wrap }
         }
         previousTicks = ticks
-        offset = Double(ticks) / 90_000 - map.local - base
+        if !pastFirstSequence {
+          offset = Double(ticks) / 90_000 - map.local - base
+          if playlistShift == nil, let place {
+            playlistShift = Double(ticks) / 90_000 - base - place.start
+          }
+        } else {
+          let start = anchor?.start ?? place?.start ?? 0
+          let anchorTicks = anchor?.ticks ?? ticks
+          anchor = (anchorTicks, start)
+          offset =
+            start + Double(ticks - anchorTicks) / 90_000 - map.local + (playlistShift ?? 0)
+        }
       }
       let shift = text.count
       text.append(contentsOf: segment.text)
