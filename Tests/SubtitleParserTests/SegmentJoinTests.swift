@@ -128,3 +128,29 @@ private func timing(_ places: [(Double, Int)]) -> [SubtitleDocument.SegmentTimin
     joiningSegments: [a, c, b], timing: timing([(0, 0), (6, 1), (12, 2)]))
   #expect(times(joined) == [[3, 4], [15, 15.5], [14.5, 15]])
 }
+
+/// MPEG-TS time has 33 bits: a stated value past them (up to the 64-bit limit, as a hostile
+/// playlist's segments may state) is read by its low 33 bits, and joining neither traps on
+/// overflow nor loops, in either order and across a discontinuity.
+@Test func mpegTimePastThirtyThreeBitsIsReadByItsLowBits() throws {
+  let huge = try segment("MPEGTS:\(Int64.max),LOCAL:00:00:00.000", "00:00.000 --> 00:00.500\nA\n")
+  let small = try segment("MPEGTS:90000,LOCAL:00:00:00.000", "00:00.000 --> 00:00.500\nB\n")
+  let alsoHuge = try segment(
+    "MPEGTS:\(Int64.max - (1 << 33) + 90000),LOCAL:00:00:00.000", "00:00.000 --> 00:00.500\nC\n")
+  let timing = [0.0, 6, 12].enumerated().map {
+    SubtitleDocument.SegmentTiming(start: $0.element, discontinuitySequence: $0.offset)
+  }
+  for order in [[huge, small, alsoHuge], [small, huge, alsoHuge], [alsoHuge, small, huge]] {
+    for joined in [
+      SubtitleDocument(joiningSegments: order),
+      SubtitleDocument(joiningSegments: order, timing: timing),
+    ] {
+      #expect(joined.cues.count == 3)
+      #expect(joined.cues.allSatisfy { $0.startTime.isFinite && $0.endTime >= $0.startTime })
+    }
+  }
+  // Int64.max's low 33 bits are 2^33 - 1: the next segment's 90000 is a second (and a tick)
+  // after it, wrapped.
+  let joined = SubtitleDocument(joiningSegments: [huge, small])
+  #expect(abs(joined.cues[1].startTime - 1) < 0.001)
+}

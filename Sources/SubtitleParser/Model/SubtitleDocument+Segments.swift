@@ -57,8 +57,11 @@ extension SubtitleDocument {
     guard let first = segments.first else { return }
     header = first.header
     timestampMap = first.timestampMap
-    let base = first.timestampMap.map { Double($0.mpegts) / 90_000 - $0.local } ?? 0
-    var previousTicks = first.timestampMap?.mpegts
+    // MPEG-TS time has 33 bits: higher bits of a stated value are not time (and a hostile
+    // value near the 64-bit limit must not overflow the unwrapping below).
+    let wrap: Int64 = 1 << 33
+    let base = first.timestampMap.map { Double($0.mpegts & (wrap - 1)) / 90_000 - $0.local } ?? 0
+    var previousTicks = first.timestampMap.map { $0.mpegts & (wrap - 1) }
     var offset = 0.0
     /// The discontinuity sequence of the segment before.
     var sequence = timing.first?.discontinuitySequence
@@ -82,11 +85,11 @@ extension SubtitleDocument {
         offset = playlistShift ?? 0
       }
       if let map = segment.timestampMap {
-        var ticks = map.mpegts
-        if let previous = previousTicks {
-          // 33-bit MPEG-TS time: a value far below the one before has wrapped.
-          let wrap: Int64 = 1 << 33
-          while ticks < previous - wrap / 2 { ticks += wrap }
+        var ticks = map.mpegts & (wrap - 1)
+        if let previous = previousTicks, ticks < previous - wrap / 2 {
+          // A value far below the one before has wrapped (as often as it takes to come within
+          // half a wrap of it).
+          ticks += (previous - wrap / 2 - ticks + wrap - 1) / wrap * wrap
         }
         previousTicks = ticks
         if !pastFirstSequence {
