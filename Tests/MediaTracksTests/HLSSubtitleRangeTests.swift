@@ -93,6 +93,8 @@ private let second =
     "#EXT-X-BYTERANGE:90@0\nall.vtt\n#EXTINF:6.0,\n#EXT-X-BYTERANGE:10\nother.vtt\n",
     "has no offset"
   ),
+  // A duration no segment has, which would put the next segments' cues past any timeline.
+  ("all.vtt\n#EXTINF:1e308,\nother.vtt\n", "#EXTINF of 1e+308 s is longer than a segment"),
 ])
 func aBadByteRangeIsRefusedNamingItsSegment(segments: String, reason: String) throws {
   let dir = folder("bad-range")

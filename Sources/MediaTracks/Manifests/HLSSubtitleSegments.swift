@@ -8,6 +8,9 @@
 /// one only http(s) URLs resolved against its URL, fetched eight at a time so their round trips
 /// overlap. A live playlist is read once, with the segments it lists.
 public enum HLSSubtitleSegments {
+  /// The longest `#EXTINF` a subtitle segment may state, in seconds (a day).
+  static let longestSegment = 86_400.0
+
   /// The most segments read from one playlist.
   public static let maximumSegments = 100_000
   /// The most bytes read in all, over every segment: 256 MiB.
@@ -119,6 +122,15 @@ public enum HLSSubtitleSegments {
       result.append(
         Segment(
           bytes: bytes, start: start, discontinuitySequence: segment.discontinuitySequence))
+      // A segment's #EXTINF is at most the target duration (section 4.3.3.1), seconds in
+      // practice: one past a day is not a duration, and would put the next segments' cues at
+      // times no timeline holds.
+      if let duration = segment.duration, duration > Self.longestSegment {
+        throw failure(
+          path,
+          "segment \(number + 1) ('\(segment.uri)'): #EXTINF of \(duration) s is longer than a "
+            + "segment can be (a day)")
+      }
       start += segment.duration ?? 0
     }
     return result
