@@ -142,6 +142,8 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   ///   header's regions and styles) and `TTML.document(samples:)` (positions, styles); the
   ///   last sample, when the file states no duration for it, ends where the track ends.
   /// - ASS and SSA: `SubStationAlpha.document(events:)` (override blocks, `\N`, `\an`).
+  /// - SRT (`subrip`): `SubRip.document(timedTexts:)`, each block's text read as an `.srt`
+  ///   file's cue text is (`{\an8}` a position, other override blocks removed).
   /// - The others: `SubtitleDocument(format:timedTexts:)` of ``readWithMarkup()``'s texts.
   ///
   /// - Returns: The document, times in seconds on the file's timeline.
@@ -156,6 +158,10 @@ public struct SubtitleStreamReader: Hashable, Sendable {
     }
     if facts.codec == "ass" || facts.codec == "ssa" {
       return SubStationAlpha.document(events: texts)
+    }
+    if facts.codec == "subrip" {
+      // Each block is an SRT cue's text: read as a file's (`{\an8}`, override blocks).
+      return SubRip.document(timedTexts: texts)
     }
     return SubtitleDocument(
       format: facts.codec == "webvtt" ? .webVTT : .srt, timedTexts: texts)

@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+
+// mtool cues on SRT, ASS and mov_text streams inside media files: each read as its source file
+// is (Tests/Fixtures/inmedia-text, from Scripts/make-inmedia-text-fixtures.sh).
+
+@Suite struct CuesInMediaTextTests {
+  let folder = fixtures + "/inmedia-text/"
+
+  /// WebVTT of `file` without cue identifiers (an .srt file's numbers), stderr dropped.
+  private func vtt(_ file: String) throws -> String {
+    let result = try runMtool(["cues", folder + file, "--to", "vtt"])
+    #expect(result.status == 0)
+    return result.stdout
+  }
+
+  @Test(arguments: ["srt-mkvmerge.mks", "srt-zlib-mkvmerge.mks"])
+  func srtInMatroskaIsReadAsItsSourceFile(file: String) throws {
+    // Each block goes through the SRT cue-text reading: `{\an8}` is a position, not text.
+    let expected =
+      "WEBVTT\n\n00:00:01.000 --> 00:00:02.500\n<i>Hello</i> world\nsecond line\n\n"
+      + "00:00:03.000 --> 00:00:04.000 line:0\ntop\n\n"
+      + "00:00:05.000 --> 00:00:06.000 line:0 align:left\nleft <b>third</b>\n"
+    #expect(try vtt(file) == expected)
+    let source = try vtt("cues.srt").replacing(/\n\n\d\n/, with: "\n\n")
+    #expect(source == expected)
+  }
+}
