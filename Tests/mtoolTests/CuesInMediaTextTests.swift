@@ -26,3 +26,20 @@ import Testing
     #expect(source == expected)
   }
 }
+
+extension CuesInMediaTextTests {
+  @Test(arguments: ["ass-mkvmerge.mks", "ass-ffmpeg.mks"])
+  func assInMatroskaIsReadWithItsScriptHeader(file: String) throws {
+    // The CodecPrivate header's styles (Top: yellow, bold, italic, \an8), PlayRes 1920x1080
+    // (\pos(960,540) is the centre) and WrapStyle 2 (\n a line break) apply to the blocks.
+    let expected =
+      "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nplain\n\n"
+      + "00:00:03.000 --> 00:00:04.000 line:0\n"
+      + "<c.yellow><b><i>top yellow bold italic</i></b></c>\n\n"
+      + "00:00:05.000 --> 00:00:06.000 line:50%,end position:50%,center\ncentre\n\n"
+      + "00:00:07.000 --> 00:00:08.000\nsoft\nbreak under WrapStyle 2\n\n"
+      + "00:00:09.000 --> 00:00:10.000\n<u>no such style</u>, commas, kept\n"
+    #expect(try vtt(file) == expected)
+    #expect(try vtt("styled.ass") == expected)
+  }
+}

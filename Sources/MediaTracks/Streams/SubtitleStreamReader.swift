@@ -113,7 +113,8 @@ public struct SubtitleStreamReader: Hashable, Sendable {
     /// WebVTT cue text: WebVTT streams.
     case webVTT = "vtt"
     /// SSA/ASS dialogue text with its override blocks (`{\i1}`, `{\an8}`) and `\N`: ASS and SSA
-    /// streams (the style table in the codec's private data is not applied).
+    /// streams (the style table in the codec's private data is not applied here; ``document()``
+    /// applies it).
     case ass
   }
 
@@ -141,7 +142,10 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   ///   `MP4WebVTT.document(samples:configuration:)` (cue identifiers, settings, the `vttC`
   ///   header's regions and styles) and `TTML.document(samples:)` (positions, styles); the
   ///   last sample, when the file states no duration for it, ends where the track ends.
-  /// - ASS and SSA: `SubStationAlpha.document(events:)` (override blocks, `\N`, `\an`).
+  /// - ASS and SSA: `SubStationAlpha.document(blocks:header:)`: the script header the
+  ///   stream's private data holds (`PlayResX`/`PlayResY`, `WrapStyle`, the styles) and each
+  ///   block's `Layer,Style,Name,MarginL,MarginR,MarginV,Effect,Text`, read as one script
+  ///   (styles' bold, italic, colour and alignment, override blocks, `\N`, `\an`, `\pos`).
   /// - SRT (`subrip`): `SubRip.document(timedTexts:)`, each block's text read as an `.srt`
   ///   file's cue text is (`{\an8}` a position, other override blocks removed).
   /// - The others: `SubtitleDocument(format:timedTexts:)` of ``readWithMarkup()``'s texts.
@@ -153,11 +157,12 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   public func document() throws(MediaError) -> SubtitleDocument {
     let (facts, packets) = try packets()
     if let document = try Self.sampleDocument(facts, packets, path: path) { return document }
+    if facts.codec == "ass" || facts.codec == "ssa" {
+      return SubStationAlpha.document(
+        blocks: Self.blocks(packets, codec: facts.codec), header: facts.configuration)
+    }
     let texts = Self.cues(packets, codec: facts.codec, keepingMarkup: true).map {
       (startTime: $0.startTime, endTime: $0.endTime, text: $0.text)
-    }
-    if facts.codec == "ass" || facts.codec == "ssa" {
-      return SubStationAlpha.document(events: texts)
     }
     if facts.codec == "subrip" {
       // Each block is an SRT cue's text: read as a file's (`{\an8}`, override blocks).
@@ -265,6 +270,30 @@ public struct SubtitleStreamReader: Hashable, Sendable {
       keepingMarkup ? markup : .subRip,
       Self.cues(packets, codec: codec, keepingMarkup: keepingMarkup)
     )
+  }
+
+  /// The packets of an ASS or SSA stream as whole blocks, sorted by start (stable), each
+  /// ending as ``cues(_:codec:keepingMarkup:)`` ends it; blocks whose text is empty left out.
+  private static func blocks(_ packets: [SubtitlePacket], codec: String) -> [(
+    startTime: Double, endTime: Double, bytes: ArraySlice<UInt8>
+  )] {
+    var blocks: [(startTime: Double, endTime: Double, bytes: ArraySlice<UInt8>)] = []
+    blocks.reserveCapacity(packets.count)
+    let order = packets.indices.sorted { (packets[$0].start, $0) < (packets[$1].start, $1) }
+    for (position, i) in order.enumerated() {
+      let packet = packets[i]
+      guard !Self.text(of: packet.payload, codec: codec, keepingMarkup: true).isEmpty else {
+        continue
+      }
+      var end = packet.start
+      if let duration = packet.duration {
+        end = packet.start + duration
+      } else if position + 1 < order.count {
+        end = max(packet.start, packets[order[position + 1]].start)
+      }
+      blocks.append((packet.start, end, packet.payload[...]))
+    }
+    return blocks
   }
 
   /// The packets' texts as cues, sorted by start (stable); empty texts left out.
