@@ -43,3 +43,17 @@ extension CuesInMediaTextTests {
     #expect(try vtt("styled.ass") == expected)
   }
 }
+
+extension CuesInMediaTextTests {
+  @Test func movTextStylesAreKept() throws {
+    // The styl boxes FFmpeg's mov_text encoder wrote from the source's <i>, <b>, <u>.
+    let expected =
+      "WEBVTT\n\n00:00:00.500 --> 00:00:01.500\n<i>Große</i> and <b>bold</b> é <u>under</u>\n\n"
+      + "00:00:02.000 --> 00:00:03.000\nplain <b><i>both</i></b>\nline two\n"
+    #expect(try vtt("tx3g-ffmpeg.mp4") == expected)
+    #expect(try vtt("tx3g.srt").replacing(/\n\n\d\n/, with: "\n\n") == expected)
+    let json = try runMtool(["cues", folder + "tx3g-ffmpeg.mp4", "--json"])
+    #expect(json.status == 0)
+    #expect(json.stdout.contains("\"diagnostics\":[]"))
+  }
+}

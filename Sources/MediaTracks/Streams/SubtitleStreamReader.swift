@@ -90,7 +90,8 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   ///
   /// A packet without a duration ends where the next one starts (or at its own start when it is
   /// the last). Packets with no text (MP4 uses them for gaps) are left out. WebVTT cue
-  /// identifiers and settings (packet side data) and `mov_text` styles are not kept.
+  /// identifiers and settings (packet side data) and `mov_text` styles are not kept
+  /// (``readWithMarkup()`` and ``document()`` keep the styles' bold, italic and underline).
   ///
   /// - Returns: the cues, in seconds on the file's timeline.
   /// - Throws: `MediaError` with kind `.notFound` for a missing file, `.malformed` for data that
@@ -107,8 +108,8 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   /// SubtitleParser's `SubtitleFormat` that reads them (`SubtitleDocument(format:timedTexts:)`
   /// takes it: `SubtitleFormat(rawValue: markup)`).
   public enum Markup: String, Hashable, Sendable {
-    /// SubRip markup (`<i>`, `<b>`, `<u>`, `<font>`): SRT streams, `mov_text` (its text; its
-    /// style boxes are not kept) and plain text.
+    /// SubRip markup (`<i>`, `<b>`, `<u>`, `<font>`): SRT streams, `mov_text` (its text, its
+    /// `styl` boxes' bold, italic and underline runs as `<b>`, `<i>`, `<u>`) and plain text.
     case subRip = "srt"
     /// WebVTT cue text: WebVTT streams.
     case webVTT = "vtt"
@@ -148,7 +149,9 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   ///   (styles' bold, italic, colour and alignment, override blocks, `\N`, `\an`, `\pos`).
   /// - SRT (`subrip`): `SubRip.document(timedTexts:)`, each block's text read as an `.srt`
   ///   file's cue text is (`{\an8}` a position, other override blocks removed).
-  /// - The others: `SubtitleDocument(format:timedTexts:)` of ``readWithMarkup()``'s texts.
+  /// - The others: `SubtitleDocument(format:timedTexts:)` of ``readWithMarkup()``'s texts;
+  ///   for `mov_text`, what reading its `styl` boxes repaired or skipped (a box that does not
+  ///   fit, a run past the text) is in `diagnostics`.
   ///
   /// - Returns: The document, times in seconds on the file's timeline.
   /// - Throws: As ``read()``; `.malformed` also for an MP4 sample that cannot be read (its
@@ -168,8 +171,25 @@ public struct SubtitleStreamReader: Hashable, Sendable {
       // Each block is an SRT cue's text: read as a file's (`{\an8}`, override blocks).
       return SubRip.document(timedTexts: texts)
     }
-    return SubtitleDocument(
+    var document = SubtitleDocument(
       format: facts.codec == "webvtt" ? .webVTT : .srt, timedTexts: texts)
+    if facts.codec == "mov_text" { document.diagnostics = Self.movTextDiagnostics(packets) }
+    return document
+  }
+
+  /// What reading the `styl` boxes of a `mov_text` stream's samples repaired or skipped, one
+  /// diagnostic per repair naming its sample's start time (line 0: no source line).
+  private static func movTextDiagnostics(_ packets: [SubtitlePacket]) -> [Diagnostic] {
+    var diagnostics: [Diagnostic] = []
+    for packet in packets {
+      var notes: [String] = []
+      _ = MovTextSample.markedUpText(packet.payload[...], notes: &notes)
+      for note in notes {
+        diagnostics.append(
+          Diagnostic(line: 0, offset: 0, reason: "mov_text sample at \(packet.start) s: \(note)"))
+      }
+    }
+    return diagnostics
   }
 
   /// The stream's facts and packets, once its codec is known to carry text.
@@ -324,7 +344,13 @@ public struct SubtitleStreamReader: Hashable, Sendable {
     var bytes = payload[...]
     switch codec {
     case "mov_text":
-      // A 16-bit big-endian text length, the text, then style boxes.
+      // A 16-bit big-endian text length, the text, then style boxes: with the markup, the
+      // `styl` runs become `<b>`, `<i>`, `<u>`.
+      if keepingMarkup {
+        var notes: [String] = []
+        let text = MovTextSample.markedUpText(bytes, notes: &notes)
+        return String(decoding: text, as: UTF8.self).replacing("\r\n", with: "\n")
+      }
       guard bytes.count >= 2 else { return "" }
       let length = Int(bytes[bytes.startIndex]) << 8 | Int(bytes[bytes.startIndex + 1])
       let start = bytes.startIndex + 2
