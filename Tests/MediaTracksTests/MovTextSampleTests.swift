@@ -10,20 +10,25 @@ private func sample(_ text: String, _ boxes: [UInt8] = []) -> ArraySlice<UInt8> 
   return ([UInt8(bytes.count >> 8), UInt8(bytes.count & 0xFF)] + bytes + boxes)[...]
 }
 
-/// A `styl` box of (startChar, endChar, face flags) entries.
-private func styl(_ runs: [(Int, Int, UInt8)]) -> [UInt8] {
+/// A `styl` box of (startChar, endChar, face flags) entries, opaque white unless `colour`
+/// (RGBA) says otherwise.
+private func styl(_ runs: [(Int, Int, UInt8)], colour: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF])
+  -> [UInt8]
+{
   var body: [UInt8] = [0, UInt8(runs.count)]
   for (start, end, face) in runs {
     body += [UInt8(start >> 8), UInt8(start & 0xFF), UInt8(end >> 8), UInt8(end & 0xFF), 0, 1]
-    body += [face, 18, 0xFF, 0xFF, 0xFF, 0xFF]
+    body += [face, 18] + colour
   }
   let size = body.count + 8
   return [0, 0, UInt8(size >> 8), UInt8(size & 0xFF)] + Array("styl".utf8) + body
 }
 
-private func read(_ payload: ArraySlice<UInt8>) -> (text: String, notes: [String]) {
+private func read(_ payload: ArraySlice<UInt8>, defaultColour: UInt32 = 0xFFFF_FFFF) -> (
+  text: String, notes: [String]
+) {
   var notes: [String] = []
-  let text = MovTextSample.markedUpText(payload, notes: &notes)
+  let text = MovTextSample.markedUpText(payload, defaultColour: defaultColour, notes: &notes)
   return (String(decoding: text, as: UTF8.self), notes)
 }
 
@@ -58,4 +63,18 @@ private func read(_ payload: ArraySlice<UInt8>) -> (text: String, notes: [String
   #expect(read([0, 9, 0x61]).text == "a")
   #expect(read([0]).text == "")
   #expect(read(sample("", styl([(0, 3, 1)]))).text == "")
+}
+
+@Test func movTextColoursOtherThanTheTracksDefaultAreKept() {
+  let yellow = styl([(0, 6, 1)], colour: [0xFF, 0xFF, 0x00, 0xFF])
+  #expect(
+    read(sample("yellow line", yellow)).text == "<font color=\"#ffff00\"><b>yellow</b></font> line")
+  // The track's default colour (alpha aside) is no markup.
+  #expect(
+    read(sample("yellow line", yellow), defaultColour: 0xFFFF_0080).text == "<b>yellow</b> line")
+  // The default style record of a tx3g sample entry body (FFmpeg's extradata): white.
+  var entry = [UInt8](repeating: 0, count: 30)
+  entry[26...29] = [0x12, 0x34, 0x56, 0xFF]
+  #expect(MovTextSample.defaultColour(entry) == 0x1234_56FF)
+  #expect(MovTextSample.defaultColour([0, 1, 2]) == nil)
 }

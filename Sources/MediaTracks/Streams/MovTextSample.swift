@@ -2,7 +2,8 @@
 /// 5.17): a 16-bit big-endian text length, the text (UTF-8), then modifier boxes. Of those,
 /// `styl` is read: entries of `startChar`, `endChar` (16 bits each), `font-ID` (16 bits),
 /// `face-style-flags` (8 bits: bold 1, italic 2, underline 4), `font-size` (8 bits) and an RGBA
-/// colour, each the style of the characters `startChar..<endChar`.
+/// colour, each the style of the characters `startChar..<endChar`. A run's colour is kept
+/// when it differs from the track's default text colour (its sample entry's style record).
 ///
 /// Offsets count characters (Unicode scalars) of the text, as FFmpeg's `mov_text` encoder
 /// writes them and its decoder reads them; Media3's `Tx3gParser` counts UTF-16 code units of
@@ -12,8 +13,19 @@ enum MovTextSample {
   /// order the tags open.
   private static let faces: [(flag: UInt8, tag: String)] = [(1, "b"), (2, "i"), (4, "u")]
 
-  /// The sample's text with its `styl` runs as SubRip markup (`<b>`, `<i>`, `<u>`), trailing
-  /// NUL, line feed, carriage return and space bytes left out.
+  /// The default text colour (RGBA) of a `tx3g` sample entry's body after its 8-byte header
+  /// (FFmpeg's extradata of a `mov_text` stream): the colour of its default style record, or
+  /// `nil` when `configuration` is too short to hold one.
+  static func defaultColour(_ configuration: [UInt8]) -> UInt32? {
+    // displayFlags (4), justification (2), background colour (4), BoxRecord (8), then the
+    // StyleRecord: startChar, endChar, font-ID (2 each), face, size (1 each), colour.
+    guard configuration.count >= 30 else { return nil }
+    return be32(configuration[...], 26)
+  }
+
+  /// The sample's text with its `styl` runs as SubRip markup (`<b>`, `<i>`, `<u>`, and
+  /// `<font color="#rrggbb">` for a colour other than `defaultColour`'s, alpha aside),
+  /// trailing NUL, line feed, carriage return and space bytes left out.
   ///
   /// A run is clamped to the text (an end past the last character ends there) and to the end
   /// of the run before it, so tags always nest; a run left empty is skipped with a
@@ -23,10 +35,14 @@ enum MovTextSample {
   ///
   /// - Parameters:
   ///   - payload: The sample's bytes.
+  ///   - defaultColour: The track's default text colour, RGBA (opaque white when the sample
+  ///     entry states none).
   ///   - notes: Receives one line per repair or skip.
   /// - Returns: The text as UTF-8 (empty for a sample shorter than its length field).
   /// - Complexity: O(*n*) in the size of the sample, plus O(*r* log *r*) for *r* runs.
-  static func markedUpText(_ payload: ArraySlice<UInt8>, notes: inout [String]) -> [UInt8] {
+  static func markedUpText(
+    _ payload: ArraySlice<UInt8>, defaultColour: UInt32 = 0xFFFF_FFFF, notes: inout [String]
+  ) -> [UInt8] {
     guard payload.count >= 2 else { return [] }
     let base = payload.startIndex
     let length = Int(payload[base]) << 8 | Int(payload[base + 1])
@@ -54,7 +70,8 @@ enum MovTextSample {
     for run in runs.sorted(by: { ($0.start, $0.end) < ($1.start, $1.end) }) {
       let start = max(min(run.start, characters), previousEnd)
       let end = min(run.end, characters)
-      let tags = faces.filter { run.face & $0.flag != 0 }.map(\.tag)
+      var tags = faces.filter { run.face & $0.flag != 0 }.map(\.tag)
+      if run.colour >> 8 != defaultColour >> 8 { tags.insert(colourTag(run.colour), at: 0) }
       guard start < end else {
         notes.append(
           "styl run \(run.start)..<\(run.end) is empty within the text's \(characters) "
@@ -71,7 +88,9 @@ enum MovTextSample {
       out += text[copied..<starts[start]]
       for tag in tags { out += Array("<\(tag)>".utf8) }
       out += text[starts[start]..<starts[end]]
-      for tag in tags.reversed() { out += Array("</\(tag)>".utf8) }
+      for tag in tags.reversed() {
+        out += Array("</\(tag.prefix { $0 != " " })>".utf8)
+      }
       copied = starts[end]
     }
     out += text[copied...]
@@ -80,9 +99,9 @@ enum MovTextSample {
 
   /// The entries of the `styl` boxes among `boxes` (the bytes after the text).
   private static func styleRuns(_ boxes: ArraySlice<UInt8>, notes: inout [String]) -> [(
-    start: Int, end: Int, face: UInt8
+    start: Int, end: Int, face: UInt8, colour: UInt32
   )] {
-    var runs: [(start: Int, end: Int, face: UInt8)] = []
+    var runs: [(start: Int, end: Int, face: UInt8, colour: UInt32)] = []
     var at = boxes.startIndex
     while boxes.endIndex - at >= 8 {
       let size = Int(be32(boxes, at))
@@ -109,13 +128,23 @@ enum MovTextSample {
         let e = body.startIndex + 2 + entry * 12
         let start = Int(body[e]) << 8 | Int(body[e + 1])
         let end = Int(body[e + 2]) << 8 | Int(body[e + 3])
-        runs.append((start, end, body[e + 6]))
+        runs.append((start, end, body[e + 6], be32(body, e + 8)))
       }
     }
     if at < boxes.endIndex {
       notes.append("\(boxes.endIndex - at) bytes after the boxes: skipped")
     }
     return runs
+  }
+
+  /// The opening SubRip tag of an RGBA colour: `font color="#rrggbb"`.
+  private static func colourTag(_ rgba: UInt32) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var hex: [UInt8] = []
+    for shift in stride(from: 28, through: 8, by: -4) {
+      hex.append(digits[Int(rgba >> UInt32(shift) & 0xF)])
+    }
+    return "font color=\"#\(String(decoding: hex, as: UTF8.self))\""
   }
 
   /// The 32-bit big-endian number at `at` (four bytes known to be there).

@@ -91,7 +91,8 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   /// A packet without a duration ends where the next one starts (or at its own start when it is
   /// the last). Packets with no text (MP4 uses them for gaps) are left out. WebVTT cue
   /// identifiers and settings (packet side data) and `mov_text` styles are not kept
-  /// (``readWithMarkup()`` and ``document()`` keep the styles' bold, italic and underline).
+  /// (``readWithMarkup()`` and ``document()`` keep the styles' bold, italic, underline and
+  /// colour).
   ///
   /// - Returns: the cues, in seconds on the file's timeline.
   /// - Throws: `MediaError` with kind `.notFound` for a missing file, `.malformed` for data that
@@ -109,7 +110,8 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   /// takes it: `SubtitleFormat(rawValue: markup)`).
   public enum Markup: String, Hashable, Sendable {
     /// SubRip markup (`<i>`, `<b>`, `<u>`, `<font>`): SRT streams, `mov_text` (its text, its
-    /// `styl` boxes' bold, italic and underline runs as `<b>`, `<i>`, `<u>`) and plain text.
+    /// `styl` boxes' bold, italic, underline and colour runs as `<b>`, `<i>`, `<u>`,
+    /// `<font color>`) and plain text.
     case subRip = "srt"
     /// WebVTT cue text: WebVTT streams.
     case webVTT = "vtt"
@@ -164,7 +166,9 @@ public struct SubtitleStreamReader: Hashable, Sendable {
       return SubStationAlpha.document(
         blocks: Self.blocks(packets, codec: facts.codec), header: facts.configuration)
     }
-    let texts = Self.cues(packets, codec: facts.codec, keepingMarkup: true).map {
+    let texts = Self.cues(
+      packets, codec: facts.codec, keepingMarkup: true, configuration: facts.configuration
+    ).map {
       (startTime: $0.startTime, endTime: $0.endTime, text: $0.text)
     }
     if facts.codec == "subrip" {
@@ -173,17 +177,22 @@ public struct SubtitleStreamReader: Hashable, Sendable {
     }
     var document = SubtitleDocument(
       format: facts.codec == "webvtt" ? .webVTT : .srt, timedTexts: texts)
-    if facts.codec == "mov_text" { document.diagnostics = Self.movTextDiagnostics(packets) }
+    if facts.codec == "mov_text" {
+      document.diagnostics = Self.movTextDiagnostics(packets, configuration: facts.configuration)
+    }
     return document
   }
 
   /// What reading the `styl` boxes of a `mov_text` stream's samples repaired or skipped, one
   /// diagnostic per repair naming its sample's start time (line 0: no source line).
-  private static func movTextDiagnostics(_ packets: [SubtitlePacket]) -> [Diagnostic] {
+  private static func movTextDiagnostics(
+    _ packets: [SubtitlePacket], configuration: [UInt8]
+  ) -> [Diagnostic] {
+    let colour = MovTextSample.defaultColour(configuration) ?? 0xFFFF_FFFF
     var diagnostics: [Diagnostic] = []
     for packet in packets {
       var notes: [String] = []
-      _ = MovTextSample.markedUpText(packet.payload[...], notes: &notes)
+      _ = MovTextSample.markedUpText(packet.payload[...], defaultColour: colour, notes: &notes)
       for note in notes {
         diagnostics.append(
           Diagnostic(line: 0, offset: 0, reason: "mov_text sample at \(packet.start) s: \(note)"))
@@ -288,7 +297,8 @@ public struct SubtitleStreamReader: Hashable, Sendable {
       codec == "webvtt" ? .webVTT : codec == "ass" || codec == "ssa" ? .ass : .subRip
     return (
       keepingMarkup ? markup : .subRip,
-      Self.cues(packets, codec: codec, keepingMarkup: keepingMarkup)
+      Self.cues(
+        packets, codec: codec, keepingMarkup: keepingMarkup, configuration: facts.configuration)
     )
   }
 
@@ -317,15 +327,18 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   }
 
   /// The packets' texts as cues, sorted by start (stable); empty texts left out.
-  private static func cues(_ packets: [SubtitlePacket], codec: String, keepingMarkup: Bool)
-    -> [TimedText]
-  {
+  /// `configuration` is the stream's private data (a `mov_text` track's default colour).
+  private static func cues(
+    _ packets: [SubtitlePacket], codec: String, keepingMarkup: Bool, configuration: [UInt8] = []
+  ) -> [TimedText] {
+    let colour = codec == "mov_text" ? MovTextSample.defaultColour(configuration) : nil
     var cues: [TimedText] = []
     cues.reserveCapacity(packets.count)
     let order = packets.indices.sorted { (packets[$0].start, $0) < (packets[$1].start, $1) }
     for (position, i) in order.enumerated() {
       let packet = packets[i]
-      let text = Self.text(of: packet.payload, codec: codec, keepingMarkup: keepingMarkup)
+      let text = Self.text(
+        of: packet.payload, codec: codec, keepingMarkup: keepingMarkup, movTextColour: colour)
       guard !text.isEmpty else { continue }
       var end = packet.start
       if let duration = packet.duration {
@@ -339,16 +352,21 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   }
 
   /// The text of one packet payload for `codec`; an ASS event's text with its override blocks
-  /// when `keepingMarkup`, else without them (`\N` and `\n` as line breaks).
-  static func text(of payload: [UInt8], codec: String, keepingMarkup: Bool = false) -> String {
+  /// when `keepingMarkup`, else without them (`\N` and `\n` as line breaks); a `mov_text`
+  /// sample's text with its `styl` runs as SubRip markup when `keepingMarkup`, colours
+  /// compared with `movTextColour` (the track's default, RGBA; `nil`: opaque white).
+  static func text(
+    of payload: [UInt8], codec: String, keepingMarkup: Bool = false, movTextColour: UInt32? = nil
+  ) -> String {
     var bytes = payload[...]
     switch codec {
     case "mov_text":
       // A 16-bit big-endian text length, the text, then style boxes: with the markup, the
-      // `styl` runs become `<b>`, `<i>`, `<u>`.
+      // `styl` runs become `<b>`, `<i>`, `<u>` and `<font color>`.
       if keepingMarkup {
         var notes: [String] = []
-        let text = MovTextSample.markedUpText(bytes, notes: &notes)
+        let text = MovTextSample.markedUpText(
+          bytes, defaultColour: movTextColour ?? 0xFFFF_FFFF, notes: &notes)
         return String(decoding: text, as: UTF8.self).replacing("\r\n", with: "\n")
       }
       guard bytes.count >= 2 else { return "" }
