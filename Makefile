@@ -272,6 +272,7 @@ fixtures: peer-deps test-deps
 	Scripts/make-vlc-fixtures.sh
 	Scripts/make-moremuxer-fixtures.sh
 	Scripts/make-mp4-text-fixtures.sh
+	Scripts/make-inmedia-text-fixtures.sh
 
 clean:
 	rm -rf .build

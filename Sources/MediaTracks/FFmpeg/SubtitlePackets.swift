@@ -25,7 +25,9 @@ struct SubtitleStreamFacts {
   /// their packets are ISO/IEC 14496-30 samples (boxes; whole TTML documents).
   var sampleEntry: String?
   /// The `wvtt` sample entry's `vttC` body (the WebVTT header), a Matroska WebVTT track's
-  /// `CodecPrivate` (its header), else empty.
+  /// `CodecPrivate` (its header), an ASS or SSA stream's extradata (its script header:
+  /// `[Script Info]` and the styles, a Matroska track's `CodecPrivate`), a `mov_text`
+  /// stream's extradata (the `tx3g` sample entry's body: its default style), else empty.
   var configuration: [UInt8] = []
   /// Where the track ends, in seconds (its start plus its duration), or `nil` when unknown:
   /// the end of a last packet that states no duration.
@@ -74,7 +76,10 @@ enum SubtitlePackets {
     // settings travel beside its text (see `cueParts(_:)`).
     let matroskaWebVTT = facts.codec == "webvtt" && format.formatName.hasPrefix("matroska")
     let inflated = matroskaWebVTT && format.declarations()[streamIndex]?.zlibCompressed == true
-    if matroskaWebVTT, let data = parameters.pointee.extradata,
+    // ASS/SSA: the script header (`[Script Info]`, the styles) is the codec's private data.
+    // mov_text: the tx3g sample entry's body (its default style's colour).
+    let privateHeader = facts.codec == "ass" || facts.codec == "ssa" || facts.codec == "mov_text"
+    if matroskaWebVTT || privateHeader, let data = parameters.pointee.extradata,
       parameters.pointee.extradata_size > 0
     {
       facts.configuration = Array(

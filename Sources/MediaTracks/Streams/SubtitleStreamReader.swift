@@ -90,7 +90,9 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   ///
   /// A packet without a duration ends where the next one starts (or at its own start when it is
   /// the last). Packets with no text (MP4 uses them for gaps) are left out. WebVTT cue
-  /// identifiers and settings (packet side data) and `mov_text` styles are not kept.
+  /// identifiers and settings (packet side data) and `mov_text` styles are not kept
+  /// (``readWithMarkup()`` and ``document()`` keep the styles' bold, italic, underline and
+  /// colour).
   ///
   /// - Returns: the cues, in seconds on the file's timeline.
   /// - Throws: `MediaError` with kind `.notFound` for a missing file, `.malformed` for data that
@@ -107,13 +109,15 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   /// SubtitleParser's `SubtitleFormat` that reads them (`SubtitleDocument(format:timedTexts:)`
   /// takes it: `SubtitleFormat(rawValue: markup)`).
   public enum Markup: String, Hashable, Sendable {
-    /// SubRip markup (`<i>`, `<b>`, `<u>`, `<font>`): SRT streams, `mov_text` (its text; its
-    /// style boxes are not kept) and plain text.
+    /// SubRip markup (`<i>`, `<b>`, `<u>`, `<font>`): SRT streams, `mov_text` (its text, its
+    /// `styl` boxes' bold, italic, underline and colour runs as `<b>`, `<i>`, `<u>`,
+    /// `<font color>`) and plain text.
     case subRip = "srt"
     /// WebVTT cue text: WebVTT streams.
     case webVTT = "vtt"
     /// SSA/ASS dialogue text with its override blocks (`{\i1}`, `{\an8}`) and `\N`: ASS and SSA
-    /// streams (the style table in the codec's private data is not applied).
+    /// streams (the style table in the codec's private data is not applied here; ``document()``
+    /// applies it).
     case ass
   }
 
@@ -141,8 +145,15 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   ///   `MP4WebVTT.document(samples:configuration:)` (cue identifiers, settings, the `vttC`
   ///   header's regions and styles) and `TTML.document(samples:)` (positions, styles); the
   ///   last sample, when the file states no duration for it, ends where the track ends.
-  /// - ASS and SSA: `SubStationAlpha.document(events:)` (override blocks, `\N`, `\an`).
-  /// - The others: `SubtitleDocument(format:timedTexts:)` of ``readWithMarkup()``'s texts.
+  /// - ASS and SSA: `SubStationAlpha.document(blocks:header:)`: the script header the
+  ///   stream's private data holds (`PlayResX`/`PlayResY`, `WrapStyle`, the styles) and each
+  ///   block's `Layer,Style,Name,MarginL,MarginR,MarginV,Effect,Text`, read as one script
+  ///   (styles' bold, italic, colour and alignment, override blocks, `\N`, `\an`, `\pos`).
+  /// - SRT (`subrip`): `SubRip.document(timedTexts:)`, each block's text read as an `.srt`
+  ///   file's cue text is (`{\an8}` a position, other override blocks removed).
+  /// - The others: `SubtitleDocument(format:timedTexts:)` of ``readWithMarkup()``'s texts;
+  ///   for `mov_text`, what reading its `styl` boxes repaired or skipped (a box that does not
+  ///   fit, a run past the text) is in `diagnostics`.
   ///
   /// - Returns: The document, times in seconds on the file's timeline.
   /// - Throws: As ``read()``; `.malformed` also for an MP4 sample that cannot be read (its
@@ -151,14 +162,43 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   public func document() throws(MediaError) -> SubtitleDocument {
     let (facts, packets) = try packets()
     if let document = try Self.sampleDocument(facts, packets, path: path) { return document }
-    let texts = Self.cues(packets, codec: facts.codec, keepingMarkup: true).map {
+    if facts.codec == "ass" || facts.codec == "ssa" {
+      return SubStationAlpha.document(
+        blocks: Self.blocks(packets, codec: facts.codec), header: facts.configuration)
+    }
+    let texts = Self.cues(
+      packets, codec: facts.codec, keepingMarkup: true, configuration: facts.configuration
+    ).map {
       (startTime: $0.startTime, endTime: $0.endTime, text: $0.text)
     }
-    if facts.codec == "ass" || facts.codec == "ssa" {
-      return SubStationAlpha.document(events: texts)
+    if facts.codec == "subrip" {
+      // Each block is an SRT cue's text: read as a file's (`{\an8}`, override blocks).
+      return SubRip.document(timedTexts: texts)
     }
-    return SubtitleDocument(
+    var document = SubtitleDocument(
       format: facts.codec == "webvtt" ? .webVTT : .srt, timedTexts: texts)
+    if facts.codec == "mov_text" {
+      document.diagnostics = Self.movTextDiagnostics(packets, configuration: facts.configuration)
+    }
+    return document
+  }
+
+  /// What reading the `styl` boxes of a `mov_text` stream's samples repaired or skipped, one
+  /// diagnostic per repair naming its sample's start time (line 0: no source line).
+  private static func movTextDiagnostics(
+    _ packets: [SubtitlePacket], configuration: [UInt8]
+  ) -> [Diagnostic] {
+    let colour = MovTextSample.defaultColour(configuration) ?? 0xFFFF_FFFF
+    var diagnostics: [Diagnostic] = []
+    for packet in packets {
+      var notes: [String] = []
+      _ = MovTextSample.markedUpText(packet.payload[...], defaultColour: colour, notes: &notes)
+      for note in notes {
+        diagnostics.append(
+          Diagnostic(line: 0, offset: 0, reason: "mov_text sample at \(packet.start) s: \(note)"))
+      }
+    }
+    return diagnostics
   }
 
   /// The stream's facts and packets, once its codec is known to carry text.
@@ -257,20 +297,48 @@ public struct SubtitleStreamReader: Hashable, Sendable {
       codec == "webvtt" ? .webVTT : codec == "ass" || codec == "ssa" ? .ass : .subRip
     return (
       keepingMarkup ? markup : .subRip,
-      Self.cues(packets, codec: codec, keepingMarkup: keepingMarkup)
+      Self.cues(
+        packets, codec: codec, keepingMarkup: keepingMarkup, configuration: facts.configuration)
     )
   }
 
+  /// The packets of an ASS or SSA stream as whole blocks, sorted by start (stable), each
+  /// ending as ``cues(_:codec:keepingMarkup:)`` ends it; blocks whose text is empty left out.
+  private static func blocks(_ packets: [SubtitlePacket], codec: String) -> [(
+    startTime: Double, endTime: Double, bytes: ArraySlice<UInt8>
+  )] {
+    var blocks: [(startTime: Double, endTime: Double, bytes: ArraySlice<UInt8>)] = []
+    blocks.reserveCapacity(packets.count)
+    let order = packets.indices.sorted { (packets[$0].start, $0) < (packets[$1].start, $1) }
+    for (position, i) in order.enumerated() {
+      let packet = packets[i]
+      guard !Self.text(of: packet.payload, codec: codec, keepingMarkup: true).isEmpty else {
+        continue
+      }
+      var end = packet.start
+      if let duration = packet.duration {
+        end = packet.start + duration
+      } else if position + 1 < order.count {
+        end = max(packet.start, packets[order[position + 1]].start)
+      }
+      blocks.append((packet.start, end, packet.payload[...]))
+    }
+    return blocks
+  }
+
   /// The packets' texts as cues, sorted by start (stable); empty texts left out.
-  private static func cues(_ packets: [SubtitlePacket], codec: String, keepingMarkup: Bool)
-    -> [TimedText]
-  {
+  /// `configuration` is the stream's private data (a `mov_text` track's default colour).
+  private static func cues(
+    _ packets: [SubtitlePacket], codec: String, keepingMarkup: Bool, configuration: [UInt8] = []
+  ) -> [TimedText] {
+    let colour = codec == "mov_text" ? MovTextSample.defaultColour(configuration) : nil
     var cues: [TimedText] = []
     cues.reserveCapacity(packets.count)
     let order = packets.indices.sorted { (packets[$0].start, $0) < (packets[$1].start, $1) }
     for (position, i) in order.enumerated() {
       let packet = packets[i]
-      let text = Self.text(of: packet.payload, codec: codec, keepingMarkup: keepingMarkup)
+      let text = Self.text(
+        of: packet.payload, codec: codec, keepingMarkup: keepingMarkup, movTextColour: colour)
       guard !text.isEmpty else { continue }
       var end = packet.start
       if let duration = packet.duration {
@@ -284,12 +352,23 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   }
 
   /// The text of one packet payload for `codec`; an ASS event's text with its override blocks
-  /// when `keepingMarkup`, else without them (`\N` and `\n` as line breaks).
-  static func text(of payload: [UInt8], codec: String, keepingMarkup: Bool = false) -> String {
+  /// when `keepingMarkup`, else without them (`\N` and `\n` as line breaks); a `mov_text`
+  /// sample's text with its `styl` runs as SubRip markup when `keepingMarkup`, colours
+  /// compared with `movTextColour` (the track's default, RGBA; `nil`: opaque white).
+  static func text(
+    of payload: [UInt8], codec: String, keepingMarkup: Bool = false, movTextColour: UInt32? = nil
+  ) -> String {
     var bytes = payload[...]
     switch codec {
     case "mov_text":
-      // A 16-bit big-endian text length, the text, then style boxes.
+      // A 16-bit big-endian text length, the text, then style boxes: with the markup, the
+      // `styl` runs become `<b>`, `<i>`, `<u>` and `<font color>`.
+      if keepingMarkup {
+        var notes: [String] = []
+        let text = MovTextSample.markedUpText(
+          bytes, defaultColour: movTextColour ?? 0xFFFF_FFFF, notes: &notes)
+        return String(decoding: text, as: UTF8.self).replacing("\r\n", with: "\n")
+      }
       guard bytes.count >= 2 else { return "" }
       let length = Int(bytes[bytes.startIndex]) << 8 | Int(bytes[bytes.startIndex + 1])
       let start = bytes.startIndex + 2

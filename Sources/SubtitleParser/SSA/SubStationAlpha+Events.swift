@@ -41,12 +41,12 @@ extension SubStationAlpha {
   }
 
   /// The script time that stands for event `index`: (index + 1) centiseconds.
-  private static func stamp(_ index: Int) -> String {
+  static func stamp(_ index: Int) -> String {
     let centiseconds = index + 1
     let seconds = centiseconds / 100
     return
       "\(seconds / 3600):\(pad(seconds / 60 % 60)):\(pad(seconds % 60)).\(pad(centiseconds % 100))"
   }
 
-  private static func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+  static func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }
