@@ -36,6 +36,9 @@
 #                                  0.5 s at 44100 Hz, then 0.3 s at 22050 Hz, both stereo
 #   flac-32bit.flac                32-bit FLAC from the reference encoder (flac 1.4): 0.1 s mono at
 #                                  8000 Hz, which FFmpeg 5.1's decoder opens and gives nothing for
+#   ac3-spdif-sox.wav              AC-3 (FFmpeg's encoder: 0.2 s of 440 Hz left, 660 Hz right)
+#                                  as IEC 61937 (S/PDIF) bursts, written by sox as 16-bit stereo
+#                                  PCM at 48000 Hz: compressed audio a WAVE file carries as PCM
 #   ac3-ffmpeg.vob                 AC-3 in MPEG-PS (VOB) from FFmpeg's muxer, five 384-byte frames
 #                                  to a PES packet: 16 frames at 48000 Hz, of which FFmpeg 5.1 states
 #                                  0.384 s of 0.512 (one frame after the last PES packet's timestamp)
@@ -358,5 +361,9 @@ oggenc --quiet -q 0 -o "$out/vorbis-one-page.ogg" "$work/page05.wav"
 oggenc --quiet -q 0 -o "$out/vorbis-one-page-short.ogg" "$work/page02.wav"
 sox -R -q -n -r 8000 -c 1 -e ima-adpcm "$out/adpcm-ima-sox.wav" synth 0.3 sine 440
 sox -R -q -n -r 8000 -c 1 -e ms-adpcm "$out/adpcm-ms-sox.wav" synth 0.3 sine 440
+sox -R -q -n -r 48000 -c 2 -b 16 "$work/spdif-src.wav" synth 0.2 sine 440 sine 660 vol 0.5
+ffmpeg -v error -y -i "$work/spdif-src.wav" -c:a ac3 -b:a 192k "$work/spdif.ac3"
+ffmpeg -v error -y -i "$work/spdif.ac3" -c copy -f spdif "$work/spdif.raw"
+sox -t raw -r 48000 -c 2 -e signed -b 16 "$work/spdif.raw" "$out/ac3-spdif-sox.wav"
 
 ls -l "$out"

@@ -1242,3 +1242,28 @@ func anMP3OfOneFrameIsThatFrame(withTag: Bool) throws {
   let decoded = try decodeAll(path)
   #expect(decoded.frames == 1152)
 }
+
+/// AC-3 as IEC 61937 (S/PDIF) bursts in a 16-bit stereo PCM WAVE file (sox writing FFmpeg's
+/// spdif output): listed as AC-3, as FFmpeg finds it, with no bit rate (the header's 1,536 kb/s
+/// is the carrier's). It was decoded as PCM by the Swift WAVE reader, full-scale noise with
+/// exit 0; it now decodes through FFmpeg's AC-3 decoder: the 440 Hz tone of the left channel
+/// (about 880 zero crossings a second; the noise had thousands) at its level.
+@Test func aWaveCarryingAC3BurstsDecodesTheAC3() throws {
+  let path = otherTool("ac3-spdif-sox.wav")
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(track.codec == "ac3")
+  #expect(track.bitRate == nil)
+  let decoded = try decodeAll(path)
+  #expect(decoded.rate == 48000)
+  #expect(decoded.frames == 7 * 1536)
+  let left = stride(from: 0, to: decoded.samples.count, by: 2).map { decoded.samples[$0] }
+  // The tone, away from the encoder's start.
+  let steady = left[2048..<9600]
+  var crossings = 0
+  for (a, b) in zip(steady, steady.dropFirst()) where (a < 0) != (b < 0) { crossings += 1 }
+  let perSecond = Double(crossings) * 48000 / Double(steady.count)
+  #expect(abs(perSecond - 880) < 40)
+  let peak = steady.map { abs($0) }.max() ?? 0
+  #expect(peak > 0.4 && peak < 0.6)
+  #expect(WaveReader.holdsIEC61937(Array(repeating: 0, count: 64)[...], from: 0) == false)
+}

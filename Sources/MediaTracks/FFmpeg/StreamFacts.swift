@@ -116,8 +116,19 @@ extension FormatContext {
     if formatName == "wav", audio.count == 1 {
       correctNarrowWave(&audio[0])
       correctBigEndianWave(&audio[0])
+      correctBurstWave(&audio[0])
     }
     return (audio, subtitles)
+  }
+
+  /// Leaves the bit rate of a WAVE track unknown when its PCM header carries compressed audio
+  /// (IEC 61937 bursts of AC-3 or DTS, which FFmpeg finds and names): the header's byte rate
+  /// is the carrier's (1,536 kb/s for 48 kHz stereo), not the codec's.
+  func correctBurstWave(_ track: inout AudioTrack) {
+    guard !track.codec.hasPrefix("pcm_"), let source = byteSource,
+      WaveReader.parse(source.head()) != nil
+    else { return }
+    track.bitRate = nil
   }
 
   /// Names a `RIFX` (big-endian) WAVE track's samples as they are stored: FFmpeg 5.1 reads the

@@ -50,6 +50,14 @@ final class WaveReader {
     // folder, a URL) is FFmpeg's to open and to report.
     guard let source = try FileBytes(path: path), let format = WaveReader.parse(head: source)
     else { return nil }
+    // IEC 61937 (S/PDIF) bursts of AC-3, DTS or AAC carried as 16-bit PCM: FFmpeg's WAVE
+    // demuxer finds them and decodes the codec inside; read as PCM they are full-scale noise.
+    if format.encoding == .int16, !format.bigEndian,
+      WaveReader.holdsIEC61937(
+        source.head(format.dataOffset + Self.burstSearchBytes), from: format.dataOffset)
+    {
+      return nil
+    }
     let fileSize = Int(source.size)
     let available = max(0, min(format.dataSize, fileSize - format.dataOffset))
     self.path = path
@@ -66,6 +74,27 @@ final class WaveReader {
       truncated ? nil : Double(format.dataSize / format.blockAlign) / Double(format.sampleRate)
     channelLayoutName = format.layoutName
     channelMask = format.channelMask
+  }
+
+  /// How far into the data ``holdsIEC61937(_:from:)`` looks for a burst, in bytes: FFmpeg's
+  /// WAVE demuxer probes about as much, and a burst repeats every 6,144 bytes for AC-3 (2,048
+  /// or more for DTS).
+  static let burstSearchBytes = 16_384
+
+  /// Whether the 16-bit little-endian samples in `bytes` from `start` hold an IEC 61937 burst
+  /// preamble (the sync words Pa = 0xF872 and Pb = 0x4E1F, at a sample boundary): compressed
+  /// audio passed through as PCM, not PCM. Two sync words in a row at one of 8,192 positions
+  /// are about a chance in a million for real audio, and then FFmpeg decodes the file as PCM
+  /// still, only more slowly.
+  static func holdsIEC61937(_ bytes: ArraySlice<UInt8>, from start: Int) -> Bool {
+    var i = bytes.startIndex + start
+    while i + 4 <= bytes.endIndex {
+      if bytes[i] == 0x72, bytes[i + 1] == 0xF8, bytes[i + 2] == 0x1F, bytes[i + 3] == 0x4E {
+        return true
+      }
+      i += 2
+    }
+    return false
   }
 
   /// Decodes up to `maxFrames` frames into the start of `buffer` (grown when smaller).
