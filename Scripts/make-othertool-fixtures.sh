@@ -36,6 +36,9 @@
 #                                  0.5 s at 44100 Hz, then 0.3 s at 22050 Hz, both stereo
 #   flac-32bit.flac                32-bit FLAC from the reference encoder (flac 1.4): 0.1 s mono at
 #                                  8000 Hz, which FFmpeg 5.1's decoder opens and gives nothing for
+#   mp3-lame-freeformat.mp3        free-format MP3 (bit-rate index 0) from lame --freeformat at
+#                                  400 kb/s: 0.2 s of stereo at 44100 Hz, its LAME tag stating the
+#                                  length; FFmpeg 5.1 decodes none of it
 #   ac3-spdif-sox.wav              AC-3 (FFmpeg's encoder: 0.2 s of 440 Hz left, 660 Hz right)
 #                                  as IEC 61937 (S/PDIF) bursts, written by sox as 16-bit stereo
 #                                  PCM at 48000 Hz: compressed audio a WAVE file carries as PCM
@@ -365,5 +368,7 @@ sox -R -q -n -r 48000 -c 2 -b 16 "$work/spdif-src.wav" synth 0.2 sine 440 sine 6
 ffmpeg -v error -y -i "$work/spdif-src.wav" -c:a ac3 -b:a 192k "$work/spdif.ac3"
 ffmpeg -v error -y -i "$work/spdif.ac3" -c copy -f spdif "$work/spdif.raw"
 sox -t raw -r 48000 -c 2 -e signed -b 16 "$work/spdif.raw" "$out/ac3-spdif-sox.wav"
+sox -R -q -n -r 44100 -c 2 -b 16 "$work/free-src.wav" synth 0.2 sine 440 sine 660 vol 0.5
+lame --quiet --freeformat -b 400 "$work/free-src.wav" "$out/mp3-lame-freeformat.mp3"
 
 ls -l "$out"

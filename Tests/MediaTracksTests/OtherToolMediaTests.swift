@@ -1267,3 +1267,29 @@ func anMP3OfOneFrameIsThatFrame(withTag: Bool) throws {
   #expect(peak > 0.4 && peak < 0.6)
   #expect(WaveReader.holdsIEC61937(Array(repeating: 0, count: 64)[...], from: 0) == false)
 }
+
+/// Free-format MP3 (bit-rate index 0, lame --freeformat): FFmpeg 5.1 decodes none of it, and
+/// fails to open a short file (this one) or lists a long one at a rate its frames do not state
+/// (32 kHz, 384 kb/s for 44.1 kHz at 400 kb/s). Listed from the first frame's header and the
+/// LAME tag, not decodable, and refused by the decoder naming free format.
+@Test func freeFormatMP3IsListedFromItsHeaderAndNotDecodable() throws {
+  let path = otherTool("mp3-lame-freeformat.mp3")
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "mp3")
+  #expect(track.profile == "free format")
+  #expect(track.sampleRate == 44100)
+  #expect(track.channels == 2)
+  #expect(track.bitRate == nil)
+  #expect(track.decodable == false)
+  #expect(abs(try #require(track.duration) - 0.2) < 1e-9)
+  #expect {
+    _ = try AudioDecoder(path: path)
+  } throws: { error in
+    guard let error = error as? MediaError else { return false }
+    return error.kind == .malformed && error.detail.contains("free-format")
+  }
+  // Frames that state their bit rate are not free format.
+  let lame = try #require(try FileBytes(path: otherTool("mp3-lame-one-frame.mp3")))
+  #expect(ElementaryFrames.freeFormatHeader(lame) == nil)
+}

@@ -87,6 +87,27 @@ enum ElementaryFrames {
       key: UInt32(b[1]) << 8 | UInt32(b[2] & 0x0C))
   }
 
+  /// The sample rate, samples per frame and channel count of a free-format MPEG audio stream
+  /// (bit-rate index 0: the frames state no size, their length is the encoder's choice, as
+  /// `lame --freeformat` writes them) whose first frame starts the audio (after any ID3v2
+  /// tag); `nil` for any other stream. FFmpeg 5.1's decoder does not read free format, and its
+  /// demuxer took one such file for 32 kHz at 384 kb/s.
+  static func freeFormatHeader(_ source: any ByteSource) -> (
+    sampleRate: Int, frameSamples: Int, channels: Int
+  )? {
+    let b = source.bytes(at: id3v2Length(source), count: 4)
+    guard b.count == 4, b[0] == 0xFF, b[1] & 0xE0 == 0xE0 else { return nil }
+    let version = (b[1] >> 3) & 3  // 3: MPEG-1, 2: MPEG-2, 0: MPEG-2.5
+    let layer = (b[1] >> 1) & 3  // 3: I, 2: II, 1: III
+    let sampleIndex = Int((b[2] >> 2) & 3)
+    guard version != 1, layer != 0, b[2] >> 4 == 0, sampleIndex < 3 else { return nil }
+    let mpeg1 = version == 3
+    let rate =
+      ContainerDeclarations.mpegAudioSampleRates[sampleIndex] >> (mpeg1 ? 0 : version == 2 ? 1 : 2)
+    let samples = layer == 3 ? 384 : (layer == 1 && !mpeg1 ? 576 : 1152)
+    return (rate, samples, b[3] >> 6 == 3 ? 1 : 2)
+  }
+
   /// The ADTS frame header at the start of `b` (at least 7 bytes), or `nil`.
   static func adtsHeader(_ b: UnsafeBufferPointer<UInt8>) -> Header? {
     // Sync word, then layer 0.

@@ -99,9 +99,13 @@ enum MPEGAudioGapless {
     let start = ElementaryFrames.id3v2Length(source)
     let bytes = source.bytes(at: start, count: 512)
     guard bytes.count >= 4 else { return nil }
-    let header = bytes.withUnsafeBufferPointer { all in
-      ElementaryFrames.mpegAudioHeader(UnsafeBufferPointer(rebasing: all[0..<4]))
-    }
+    let header =
+      bytes.withUnsafeBufferPointer { all in
+        ElementaryFrames.mpegAudioHeader(UnsafeBufferPointer(rebasing: all[0..<4]))
+      }.map { (samples: $0.samples, sampleRate: $0.sampleRate) }
+      ?? ElementaryFrames.freeFormatHeader(source).map {
+        (samples: $0.frameSamples, sampleRate: $0.sampleRate)
+      }
     // Layer III only (layer bits 01).
     guard let header, (bytes[1] >> 1) & 3 == 1 else { return nil }
     let mpeg1 = (bytes[1] >> 3) & 3 == 3

@@ -120,7 +120,7 @@ final class FFmpegAudioSource {
   init(
     path: String, streamIndex: Int?, timeout: Double? = nil, remote: RemoteAccess = RemoteAccess()
   ) throws(MediaError) {
-    let format = try FormatContext(path: path, timeout: timeout, remote: remote)
+    let format = try Self.open(path: path, timeout: timeout, remote: remote)
     // Stream facts first: the default track is chosen from them (MPEG-TS states no channel
     // counts in its headers, and the choice then differed from the probe's).
     // The durations the headers state, read before the stream-info pass, which fills in
@@ -250,6 +250,28 @@ final class FFmpegAudioSource {
     }
   }
 
+  /// Opens `path` for decoding; a free-format MPEG audio file too short for FFmpeg 5.1's
+  /// demuxer is refused for what it is, as one it opens is (see
+  /// `ElementaryFrames.freeFormatHeader`).
+  private static func open(path: String, timeout: Double?, remote: RemoteAccess)
+    throws(MediaError) -> FormatContext
+  {
+    do {
+      return try FormatContext(path: path, timeout: timeout, remote: remote)
+    } catch {
+      if !RemoteURL.isRemote(path), let source = try? FileBytes(path: path),
+        let free = ElementaryFrames.freeFormatHeader(source)
+      {
+        var track = AudioTrack(
+          index: 0, codec: "mp3", profile: "free format", sampleRate: free.sampleRate,
+          channels: free.channels, channelLayout: "", duration: nil, decodable: false)
+        track.ffmpegCodec = "mp3"
+        throw undecodable(track, path: path)
+      }
+      throw error
+    }
+  }
+
   /// The error for a track this FFmpeg cannot decode, naming its codec and why.
   static func undecodable(_ track: AudioTrack, path: String) -> MediaError {
     let name = ContainerDeclarations.displayName(track.codec.isEmpty ? "unknown" : track.codec)
@@ -261,6 +283,10 @@ final class FFmpegAudioSource {
       !ContainerDeclarations.withoutDecoder.contains(track.codec)
     {
       reason = "is read by FFmpeg as \(ffmpeg), so no decoder here reads it correctly"
+    } else if track.profile == "free format" {
+      reason =
+        "is free-format MPEG audio (its frame headers state no bit rate), which this FFmpeg's "
+        + "decoder does not read"
     } else if track.codec == "flac" {
       reason = "has 32-bit samples, which this FFmpeg's FLAC decoder (before 6.0) does not read"
     } else if track.codec == "wavpack" {

@@ -12,6 +12,7 @@ enum FFmpegBackend: ProbingBackend {
         context = try FormatContext(path: path, timeout: timeout)
       } catch {
         if let wave = bigEndianWave(path: path) { return wave }
+        if let free = freeFormatMPEGAudio(path: path) { return free }
         throw error
       }
       return try describe(context, name: path, lenient: lenient)
@@ -22,6 +23,24 @@ enum FFmpegBackend: ProbingBackend {
       let context = try FormatContext(bytes: bytes, name: name, timeout: timeout)
       return try describe(context, name: name, lenient: lenient)
     }
+  }
+
+  /// The facts of a free-format MPEG audio file (see `ElementaryFrames.freeFormatHeader`) that
+  /// FFmpeg 5.1 cannot open (its demuxer fails on a short one: "Failed to read frame size"):
+  /// listed from its first frame's header and LAME tag, as one it opens is, and not decodable;
+  /// `nil` for anything else.
+  private static func freeFormatMPEGAudio(path: String) -> ProbedMedia? {
+    guard let source = try? FileBytes(path: path),
+      let free = ElementaryFrames.freeFormatHeader(source)
+    else { return nil }
+    let duration = MPEGAudioGapless.seconds(source)
+    var track = AudioTrack(
+      index: 0, codec: "mp3", profile: "free format", sampleRate: free.sampleRate,
+      channels: free.channels, channelLayout: ChannelLayout.defaultName(channels: free.channels),
+      bitRate: nil, duration: duration, decodable: false)
+    track.ffmpegCodec = "mp3"
+    return ProbedMedia(
+      demuxerName: "mp3", duration: duration, bitRate: nil, audio: [track], subtitles: [])
   }
 
   /// The facts of a big-endian WAVE file (`RIFX`) of 24 or 32-bit samples, which FFmpeg 5.1

@@ -316,6 +316,20 @@ extension FormatContext {
     {
       track.decodable = false
     }
+    // Free-format MPEG audio, which FFmpeg 5.1 neither decodes nor reads the facts of: the
+    // first frame's header states the rate and channels, the LAME tag (when there is one)
+    // the length (see `ElementaryFrames.freeFormatHeader`).
+    if formatName == "mp3", let source = byteSource,
+      let free = ElementaryFrames.freeFormatHeader(source)
+    {
+      track.decodable = false
+      track.profile = "free format"
+      track.sampleRate = free.sampleRate
+      track.channels = free.channels
+      track.channelLayout = ChannelLayout.defaultName(channels: free.channels)
+      track.bitRate = nil
+      track.duration = MPEGAudioGapless.seconds(source)
+    }
     // A WavPack correction file (.wvc) alone holds no audio (see `WavPackBlocks`).
     if id == AV_CODEC_ID_WAVPACK, formatName == "wv", let source = byteSource,
       WavPackBlocks.isCorrectionOnly(source.head())
