@@ -39,6 +39,9 @@
 #   mp3-lame-freeformat.mp3        free-format MP3 (bit-rate index 0) from lame --freeformat at
 #                                  400 kb/s: 0.2 s of stereo at 44100 Hz, its LAME tag stating the
 #                                  length; FFmpeg 5.1 decodes none of it
+#   aac-itunes-gapless.m4a         0.5 s of AAC (24,000 samples at 48 kHz) from FFmpeg without an
+#                                  edit list, given iTunes' gapless tag (iTunSMPB: priming 1,024,
+#                                  padding 576, 24,000 samples) by Scripts/add-itunes-gapless.py
 #   ac3-spdif-sox.wav              AC-3 (FFmpeg's encoder: 0.2 s of 440 Hz left, 660 Hz right)
 #                                  as IEC 61937 (S/PDIF) bursts, written by sox as 16-bit stereo
 #                                  PCM at 48000 Hz: compressed audio a WAVE file carries as PCM
@@ -370,5 +373,10 @@ ffmpeg -v error -y -i "$work/spdif.ac3" -c copy -f spdif "$work/spdif.raw"
 sox -t raw -r 48000 -c 2 -e signed -b 16 "$work/spdif.raw" "$out/ac3-spdif-sox.wav"
 sox -R -q -n -r 44100 -c 2 -b 16 "$work/free-src.wav" synth 0.2 sine 440 sine 660 vol 0.5
 lame --quiet --freeformat -b 400 "$work/free-src.wav" "$out/mp3-lame-freeformat.mp3"
+sox -R -q -n -r 48000 -c 1 -b 16 "$work/itunes.wav" synth 0.5 sine 440 vol 0.3
+ffmpeg -v error -y -i "$work/itunes.wav" -c:a aac -b:a 24k -map_metadata -1 -use_editlist 0 \
+  "$work/itunes.m4a"
+python3 Scripts/add-itunes-gapless.py "$work/itunes.m4a" "$out/aac-itunes-gapless.m4a" 1024 576 \
+  24000
 
 ls -l "$out"

@@ -1293,3 +1293,17 @@ func anMP3OfOneFrameIsThatFrame(withTag: Bool) throws {
   let lame = try #require(try FileBytes(path: otherTool("mp3-lame-one-frame.mp3")))
   #expect(ElementaryFrames.freeFormatHeader(lame) == nil)
 }
+
+/// AAC in MP4 without an edit list but with iTunes' gapless tag (iTunSMPB: priming 1,024,
+/// padding 576, 24,000 samples), as iTunes writes its files: listed and decoded at the tag's
+/// 24,000 samples, as Apple's players and Media3 play it. FFmpeg 5.1 skips the priming but
+/// decoded the padding (25,024 samples listed, 24,000 + 1,024 decoded).
+@Test func iTunesGaplessTagStatesTheLength() throws {
+  let path = otherTool("aac-itunes-gapless.m4a")
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(track.codec == "aac")
+  #expect(abs(try #require(track.duration) - 0.5) < 1e-9)
+  let decoded = try decodeAll(path)
+  #expect(decoded.rate == 48000)
+  #expect(decoded.frames == 24000)
+}

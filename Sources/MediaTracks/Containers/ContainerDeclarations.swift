@@ -543,6 +543,14 @@ enum MP4Declarations {
       if timescale == 48000, preSkip > 0, let first, first.0 == first.1, media > preSkip {
         return MediaLength(units: media - preSkip, timescale: timescale)
       }
+      // iTunes' gapless tag on a sound track: its sample count, when its priming, samples and
+      // padding add up to the media (within two AAC frames, as its counts are at the track's
+      // rate). FFmpeg 5.1 skips the priming and decoded the padding too.
+      if handler(moov, mdia) == "soun", let gapless = iTunesGapless(moov),
+        abs(gapless.priming + gapless.samples + gapless.padding - media) <= 2048
+      {
+        return MediaLength(units: gapless.samples, timescale: timescale)
+      }
       return MediaLength(units: media, timescale: timescale)
     }
     let version = moov.byte(elst.lowerBound)
@@ -572,6 +580,42 @@ enum MP4Declarations {
       return MediaLength(units: available, timescale: timescale)
     }
     return MediaLength(units: Int64(segment.rounded()), timescale: timescale)
+  }
+
+  /// The handler type of a track's `mdia` box (`soun`, `vide`, `text`), or `nil`.
+  static func handler(_ moov: [UInt8], _ mdia: Range<Int>) -> String? {
+    guard let hdlr = child(moov, mdia, "hdlr"), hdlr.count >= 12 else { return nil }
+    return moov.fourCC(hdlr.lowerBound + 8)
+  }
+
+  /// The encoder priming, padding and sample count iTunes states for the movie's audio in its
+  /// `iTunSMPB` tag (`moov/udta/meta/ilst/----`, the value " 00000000 PPPPPPPP QQQQQQQQ
+  /// NNNNNNNNNNNNNNNN …" in hex: priming P, padding Q, samples N; Apple's players and Media3
+  /// play the N samples after the priming), or `nil` when there is none or it does not read.
+  static func iTunesGapless(_ moov: [UInt8]) -> (priming: Int64, padding: Int64, samples: Int64)? {
+    guard let udta = child(moov, 0..<moov.count, "udta"), var meta = child(moov, udta, "meta")
+    else { return nil }
+    // ISO's `meta` is a full box (version and flags before its children); QuickTime's is not.
+    if meta.count >= 4, moov.be32(meta.lowerBound) == 0 {
+      meta = (meta.lowerBound + 4)..<meta.upperBound
+    }
+    guard let ilst = child(moov, meta, "ilst") else { return nil }
+    for (type, item) in children(moov, ilst) where type == "----" {
+      guard let name = child(moov, item, "name"), name.count > 4,
+        moov[(name.lowerBound + 4)..<name.upperBound].elementsEqual("iTunSMPB".utf8)
+      else { continue }
+      guard let data = child(moov, item, "data"), data.count > 8 else { return nil }
+      let text = moov[(data.lowerBound + 8)..<data.upperBound].prefix(256)
+      let fields = text.split(separator: 0x20).prefix(4).map {
+        $0.count <= 16 ? Int64(String(decoding: $0, as: UTF8.self), radix: 16) : nil
+      }
+      guard fields.count == 4, let priming = fields[1], let padding = fields[2],
+        let samples = fields[3], priming >= 0, padding >= 0, samples > 0,
+        priming < 1 << 20, padding < 1 << 20, samples < 1 << 40
+      else { return nil }
+      return (priming, padding, samples)
+    }
+    return nil
   }
 
   /// The pre-skip (48 kHz samples) of an `Opus` sample entry's `dOps` box (big-endian, as
