@@ -48,7 +48,7 @@
 /// skipped, as long as they are at least 25 ms of output apart; closer ones (applause) are
 /// played as any other sound, so that a dense texture is not turned into a string of attacks.
 ///
-/// With ``Quality/fine``, below about 1.2 kHz, while that band is tonal, the output is a phase
+/// With ``Quality/fine``, below about 950 Hz, while that band is tonal, the output is a phase
 /// vocoder's instead (see ``BandSplit``): 46 ms windows, a phase advance locked to spectral peaks and common to every
 /// channel, reading the input where the same media-time map puts each frame, decimated to
 /// about 5.5 kHz. Spliced segments cut a bass line or a chord's low partials at one offset a
@@ -439,7 +439,7 @@ public struct TimeStretcher: ~Copyable, @unchecked Sendable {
     /// The best of the stretchers measured on tones, clicks, speech, noise and stereo; on a
     /// music mix its spectral convergence trails Rubber Band R3's.
     case standard
-    /// Spliced segments above about 1.2 kHz and a phase-locked phase vocoder below it while
+    /// Spliced segments above about 950 Hz and a phase-locked phase vocoder below it while
     /// that band is tonal (see the type's notes): closer to the ideal on chords and bass lines
     /// (spectral convergence on the benchmark's music mix about 0.38/0.32/0.36/0.34 at
     /// 0.5/1.5/2/3x against 0.41/0.36/0.41/0.42 standard; on a low C4-E4-G4 chord 0.03 at 3x

@@ -55,7 +55,7 @@ let stretchCommand = Command(
     \(TimeStretcher.supportedSpeeds.upperBound) (full quality from \
     \(TimeStretcher.fullQualitySpeeds.lowerBound) to \(TimeStretcher.fullQualitySpeeds.upperBound)).
     --quality fine keeps chords and bass lines closer to the ideal (a phase vocoder below
-    about 1.2 kHz where that band is tonal, spliced segments above), at four to seven times
+    about 950 Hz where that band is tonal, spliced segments above), at four to seven times
     the work of standard and about 105 ms of latency; standard suits speech and players on a budget.
     With --speed-map the speed changes at the given input times (seconds, ascending), each at
     the nearest input sample, however many changes there are (up to \(TimeStretcher.scheduledCapacity))
