@@ -4,7 +4,7 @@
   import Darwin
 #endif
 
-/// The low-band stage: below about 1.2 kHz, where the low band is tonal, the splicing
+/// The low-band stage: below about 950 Hz, where the low band is tonal, the splicing
 /// stretcher's output is replaced by a phase-locked phase vocoder's stretch of the input.
 ///
 /// Both run decimated (to about 5.5 kHz) through the same linear-phase low-pass `h` (a
