@@ -42,6 +42,9 @@
 #   aac-itunes-gapless.m4a         0.5 s of AAC (24,000 samples at 48 kHz) from FFmpeg without an
 #                                  edit list, given iTunes' gapless tag (iTunSMPB: priming 1,024,
 #                                  padding 576, 24,000 samples) by Scripts/add-itunes-gapless.py
+#   aac-damaged-ffmpeg.mka         2 s of AAC in Matroska (no block durations) whose packets
+#                                  FFmpeg's noise filter damaged (1 byte in 20): the decoder gives
+#                                  about a sixth of the audio
 #   ac3-spdif-sox.wav              AC-3 (FFmpeg's encoder: 0.2 s of 440 Hz left, 660 Hz right)
 #                                  as IEC 61937 (S/PDIF) bursts, written by sox as 16-bit stereo
 #                                  PCM at 48000 Hz: compressed audio a WAVE file carries as PCM
@@ -378,5 +381,8 @@ ffmpeg -v error -y -i "$work/itunes.wav" -c:a aac -b:a 24k -map_metadata -1 -use
   "$work/itunes.m4a"
 python3 Scripts/add-itunes-gapless.py "$work/itunes.m4a" "$out/aac-itunes-gapless.m4a" 1024 576 \
   24000
+sox -R -q -n -r 48000 -c 1 -b 16 "$work/damaged.wav" synth 2 sine 440 vol 0.3
+ffmpeg -v error -y -i "$work/damaged.wav" -c:a aac -b:a 32k -map_metadata -1 \
+  -bsf:a noise=amount=20 -fflags +bitexact "$out/aac-damaged-ffmpeg.mka"
 
 ls -l "$out"

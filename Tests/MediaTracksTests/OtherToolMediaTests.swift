@@ -1307,3 +1307,17 @@ func anMP3OfOneFrameIsThatFrame(withTag: Bool) throws {
   #expect(decoded.rate == 48000)
   #expect(decoded.frames == 24000)
 }
+
+/// AAC in Matroska whose blocks state no duration (FFmpeg's and mkvmerge's), damaged so that
+/// the decoder gives about a sixth of it: refused as not decoding, as the same packets in
+/// MPEG-TS, ADTS or MP4 are. Each block's time was not counted without a duration, and the
+/// 0.34 s decoded of 2 s passed as complete (exit 0).
+@Test func aDamagedMatroskaTrackThatBarelyDecodesIsRefused() throws {
+  let path = otherTool("aac-damaged-ffmpeg.mka")
+  #expect {
+    _ = try decodeAll(path)
+  } throws: { error in
+    guard let error = error as? MediaError else { return false }
+    return error.kind == .malformed && error.detail.contains("aac decoder")
+  }
+}

@@ -73,6 +73,11 @@ final class FFmpegAudioSource {
   private var packetSeconds = 0.0
   /// The media time of the packets read since the decoder last gave a frame (seconds).
   private var secondsSinceFrame = 0.0
+  /// The timestamp of the track's last packet that had one (the stream's time base).
+  private var previousTimestamp: Int64? = nil
+  /// Whether the container times every block exactly (Matroska, WebM): a packet without a
+  /// duration then lasts until the next one's timestamp.
+  private lazy var timesBlocks = format.formatName.hasPrefix("matroska")
   private var timeBase: Double
   /// Whether the track is Opus, whose packets state their own length.
   private var isOpus: Bool
@@ -459,6 +464,21 @@ final class FFmpegAudioSource {
           packetDuration = Double(samples) / 48000
         }
       }
+      // A Matroska block that states no duration (AAC's, as FFmpeg and mkvmerge write them)
+      // holds the time to the next one's timestamp: counted at the next, as the step from
+      // this one (a step over a second is a jump in the timestamps, not audio). Without it, a
+      // damaged track whose decoder gave a tenth of its audio passed as complete. (Not in Ogg,
+      // whose packets between granule positions FFmpeg 5.1 times unreliably.)
+      let timestamp =
+        packet.raw.pointee.pts != cff_nopts_value()
+        ? packet.raw.pointee.pts : packet.raw.pointee.dts
+      if packet.raw.pointee.duration <= 0, !isOpus, timesBlocks, timestamp != cff_nopts_value(),
+        let previous = previousTimestamp, timestamp > previous
+      {
+        let step = Double(timestamp - previous) * timeBase
+        if step <= 1 { packetDuration = step }
+      }
+      if timestamp != cff_nopts_value() { previousTimestamp = timestamp }
       if packetDuration > 0 && packetDuration <= 10 {
         packetSeconds += packetDuration
         secondsSinceFrame += packetDuration
