@@ -146,6 +146,15 @@ struct StretchSettings: Sendable {
 /// The formats that standard output takes (`--format`): every output format but MP4's, which
 /// must seek back to finish its header.
 let standardOutputFormats = ["wav", "flac", "mp3", "aac", "ogg", "opus", "mka"]
+/// The extensions that pick an output file's format.
+let outputFileFormats = standardOutputFormats + ["m4a", "mp4"]
+
+/// The extension of the last component of `path` (after its last dot), or `""`.
+func pathExtension(_ path: String) -> String {
+  let name = path.split(separator: "/").last.map(String.init) ?? path
+  guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+  return String(name[name.index(after: dot)...])
+}
 
 /// What stretching one file did, for the result line.
 struct StretchReport: Sendable {
@@ -226,9 +235,13 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
     throw CLIError.usage(name, "IN must be a file or a URL (standard input is not read)")
   }
   let toStandardOutput = output == "-"
-  if toStandardOutput {
+  // OUT named as the file standard output is (`/dev/stdout`, a pipe or device it is
+  // redirected to) carries the audio as '-' does: the same rules, and no result line there.
+  let outputIsStandardOutput = toStandardOutput || isStandardOutput(output)
+  if outputIsStandardOutput {
     try checkStandardOutput(arguments, settings)
-  } else if settings.format != nil {
+  }
+  if !toStandardOutput && settings.format != nil {
     throw CLIError.usage(
       name, "--format applies only when OUT is '-' (a file's extension picks its format)")
   }
@@ -236,7 +249,7 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
     input, to: output, settings, showProgress: stderrIsInteractiveTerminal,
     toStandardOutput: toStandardOutput)
   // Standard output carries the audio: no result line.
-  if toStandardOutput { return .ok }
+  if outputIsStandardOutput { return .ok }
   var stdout = StandardOutput()
   if arguments.has("json") {
     stdout.write(JSONValue.object(report.jsonMembers(settings)).serialized + "\n")
@@ -249,6 +262,18 @@ func runStretch(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
 
 /// Refuses what standard output as OUT does not go with: `--json` (the audio takes standard
 /// output), a terminal, and a format it cannot take.
+/// Whether `path` names the pipe or device standard output is (`/dev/stdout`, `/dev/fd/1`, or
+/// the FIFO or device it is redirected to), not a regular file, which is written under another
+/// name and renamed.
+private func isStandardOutput(_ path: String) -> Bool {
+  var named = stat()
+  var standard = stat()
+  guard stat(path, &named) == 0, fstat(STDOUT_FILENO, &standard) == 0 else { return false }
+  let kind = named.st_mode & S_IFMT
+  return (kind == S_IFIFO || kind == S_IFCHR) && named.st_dev == standard.st_dev
+    && named.st_ino == standard.st_ino
+}
+
 private func checkStandardOutput(
   _ arguments: ParsedArguments, _ settings: StretchSettings
 ) throws(CLIError) {
@@ -292,9 +317,13 @@ func stretchFile(
   let file =
     toStandardOutput
     ? try OutputFile(standardOutputFor: name) : try OutputFile(path: output, command: name)
+  // A pipe or a device named without an audio extension (`/dev/null`, a FIFO) takes WAV with
+  // a streaming header, as standard output does.
+  let extensionless =
+    file.inPlace && !outputFileFormats.contains(pathExtension(output).lowercased())
   let encoder = try makeEncoder(
     file, output: file.name, for: decoder, bitRate: settings.bitRate,
-    format: toStandardOutput ? settings.format ?? "wav" : nil)
+    format: toStandardOutput ? settings.format ?? "wav" : extensionless ? "wav" : nil)
 
   let started = ContinuousClock.now
   let progress = ProgressBar(total: decoder.duration, enabled: showProgress)

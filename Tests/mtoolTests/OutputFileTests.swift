@@ -173,6 +173,30 @@ func deviceOutputIsNeverRemoved(_ writer: (String, String)) throws {
   #expect(lstat(folder + "/pipe.wav", &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
 }
 
+/// A pipe or a device named without an audio extension (`/dev/null`, a FIFO) takes WAV with a
+/// streaming header, as the help says; it was refused as an unknown extension (64). A regular
+/// file without one still is.
+@Test func anExtensionlessPipeOrDeviceTakesWave() throws {
+  let folder = try attackFolder()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  let result = try shell(
+    "mkfifo pipe; cat pipe > got.wav & $M stretch in.wav pipe --speed 2 && wait", in: folder)
+  #expect(result.status == 0, "\(result.stderr)")
+  let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/got.wav"))
+  #expect(bytes.count == 44 + 22_050 * 4)
+  #expect(Array(bytes[0..<4]) == Array("RIFF".utf8))
+  let null = try shell("$M stretch in.wav /dev/null --speed 2", in: folder)
+  #expect(null.status == 0, "\(null.stderr)")
+  // Named as standard output is, it carries the audio alone, as '-' does (no result line).
+  let standard = try shell("$M stretch in.wav /dev/stdout --speed 2 | od -c | head -1", in: folder)
+  #expect(standard.status == 0, "\(standard.stderr)")
+  #expect(standard.stdout.contains("R   I   F   F"), "\(standard.stdout)")
+  let whole = try shell("$M stretch in.wav /dev/stdout --speed 2 | wc -c", in: folder)
+  #expect(whole.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(44 + 22_050 * 4)")
+  let plain = try shell("$M stretch in.wav plain --speed 2", in: folder)
+  #expect(failedWithOneLine(plain, 64), "\(plain.status) \(plain.stderr)")
+}
+
 @Test func aPipeWhoseReaderLeftFailsAndStays() throws {
   let folder = try attackFolder()
   defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -291,7 +315,7 @@ func newOutputFollowsTheUmask(_ writer: (String, String)) throws {
   for (script, status) in [
     ("$M cues in.srt -o out/", 1), ("$M cues in.srt -o .", 1),
     ("$M cues in.srt -o missing/x.vtt", 1), ("$M stretch in.wav missing/x.wav --speed 2", 1),
-    ("$M stretch in.wav /dev/stdout --speed 2", 64),
+    ("$M stretch in.wav /dev/stdout --speed 2 --json", 64),
     ("mkfifo p.m4a; cat p.m4a > /dev/null & $M stretch in.wav p.m4a --speed 2", 1),
   ] {
     let result = try shell(script, in: folder)
