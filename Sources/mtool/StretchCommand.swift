@@ -165,13 +165,17 @@ struct StretchReport: Sendable {
   var framesOut: Int
   var channels: Int
   var sampleRate: Int
+  /// The rate of the file written, Hz: `sampleRate`, unless its format takes another (Opus is
+  /// 48 kHz); `inputFrames` and `outputFrames` count at `sampleRate`.
+  var outputSampleRate: Int
   /// The stretcher's latency, seconds.
   var latency: Double
   /// Wall-clock seconds the file took.
   var elapsed: Double
 
   /// The `--json` members: input, output, track, durations (seconds), frames, speeds, quality,
-  /// channels, sample rate, latency, elapsed seconds and realtime factor.
+  /// channels, sample rate (the stretch's, and the file's), latency, elapsed seconds and
+  /// realtime factor.
   func jsonMembers(_ settings: StretchSettings) -> [(String, JSONValue)] {
     let inputDuration = Double(framesIn) / Double(sampleRate)
     var members: [(String, JSONValue)] = [
@@ -191,6 +195,7 @@ struct StretchReport: Sendable {
     return members + [
       ("quality", .string(settings.quality.rawValue)),
       ("channels", .int(channels)), ("sampleRate", .int(sampleRate)),
+      ("outputSampleRate", .int(outputSampleRate)),
       ("latency", .number(latency)),
       ("elapsed", .number(elapsed)),
       ("realtimeFactor", .number(elapsed > 0 ? inputDuration / elapsed : 0)),
@@ -325,6 +330,7 @@ func stretchFile(
     file, output: file.name, for: decoder, bitRate: settings.bitRate,
     format: toStandardOutput ? settings.format ?? "wav" : extensionless ? "wav" : nil)
 
+  let outputSampleRate = encoder.outputSampleRate
   let started = ContinuousClock.now
   let progress = ProgressBar(total: decoder.duration, enabled: showProgress)
   let frames: (in: Int, out: Int)
@@ -341,7 +347,8 @@ func stretchFile(
   return StretchReport(
     input: input, output: output, track: decoder.streamIndex, framesIn: frames.in,
     framesOut: frames.out, channels: decoder.channels, sampleRate: decoder.sampleRate,
-    latency: stretcher.latencySeconds, elapsed: secondsSince(started))
+    outputSampleRate: outputSampleRate, latency: stretcher.latencySeconds,
+    elapsed: secondsSince(started))
 }
 
 /// The decoder of the chosen audio track of `source`.

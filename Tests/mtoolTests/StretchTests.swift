@@ -50,6 +50,16 @@ func stretchesToTheExactLength(speed: Double) throws {
   #expect((object?["realtimeFactor"] as? Double ?? 0) > 0)
   #expect(object?["quality"] as? String == "standard")
   #expect((object?["latency"] as? Double ?? 1) <= 0.03)
+  #expect(object?["outputSampleRate"] as? Int == 22050)
+  // Opus is written at 48 kHz: the summary says so beside the stretch's rate.
+  let opus = try runMtool([
+    "stretch", fixtures + "/clip.wav", folder + "/out.opus", "--speed", "2", "--json",
+  ])
+  #expect(opus.status == 0, "\(opus.stderr)")
+  let opusObject =
+    try JSONSerialization.jsonObject(with: Data(opus.stdout.utf8)) as? [String: Any]
+  #expect(opusObject?["sampleRate"] as? Int == 22050)
+  #expect(opusObject?["outputSampleRate"] as? Int == 48000)
 }
 
 /// `--quality fine` runs the band split: exact length, its latency in the summary; an unknown
