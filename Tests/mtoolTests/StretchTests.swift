@@ -64,6 +64,21 @@ func stretchesToTheExactLength(speed: Double) throws {
 
 /// `--quality fine` runs the band split: exact length, its latency in the summary; an unknown
 /// quality is a usage error (64) naming the choices, with nothing written.
+/// A few samples written as Opus (resampled to 48 kHz) make a file that reads back: the
+/// resampler's flush gave nothing for an input shorter than its filter, and the file had no
+/// audio page (exit 0, and FFmpeg could not open it).
+@Test(arguments: [1, 20, 40])
+func aFewSamplesWrittenAsOpusReadBack(frames: Int) throws {
+  let folder = try scratchFolder()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  let made = try runShell(
+    "sox -n -r 44100 -c 1 -b 16 in.wav synth \(frames)s sine 440 && "
+      + "$M stretch in.wav out.opus --speed 2 && $M stretch out.opus back.wav --speed 1",
+    in: folder
+  ).0
+  #expect(made.status == 0, "\(made.stderr)")
+}
+
 @Test func qualityChoosesTheStretcher() throws {
   let folder = try scratchFolder()
   defer { try? FileManager.default.removeItem(atPath: folder) }

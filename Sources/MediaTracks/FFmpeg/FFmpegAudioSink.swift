@@ -24,6 +24,11 @@ final class FFmpegAudioSink {
   private let codecFormat: AVSampleFormat
   private let streamIndex: Int32
   private var nextPTS: Int64 = 0
+  /// Frames given to ``write(_:frames:)``, and frames the resampler has put in the FIFO.
+  private var framesIn = 0
+  private var framesConverted = 0
+  /// The frames to encode in all, when the resampler's tail was padded out (see ``finish()``).
+  private var encodeLimit: Int? = nil
 
   /// Creates the output file and writes its header; the caller has checked the arguments.
   init(
@@ -96,6 +101,22 @@ final class FFmpegAudioSink {
   /// Flushes the resampler and the encoder and writes the container trailer.
   func finish() throws(MediaError) {
     try push(nil, frames: 0)
+    // A resampler holds back the last few milliseconds until it has read past them, and its
+    // flush gave nothing for an input shorter than its filter (20 frames at 44.1 kHz written
+    // as Opus made a file with no audio at all): it reads silence past the end, and the FIFO
+    // is encoded up to the input's length at the output's rate.
+    if resampler.raw != nil {
+      let expected = Int(
+        (Double(framesIn) * Double(outputSampleRate) / Double(sampleRate)).rounded())
+      if framesConverted < expected {
+        let silence = [Float](repeating: 0, count: 1024 * channels)
+        try silence.withUnsafeBufferPointer { (buffer) throws(MediaError) in
+          try push(buffer.baseAddress, frames: 1024, counted: false)
+        }
+        try push(nil, frames: 0)
+        encodeLimit = expected
+      }
+    }
     try drainFifo(final: true)
     try encode(frame: false)
     try output.commit()
@@ -107,7 +128,10 @@ final class FFmpegAudioSink {
   }
 
   /// Converts input (or, with `nil`, the resampler's tail) into the FIFO.
-  private func push(_ samples: UnsafePointer<Float>?, frames: Int) throws(MediaError) {
+  private func push(_ samples: UnsafePointer<Float>?, frames: Int, counted: Bool = true)
+    throws(MediaError)
+  {
+    if counted { framesIn += frames }
     guard let swr = resampler.raw else { return }
     let bound = Int(swr_get_out_samples(swr, Int32(clamping: frames))) + 32
     try converted.reserve(frames: bound, channels: channels, format: codecFormat)
@@ -120,6 +144,7 @@ final class FFmpegAudioSink {
       produced
     }
     if produced == 0 { return }
+    framesConverted += Int(produced)
     let fifoRaw = fifo.raw
     let written = converted.withPlanes { cff_fifo_write(fifoRaw, $0, produced) }
     // A short count, not a negative code, is the failure here: not FFmpegCall.check's shape.
@@ -132,7 +157,11 @@ final class FFmpegAudioSink {
   /// Encodes whole frames from the FIFO; with `final`, also the last partial frame.
   private func drainFifo(final: Bool) throws(MediaError) {
     while fifo.count >= frameSize || (final && fifo.count > 0) {
-      let take = min(frameSize, fifo.count)
+      var take = min(frameSize, fifo.count)
+      if let limit = encodeLimit {
+        take = min(take, limit - Int(nextPTS))
+        if take <= 0 { break }
+      }
       var code = av_frame_make_writable(frame.raw)
       if code >= 0 {
         code = cff_fifo_read_into_frame(fifo.raw, frame.raw, Int32(take))
