@@ -45,6 +45,9 @@
 #   aac-damaged-ffmpeg.mka         2 s of AAC in Matroska (no block durations) whose packets
 #                                  FFmpeg's noise filter damaged (1 byte in 20): the decoder gives
 #                                  about a sixth of the audio
+#   aac-fragmented-sidx-ffmpeg.m4a 1 s of AAC at 32 kb/s in 0.25 s fragments with a global
+#                                  sidx (FFmpeg 5.1 states 7.8 kb/s: the first fragment's bytes
+#                                  over the whole length)
 #   ac3-spdif-sox.wav              AC-3 (FFmpeg's encoder: 0.2 s of 440 Hz left, 660 Hz right)
 #                                  as IEC 61937 (S/PDIF) bursts, written by sox as 16-bit stereo
 #                                  PCM at 48000 Hz: compressed audio a WAVE file carries as PCM
@@ -384,5 +387,9 @@ python3 Scripts/add-itunes-gapless.py "$work/itunes.m4a" "$out/aac-itunes-gaples
 sox -R -q -n -r 48000 -c 1 -b 16 "$work/damaged.wav" synth 2 sine 440 vol 0.3
 ffmpeg -v error -y -i "$work/damaged.wav" -c:a aac -b:a 32k -map_metadata -1 \
   -bsf:a noise=amount=20 -fflags +bitexact "$out/aac-damaged-ffmpeg.mka"
+sox -R -q -n -r 48000 -c 1 -b 16 "$work/fragments.wav" synth 1 sine 440 vol 0.3
+ffmpeg -v error -y -i "$work/fragments.wav" -c:a aac -b:a 32k -map_metadata -1 -fflags +bitexact \
+  -movflags frag_keyframe+empty_moov+default_base_moof+global_sidx -frag_duration 250000 \
+  -f mp4 "$out/aac-fragmented-sidx-ffmpeg.m4a"
 
 ls -l "$out"

@@ -1321,3 +1321,14 @@ func anMP3OfOneFrameIsThatFrame(withTag: Bool) throws {
     return error.kind == .malformed && error.detail.contains("aac decoder")
   }
 }
+
+/// A fragmented MP4 track's bit rate is its fragments' bytes over their span: FFmpeg 5.1 states
+/// 7.8 kb/s for this 32 kb/s AAC in 0.25 s fragments with a global `sidx` (the fragments it
+/// read while opening, over the whole length).
+@Test func aFragmentedTrackHasTheBitRateOfAllItsFragments() throws {
+  let track = try #require(
+    try MediaProbe.probe(path: otherTool("aac-fragmented-sidx-ffmpeg.m4a")).audio.first)
+  let rate = try #require(track.bitRate)
+  #expect((28_000...36_000).contains(rate), "\(rate)")
+  #expect(abs(try #require(track.duration) - 1.0213333) < 1e-6)
+}

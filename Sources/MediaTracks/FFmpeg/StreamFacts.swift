@@ -340,6 +340,13 @@ extension FormatContext {
     // is the original input's, for information).
     if id == AV_CODEC_ID_OPUS { track.sampleRate = 48000 }
     if let declared { Self.apply(declared, to: &track) }
+    // A fragmented MP4 track's average over all its fragments (see
+    // `DeclaredStream.fragmentsBitRate`), not FFmpeg's over the first ones.
+    if formatName.hasPrefix("mov"), track.bitRate != nil || declared?.variableBitRate != true,
+      let rate = declared?.fragmentsBitRate
+    {
+      track.bitRate = rate
+    }
     // AAC whose decoder configuration FFmpeg's decoder refuses to open (5.1: ER AAC LD with
     // an `epConfig` of 1, as FFmpeg's own encoder writes it; object types it does not
     // implement): the sample entry states a rate and channels, and the track looked decodable.
