@@ -197,8 +197,8 @@ func runCues(_ arguments: ParsedArguments) throws(CLIError) -> ExitCode {
       if case .undetectedEncoding = error {
         throw CLIError.data(
           name,
-          error.description + " (--encoding windows-1251, for example; iconv -f SHIFT_JIS"
-            + " -t UTF-8)")
+          error.description + " (a single-byte code page: --encoding windows-1251, for example;"
+            + " Shift-JIS, GB18030, Big5 or EUC-KR: convert it first, iconv -f GB18030 -t UTF-8)")
       }
       if case .unsupportedEncoding = error {
         throw CLIError.data(name, error.description + " (--encoding NAME reads it as another)")
