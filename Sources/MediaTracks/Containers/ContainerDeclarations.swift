@@ -323,7 +323,7 @@ enum MP4Declarations {
             $0.0 == "trak" && Self.trackID(movie, trak: $0.1) == trackID
           })?.1,
           let mdia = child(movie, trak, "mdia"),
-          child(movie, mdia, "hdlr").map({ movie.fourCC($0.lowerBound + 8) }) == "soun"
+          handler(movie, mdia) == "soun"
         {
           result[trackID]?.presentedLength = presentedLength(
             movie, trak: trak, movieTimescale: movieTimescale, media: span.length.units,

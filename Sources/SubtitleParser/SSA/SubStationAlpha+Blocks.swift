@@ -64,12 +64,8 @@ extension SubStationAlpha {
     guard var document = try? parse(script) else {
       return SubtitleDocument(format: .ass, text: [], diagnostics: notes.list)
     }
-    for position in document.cues.indices {
-      let index = Int((document.cues[position].endTime * 100).rounded()) - 1
-      guard blocks.indices.contains(index) else { continue }
-      document.cues[position].startTime = blocks[index].startTime
-      document.cues[position].endTime = blocks[index].endTime
-      document.cues[position].line = 0
+    restoreTimes(of: &document, count: blocks.count) {
+      (blocks[$0].startTime, blocks[$0].endTime)
     }
     if !notes.isEmpty { document.diagnostics = notes.list + document.diagnostics }
     return document

@@ -30,17 +30,27 @@ extension SubStationAlpha {
     guard var document = try? parse(Array(script.utf8)) else {
       return SubtitleDocument(format: .ass, text: [])
     }
-    for position in document.cues.indices {
-      let index = Int((document.cues[position].endTime * 100).rounded()) - 1
-      guard events.indices.contains(index) else { continue }
-      document.cues[position].startTime = events[index].startTime
-      document.cues[position].endTime = events[index].endTime
-      document.cues[position].line = 0
+    restoreTimes(of: &document, count: events.count) {
+      (events[$0].startTime, events[$0].endTime)
     }
     return document
   }
 
   /// The script time that stands for event `index`: (index + 1) centiseconds.
+
+  /// Gives each cue of a script built with ``stamp(_:)`` end times the times of the event its
+  /// end time numbers (`time(n)`: start and end in seconds, for `n` below `count`), and no
+  /// source line.
+  static func restoreTimes(
+    of document: inout SubtitleDocument, count: Int, time: (Int) -> (Double, Double)
+  ) {
+    for position in document.cues.indices {
+      let index = Int((document.cues[position].endTime * 100).rounded()) - 1
+      guard (0..<count).contains(index) else { continue }
+      (document.cues[position].startTime, document.cues[position].endTime) = time(index)
+      document.cues[position].line = 0
+    }
+  }
   static func stamp(_ index: Int) -> String {
     let centiseconds = index + 1
     let seconds = centiseconds / 100
