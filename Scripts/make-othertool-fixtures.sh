@@ -155,6 +155,10 @@
 #   adpcm-ms-sox.wav               `fact` chunk states 2,400 samples; the last block is padded
 #                                  (FFmpeg 5.1 lists 2,400 and decodes whole blocks: 2,525 and
 #                                  2,500 samples)
+#   wma-asfmux-gstreamer.wma       WMA 2 from GStreamer's asfmux: 1 s mono at 22,050 Hz; its last
+#                                  packet states its length without the padding after it, which
+#                                  FFmpeg 5.1 refuses, dropping the packet (GStreamer's own
+#                                  demuxer and decoder give 22,528 samples)
 #
 # Needs sox, ffmpeg (the AAC-LC core; libopus), python3, gst-launch-1.0 with plugins-good (mp4mux,
 # matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc), mkvmerge
@@ -169,7 +173,8 @@ for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc mkvmerge opusenc lame 
   command -v "$tool" >/dev/null || { echo "make-othertool-fixtures: $tool is missing" >&2; exit 1; }
 done
 for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc opusenc \
-  wavenc aiffmux avimux avenc_ac3 ac3parse avmux_latm flvmux avenc_aac voaacenc; do
+  wavenc aiffmux avimux avenc_ac3 ac3parse avmux_latm flvmux avenc_aac voaacenc avenc_wmav2 \
+  asfmux; do
   gst-inspect-1.0 "$element" >/dev/null 2>&1 ||
     { echo "make-othertool-fixtures: GStreamer element $element is missing" >&2; exit 1; }
 done
@@ -391,5 +396,11 @@ sox -R -q -n -r 48000 -c 1 -b 16 "$work/fragments.wav" synth 1 sine 440 vol 0.3
 ffmpeg -v error -y -i "$work/fragments.wav" -c:a aac -b:a 32k -map_metadata -1 -fflags +bitexact \
   -movflags frag_keyframe+empty_moov+default_base_moof+global_sidx -frag_duration 250000 \
   -f mp4 "$out/aac-fragmented-sidx-ffmpeg.m4a"
+# WMA (version 2) in ASF from GStreamer's asfmux: 1 s mono at 22,050 Hz (50 buffers of 441
+# samples). Its last, part-filled packet states the length of what it holds and the padding up
+# to the packet size, which FFmpeg 5.1 refuses ("invalid padsize").
+gst audiotestsrc num-buffers=50 samplesperbuffer=441 wave=sine freq=440 volume=0.3 \
+  ! audio/x-raw,rate=22050,channels=1 ! audioconvert ! avenc_wmav2 bitrate=32000 ! asfmux \
+  ! filesink location="$out/wma-asfmux-gstreamer.wma"
 
 ls -l "$out"

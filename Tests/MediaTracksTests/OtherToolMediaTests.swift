@@ -693,6 +693,30 @@ func asfDurationCountsFromThePreroll(name: String, expected: Double) throws {
   #expect(abs(try #require(info.duration) - seconds) < 0.065)
 }
 
+/// GStreamer's asfmux states a part-filled packet's length without the padding that fills it
+/// up, which FFmpeg 5.1 refuses ("invalid padsize") and so drops the last packet: 0.929 s of
+/// 1.021 s were decoded. The padding is read as 0 and the packet is kept.
+@Test func asfPacketPaddedPastItsStatedLengthIsRead() throws {
+  let path = otherTool("wma-asfmux-gstreamer.wma")
+  let bytes = try #require(try FileBytes(path: path))
+  // The fixture is what it claims: its last packet's stated length and padding add up to the
+  // packet size, with the length short of it; no other packet needs the repair.
+  let layout = try #require(ASFHeader.read(bytes))
+  let repairs = layout.paddingRepairs(bytes)
+  #expect(repairs.count == 1)
+  let repair = try #require(repairs.first)
+  #expect(repair.offset > layout.firstPacket)
+  #expect(repair.offset < bytes.size)
+  #expect(repair.bytes.allSatisfy { $0 == 0 })
+  let decoded = try decodedAudio(path)
+  #expect(decoded.rate == 22050)
+  // GStreamer's demuxer and decoder give 22,528 samples; FFmpeg's WMA decoder keeps back its
+  // first frame (1,024 samples here), as it does for FFmpeg's own WMA files.
+  #expect(decoded.frames >= 22_528 - 1024)
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(abs(try #require(track.duration) - Double(decoded.frames) / 22050) < 0.05)
+}
+
 /// VLC's MP4 muxer writes AC-3's `dac3` box wrong (it reads as `acmod` 0: two channels); the
 /// sample entry and the frames say 5.1. The track lists what the decoder gives.
 @Test func ac3ChannelsInMP4ComeFromTheFrames() throws {

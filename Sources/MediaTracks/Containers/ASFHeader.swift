@@ -44,6 +44,11 @@ struct ASFHeader: Equatable {
     return nil
   }
 
+  /// Whether `head`, a file's first bytes, starts with an ASF Header Object's GUID.
+  static func starts(_ head: some Collection<UInt8>) -> Bool {
+    head.starts(with: headerGUID)
+  }
+
   /// The offset of the first data packet at or after `offset`.
   func packetStart(atOrAfter offset: Int64) -> Int64 {
     guard offset > firstPacket else { return firstPacket }
@@ -56,5 +61,94 @@ struct ASFHeader: Equatable {
     var value: UInt64 = 0
     for index in (offset..<offset + count).reversed() { value = value << 8 | UInt64(bytes[index]) }
     return Int64(truncatingIfNeeded: min(value, UInt64(Int64.max)))
+  }
+}
+
+/// A change to the bytes a custom reader gives FFmpeg: `bytes` in place of the file's own at
+/// byte `offset` (see ``FileSource/patches``). The file itself is never written.
+struct BytePatch: Equatable, Sendable {
+  /// The offset of the first byte replaced, from the file's start.
+  let offset: Int64
+  /// The bytes FFmpeg reads there instead.
+  let bytes: [UInt8]
+}
+
+extension ASFHeader {
+  /// The most bytes of data packets read at a time by ``paddingRepairs(_:)``.
+  private static let scanChunkBytes = 1 << 20
+
+  /// The padding fields to read as zero so that FFmpeg 5.1 reads every data packet of `source`.
+  ///
+  /// A packet that is not full states its length and the padding after it. GStreamer's
+  /// `asfmux` states the length of what the packet holds (header and payloads) and the padding
+  /// that fills it up to the packet size, so the two add up to the packet size. FFmpeg 5.1 reads
+  /// the length as the whole packet's, padding included: it refuses a packet whose padding is
+  /// longer than that ("invalid padsize"), and in one whose padding is shorter it takes the
+  /// padding out of the payloads. Either way it drops the packet, usually the stream's last (6 to
+  /// 9 % of a 3 s file's audio). With its padding read as 0, FFmpeg takes the payloads as they
+  /// are and skips the rest of the packet, as it does for any packet shorter than the size.
+  ///
+  /// Only packets whose stated length and padding add up to exactly the packet size, and whose
+  /// length is shorter than it, are changed; a file from any other muxer (length the packet
+  /// size, or not stated) has none. Every packet header is read once, a megabyte at a time.
+  func paddingRepairs(_ source: any ByteSource) -> [BytePatch] {
+    let dataObject = firstPacket - 50
+    let sizeField = source.bytes(at: dataObject + 16, count: 8)
+    let stated = sizeField.count == 8 ? Self.littleEndian(sizeField, at: 0, count: 8) : 0
+    var end = source.size
+    if stated > 50, dataObject + stated < end { end = dataObject + stated }
+    guard packetSize >= 16, end > firstPacket else { return [] }
+    let packets = (end - firstPacket) / packetSize
+    let perChunk = max(1, Int64(Self.scanChunkBytes) / packetSize)
+    var repairs: [BytePatch] = []
+    var first: Int64 = 0
+    while first < packets {
+      let count = min(perChunk, packets - first)
+      let start = firstPacket + first * packetSize
+      let chunk = source.bytes(at: start, count: Int(count * packetSize))
+      guard chunk.count == Int(count * packetSize) else { break }
+      for k in 0..<Int(count) {
+        let base = k * Int(packetSize)
+        if let field = paddingToClear(chunk, at: base) {
+          repairs.append(
+            BytePatch(
+              offset: start + Int64(base + field.offset),
+              bytes: [UInt8](repeating: 0, count: field.width)))
+        }
+      }
+      first += count
+    }
+    return repairs
+  }
+
+  /// Where the padding field of the packet at `base` of `bytes` is (its offset from `base` and
+  /// its width), when the packet states a length short of ``packetSize`` and a padding that
+  /// fills it up (see ``paddingRepairs(_:)``); `nil` otherwise.
+  private func paddingToClear(_ bytes: [UInt8], at base: Int) -> (offset: Int, width: Int)? {
+    var at = base
+    // Error correction data (ASF specification 5.2.1): its flags byte has the top bit set, and
+    // states the data's length in its low four bits.
+    if bytes[at] & 0x80 != 0 {
+      guard bytes[at] & 0x60 == 0 else { return nil }
+      at += 1 + Int(bytes[at] & 0x0F)
+    }
+    guard at + 2 <= base + Int(packetSize) else { return nil }
+    let flags = bytes[at]
+    at += 2  // the length type flags and the property flags
+    /// The width in bytes of a field whose type is the two bits at `shift` of `flags`.
+    func width(_ shift: UInt8) -> Int { [0, 1, 2, 4][Int((flags >> shift) & 3)] }
+    let lengthWidth = width(5)
+    let sequenceWidth = width(1)
+    let paddingWidth = width(3)
+    guard lengthWidth > 0, paddingWidth > 0,
+      at + lengthWidth + sequenceWidth + paddingWidth <= base + Int(packetSize)
+    else { return nil }
+    let length = Self.littleEndian(bytes, at: at, count: lengthWidth)
+    let paddingOffset = at + lengthWidth + sequenceWidth
+    let padding = Self.littleEndian(bytes, at: paddingOffset, count: paddingWidth)
+    guard length > 0, length < packetSize, padding > 0, length + padding == packetSize else {
+      return nil
+    }
+    return (paddingOffset - base, paddingWidth)
   }
 }

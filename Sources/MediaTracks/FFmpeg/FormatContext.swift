@@ -108,6 +108,13 @@ struct FormatContext: ~Copyable {
     if let head, ManifestParser.sniff(head) != nil {
       throw FormatContext.referencesError(path)
     }
+    // An ASF file's packets that FFmpeg would drop for their padding (see
+    // ``ASFHeader/paddingRepairs(_:)``) are read with it cleared.
+    if let head, ASFHeader.starts(head), let bytes = FileBytes(file),
+      let layout = ASFHeader.read(bytes)
+    {
+      file.patches = layout.paddingRepairs(bytes)
+    }
     var code: Int32 = -1
     var opened: UnsafeMutablePointer<AVFormatContext>? = nil
     var reader: UnsafeMutablePointer<AVIOContext>? = nil

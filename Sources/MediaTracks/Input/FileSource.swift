@@ -100,6 +100,24 @@ final class FileSource {
   /// Where the file's bytes end for a reader with a tail (the file's end when `nil`).
   private(set) var readerEnd: Int64? = nil
 
+  /// Bytes every reader of a regular file gives in place of the file's own, in order of offset
+  /// and apart (see ``BytePatch``): repairs of what FFmpeg misreads. Set before the first
+  /// reader is made.
+  var patches: [BytePatch] = []
+
+  /// Writes the ``patches`` that fall in the `count` bytes read into `buffer` from the file's
+  /// byte `position` over them.
+  fileprivate func applyPatches(to buffer: UnsafeMutablePointer<UInt8>, count: Int, at position: Int64) {
+    let end = position + Int64(count)
+    for patch in patches where patch.offset < end {
+      let patchEnd = patch.offset + Int64(patch.bytes.count)
+      guard patchEnd > position else { continue }
+      for index in max(patch.offset, position)..<min(patchEnd, end) {
+        buffer[Int(index - position)] = patch.bytes[Int(index - patch.offset)]
+      }
+    }
+  }
+
   /// The end of the file's bytes a reader sees, before its tail.
   var viewEnd: Int64? { readerEnd ?? size }
 
@@ -182,8 +200,13 @@ private func fileRead(
       return Int32(count)
     }
   }
+  let position = source.patches.isEmpty ? 0 : Int64(lseek(source.descriptor, 0, SEEK_CUR))
   switch source.read(into: buffer, count: count) {
-  case .bytes(let count): return Int32(count)
+  case .bytes(let count):
+    if !source.patches.isEmpty, position >= 0 {
+      source.applyPatches(to: buffer, count: count, at: position)
+    }
+    return Int32(count)
   case .end: return cff_averror_eof()
   case .failed(let code): return cff_averror(code)
   case .timedOut: return cff_averror(ETIMEDOUT)
