@@ -107,7 +107,9 @@ final class FileSource {
 
   /// Writes the ``patches`` that fall in the `count` bytes read into `buffer` from the file's
   /// byte `position` over them.
-  fileprivate func applyPatches(to buffer: UnsafeMutablePointer<UInt8>, count: Int, at position: Int64) {
+  fileprivate func applyPatches(
+    to buffer: UnsafeMutablePointer<UInt8>, count: Int, at position: Int64
+  ) {
     let end = position + Int64(count)
     for patch in patches where patch.offset < end {
       let patchEnd = patch.offset + Int64(patch.bytes.count)
