@@ -56,6 +56,13 @@ func runStretchBatch(
     throw CLIError.usage(name, "--files-from needs --output-template (see 'mtool help stretch')")
   }
   let template = try OutputTemplate(templateText, command: name)
+  // A template whose outputs all end in one lossless extension refuses --bitrate at once,
+  // before any file; one whose extension follows the input's ({ext}) refuses it per file.
+  let extensions = Set(
+    ["a/b.mp3", "c/d.flac", "e"].map { pathExtension(template.output(for: $0)).lowercased() })
+  if extensions.count == 1, let only = extensions.first {
+    try refuseBitRate(settings, format: only, for: "every output of '\(templateText)'")
+  }
   let skipExisting = arguments.has("skip-existing")
   let jsonLines = arguments.has("jsonl")
   var reader = try PathListReader(

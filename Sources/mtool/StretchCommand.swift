@@ -27,7 +27,9 @@ let stretchCommand = Command(
       "quality", value: "Q",
       help: "standard (default: fastest, 25 ms latency) or fine (music: 4-7x the work)."),
     OptionSpec("track", short: "t", value: "N|LANG", help: "Audio stream index or language."),
-    OptionSpec("bitrate", value: "BPS", help: "Bit rate for lossy outputs (bits per second)."),
+    OptionSpec(
+      "bitrate", value: "BPS",
+      help: "Bit rate of a lossy output, bits per second (not .wav, .flac, .mka)."),
     OptionSpec("json", help: "Print a JSON summary on stdout."),
     OptionSpec(
       "format", value: "FMT",
@@ -50,7 +52,8 @@ let stretchCommand = Command(
             format, WAV with a streaming header unless --format says otherwise; nothing else
             is printed there (no result line; --json is refused)
 
-    The speed is input seconds per output second: 0.5 is half speed, 2 is double speed.
+    The speed is input seconds per output second: 0.5 is half speed, 2 is double speed
+    (2x, 2X and 2× say the same; an empty speed is refused, 64).
     Supported speeds: \(TimeStretcher.supportedSpeeds.lowerBound) to \
     \(TimeStretcher.supportedSpeeds.upperBound) (full quality from \
     \(TimeStretcher.fullQualitySpeeds.lowerBound) to \(TimeStretcher.fullQualitySpeeds.upperBound)).
@@ -61,6 +64,11 @@ let stretchCommand = Command(
     the nearest input sample, however many changes there are (up to \(TimeStretcher.scheduledCapacity))
     and however close together; before the first entry the --speed value applies (default 1).
     The audio is processed in a stream, so memory stays bounded whatever the input's length.
+
+    --bitrate sets the bit rate of a lossy output (.mp3 .m4a .aac .ogg .opus; by default
+    64 kb/s per channel, up to 320 kb/s); for a lossless one (.wav .flac .mka, and WAVE on a
+    pipe or standard output) it is refused (64). An option that takes one value may be given once (64 for
+    --speed 1 --speed 2); --header may be repeated.
 
     The output is written under a new hidden name beside it and renamed when complete (a link
     is followed to its target, which is replaced, and stays a link; a replaced file keeps its
@@ -120,8 +128,17 @@ struct StretchSettings: Sendable {
   var quality: TimeStretcher.Quality
 
   init(_ arguments: ParsedArguments) throws(CLIError) {
-    baseSpeed = try parseSpeed(
-      arguments.value("speed") ?? (arguments.has("speed-map") ? "1" : ""))
+    if let speed = arguments.value("speed") {
+      baseSpeed = try parseSpeed(speed)
+    } else if arguments.has("speed-map") {
+      baseSpeed = 1
+    } else {
+      let range = TimeStretcher.supportedSpeeds
+      throw CLIError.usage(
+        "stretch",
+        "--speed or --speed-map is required (speeds \(formatNumber(range.lowerBound)) to "
+          + "\(formatNumber(range.upperBound)))")
+    }
     changes =
       try arguments.value("speed-map").map { (text) throws(CLIError) in
         try parseSpeedMap(text)
@@ -148,6 +165,26 @@ struct StretchSettings: Sendable {
 let standardOutputFormats = ["wav", "flac", "mp3", "aac", "ogg", "opus", "mka"]
 /// The extensions that pick an output file's format.
 let outputFileFormats = standardOutputFormats + ["m4a", "mp4"]
+
+/// The output formats written losslessly, whose bit rate `--bitrate` cannot set: WAVE (16-bit
+/// PCM), FLAC, and Matroska (FLAC inside); each with the name its refusal gives it.
+let losslessOutputFormats = [("wav", "PCM WAVE"), ("flac", "FLAC"), ("mka", "FLAC in Matroska")]
+
+/// Refuses `--bitrate` for an output in a lossless `format` (an extension without its dot, any
+/// case), which would otherwise be written without it and without a word; `what` names the
+/// output in the message.
+/// - Throws: A usage error (64) naming the output and its format.
+func refuseBitRate(
+  _ settings: StretchSettings, format: String, for what: String
+) throws(CLIError) {
+  guard settings.bitRate != nil,
+    let kind = losslessOutputFormats.first(where: { $0.0 == format.lowercased() })?.1
+  else { return }
+  throw CLIError.usage(
+    "stretch",
+    "--bitrate applies to lossy outputs only (mp3, m4a, aac, ogg, opus); \(what) is lossless "
+      + kind)
+}
 
 /// The extension of the last component of `path` (after its last dot), or `""`.
 func pathExtension(_ path: String) -> String {
@@ -311,6 +348,11 @@ func stretchFile(
   toStandardOutput: Bool = false
 ) throws(CLIError) -> StretchReport {
   let name = "stretch"
+  if toStandardOutput {
+    try refuseBitRate(settings, format: settings.format ?? "wav", for: "standard output")
+  } else {
+    try refuseBitRate(settings, format: pathExtension(output), for: "'\(output)'")
+  }
   try checkInputFile(input, command: name)
   if !toStandardOutput { try refuseOverwritingInput(output, input: input, command: name) }
   // The libraries take the input by a path they can open (its own, unless not UTF-8).
@@ -326,6 +368,14 @@ func stretchFile(
   // a streaming header, as standard output does.
   let extensionless =
     file.inPlace && !outputFileFormats.contains(pathExtension(output).lowercased())
+  if extensionless && !toStandardOutput {
+    do throws(CLIError) {
+      try refuseBitRate(settings, format: "wav", for: "the pipe or device '\(output)'")
+    } catch {
+      file.discard()
+      throw error
+    }
+  }
   let encoder = try makeEncoder(
     file, output: file.name, for: decoder, bitRate: settings.bitRate,
     format: toStandardOutput ? settings.format ?? "wav" : extensionless ? "wav" : nil)
@@ -459,16 +509,22 @@ private func pumpAudio(
   return (framesIn, framesOut)
 }
 
-/// Parses and range-checks one speed value.
+/// Parses and range-checks one speed value (of `--speed`, or of a `--speed-map` entry): a
+/// decimal number, optionally followed by `x`, `X` or `×` (`2x`, `1.5×` as the speed menu
+/// writes them).
 func parseSpeed(_ text: String) throws(CLIError) -> Double {
   let range = TimeStretcher.supportedSpeeds
   let rangeText = "\(formatNumber(range.lowerBound)) to \(formatNumber(range.upperBound))"
-  if text.isEmpty {
-    throw CLIError.usage("stretch", "--speed or --speed-map is required (speeds \(rangeText))")
+  if text.allSatisfy(\.isWhitespace) {
+    throw CLIError.usage(
+      "stretch",
+      "speed '\(text)' is empty: expected a number such as 1.5 or 2x; supported speeds are "
+        + rangeText)
   }
-  // `2x` and `1.5×` as the speed menu writes them are taken too.
   var number = Substring(text)
-  if let last = number.last, last == "x" || last == "×" { number = number.dropLast() }
+  if let last = number.last, last == "x" || last == "X" || last == "×" {
+    number = number.dropLast()
+  }
   guard let speed = decimalNumber(number), speed.isFinite else {
     throw CLIError.usage(
       "stretch", "speed '\(text)' is not a finite number; supported speeds are \(rangeText)")

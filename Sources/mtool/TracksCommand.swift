@@ -17,7 +17,8 @@ let tracksCommand = Command(
     OptionSpec("json", help: "Print one JSON document for all files."),
     OptionSpec("jsonl", help: "Print one JSON object per file, as each completes."),
     OptionSpec(
-      "prefer", value: "LANGS", help: "Preferred languages, comma-separated (en-US,fr)."),
+      "prefer", value: "LANGS", repeatable: true,
+      help: "Preferred languages, comma-separated (en-US,fr; repeatable)."),
     OptionSpec(
       "jobs", short: "j", value: "N", help: "Files probed at once (default: one per processor)."),
     timeoutOption,

@@ -172,10 +172,12 @@ extension IntegrationTests {
       } throws: { ($0 as? MediaError)?.kind == .notFound }
     }
 
-    @Test("Packet payloads to text: mov_text length prefix, ASS fields and override blocks")
+    @Test("Packet payloads to text: mov_text length prefix, ASS fields")
     func payloadText() {
-      let ass = Array("3,0,Default,,0,0,0,,{\\i1}Hi{\\i0}, there\\Nsecond".utf8)
-      #expect(SubtitleStreamReader.text(of: ass, codec: "ass") == "Hi, there\nsecond")
+      // An ASS block's Text field as stored; the script reading of document() applies to it.
+      let ass = Array("3,0,Default,,0,0,0,,{\\i1}Hi{\\i0}, there\\Nsecond\r\n".utf8)
+      #expect(
+        SubtitleStreamReader.text(of: ass, codec: "ass") == "{\\i1}Hi{\\i0}, there\\Nsecond")
       let movText: [UInt8] = [0, 3] + Array("abcSTYL".utf8)
       #expect(SubtitleStreamReader.text(of: movText, codec: "mov_text") == "abc")
       #expect(SubtitleStreamReader.text(of: [0, 0], codec: "mov_text") == "")

@@ -242,7 +242,8 @@ func trackByLanguagePicksThatTrack(selector: String) throws {
   let folder = try scratchFolder()
   defer { try? FileManager.default.removeItem(atPath: folder) }
   for (speed, status) in [
-    ("2x", Int32(0)), ("1.5\u{00D7}", 0), (" 2", 0), ("0x2", 64), ("inf", 64),
+    ("2x", Int32(0)), ("2X", 0), ("1.5\u{00D7}", 0), (" 2", 0), ("0x2", 64), ("inf", 64),
+    ("x", 64), ("2xx", 64), ("2x2", 64),
   ] {
     let result = try runMtool([
       "stretch", fixtures + "/clip.wav", folder + "/out.wav", "--speed", speed,
@@ -336,4 +337,62 @@ private func waveSizes(_ bytes: [UInt8]) -> (riff: UInt32, data: UInt32)? {
     #expect(result.stdout.isEmpty, "\(arguments)")
   }
   #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+}
+
+/// An empty speed is a bad value, not a missing option: one line saying so (64), for
+/// `--speed ''`, `--speed=`, a blank one, and a `--speed-map` entry without its speed.
+@Test(arguments: [["--speed", ""], ["--speed="], ["--speed", " "], ["--speed-map", "0:"]])
+func emptySpeedIsABadValueNotAMissingOne(arguments: [String]) throws {
+  let folder = try scratchFolder()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  let result = try runMtool(["stretch", fixtures + "/clip.wav", folder + "/o.wav"] + arguments)
+  #expect(failedWithOneLine(result, 64), "\(result.stderr)")
+  #expect(result.stderr.contains("is empty"), "\(result.stderr)")
+  #expect(!result.stderr.contains("required"), "\(result.stderr)")
+  #expect(result.stderr.contains("0.1 to 10"))
+  #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+  // Without either option, the speed is still missing.
+  let missing = try runMtool(["stretch", fixtures + "/clip.wav", folder + "/o.wav"])
+  #expect(failedWithOneLine(missing, 64))
+  #expect(missing.stderr.contains("--speed or --speed-map is required"))
+}
+
+/// `--bitrate` for an output written losslessly (WAVE, FLAC, Matroska's FLAC; WAVE on standard
+/// output and on a device) is one line naming the option (64), before the input is read, and
+/// nothing is written; for a lossy output it is taken.
+@Test func bitRateForALosslessOutputIsRefused() throws {
+  let folder = try scratchFolder()
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  let clip = fixtures + "/clip.wav"
+  let rate = ["--speed", "2", "--bitrate", "96000"]
+  let cases: [[String]] = [
+    ["stretch", clip, folder + "/o.wav"] + rate,
+    ["stretch", clip, folder + "/o.WAV"] + rate,
+    ["stretch", clip, folder + "/o.flac"] + rate,
+    ["stretch", clip, folder + "/o.mka"] + rate,
+    ["stretch", clip, "-"] + rate,
+    ["stretch", clip, "-", "--format", "flac"] + rate,
+    ["stretch", clip, "/dev/null"] + rate,
+    ["stretch", folder + "/missing.wav", folder + "/o.wav"] + rate,
+  ]
+  for arguments in cases {
+    let result = try runMtool(arguments)
+    #expect(failedWithOneLine(result, 64), "\(arguments): \(result.stderr)")
+    #expect(result.stderr.contains("--bitrate applies to lossy outputs only"), "\(arguments)")
+    #expect(result.stdout.isEmpty, "\(arguments)")
+  }
+  // A batch whose template names a lossless extension stops at once; one that keeps each
+  // input's extension fails the files it would write losslessly.
+  let list = folder + "/list"
+  try (clip + "\n").write(toFile: list, atomically: true, encoding: .utf8)
+  let batch = try runMtool(
+    ["stretch", "--files-from", list, "--output-template", folder + "/{stem}.flac"] + rate)
+  #expect(failedWithOneLine(batch, 64), "\(batch.stderr)")
+  let kept = try runMtool(
+    ["stretch", "--files-from", list, "--output-template", folder + "/{stem}.x.{ext}"] + rate)
+  #expect(kept.status == 64)
+  #expect(kept.stderr.contains("--bitrate applies to lossy outputs only"))
+  #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["list"])
+  let mp3 = try runMtool(["stretch", clip, folder + "/o.mp3"] + rate)
+  #expect(mp3.status == 0, "\(mp3.stderr)")
 }

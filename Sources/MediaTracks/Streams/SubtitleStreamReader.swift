@@ -9,8 +9,10 @@ public struct TimedText: Hashable, Sendable, Codable {
   public var startTime: Double
   /// When the text disappears, in seconds on the file's timeline (not before `startTime`).
   public var endTime: Double
-  /// The text as UTF-8, lines separated by `\n`. Subrip and WebVTT markup (`<i>`, `<c.x>`) is
-  /// kept as the file has it; ASS override blocks (`{\i1}`) are removed.
+  /// The text as UTF-8, lines separated by `\n`. From ``SubtitleStreamReader/read()``: SubRip
+  /// and WebVTT markup (`<i>`, `<c.x>`) is kept as the stream writes it, SRT override blocks
+  /// (`{\an8}`) are removed, and ASS and SSA events and `mov_text` samples are plain text
+  /// (their override blocks, styles and `styl` boxes left out).
   public var text: String
 
   /// Creates a timed text.
@@ -86,13 +88,15 @@ public struct SubtitleStreamReader: Hashable, Sendable {
     self.timeout = timeout
   }
 
-  /// Reads all cues of the stream, sorted by start time (stable).
+  /// Reads all cues of the stream, sorted by start time (stable): the cues of ``document()``,
+  /// at its times, each with its text as ``TimedText/text`` describes it.
   ///
   /// A packet without a duration ends where the next one starts (or at its own start when it is
-  /// the last). Packets with no text (MP4 uses them for gaps) are left out. WebVTT cue
-  /// identifiers and settings (packet side data) and `mov_text` styles are not kept
-  /// (``readWithMarkup()`` and ``document()`` keep the styles' bold, italic, underline and
-  /// colour).
+  /// the last). Packets with no text (MP4 uses them for gaps), and cues whose text is empty
+  /// once its markup is left out (an ASS event of override blocks alone), are left out.
+  /// WebVTT cue identifiers and settings, positions (`{\an8}` in SRT, `\an` and `\pos` in
+  /// ASS) and `mov_text` styles are not kept (``readWithMarkup()`` keeps the markup written in
+  /// the text, ``document()`` all of it).
   ///
   /// - Returns: the cues, in seconds on the file's timeline.
   /// - Throws: `MediaError` with kind `.notFound` for a missing file, `.malformed` for data that
@@ -102,28 +106,38 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   ///   ``MediaError/isTimeout`` when a call took longer than the timeout.
   /// - Complexity: O(*n*) in the size of the file (the demuxer reads all of it).
   public func read() throws(MediaError) -> [TimedText] {
-    try read(keepingMarkup: false).cues
+    let (facts, packets) = try packets()
+    let document = try Self.document(facts, packets, path: path)
+    // ASS override blocks and styles, and `mov_text` styles, are not markup of the stream's
+    // text as SubRip and WebVTT tags are: the text without them.
+    let plain = ["ass", "ssa", "mov_text"].contains(facts.codec)
+    return Self.timedTexts(of: document) {
+      plain ? document.plainText(of: $0) : document.text(of: $0)
+    }
   }
 
   /// The syntax the texts of ``readWithMarkup()`` are written in: the raw value of
   /// SubtitleParser's `SubtitleFormat` that reads them (`SubtitleDocument(format:timedTexts:)`
   /// takes it: `SubtitleFormat(rawValue: markup)`).
   public enum Markup: String, Hashable, Sendable {
-    /// SubRip markup (`<i>`, `<b>`, `<u>`, `<font>`): SRT streams, `mov_text` (its text, its
-    /// `styl` boxes' bold, italic, underline and colour runs as `<b>`, `<i>`, `<u>`,
+    /// SubRip markup (`<i>`, `<b>`, `<u>`, `<font>`): SRT streams (override blocks such as
+    /// `{\an8}` removed, as from an `.srt` file's cue text), `mov_text` (its text, its `styl`
+    /// boxes' bold, italic, underline and colour runs as `<b>`, `<i>`, `<u>`,
     /// `<font color>`) and plain text.
     case subRip = "srt"
-    /// WebVTT cue text: WebVTT streams.
+    /// WebVTT cue text: WebVTT streams, and TTML in MP4 (its cues' text as ``document()``
+    /// stores it).
     case webVTT = "vtt"
-    /// SSA/ASS dialogue text with its override blocks (`{\i1}`, `{\an8}`) and `\N`: ASS and SSA
-    /// streams (the style table in the codec's private data is not applied here; ``document()``
-    /// applies it).
+    /// SSA/ASS cue text as `SubStationAlpha` stores a script event's: its override blocks
+    /// (`{\i1}`, `{\an8}`) kept, `\N` as a line feed (`\n` too under `WrapStyle: 2`), and a
+    /// leading block with the look of the event's style when it is not the default (the style
+    /// table of the codec's private data is applied, as ``document()`` applies it).
     case ass
   }
 
-  /// Reads all cues of the stream as ``read()`` does, but keeps each text's markup as the
-  /// stream writes it (an ASS event's override blocks included) and says which syntax that
-  /// is, so a subtitle parser can read it as it reads a file of that syntax:
+  /// Reads all cues of the stream as ``read()`` does, but keeps the markup of each text, as
+  /// ``document()`` stores it, and says which syntax that is, so a subtitle parser can read it
+  /// as it reads a file of that syntax:
   ///
   /// ```swift
   /// let (markup, cues) = try SubtitleStreamReader(path: "movie.mkv", streamIndex: 3)
@@ -133,9 +147,20 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   ///   timedTexts: cues.map { ($0.startTime, $0.endTime, $0.text) })
   /// ```
   ///
+  /// The texts and times are those of ``document()``'s cues (cues with no text left out);
+  /// cue identifiers, settings and positions are only in ``document()``.
+  ///
   /// - Throws: As ``read()``.
   public func readWithMarkup() throws(MediaError) -> (markup: Markup, cues: [TimedText]) {
-    try read(keepingMarkup: true)
+    let (facts, packets) = try packets()
+    let document = try Self.document(facts, packets, path: path)
+    let markup: Markup =
+      switch document.format {
+      case .ass: .ass
+      case .webVTT, .ttml: .webVTT
+      case .srt: .subRip
+      }
+    return (markup, Self.timedTexts(of: document) { document.text(of: $0) })
   }
 
   /// Reads the stream onto the format-neutral model, as a parsed file of its syntax would be:
@@ -151,9 +176,14 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   ///   (styles' bold, italic, colour and alignment, override blocks, `\N`, `\an`, `\pos`).
   /// - SRT (`subrip`): `SubRip.document(timedTexts:)`, each block's text read as an `.srt`
   ///   file's cue text is (`{\an8}` a position, other override blocks removed).
-  /// - The others: `SubtitleDocument(format:timedTexts:)` of ``readWithMarkup()``'s texts;
-  ///   for `mov_text`, what reading its `styl` boxes repaired or skipped (a box that does not
-  ///   fit, a run past the text) is in `diagnostics`.
+  /// - WebVTT in Matroska: `MP4WebVTT.document(cues:header:)` when a block has an identifier
+  ///   or settings beside it, else `SubtitleDocument(format: .webVTT, timedTexts:)`.
+  /// - The others (`mov_text`, plain text): `SubtitleDocument(format: .srt, timedTexts:)`;
+  ///   for `mov_text` (its `styl` boxes as SubRip markup), what reading those boxes repaired
+  ///   or skipped (a box that does not fit, a run past the text) is in `diagnostics`.
+  ///
+  /// Packets are taken in start order (stable); one without a duration ends where the next
+  /// one starts (at its own start when it is the last); packets with no text are left out.
   ///
   /// - Returns: The document, times in seconds on the file's timeline.
   /// - Throws: As ``read()``; `.malformed` also for an MP4 sample that cannot be read (its
@@ -161,26 +191,51 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   /// - Complexity: O(*n*) in the size of the file.
   public func document() throws(MediaError) -> SubtitleDocument {
     let (facts, packets) = try packets()
-    if let document = try Self.sampleDocument(facts, packets, path: path) { return document }
-    if facts.codec == "ass" || facts.codec == "ssa" {
+    return try Self.document(facts, packets, path: path)
+  }
+
+  /// The document of a stream whose facts and packets are read (see ``document()``).
+  private static func document(
+    _ facts: SubtitleStreamFacts, _ packets: [SubtitlePacket], path: String
+  ) throws(MediaError) -> SubtitleDocument {
+    if let document = try sampleDocument(facts, packets, path: path) { return document }
+    let cues = timedPackets(packets, codec: facts.codec, configuration: facts.configuration)
+    let texts = cues.map { (startTime: $0.startTime, endTime: $0.endTime, text: $0.text) }
+    switch facts.codec {
+    case "ass", "ssa":
       return SubStationAlpha.document(
-        blocks: Self.blocks(packets, codec: facts.codec), header: facts.configuration)
-    }
-    let texts = Self.cues(
-      packets, codec: facts.codec, keepingMarkup: true, configuration: facts.configuration
-    ).map {
-      (startTime: $0.startTime, endTime: $0.endTime, text: $0.text)
-    }
-    if facts.codec == "subrip" {
+        blocks: cues.map { ($0.startTime, $0.endTime, packets[$0.packet].payload[...]) },
+        header: facts.configuration)
+    case "subrip":
       // Each block is an SRT cue's text: read as a file's (`{\an8}`, override blocks).
       return SubRip.document(timedTexts: texts)
+    case "webvtt":
+      if packets.contains(where: { !$0.identifier.isEmpty || !$0.settings.isEmpty }) {
+        return try blockDocument(cues, packets, header: facts.configuration, path: path)
+      }
+      return SubtitleDocument(format: .webVTT, timedTexts: texts)
+    case "mov_text":
+      var document = SubtitleDocument(format: .srt, timedTexts: texts)
+      document.diagnostics = movTextDiagnostics(packets, configuration: facts.configuration)
+      return document
+    default:
+      return SubtitleDocument(format: .srt, timedTexts: texts)
     }
-    var document = SubtitleDocument(
-      format: facts.codec == "webvtt" ? .webVTT : .srt, timedTexts: texts)
-    if facts.codec == "mov_text" {
-      document.diagnostics = Self.movTextDiagnostics(packets, configuration: facts.configuration)
+  }
+
+  /// `document`'s cues as timed texts, each cue's text given by `text`; cues whose text is
+  /// empty left out.
+  private static func timedTexts(
+    of document: SubtitleDocument, text: (Cue) -> String
+  ) -> [TimedText] {
+    var cues: [TimedText] = []
+    cues.reserveCapacity(document.cues.count)
+    for cue in document.cues {
+      let text = text(cue)
+      guard !text.isEmpty else { continue }
+      cues.append(TimedText(startTime: cue.startTime, endTime: cue.endTime, text: text))
     }
-    return document
+    return cues
   }
 
   /// What reading the `styl` boxes of a `mov_text` stream's samples repaired or skipped, one
@@ -222,11 +277,6 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   private static func sampleDocument(
     _ facts: SubtitleStreamFacts, _ packets: [SubtitlePacket], path: String
   ) throws(MediaError) -> SubtitleDocument? {
-    if facts.sampleEntry == nil, facts.codec == "webvtt",
-      packets.contains(where: { !$0.identifier.isEmpty || !$0.settings.isEmpty })
-    {
-      return try blockDocument(facts, packets, path: path)
-    }
     guard facts.sampleEntry != nil || facts.codec == "ttml" else { return nil }
     let order = packets.indices.sorted { (packets[$0].start, $0) < (packets[$1].start, $1) }
     var samples = order.map {
@@ -250,30 +300,21 @@ public struct SubtitleStreamReader: Hashable, Sendable {
   }
 
   /// The document of a Matroska WebVTT track whose cues have identifiers or settings: each
-  /// block's text with the identifier and settings stored beside it, under the track's header,
-  /// each cue ending as ``cues(_:codec:keepingMarkup:)`` ends it.
+  /// cue's text with the identifier and settings its packet stores beside it, under the
+  /// track's `header`.
   private static func blockDocument(
-    _ facts: SubtitleStreamFacts, _ packets: [SubtitlePacket], path: String
+    _ timed: [TimedPacket], _ packets: [SubtitlePacket], header: [UInt8], path: String
   ) throws(MediaError) -> SubtitleDocument {
-    let order = packets.indices.sorted { (packets[$0].start, $0) < (packets[$1].start, $1) }
-    var cues: [(start: Double, end: Double, cue: MP4WebVTT.SampleCue)] = []
-    cues.reserveCapacity(order.count)
-    for (position, i) in order.enumerated() {
-      let packet = packets[i]
-      let text = Self.text(of: packet.payload, codec: facts.codec, keepingMarkup: true)
-      guard !text.isEmpty else { continue }
-      var end = packet.start
-      if let duration = packet.duration {
-        end = packet.start + duration
-      } else if position + 1 < order.count {
-        end = max(packet.start, packets[order[position + 1]].start)
-      }
-      let cue = MP4WebVTT.SampleCue(
-        identifier: packet.identifier, settings: packet.settings, text: text)
-      cues.append((packet.start, end, cue))
+    let cues = timed.map {
+      let packet = packets[$0.packet]
+      return (
+        start: $0.startTime, end: $0.endTime,
+        cue: MP4WebVTT.SampleCue(
+          identifier: packet.identifier, settings: packet.settings, text: $0.text)
+      )
     }
     do {
-      return try MP4WebVTT.document(cues: cues, header: facts.configuration)
+      return try MP4WebVTT.document(cues: cues, header: header)
     } catch {
       throw MediaError(
         kind: .malformed, operation: "SubtitleStreamReader",
@@ -281,64 +322,33 @@ public struct SubtitleStreamReader: Hashable, Sendable {
     }
   }
 
-  private func read(keepingMarkup: Bool) throws(MediaError) -> (
-    markup: Markup, cues: [TimedText]
-  ) {
-    let (facts, packets) = try packets()
-    if let document = try Self.sampleDocument(facts, packets, path: path) {
-      // WebVTT cue text (TTML's cues are kept as such), times as the samples give them.
-      let cues = document.cues.map {
-        TimedText(startTime: $0.startTime, endTime: $0.endTime, text: document.text(of: $0))
-      }
-      return (keepingMarkup ? .webVTT : .subRip, cues.filter { !$0.text.isEmpty })
-    }
-    let codec = facts.codec
-    let markup: Markup =
-      codec == "webvtt" ? .webVTT : codec == "ass" || codec == "ssa" ? .ass : .subRip
-    return (
-      keepingMarkup ? markup : .subRip,
-      Self.cues(
-        packets, codec: codec, keepingMarkup: keepingMarkup, configuration: facts.configuration)
-    )
+  /// One packet that carries text, with the times of its cue.
+  private struct TimedPacket {
+    /// The packet's index in the stream's packets.
+    var packet: Int
+    /// When the cue starts, in seconds.
+    var startTime: Double
+    /// When the cue ends, in seconds (not before `startTime`).
+    var endTime: Double
+    /// The packet's text (``text(of:codec:movTextColour:)``), never empty.
+    var text: String
   }
 
-  /// The packets of an ASS or SSA stream as whole blocks, sorted by start (stable), each
-  /// ending as ``cues(_:codec:keepingMarkup:)`` ends it; blocks whose text is empty left out.
-  private static func blocks(_ packets: [SubtitlePacket], codec: String) -> [(
-    startTime: Double, endTime: Double, bytes: ArraySlice<UInt8>
-  )] {
-    var blocks: [(startTime: Double, endTime: Double, bytes: ArraySlice<UInt8>)] = []
-    blocks.reserveCapacity(packets.count)
-    let order = packets.indices.sorted { (packets[$0].start, $0) < (packets[$1].start, $1) }
-    for (position, i) in order.enumerated() {
-      let packet = packets[i]
-      guard !Self.text(of: packet.payload, codec: codec, keepingMarkup: true).isEmpty else {
-        continue
-      }
-      var end = packet.start
-      if let duration = packet.duration {
-        end = packet.start + duration
-      } else if position + 1 < order.count {
-        end = max(packet.start, packets[order[position + 1]].start)
-      }
-      blocks.append((packet.start, end, packet.payload[...]))
-    }
-    return blocks
-  }
-
-  /// The packets' texts as cues, sorted by start (stable); empty texts left out.
-  /// `configuration` is the stream's private data (a `mov_text` track's default colour).
-  private static func cues(
-    _ packets: [SubtitlePacket], codec: String, keepingMarkup: Bool, configuration: [UInt8] = []
-  ) -> [TimedText] {
+  /// The packets whose text is not empty, sorted by start (stable), each with its times: a
+  /// packet ends at its start plus its duration, or, when the container states none, where the
+  /// next packet starts (at its own start when it is the last, or when the next starts no
+  /// later). `configuration` is the stream's private data (a `mov_text` track's default
+  /// colour).
+  private static func timedPackets(
+    _ packets: [SubtitlePacket], codec: String, configuration: [UInt8]
+  ) -> [TimedPacket] {
     let colour = codec == "mov_text" ? MovTextSample.defaultColour(configuration) : nil
-    var cues: [TimedText] = []
-    cues.reserveCapacity(packets.count)
+    var timed: [TimedPacket] = []
+    timed.reserveCapacity(packets.count)
     let order = packets.indices.sorted { (packets[$0].start, $0) < (packets[$1].start, $1) }
     for (position, i) in order.enumerated() {
       let packet = packets[i]
-      let text = Self.text(
-        of: packet.payload, codec: codec, keepingMarkup: keepingMarkup, movTextColour: colour)
+      let text = Self.text(of: packet.payload, codec: codec, movTextColour: colour)
       guard !text.isEmpty else { continue }
       var end = packet.start
       if let duration = packet.duration {
@@ -346,33 +356,26 @@ public struct SubtitleStreamReader: Hashable, Sendable {
       } else if position + 1 < order.count {
         end = max(packet.start, packets[order[position + 1]].start)
       }
-      cues.append(TimedText(startTime: packet.start, endTime: end, text: text))
+      timed.append(TimedPacket(packet: i, startTime: packet.start, endTime: end, text: text))
     }
-    return cues
+    return timed
   }
 
-  /// The text of one packet payload for `codec`; an ASS event's text with its override blocks
-  /// when `keepingMarkup`, else without them (`\N` and `\n` as line breaks); a `mov_text`
-  /// sample's text with its `styl` runs as SubRip markup when `keepingMarkup`, colours
-  /// compared with `movTextColour` (the track's default, RGBA; `nil`: opaque white).
-  static func text(
-    of payload: [UInt8], codec: String, keepingMarkup: Bool = false, movTextColour: UInt32? = nil
-  ) -> String {
+  /// The text of one packet payload for `codec`, markup as the stream writes it: an ASS
+  /// event's `Text` field (override blocks and `\N` as stored), a `mov_text` sample's text
+  /// with its `styl` runs as SubRip markup, colours compared with `movTextColour` (the track's
+  /// default, RGBA; `nil`: opaque white); trailing NUL, line feed, carriage return and space
+  /// bytes left out, CRLF as LF.
+  static func text(of payload: [UInt8], codec: String, movTextColour: UInt32? = nil) -> String {
     var bytes = payload[...]
     switch codec {
     case "mov_text":
-      // A 16-bit big-endian text length, the text, then style boxes: with the markup, the
-      // `styl` runs become `<b>`, `<i>`, `<u>` and `<font color>`.
-      if keepingMarkup {
-        var notes: [String] = []
-        let text = MovTextSample.markedUpText(
-          bytes, defaultColour: movTextColour ?? 0xFFFF_FFFF, notes: &notes)
-        return String(decoding: text, as: UTF8.self).replacing("\r\n", with: "\n")
-      }
-      guard bytes.count >= 2 else { return "" }
-      let length = Int(bytes[bytes.startIndex]) << 8 | Int(bytes[bytes.startIndex + 1])
-      let start = bytes.startIndex + 2
-      bytes = bytes[start..<min(bytes.endIndex, start + length)]
+      // A 16-bit big-endian text length, the text, then style boxes: the `styl` runs become
+      // `<b>`, `<i>`, `<u>` and `<font color>`.
+      var notes: [String] = []
+      let text = MovTextSample.markedUpText(
+        bytes, defaultColour: movTextColour ?? 0xFFFF_FFFF, notes: &notes)
+      return String(decoding: text, as: UTF8.self).replacing("\r\n", with: "\n")
     case "ass", "ssa":
       // Matroska: ReadOrder,Layer,Style,Name,MarginL,MarginR,MarginV,Effect,Text.
       var commas = 0
@@ -385,7 +388,6 @@ public struct SubtitleStreamReader: Hashable, Sendable {
         }
       }
       if commas == 8 { bytes = bytes[cut...] }
-      if !keepingMarkup { return Self.plainASS(bytes) }
     default:
       break
     }
@@ -394,33 +396,5 @@ public struct SubtitleStreamReader: Hashable, Sendable {
     }
     let text = String(decoding: bytes, as: UTF8.self)
     return text.replacing("\r\n", with: "\n")
-  }
-
-  /// ASS dialogue text without override blocks, with `\N` and `\n` as line breaks.
-  private static func plainASS(_ bytes: ArraySlice<UInt8>) -> String {
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count)
-    var inBlock = false
-    var j = bytes.startIndex
-    while j < bytes.endIndex {
-      let b = bytes[j]
-      if inBlock {
-        if b == UInt8(ascii: "}") { inBlock = false }
-      } else if b == UInt8(ascii: "{") {
-        inBlock = true
-      } else if b == UInt8(ascii: "\\"), j + 1 < bytes.endIndex,
-        bytes[j + 1] == UInt8(ascii: "N") || bytes[j + 1] == UInt8(ascii: "n")
-      {
-        out.append(0x0A)
-        j += 1
-      } else {
-        out.append(b)
-      }
-      j += 1
-    }
-    while let last = out.last, last == 0 || last == 0x0A || last == 0x0D || last == 0x20 {
-      out.removeLast()
-    }
-    return String(decoding: out, as: UTF8.self)
   }
 }

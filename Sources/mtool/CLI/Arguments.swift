@@ -8,11 +8,18 @@ struct OptionSpec: Sendable {
   let valueName: String?
   /// One line of help.
   let help: String
+  /// Whether the option may be given more than once, each value kept (`--header`). A value
+  /// option that is not repeatable given twice is a usage error; a flag may be repeated.
+  let repeatable: Bool
 
-  init(_ name: String, short: Character? = nil, value: String? = nil, help: String) {
+  init(
+    _ name: String, short: Character? = nil, value: String? = nil, repeatable: Bool = false,
+    help: String
+  ) {
     self.name = name
     self.short = short
     self.valueName = value
+    self.repeatable = repeatable
     self.help = help
   }
 }
@@ -21,13 +28,14 @@ struct OptionSpec: Sendable {
 struct ParsedArguments: Sendable {
   /// Arguments that are not options, in order (`-` included).
   var positionals: [String] = []
-  /// Option values by long name; a flag is stored with an empty value. Repeats append.
+  /// Option values by long name; a flag is stored with an empty value. Repeats of a
+  /// repeatable option append.
   var options = OptionValues()
 
   /// Whether the flag or option `name` was given.
   func has(_ name: String) -> Bool { options[name] != nil }
 
-  /// The last value given for option `name`, or `nil`.
+  /// The value given for option `name` (the last, for a repeatable one), or `nil`.
   func value(_ name: String) -> String? { options[name]?.last }
 
   /// The value of `name` parsed as a `Double`, or `nil` when absent.
@@ -79,6 +87,10 @@ struct OptionValues: Sendable {
 
 /// Parses `arguments` against `options`: `--name`, `--name value`, `--name=value`, `-x value`,
 /// `--` to end options, and `-` as a positional (standard input or output).
+///
+/// - Throws: A usage error for an unknown option, a flag given a value, an option without its
+///   value, and a value option that is not repeatable given more than once (under either of
+///   its names), which would otherwise leave one of the values unused without a word.
 func parseArguments(
   _ arguments: ArraySlice<String>, options: [OptionSpec], command: String
 ) throws(CLIError) -> ParsedArguments {
@@ -121,6 +133,10 @@ func parseArguments(
       }
       result.options.append("", to: spec.name)
       continue
+    }
+    if !spec.repeatable, result.has(spec.name) {
+      throw CLIError.usage(
+        command, "option '--\(spec.name)' is given more than once; it takes one value")
     }
     if let inlineValue {
       result.options.append(inlineValue, to: spec.name)

@@ -37,7 +37,7 @@ let exitCodeHelp = """
   exit codes:
     0   success
     1   failure (for example an output that cannot be written)
-    64  usage error (unknown command or option, bad value)
+    64  usage error (unknown command or option, bad value, a one-value option given twice)
     65  malformed input (not subtitles, not media, no audio track)
     66  missing or unreadable input
 

@@ -2,7 +2,7 @@ import MediaTracks
 
 /// `--header 'Name: value'` of the commands that read inputs, repeatable.
 let headerOption = OptionSpec(
-  "header", short: "H", value: "'N: V'",
+  "header", short: "H", value: "'N: V'", repeatable: true,
   help: "Extra request header for http(s) inputs (repeatable), e.g. a CDN token.")
 
 /// `--cacert FILE`: the certificate authorities an https server must chain to.
