@@ -67,8 +67,8 @@ let stretchCommand = Command(
 
     --bitrate sets the bit rate of a lossy output (.mp3 .m4a .aac .ogg .opus; by default
     64 kb/s per channel, up to 320 kb/s); for a lossless one (.wav .flac .mka, and WAVE on a
-    pipe or standard output) it is refused (64). An option that takes one value may be given once (64 for
-    --speed 1 --speed 2); --header may be repeated.
+    pipe or standard output) it is refused (64). An option that takes one value may be given
+    once (64 for --speed 1 --speed 2); --header may be repeated.
 
     The output is written under a new hidden name beside it and renamed when complete (a link
     is followed to its target, which is replaced, and stays a link; a replaced file keeps its
