@@ -73,6 +73,11 @@
 #   webvtt-zlib-mkvmerge.mks       the same with mkvmerge's zlib compression (ContentEncoding):
 #                                  the BlockAdditional is compressed too, which FFmpeg 5.1 passes
 #                                  on as stored
+#   disabled-default-mkvmerge.mka  Matroska from mkvmerge whose first audio and first subtitle
+#                                  tracks are flagged default but disabled (FlagEnabled 0, which
+#                                  FFmpeg 5.1 does not read): English stereo (disabled), English
+#                                  mono, then two English SubRip tracks (the first disabled);
+#                                  0.02 s of 16-bit PCM at 8000 Hz each
 #   flac-32bit-mkvmerge.mka        flac-32bit.flac in Matroska from mkvmerge: its CodecPrivate
 #                                  states the 32 bits, FFmpeg 5.1's demuxer does not pass them on
 #   opus-streamable.mka            Opus from GStreamer's matroskamux in streamable mode (as live
@@ -261,6 +266,15 @@ mkvmerge -q --no-date --disable-track-statistics-tags -o "$out/webvtt-zlib-mkvme
   --language 0:es --compression 0:zlib "$work/cues.vtt"
 mkvmerge -q --no-date --disable-track-statistics-tags -o "$out/flac-32bit-mkvmerge.mka" \
   "$out/flac-32bit.flac"
+# Default but disabled: players skip such a track (FlagEnabled 0), whatever its default flag.
+sox -R -q -n -r 8000 -c 2 -b 16 "$work/dis-stereo.wav" synth 0.02 sine 440 sine 660
+sox -R -q -n -r 8000 -c 1 -b 16 "$work/dis-mono.wav" synth 0.02 sine 440
+printf '%s\n' 1 '00:00:00,000 --> 00:00:00,010' 'Text' >"$work/dis.srt"
+mkvmerge -q --no-date --disable-track-statistics-tags -o "$out/disabled-default-mkvmerge.mka" \
+  --language 0:en --default-track-flag 0:1 --track-enabled-flag 0:0 "$work/dis-stereo.wav" \
+  --language 0:en --default-track-flag 0:0 "$work/dis-mono.wav" \
+  --language 0:en --default-track-flag 0:1 --track-enabled-flag 0:0 "$work/dis.srt" \
+  --language 0:en --default-track-flag 0:1 "$work/dis.srt"
 gst audiotestsrc num-buffers=25 samplesperbuffer=960 ! audio/x-raw,rate=48000,channels=1 \
   ! audioconvert ! opusenc bitrate=16000 \
   ! matroskamux streamable=true min-cluster-duration=100000000 \

@@ -31,6 +31,9 @@ struct DeclaredStream: Hashable {
   var trackNumber = 0
   /// A Matroska track's `DefaultDuration` in seconds (the length of each frame), or `nil`.
   var frameDuration: Double? = nil
+  /// Whether the track is usable: `false` for a Matroska track whose `FlagEnabled` is 0, which
+  /// FFmpeg 5.1 does not read (a disabled track keeps its `default` disposition).
+  var enabled = true
   /// Whether the stream is encrypted (an `enca`/`encv` sample entry, a Matroska content
   /// encryption).
   var encrypted = false
@@ -1240,9 +1243,12 @@ enum MatroskaDeclarations {
         var zlibCompressed = false
         var language: String? = nil
         var defaultDuration: UInt64 = 0
+        var enabled = true
         for (field, value) in elements(bytes, entry) {
           switch field {
           case 0x23_E383: defaultDuration = unsigned(bytes, value)
+          // FlagEnabled; an empty element takes its default value, 1 (EBML, RFC 8794).
+          case 0xB9: enabled = value.isEmpty || unsigned(bytes, value) != 0
           case 0x22_B59D:
             // LanguageBCP47 (Matroska v4): when present, the ISO 639-2 `Language` is ignored.
             language = String(decoding: bytes[value].prefix { $0 != 0 }, as: UTF8.self)
@@ -1275,6 +1281,7 @@ enum MatroskaDeclarations {
         declared.position = result.count
         declared.language = language
         declared.trackNumber = number
+        declared.enabled = enabled
         if defaultDuration > 0 { declared.frameDuration = Double(defaultDuration) / 1e9 }
         if codecID.hasPrefix("D_WEBVTT/") {
           switch codecID.dropFirst(9) {

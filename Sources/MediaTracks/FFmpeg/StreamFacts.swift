@@ -371,6 +371,7 @@ extension FormatContext {
       }
     }
     if let stated = declared?.language.flatMap(LanguageTag.bcp47) { track.language = stated }
+    track.isEnabled = declared?.enabled ?? true
     return track
   }
 
@@ -1047,6 +1048,7 @@ extension FormatContext {
     // FFmpeg's name where it has one (it read the stream), else the declaration's.
     if ffmpeg.isEmpty, let codec = declared?.codec { track.codec = codec }
     if let stated = declared?.language.flatMap(LanguageTag.bcp47) { track.language = stated }
+    track.isEnabled = declared?.enabled ?? true
     // Matroska's D_WEBVTT/CAPTIONS (and DESCRIPTIONS, METADATA) state the kind, as FFmpeg's
     // disposition of that name would (the kinds are classified from dispositions).
     if let kind = declared?.subtitleKind, kind != .subtitles,

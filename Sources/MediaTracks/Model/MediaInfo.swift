@@ -126,6 +126,18 @@ public struct AudioTrack: Hashable, Sendable, Codable {
   /// "English"). The track's own fields describe its first rendition; empty for media files
   /// and when every rendition is encoded alike.
   public var alternatives: [AudioEncoding]
+  /// Whether the container marks the track usable: `false` for a Matroska track whose
+  /// `FlagEnabled` is 0. A disabled track is listed with what the file states (its `default`
+  /// disposition too) but is chosen by default only when no enabled track exists (see
+  /// ``TrackSelection``). Not encoded: a decoded track is enabled.
+  var isEnabled = true
+
+  /// The keys of the encoded fields (all but ``isEnabled``).
+  enum CodingKeys: String, CodingKey {
+    case index, codec, ffmpegCodec, codecTag, decodable, encrypted, profile, sampleRate
+    case channels, channelLayout, bitRate, duration, startTime, language, languageTag, title
+    case dispositions, kind, label, alternatives
+  }
 
   /// Creates a track from its fields.
   public init(
@@ -196,6 +208,16 @@ public struct SubtitleTrack: Hashable, Sendable, Codable {
   public var kind: SubtitleKind
   /// A readable label, unique within its file (see ``TrackLabeler``); `""` until labelled.
   public var label: String
+  /// Whether the container marks the track usable: `false` for a Matroska track whose
+  /// `FlagEnabled` is 0. A disabled track is listed with what the file states but is never the
+  /// default choice (see ``TrackSelection``). Not encoded: a decoded track is enabled.
+  var isEnabled = true
+
+  /// The keys of the encoded fields (all but ``isEnabled``).
+  enum CodingKeys: String, CodingKey {
+    case index, codec, ffmpegCodec, codecTag, language, languageTag, title, dispositions, kind
+    case label
+  }
 
   /// Creates a track from its fields.
   public init(

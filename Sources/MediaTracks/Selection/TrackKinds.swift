@@ -11,7 +11,9 @@
 /// 5. `original` → ``AudioKind/main``.
 /// 6. Among the remaining tracks of one language (tracks without a language form one group):
 ///    the track flagged `default`, else the first, is ``AudioKind/main`` unless the language
-///    already has an `original` track; the others are ``AudioKind/alternative``.
+///    already has an `original` track; the others are ``AudioKind/alternative``. A track the
+///    container marks disabled (Matroska `FlagEnabled` 0) is the main one only when the whole
+///    group is disabled.
 ///
 /// Subtitles, first rule that applies:
 /// 1. `hearing_impaired` or `captions`, or a title containing "SDH" or "CC" as a word
@@ -58,7 +60,9 @@ public enum TrackKinds {
     var groups: [String?: [Int]] = [:]
     for position in plain { groups[base(tracks[position]), default: []].append(position) }
     for (language, group) in groups {
-      let main = group.first { tracks[$0].isDefault } ?? group.first
+      let usable =
+        group.contains { tracks[$0].isEnabled } ? group.filter { tracks[$0].isEnabled } : group
+      let main = usable.first { tracks[$0].isDefault } ?? usable.first
       for position in group {
         tracks[position].kind =
           !withOriginal.contains(language) && main == position ? .main : .alternative

@@ -70,8 +70,10 @@ public enum TrackSelection {
   /// 4. more channels (the richer mix; a player can always downmix);
   /// 5. stream order.
   ///
-  /// Tracks this FFmpeg cannot decode (``AudioTrack/decodable`` false: MPEG-H, AC-4, encrypted
-  /// tracks) are considered only when no other track exists.
+  /// Tracks the container marks disabled (a Matroska `FlagEnabled` of 0, whatever their
+  /// `default` flag) are considered only when every track is disabled; then, tracks this FFmpeg
+  /// cannot decode (``AudioTrack/decodable`` false: MPEG-H, AC-4, encrypted tracks) only when
+  /// no other track remains.
   ///
   /// - Parameters:
   ///   - tracks: The file's audio tracks, with kinds set.
@@ -88,8 +90,11 @@ public enum TrackSelection {
       case .descriptions, .mainDescriptions: return preferences.audioDescription ? 0 : nil
       }
     }
-    // A track that cannot be decoded here is chosen only when no track can.
-    let candidates = tracks.contains(where: \.decodable) ? tracks.filter(\.decodable) : tracks
+    // A disabled track is chosen only when every track is; a track that cannot be decoded
+    // here only when no other can.
+    let enabled = tracks.contains(where: \.isEnabled) ? tracks.filter(\.isEnabled) : tracks
+    let candidates =
+      enabled.contains(where: \.decodable) ? enabled.filter(\.decodable) : enabled
     let anyOrdinary = candidates.contains { kindRank($0.kind) != nil }
     var best: (key: [Int], track: AudioTrack)? = nil
     for track in candidates {
@@ -129,7 +134,8 @@ public enum TrackSelection {
   ///
   /// ``TrackPreferences/SubtitleMode/off`` gives `nil`; ``TrackPreferences/SubtitleMode/always``
   /// gives a full track in the best-matching preferred language when one exists, else follows
-  /// the automatic rule. Ties go to stream order.
+  /// the automatic rule. Ties go to stream order. A track the container marks disabled (a
+  /// Matroska `FlagEnabled` of 0) is never chosen, whatever its `default` flag.
   ///
   /// - Parameters:
   ///   - tracks: The file's subtitle tracks, with kinds set.
@@ -139,7 +145,7 @@ public enum TrackSelection {
   public static func defaultSubtitle(
     in tracks: [SubtitleTrack], audio: AudioTrack?, preferences: TrackPreferences
   ) -> SubtitleTrack? {
-    let shown = tracks.filter { $0.kind != .metadata && $0.kind != .chapters }
+    let shown = tracks.filter { $0.isEnabled && $0.kind != .metadata && $0.kind != .chapters }
     let audioLanguage = audio?.language
     let audioBase = audioLanguage.map(LanguageTag.base(of:))
     let languages = preferences.languages
