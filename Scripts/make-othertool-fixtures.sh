@@ -156,6 +156,10 @@
 #   vorbis-one-page-short.ogg      and 0.2 s mono at 44.1 kHz): its granule position is the
 #                                  length (oggdec gives 22,050 and 8,820 samples); FFmpeg 5.1's
 #                                  end trimming gives 21,922 and 9,792
+#   wave-mask0-sox.wav             sox's WAVE_FORMAT_EXTENSIBLE header for 6 channels (0.02 s of
+#                                  16-bit at 8000 Hz) with its dwChannelMask set to 0 here (no
+#                                  speaker positions, as some tools write it): FFmpeg 5.1
+#                                  leaves the layout unspecified and names its default, 5.1
 #   adpcm-ima-sox.wav,             sox's IMA and Microsoft ADPCM: 0.3 s mono at 8000 Hz, whose
 #   adpcm-ms-sox.wav               `fact` chunk states 2,400 samples; the last block is padded
 #                                  (FFmpeg 5.1 lists 2,400 and decodes whole blocks: 2,525 and
@@ -390,6 +394,16 @@ sox -R -q -n -r 44100 -c 2 -b 16 "$work/page05.wav" synth 0.5 sine 440 sine 660
 sox -R -q -n -r 44100 -c 1 -b 16 "$work/page02.wav" synth 0.2 sine 440
 oggenc --quiet -q 0 -o "$out/vorbis-one-page.ogg" "$work/page05.wav"
 oggenc --quiet -q 0 -o "$out/vorbis-one-page-short.ogg" "$work/page02.wav"
+# Six channels with no speaker positions: sox's EXTENSIBLE header, its channel mask zeroed.
+sox -R -q -n -r 8000 -c 6 -b 16 "$work/six.wav" synth 0.02 sine 440
+python3 - "$work/six.wav" "$out/wave-mask0-sox.wav" <<'PY'
+import struct, sys
+wave = bytearray(open(sys.argv[1], "rb").read())
+fmt = wave.index(b"fmt ") + 8
+assert struct.unpack_from("<HH", wave, fmt) == (0xFFFE, 6)
+struct.pack_into("<I", wave, fmt + 20, 0)
+open(sys.argv[2], "wb").write(wave)
+PY
 sox -R -q -n -r 8000 -c 1 -e ima-adpcm "$out/adpcm-ima-sox.wav" synth 0.3 sine 440
 sox -R -q -n -r 8000 -c 1 -e ms-adpcm "$out/adpcm-ms-sox.wav" synth 0.3 sine 440
 sox -R -q -n -r 48000 -c 2 -b 16 "$work/spdif-src.wav" synth 0.2 sine 440 sine 660 vol 0.5

@@ -62,9 +62,11 @@ enum FFmpegBackend: ProbingBackend {
       duration = Double(format.dataSize / format.blockAlign) / Double(format.sampleRate)
     }
     let bitRate = format.sampleRate * format.blockAlign * 8
+    // A header that assigns no speakers states no layout (see `correctUnassignedWaveLayout`).
+    let layout = WaveHeader.assignsNoSpeakers(source.head()) ? "" : format.layoutName
     let track = AudioTrack(
       index: 0, codec: codec, sampleRate: format.sampleRate, channels: format.channels,
-      channelLayout: format.layoutName, bitRate: bitRate, duration: duration, decodable: true)
+      channelLayout: layout, bitRate: bitRate, duration: duration, decodable: true)
     return ProbedMedia(
       demuxerName: "wav", duration: duration, bitRate: bitRate, audio: [track], subtitles: [])
   }

@@ -114,11 +114,26 @@ extension FormatContext {
       measureOpusBlocks(&audio, declared: declared)
     }
     if formatName == "wav", audio.count == 1 {
+      correctUnassignedWaveLayout(&audio[0])
       correctNarrowWave(&audio[0])
       correctBigEndianWave(&audio[0])
       correctBurstWave(&audio[0])
     }
     return (audio, subtitles)
+  }
+
+  /// Leaves the channel layout of a WAVE track unknown when its header assigns the channels no
+  /// speakers (see ``WaveHeader/assignsNoSpeakers(_:)``: an EXTENSIBLE header's channel mask
+  /// of 0, a plain header of more than two channels) and the codec's own bitstream states none
+  /// (PCM, ADPCM): FFmpeg 5.1 leaves the layout unspecified, and its default for the count
+  /// (`5.1` for six channels) is a guess. The channel count stays.
+  func correctUnassignedWaveLayout(_ track: inout AudioTrack) {
+    guard track.codec.hasPrefix("pcm_") || track.codec.hasPrefix("adpcm_"),
+      stream(at: track.index).pointee.codecpar.pointee.ch_layout.order
+        == AV_CHANNEL_ORDER_UNSPEC,
+      let source = byteSource, WaveHeader.assignsNoSpeakers(source.head())
+    else { return }
+    track.channelLayout = ""
   }
 
   /// Leaves the bit rate of a WAVE track unknown when its PCM header carries compressed audio

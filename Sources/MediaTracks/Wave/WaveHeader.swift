@@ -60,6 +60,32 @@ enum WaveHeader {
     return true
   }
 
+  /// Whether the `fmt ` chunk in `header` assigns its channels no speakers: a
+  /// `WAVE_FORMAT_EXTENSIBLE` header whose `dwChannelMask` is 0 (`KSAUDIO_SPEAKER_DIRECTOUT`:
+  /// no speaker positions, whatever the count), or a plain `WAVEFORMATEX` of more than two
+  /// channels (which names speakers only for mono and stereo). `false` for anything else,
+  /// and when `header` holds no whole `fmt ` chunk.
+  static func assignsNoSpeakers(_ header: ArraySlice<UInt8>) -> Bool {
+    var none = false
+    forEachChunk(in: header) { chunk in
+      guard chunk.is("fmt ") else { return true }
+      let at = chunk.bodyOffset
+      guard chunk.size >= 16, at + chunk.size <= header.endIndex else { return false }
+      let tag = u16(header, at, bigEndian: chunk.bigEndian)
+      let channels = u16(header, at + 2, bigEndian: chunk.bigEndian)
+      if tag == 0xFFFE {
+        // cbSize (at least 22), valid bits, then the channel mask.
+        none =
+          chunk.size >= 40 && u16(header, at + 16, bigEndian: chunk.bigEndian) >= 22
+          && u32(header, at + 20, bigEndian: chunk.bigEndian) == 0
+      } else {
+        none = channels > 2
+      }
+      return false
+    }
+    return none
+  }
+
   /// Whether `size`, a `data` chunk's declared size, is one a streaming writer leaves when it
   /// cannot seek back to write the real one: 0, the 0xFFFFFFFF family, or a placeholder just
   /// under 2 GiB (sox writes 0x7FFFF000 to a pipe, GStreamer's `wavenc` 0x7FFF0000). The data
