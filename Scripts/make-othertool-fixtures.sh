@@ -160,6 +160,16 @@
 #                                  16-bit at 8000 Hz) with its dwChannelMask set to 0 here (no
 #                                  speaker positions, as some tools write it): FFmpeg 5.1
 #                                  leaves the layout unspecified and names its default, 5.1
+#   vorbis-native-mkvmerge.webm    0.25 s of stereo at 48 kHz from FFmpeg's own Vorbis encoder
+#                                  (long blocks only) remuxed by mkvmerge: its Duration counts a
+#                                  quarter of the first packet's block (10.7 ms), which decodes
+#                                  to nothing (0.2667 s stated, 0.256 s decoded)
+#   vorbis-gstreamer.webm          0.25 s of mono at 48 kHz from GStreamer's vorbisenc and
+#                                  webmmux: its Duration is the input's length, and Matroska
+#                                  has no granule to trim the last packet (0.268 s decoded)
+#   opus-streamable-cut.webm       GStreamer's streamable WebM (as opus-streamable.mka: no
+#                                  Duration, no Cues) cut three fifths into its second-last
+#                                  cluster, inside a block: FFmpeg gives none of that block
 #   adpcm-ima-sox.wav,             sox's IMA and Microsoft ADPCM: 0.3 s mono at 8000 Hz, whose
 #   adpcm-ms-sox.wav               `fact` chunk states 2,400 samples; the last block is padded
 #                                  (FFmpeg 5.1 lists 2,400 and decodes whole blocks: 2,525 and
@@ -183,7 +193,7 @@ for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc mkvmerge opusenc lame 
 done
 for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc opusenc \
   wavenc aiffmux avimux avenc_ac3 ac3parse avmux_latm flvmux avenc_aac voaacenc avenc_wmav2 \
-  asfmux; do
+  asfmux vorbisenc webmmux; do
   gst-inspect-1.0 "$element" >/dev/null 2>&1 ||
     { echo "make-othertool-fixtures: GStreamer element $element is missing" >&2; exit 1; }
 done
@@ -394,6 +404,27 @@ sox -R -q -n -r 44100 -c 2 -b 16 "$work/page05.wav" synth 0.5 sine 440 sine 660
 sox -R -q -n -r 44100 -c 1 -b 16 "$work/page02.wav" synth 0.2 sine 440
 oggenc --quiet -q 0 -o "$out/vorbis-one-page.ogg" "$work/page05.wav"
 oggenc --quiet -q 0 -o "$out/vorbis-one-page-short.ogg" "$work/page02.wav"
+# Vorbis in WebM, whose last packet nothing trims, and a live recording cut off.
+sox -R -q -n -r 48000 -c 2 -b 16 "$work/v025s.wav" synth 0.25 sine 440 sine 660 vol 0.3
+ffmpeg -v error -y -i "$work/v025s.wav" -c:a vorbis -strict -2 -q:a 0 -map_metadata -1 \
+  -fflags +bitexact "$work/native.ogg"
+mkvmerge -q --no-date --disable-track-statistics-tags -o "$out/vorbis-native-mkvmerge.webm" \
+  --webm "$work/native.ogg"
+sox -R -q -n -r 48000 -c 1 -b 16 "$work/v025.wav" synth 0.25 sine 440 vol 0.3
+gst filesrc location="$work/v025.wav" ! wavparse ! audioconvert ! vorbisenc quality=0 \
+  ! webmmux ! filesink location="$out/vorbis-gstreamer.webm"
+gst audiotestsrc num-buffers=25 samplesperbuffer=960 ! audio/x-raw,rate=48000,channels=1 \
+  ! audioconvert ! opusenc bitrate=16000 \
+  ! webmmux streamable=true min-cluster-duration=100000000 \
+  ! filesink location="$work/streamable.webm"
+python3 - "$work/streamable.webm" "$out/opus-streamable-cut.webm" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+starts = [at for at in range(len(data)) if data.startswith(b"\x1f\x43\xb6\x75", at)]
+first, second = starts[-2], starts[-1]
+open(sys.argv[2], "wb").write(data[: first + (second - first) * 3 // 5])
+PY
+
 # Six channels with no speaker positions: sox's EXTENSIBLE header, its channel mask zeroed.
 sox -R -q -n -r 8000 -c 6 -b 16 "$work/six.wav" synth 0.02 sine 440
 python3 - "$work/six.wav" "$out/wave-mask0-sox.wav" <<'PY'

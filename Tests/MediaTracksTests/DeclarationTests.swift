@@ -329,23 +329,68 @@ private func element(_ id: [UInt8], _ payload: [UInt8]) -> [UInt8] {
       + group(track: 3, offset: 0, duration: 20, padding: [0x00, 0xCD, 0xFE, 0x60])
       + group(track: 4, offset: 0, duration: 20, padding: [0xFF]))
   let blocks = MatroskaBlocks.lastBlocks(source(file))
-  // The first frame of the laced block (Xiph lacing, sizes 1 and 2) starts with 3.
+  // The first frame of the laced block (Xiph lacing, sizes 1 and 2) starts with 3; its second
+  // frame runs past the block, so its frames' bytes are not read. Track 1's block before it
+  // (at 2020) starts with 1.
   #expect(
     blocks[1]
-      == MatroskaBlocks.LastBlock(ticks: 2995, frames: 3, duration: nil, frameHead: [3, 4]))
+      == MatroskaBlocks.LastBlock(
+        ticks: 2995, frames: 3, duration: nil, frameHead: [3, 4], precedingFrameByte: 1))
   #expect(
-    blocks[2] == MatroskaBlocks.LastBlock(ticks: 1040, frames: 1, duration: 30, frameHead: [9]))
+    blocks[2]
+      == MatroskaBlocks.LastBlock(
+        ticks: 1040, frames: 1, duration: 30, frameHead: [9], frameBytes: [9],
+        precedingFrameByte: 1))
   #expect(
     blocks[3]
       == MatroskaBlocks.LastBlock(
-        ticks: 3100, frames: 1, duration: 20, discardPadding: 13_500_000, frameHead: [9]))
+        ticks: 3100, frames: 1, duration: 20, discardPadding: 13_500_000, frameHead: [9],
+        frameBytes: [9]))
   #expect(blocks[4]?.discardPadding == -1)
   #expect(blocks[5] == nil)
   let first = MatroskaBlocks.firstBlocks(source(file))
   #expect(first[1]?.ticks == 1000)
+  #expect(first[1]?.nextTicks == 2020)
   #expect(first[2]?.ticks == 1010)
+  #expect(first[2]?.nextTicks == 1040)
+  #expect(first[3]?.nextTicks == nil)
   // The noise alone holds no cluster.
   #expect(MatroskaBlocks.lastBlocks(source(Array(file.prefix(14)))).isEmpty)
+}
+
+/// Each frame of a laced block is found (Xiph, EBML and fixed-size lacing), and a block cut by
+/// the end of the file is not counted: the demuxer does not give it.
+@Test func matroskaLacedFramesAndCutBlocks() {
+  /// An element with a two-byte size (payloads under 16 KiB).
+  func sized(_ id: [UInt8], _ payload: [UInt8]) -> [UInt8] {
+    id + [0x40 | UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)] + payload
+  }
+  func simpleBlock(track: UInt8, offset: UInt8, lacing: UInt8, lace: [UInt8]) -> [UInt8] {
+    sized([0xA3], [0x80 | track, 0, offset, 0x80 | lacing << 1] + lace)
+  }
+  let cluster = [0x1F, 0x43, 0xB6, 0x75] as [UInt8]
+  // Xiph: three frames of 2, 256 and 1 bytes (sizes 2, then 255 + 1).
+  let xiph = [2, 2, 255, 1] + [10, 0] + [11] + [UInt8](repeating: 0, count: 255) + [12]
+  // EBML: three frames of 3, 1 and 2 bytes (3; then -2, stored as 0x3F - 2 = 0x3D).
+  let ebml: [UInt8] = [2, 0x83, 0xBD] + [20, 0, 0] + [21] + [22, 0]
+  // Fixed-size: two frames of 2 bytes.
+  let fixed: [UInt8] = [1, 30, 0, 31, 0]
+  var file = sized(
+    cluster,
+    element([0xE7], [0x00]) + simpleBlock(track: 1, offset: 0, lacing: 1, lace: xiph)
+      + simpleBlock(track: 2, offset: 0, lacing: 3, lace: ebml)
+      + simpleBlock(track: 3, offset: 0, lacing: 2, lace: fixed)
+      + simpleBlock(track: 1, offset: 9, lacing: 0, lace: [13, 0]))
+  let blocks = MatroskaBlocks.lastBlocks(source(file))
+  #expect(blocks[1]?.frameBytes == [13])
+  #expect(blocks[1]?.precedingFrameByte == 12)
+  #expect(blocks[2]?.frameBytes == [20, 21, 22])
+  #expect(blocks[3]?.frameBytes == [30, 31])
+  // A further cluster whose block of track 1 is cut by the end of the file.
+  let cut = sized(
+    cluster, element([0xE7], [0x10]) + simpleBlock(track: 1, offset: 0, lacing: 0, lace: [14, 0]))
+  file += cut.dropLast(1)
+  #expect(MatroskaBlocks.lastBlocks(source(file))[1]?.ticks == 9)
 }
 
 /// MPEG audio frames in a row, each a header and zero bytes to its length: the bit rates are

@@ -20,6 +20,15 @@ enum MatroskaBlocks {
     /// The first two bytes of the block's first frame (an Opus packet's table of contents and
     /// frame count), fewer when the frame is shorter.
     var frameHead: [UInt8] = []
+    /// The first byte of each of the block's frames, in order (a Vorbis packet's type and
+    /// mode); empty when its lacing cannot be read, and an empty frame has none.
+    var frameBytes: [UInt8] = []
+    /// For a last block: the first byte of the last frame of the track's block before it, or
+    /// `nil` when that block is not among the bytes read.
+    var precedingFrameByte: UInt8? = nil
+    /// For a first block: the time of the track's next block in the file, or `nil` when that
+    /// block is not among the bytes read.
+    var nextTicks: Int64? = nil
   }
 
   /// The last block of each track (by `TrackNumber`) in the clusters within the last
@@ -87,6 +96,10 @@ enum MatroskaBlocks {
       else { break }
       let payload = child + idLength + sizeLength
       let payloadEnd = min(end, payload + Int(clamping: childSize))
+      // A block cut by the end of the bytes (a file cut short, a recording stopped
+      // mid-cluster) is not counted: the demuxer does not give it.
+      let whole = payload + Int(clamping: childSize) <= bytes.count
+      if !whole && (id == 0xA3 || id == 0xA0) { break }
       if id == 0xA3 {
         record(
           bytes, payload..<payloadEnd, clusterTime: clusterTime, duration: nil,
@@ -139,12 +152,75 @@ enum MatroskaBlocks {
     {
       block.frameHead = Array(bytes[first..<min(first + 2, range.upperBound)])
     }
-    let number = Int(track)
-    if let known = blocks[number], earliest ? known.ticks <= block.ticks : known.ticks > block.ticks
+    if let starts = frameStarts(
+      bytes, lacing: lacing, frames: frames, at: header + 3, end: range.upperBound)
     {
-      return
+      block.frameBytes = starts.filter { $0 < range.upperBound }.map { bytes[$0] }
+    }
+    let number = Int(track)
+    if let known = blocks[number] {
+      if earliest {
+        if known.ticks <= block.ticks {
+          // The block after the earliest one (in file order: muxers may give the first two
+          // packets one time).
+          if known.nextTicks == nil { blocks[number]?.nextTicks = block.ticks }
+          return
+        }
+        block.nextTicks = known.ticks
+      } else {
+        if known.ticks > block.ticks { return }
+        block.precedingFrameByte = known.frameBytes.last
+      }
     }
     blocks[number] = block
+  }
+
+  /// Where each of a block's frames starts (see ``firstFrameStart(_:lacing:frames:at:)`` for
+  /// the lacing schemes; fixed-size lacing splits the rest evenly), or `nil` when the lace
+  /// header runs past `end` or states sizes that do not fit.
+  private static func frameStarts(
+    _ bytes: [UInt8], lacing: UInt8, frames: Int, at: Int, end: Int
+  ) -> [Int]? {
+    if lacing == 0 { return [at] }
+    var sizes: [Int] = []
+    var position = at + 1
+    switch lacing {
+    case 1:
+      for _ in 0..<(frames - 1) {
+        var size = 0
+        while position < end, bytes[position] == 255 {
+          size += 255
+          position += 1
+        }
+        guard position < end else { return nil }
+        sizes.append(size + Int(bytes[position]))
+        position += 1
+      }
+    case 2:
+      let size = (end - position) / frames
+      sizes = Array(repeating: size, count: frames - 1)
+    default:
+      // EBML lacing: the first size unsigned, then each further one as a signed difference
+      // (the stored value less half its range).
+      for index in 0..<(frames - 1) {
+        guard let (value, length) = MatroskaDeclarations.vint(bytes, position, keepMarker: false),
+          value >= 0
+        else { return nil }
+        if index == 0 {
+          sizes.append(Int(value))
+        } else {
+          let bias = (Int64(1) << (7 * length - 1)) - 1
+          sizes.append((sizes.last ?? 0) + Int(value - bias))
+        }
+        position += length
+      }
+    }
+    var starts = [position]
+    for size in sizes {
+      guard size >= 0, let last = starts.last, last + size <= end else { return nil }
+      starts.append(last + size)
+    }
+    return starts
   }
 
   /// Where a block's first frame starts: after its lace header (Matroska's Xiph lacing: the

@@ -113,6 +113,9 @@ extension FormatContext {
     if formatName.hasPrefix("matroska"), audio.contains(where: { $0.codec == "opus" }) {
       measureOpusBlocks(&audio, declared: declared)
     }
+    if formatName.hasPrefix("matroska"), audio.contains(where: { $0.codec == "vorbis" }) {
+      measureVorbisBlocks(&audio, declared: declared)
+    }
     if formatName == "wav", audio.count == 1 {
       correctUnassignedWaveLayout(&audio[0])
       correctNarrowWave(&audio[0])
@@ -240,6 +243,88 @@ extension FormatContext {
       guard samples > 0, samples.isFinite, !isImplausible(samples / 48000) else { continue }
       audio[position].duration = samples / 48000
     }
+  }
+
+  /// Sets the duration of Matroska Vorbis tracks to the samples their blocks decode to. A
+  /// Vorbis packet decodes to a quarter of its block size plus a quarter of the previous
+  /// packet's (Vorbis I, section 1.3.2; the sizes come from the modes its headers define, see
+  /// ``OggChain/VorbisModes``), and the first packet to nothing; Matroska has no granule
+  /// position to trim the last one, so the decoder gives every packet whole. Muxers time the
+  /// first packet each their own way (mkvmerge counts a quarter of its block: 2.7 ms or
+  /// 10.7 ms at 48 kHz; GStreamer nothing), and their Duration is the last block's end on that
+  /// timeline, or the input's length (GStreamer, FFmpeg): 3.0213 s and 3.0 s were listed for
+  /// 3.02 s decoded. The audio runs from the second packet's time to the end of the last
+  /// packet: the track's next block's time, less the samples of the first block's further
+  /// packets (when it is laced), to the last block's time and the samples of its packets, less
+  /// its `DiscardPadding`. A track whose first two and last blocks are not found in the first
+  /// 256 KiB and last MiB of the file keeps its length.
+  func measureVorbisBlocks(_ audio: inout [AudioTrack], declared: [Int: DeclaredStream]) {
+    guard let source = byteSource else { return }
+    let last = MatroskaBlocks.lastBlocks(source)
+    guard !last.isEmpty else { return }
+    let first = MatroskaBlocks.firstBlocks(source)
+    for position in audio.indices where audio[position].codec == "vorbis" {
+      let index = audio[position].index
+      let stream = stream(at: index)
+      guard let number = declared[index]?.trackNumber, number > 0, let end = last[number],
+        let start = first[number], let next = start.nextTicks,
+        let parameters = stream.pointee.codecpar, parameters.pointee.sample_rate > 0,
+        let modes = Self.vorbisModes(parameters)
+      else { continue }
+      let rate = Double(parameters.pointee.sample_rate)
+      // The samples of each packet after the first of `bytes`, `previous` being the block
+      // size of the packet before them (or the first one's, when `previous` is `nil`).
+      func samples(_ bytes: [UInt8], after previous: UInt8?) -> Int? {
+        var total = 0
+        var before = previous.flatMap { modes.blockSize(ofPacket: [$0]) }
+        for byte in bytes {
+          guard let size = modes.blockSize(ofPacket: [byte]) else { return nil }
+          if let before { total += before / 4 + size / 4 }
+          before = size
+        }
+        return total
+      }
+      guard start.frameBytes.count == start.frames, end.frameBytes.count == end.frames,
+        let preceding = end.precedingFrameByte,
+        let firstBlock = samples(start.frameBytes, after: nil),
+        let lastBlock = samples(end.frameBytes, after: preceding)
+      else { continue }
+      let tick = av_q2d(stream.pointee.time_base) * rate
+      let padding = Double(end.discardPadding ?? 0) * rate / 1e9
+      let frames =
+        (Double(end.ticks - next) * tick + Double(firstBlock + lastBlock) - padding).rounded()
+      guard frames > 0, frames.isFinite, !isImplausible(frames / rate) else { continue }
+      audio[position].duration = frames / rate
+    }
+  }
+
+  /// The modes of a Vorbis stream from its extradata: the three headers in Xiph lacing (the
+  /// packet count less one, then the first two sizes as runs of bytes up to one below 255),
+  /// as Matroska's `CodecPrivate` holds them; `nil` when they cannot be read.
+  static func vorbisModes(_ parameters: UnsafeMutablePointer<AVCodecParameters>)
+    -> OggChain.VorbisModes?
+  {
+    guard let data = parameters.pointee.extradata, parameters.pointee.extradata_size > 3
+    else { return nil }
+    let bytes = Array(
+      UnsafeBufferPointer(start: data, count: Int(parameters.pointee.extradata_size)))
+    guard bytes[0] == 2 else { return nil }
+    var at = 1
+    var sizes: [Int] = []
+    for _ in 0..<2 {
+      var size = 0
+      while at < bytes.count, bytes[at] == 255 {
+        size += 255
+        at += 1
+      }
+      guard at < bytes.count else { return nil }
+      sizes.append(size + Int(bytes[at]))
+      at += 1
+    }
+    let setupStart = at + sizes[0] + sizes[1]
+    guard setupStart < bytes.count else { return nil }
+    return OggChain.VorbisModes(
+      identification: Array(bytes[at..<(at + sizes[0])]), setup: Array(bytes[setupStart...]))
   }
 
   /// The samples at 48 kHz an Opus packet decodes to, from its first bytes (the table of
