@@ -156,6 +156,12 @@
 #   vorbis-one-page-short.ogg      and 0.2 s mono at 44.1 kHz): its granule position is the
 #                                  length (oggdec gives 22,050 and 8,820 samples); FFmpeg 5.1's
 #                                  end trimming gives 21,922 and 9,792
+#   speex-gstreamer.flv,           0.5 s of Speex (16 kHz, one 20 ms frame a packet) in FLV from
+#   speex-ffmpeg.flv               GStreamer's speexenc and flvmux (which writes Speex's header
+#                                  and comment packets as audio tags and times the audio 9 ms
+#                                  early: last tag at 0.471 s, 0.52 s decoded, the comment
+#                                  packet as one frame of noise) and from FFmpeg's libspeex
+#                                  (last tag at 0.48 s); FFmpeg 5.1 states no track length
 #   wave-mask0-sox.wav             sox's WAVE_FORMAT_EXTENSIBLE header for 6 channels (0.02 s of
 #                                  16-bit at 8000 Hz) with its dwChannelMask set to 0 here (no
 #                                  speaker positions, as some tools write it): FFmpeg 5.1
@@ -179,10 +185,10 @@
 #                                  FFmpeg 5.1 refuses, dropping the packet (GStreamer's own
 #                                  demuxer and decoder give 22,528 samples)
 #
-# Needs sox, ffmpeg (the AAC-LC core; libopus), python3, gst-launch-1.0 with plugins-good (mp4mux,
-# matroskamux), -bad (mpegtsmux, voamrwbenc) and -ugly (twolamemp2enc, amrnbenc), mkvmerge
-# (mkvtoolnix), lame, sndfile-convert (sndfile-programs) and wavpack; stops at the first
-# missing one.
+# Needs sox, ffmpeg (the AAC-LC core; libopus, libspeex), python3, gst-launch-1.0 with
+# plugins-good (mp4mux, matroskamux, speexenc), -bad (mpegtsmux, voamrwbenc) and -ugly
+# (twolamemp2enc, amrnbenc), mkvmerge (mkvtoolnix), lame, sndfile-convert (sndfile-programs) and
+# wavpack; stops at the first missing one.
 # Usage: Scripts/make-othertool-fixtures.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -193,7 +199,7 @@ for tool in sox ffmpeg python3 gst-launch-1.0 flac oggenc mkvmerge opusenc lame 
 done
 for element in mp4mux matroskamux mpegtsmux twolamemp2enc aacparse amrnbenc voamrwbenc opusenc \
   wavenc aiffmux avimux avenc_ac3 ac3parse avmux_latm flvmux avenc_aac voaacenc avenc_wmav2 \
-  asfmux vorbisenc webmmux; do
+  asfmux vorbisenc webmmux speexenc; do
   gst-inspect-1.0 "$element" >/dev/null 2>&1 ||
     { echo "make-othertool-fixtures: GStreamer element $element is missing" >&2; exit 1; }
 done
@@ -424,6 +430,13 @@ starts = [at for at in range(len(data)) if data.startswith(b"\x1f\x43\xb6\x75", 
 first, second = starts[-2], starts[-1]
 open(sys.argv[2], "wb").write(data[: first + (second - first) * 3 // 5])
 PY
+
+# Speex in FLV, whose frame length FFmpeg 5.1 leaves unset.
+sox -R -q -n -r 16000 -c 1 -b 16 "$work/sp05.wav" synth 0.5 sine 440 vol 0.3
+gst filesrc location="$work/sp05.wav" ! wavparse ! audioconvert ! speexenc ! flvmux \
+  ! filesink location="$out/speex-gstreamer.flv"
+ffmpeg -v error -y -i "$work/sp05.wav" -c:a libspeex -map_metadata -1 -fflags +bitexact -f flv \
+  "$out/speex-ffmpeg.flv"
 
 # Six channels with no speaker positions: sox's EXTENSIBLE header, its channel mask zeroed.
 sox -R -q -n -r 8000 -c 6 -b 16 "$work/six.wav" synth 0.02 sine 440

@@ -124,15 +124,26 @@ extension FormatContext {
   }
 
   /// Sets the duration of an FLV file's audio track (FFmpeg 5.1 states none) to the end of its
-  /// last tag: that tag's timestamp and one frame (see ``FLVTags``).
+  /// last tag: that tag's timestamp and one frame (see ``FLVTags``). Speex, whose frame length
+  /// FFmpeg leaves unset, lasts its packets' frames instead (see
+  /// ``FLVTags/speexAudio(_:)``): GStreamer's `flvmux` writes Speex's header and comment
+  /// packets as audio tags and times the audio 9 ms early after its first packet, so its last
+  /// tag's time (2.971 s) was 49 ms short of the 3.02 s decoded (the comment packet decodes to
+  /// one frame of noise, which is not counted).
   ///
   /// - Returns: the end in seconds from the container's start, or `nil` when not found.
   func extendFLVEnd(_ audio: inout [AudioTrack]) -> Double? {
-    guard audio.count == 1, let source = byteSource, !(source is HTTPBytes),
-      let last = FLVTags.lastAudioTimestamp(source)
-    else { return nil }
+    guard audio.count == 1, let source = byteSource, !(source is HTTPBytes) else { return nil }
     let index = audio[0].index
     let stream = stream(at: index)
+    if stream.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_SPEEX, !isRemote,
+      let speex = FLVTags.speexAudio(source)
+    {
+      guard !isImplausible(speex.seconds) else { return nil }
+      audio[0].duration = speex.seconds
+      return Double(speex.firstTimestamp) / 1000 + speex.seconds
+    }
+    guard let last = FLVTags.lastAudioTimestamp(source) else { return nil }
     let base = av_q2d(stream.pointee.time_base)
     guard base > 0 else { return nil }
     let start = stream.pointee.start_time == cff_nopts_value() ? 0 : stream.pointee.start_time
