@@ -162,6 +162,14 @@
 #                                  early: last tag at 0.471 s, 0.52 s decoded, the comment
 #                                  packet as one frame of noise) and from FFmpeg's libspeex
 #                                  (last tag at 0.48 s); FFmpeg 5.1 states no track length
+#   ac3-ffmpeg-piped.wav           AC-3 in WAVE (format tag 0x2000) from FFmpeg writing to a pipe:
+#                                  no `fact` chunk and the `data` size left unset; 0.2 s of
+#                                  stereo at 48 kHz, 96 kb/s (7 frames), for which FFmpeg 5.1
+#                                  states no length
+#   amr-wb-raw-gstreamer.amr       AMR-WB frames from GStreamer's voamrwbenc written to a file as
+#                                  they come, without the storage format's magic (FFmpeg's
+#                                  `amrwb` demuxer, which needs about 100 frames to know it):
+#                                  3 s, 150 frames, for which FFmpeg 5.1 states no length
 #   wave-mask0-sox.wav             sox's WAVE_FORMAT_EXTENSIBLE header for 6 channels (0.02 s of
 #                                  16-bit at 8000 Hz) with its dwChannelMask set to 0 here (no
 #                                  speaker positions, as some tools write it): FFmpeg 5.1
@@ -437,6 +445,13 @@ gst filesrc location="$work/sp05.wav" ! wavparse ! audioconvert ! speexenc ! flv
   ! filesink location="$out/speex-gstreamer.flv"
 ffmpeg -v error -y -i "$work/sp05.wav" -c:a libspeex -map_metadata -1 -fflags +bitexact -f flv \
   "$out/speex-ffmpeg.flv"
+
+# AC-3 in WAVE written to a pipe, and AMR-WB frames without a header.
+sox -R -q -n -r 48000 -c 2 -b 16 "$work/ac3-02.wav" synth 0.2 sine 440 sine 660 vol 0.3
+ffmpeg -v error -y -i "$work/ac3-02.wav" -c:a ac3 -b:a 96k -map_metadata -1 -fflags +bitexact \
+  -f wav - | cat >"$out/ac3-ffmpeg-piped.wav"
+gst audiotestsrc num-buffers=30 samplesperbuffer=1600 ! audio/x-raw,rate=16000,channels=1 \
+  ! audioconvert ! voamrwbenc ! filesink location="$out/amr-wb-raw-gstreamer.amr"
 
 # Six channels with no speaker positions: sox's EXTENSIBLE header, its channel mask zeroed.
 sox -R -q -n -r 8000 -c 6 -b 16 "$work/six.wav" synth 0.02 sine 440

@@ -12,15 +12,25 @@ enum AMRFrames {
   static let narrowbandSizes = [12, 13, 15, 17, 19, 20, 26, 31, 5, 0, 0, 0, 0, 0, 0, 0]
   static let widebandSizes = [17, 23, 32, 36, 40, 46, 50, 58, 60, 5, 0, 0, 0, 0, 0, 0]
 
+  /// Which AMR a file without the storage format's magic holds.
+  enum Band {
+    case narrowband, wideband
+  }
+
   /// The duration in seconds of the single-channel AMR file `source` holds, or `nil` when it
-  /// does not start with a storage-format magic, is larger than ``scanBytes`` or holds no frame.
-  /// A last frame cut short still counts (the decoder gives its 20 ms).
-  static func duration(_ source: any ByteSource) -> Double? {
+  /// does not start with a storage-format magic (or, `headerless`, holds frames of that band
+  /// from its first byte on, as GStreamer's encoders write them to a file), is larger than
+  /// ``scanBytes`` or holds no frame. A last frame cut short still counts (the decoder gives
+  /// its 20 ms).
+  static func duration(_ source: any ByteSource, headerless: Band? = nil) -> Double? {
     guard source.size <= scanBytes else { return nil }
     let head = Array(source.head(9))
     let sizes: [Int]
     var at: Int
-    if head.starts(with: Array("#!AMR-WB\n".utf8)) {
+    if let headerless {
+      sizes = headerless == .wideband ? widebandSizes : narrowbandSizes
+      at = 0
+    } else if head.starts(with: Array("#!AMR-WB\n".utf8)) {
       sizes = widebandSizes
       at = 9
     } else if head.starts(with: Array("#!AMR\n".utf8)) {

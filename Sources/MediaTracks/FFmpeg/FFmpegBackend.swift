@@ -205,6 +205,26 @@ enum FFmpegBackend: ProbingBackend {
       duration = walk.seconds
       audio[0].bitRate = walk.constantBitRate ?? walk.averageBitRate
     }
+    // AC-3 in WAVE (format tag 0x2000): FFmpeg 5.1 states no length without a `fact` chunk
+    // (FFmpeg's own muxer writes none to a pipe, and leaves the `data` size unset there); the
+    // `data` chunk's whole frames, each 1,536 samples, at the size the first frame's header
+    // states, are what the decoder gives. The bit rate, where the header's byte rate is 0, is
+    // the frame header's.
+    if context.formatName == "wav", context.streamCount == 1, audio.count == 1,
+      audio[0].codec == "ac3", audio[0].duration == nil, let source = context.byteSource,
+      WaveHeader.formatTag(source.head()) == 0x2000,
+      let data = WaveHeader.dataRange(in: source),
+      let frame = AC3Frames.header(source.bytes(at: data.offset, count: 8)[...])
+    {
+      let frames = AC3Frames.wholeFrames(data.length, header: frame)
+      if frames > 0 {
+        let seconds =
+          Double(frames * Int64(AC3Frames.samplesPerFrame)) / Double(frame.sampleRate)
+        audio[0].duration = seconds
+        duration = duration ?? seconds
+      }
+      if audio[0].bitRate == nil { audio[0].bitRate = frame.bitRate }
+    }
     // An Ogg stream that starts past 0 (see `correctOggStart`) ends its start later than its
     // length: the file lasts to that end, as its timeline does.
     let ogg = context.formatName == "ogg"

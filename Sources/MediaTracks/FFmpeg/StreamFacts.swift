@@ -796,8 +796,15 @@ extension FormatContext {
       seconds = Self.clockSeconds(tag)
     } else if streamCount == 1 {
       seconds = containerDuration ?? constantRateDuration(ofStream: index)
-      if seconds == nil, formatName == "amr", let source = byteSource {
-        seconds = AMRFrames.duration(source)
+      if seconds == nil, let source = byteSource {
+        // The storage format (`#!AMR`), and headerless frames (FFmpeg's `amrnb` and `amrwb`
+        // demuxers: GStreamer's encoders written straight to a file).
+        switch formatName {
+        case "amr": seconds = AMRFrames.duration(source)
+        case "amrnb": seconds = AMRFrames.duration(source, headerless: .narrowband)
+        case "amrwb": seconds = AMRFrames.duration(source, headerless: .wideband)
+        default: break
+        }
       }
       if seconds == nil, formatName == "flac", let source = byteSource {
         seconds = FLACFrames.duration(source)

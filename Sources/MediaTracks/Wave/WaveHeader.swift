@@ -86,6 +86,20 @@ enum WaveHeader {
     return none
   }
 
+  /// The format tag of the `fmt ` chunk in `header` (`wFormatTag`: 1 PCM, 0x2000 AC-3,
+  /// 0xFFFE EXTENSIBLE, …), or `nil` when `header` holds no `fmt ` chunk.
+  static func formatTag(_ header: ArraySlice<UInt8>) -> Int? {
+    var tag: Int? = nil
+    forEachChunk(in: header) { chunk in
+      guard chunk.is("fmt ") else { return true }
+      if chunk.size >= 2, chunk.bodyOffset + 2 <= header.endIndex {
+        tag = u16(header, chunk.bodyOffset, bigEndian: chunk.bigEndian)
+      }
+      return false
+    }
+    return tag
+  }
+
   /// Whether `size`, a `data` chunk's declared size, is one a streaming writer leaves when it
   /// cannot seek back to write the real one: 0, the 0xFFFFFFFF family, or a placeholder just
   /// under 2 GiB (sox writes 0x7FFFF000 to a pipe, GStreamer's `wavenc` 0x7FFF0000). The data
