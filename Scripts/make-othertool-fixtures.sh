@@ -162,6 +162,8 @@
 #                                  early: last tag at 0.471 s, 0.52 s decoded, the comment
 #                                  packet as one frame of noise) and from FFmpeg's libspeex
 #                                  (last tag at 0.48 s); FFmpeg 5.1 states no track length
+#   speex-2frames-gstreamer.flv    the same from speexenc nframes=2: two frames a packet, which
+#                                  FFmpeg 5.1's decoder reads only the first of without a header
 #   ac3-ffmpeg-piped.wav           AC-3 in WAVE (format tag 0x2000) from FFmpeg writing to a pipe:
 #                                  no `fact` chunk and the `data` size left unset; 0.2 s of
 #                                  stereo at 48 kHz, 96 kb/s (7 frames), for which FFmpeg 5.1
@@ -445,6 +447,8 @@ gst filesrc location="$work/sp05.wav" ! wavparse ! audioconvert ! speexenc ! flv
   ! filesink location="$out/speex-gstreamer.flv"
 ffmpeg -v error -y -i "$work/sp05.wav" -c:a libspeex -map_metadata -1 -fflags +bitexact -f flv \
   "$out/speex-ffmpeg.flv"
+gst filesrc location="$work/sp05.wav" ! wavparse ! audioconvert ! speexenc nframes=2 ! flvmux \
+  ! filesink location="$out/speex-2frames-gstreamer.flv"
 
 # AC-3 in WAVE written to a pipe, and AMR-WB frames without a header.
 sox -R -q -n -r 48000 -c 2 -b 16 "$work/ac3-02.wav" synth 0.2 sine 440 sine 660 vol 0.3

@@ -47,6 +47,23 @@ func speexInFLVLastsItsPacketsFrames(name: String, decodedSeconds: Double) throw
   #expect(abs(try #require(track.duration) - seconds) <= 0.02 + 1e-9)
 }
 
+/// GStreamer's speexenc with two frames a packet: FFmpeg 5.1's Speex decoder, given no header,
+/// decoded the first frame of each packet and dropped the second (0.28 s of 0.5 s, exit 0). The
+/// decoder is given a header stating two frames a packet, and decodes them all: 13 packets of
+/// two 20 ms frames.
+@Test func speexInFLVWithTwoFramesAPacketDecodesThemAll() throws {
+  let path = fixtures + "/othertools/speex-2frames-gstreamer.flv"
+  let decoded = try decodedAudio(path)
+  #expect(decoded.rate == 16000)
+  let seconds = Double(decoded.frames) / Double(decoded.rate)
+  #expect(seconds >= 0.5)
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(abs(try #require(track.duration) - 0.52) < 1e-9)
+  #expect(abs(try #require(track.duration) - seconds) <= 0.02 + 1e-9)
+  #expect(SpeexHeaderRepair.header(sampleRate: 16000, channels: 1, framesPerPacket: 2)?.count == 80)
+  #expect(SpeexHeaderRepair.header(sampleRate: 16000, channels: 3, framesPerPacket: 2) == nil)
+}
+
 /// The tags are walked from the start: a Speex header packet gives the frames a packet holds,
 /// and it and the comment packet after it are not audio.
 @Test func speexTagsAreCounted() {

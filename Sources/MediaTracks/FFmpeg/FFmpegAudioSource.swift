@@ -187,6 +187,11 @@ final class FFmpegAudioSource {
           channels: entries[index].channels)
       }
     }
+    if format.formatName == "flv", parameters.pointee.codec_id == AV_CODEC_ID_SPEEX,
+      !format.isRemote, let source = format.byteSource, let speex = FLVTags.speexAudio(source)
+    {
+      SpeexHeaderRepair.repair(stream.pointee.codecpar, framesPerPacket: speex.framesPerPacket)
+    }
     // Opus decodes at 48 kHz whatever rate its header states (RFC 7845 5.1: the input's rate,
     // for information); FFmpeg 5.1's Matroska demuxer converts a block's DiscardPadding to
     // samples at the stated rate (at 24 kHz half of it was trimmed: 0.3 s of input decoded to
