@@ -190,6 +190,8 @@
 #   adpcm-ms-sox.wav               `fact` chunk states 2,400 samples; the last block is padded
 #                                  (FFmpeg 5.1 lists 2,400 and decodes whole blocks: 2,525 and
 #                                  2,500 samples)
+#   aac-two-edits.m4a              0.5 s of AAC from FFmpeg whose one edit is split into two that
+#                                  follow each other (Scripts/split-edit-list.py): 0.25 s each
 #   wma-asfmux-gstreamer.wma       WMA 2 from GStreamer's asfmux: 1 s mono at 22,050 Hz; its last
 #                                  packet states its length without the padding after it, which
 #                                  FFmpeg 5.1 refuses, dropping the packet (GStreamer's own
@@ -487,6 +489,10 @@ sox -R -q -n -r 48000 -c 1 -b 16 "$work/fragments.wav" synth 1 sine 440 vol 0.3
 ffmpeg -v error -y -i "$work/fragments.wav" -c:a aac -b:a 32k -map_metadata -1 -fflags +bitexact \
   -movflags frag_keyframe+empty_moov+default_base_moof+global_sidx -frag_duration 250000 \
   -f mp4 "$out/aac-fragmented-sidx-ffmpeg.m4a"
+sox -R -q -n -r 48000 -c 1 -b 16 "$work/edits.wav" synth 0.5 sine 440 vol 0.3
+ffmpeg -v error -y -i "$work/edits.wav" -c:a aac -b:a 24k -map_metadata -1 -fflags +bitexact \
+  "$work/edits.m4a"
+python3 Scripts/split-edit-list.py "$work/edits.m4a" "$out/aac-two-edits.m4a" 250
 # WMA (version 2) in ASF from GStreamer's asfmux: 1 s mono at 22,050 Hz (50 buffers of 441
 # samples). Its last, part-filled packet states the length of what it holds and the padding up
 # to the packet size, which FFmpeg 5.1 refuses ("invalid padsize").

@@ -693,6 +693,21 @@ func asfDurationCountsFromThePreroll(name: String, expected: Double) throws {
   #expect(abs(try #require(info.duration) - seconds) < 0.065)
 }
 
+/// An edit list whose one span is split into two edits, the second going on where the first
+/// ends, is the same span: 0.5 s listed and decoded (the last AAC frame's padding, 12 ms, was
+/// decoded too when only a single edit was read).
+@Test func editsThatFollowEachOtherAreOneSpan() throws {
+  let path = otherTool("aac-two-edits.m4a")
+  let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+  // The fixture is what it claims: an edit list of two edits.
+  let elst = try #require(bytes.indices.first { bytes[$0...].starts(with: Array("elst".utf8)) })
+  #expect(bytes[elst + 8..<elst + 12].elementsEqual([0, 0, 0, 2]))
+  let decoded = try decodedAudio(path)
+  #expect(decoded.frames == 24_000)
+  let track = try #require(try MediaProbe.probe(path: path).audio.first)
+  #expect(abs(try #require(track.duration) - 0.5) < 1e-9)
+}
+
 /// GStreamer's asfmux states a part-filled packet's length without the padding that fills it
 /// up, which FFmpeg 5.1 refuses ("invalid padsize") and so drops the last packet: 0.929 s of
 /// 1.021 s were decoded. The padding is read as 0 and the packet is kept.

@@ -534,8 +534,9 @@ enum MP4Declarations {
   /// An edit within one movie-timescale tick of the media's end is the whole media, rounded to
   /// the coarser timescale (GStreamer's 1,800 Hz: 883 ticks for 23,552 samples at 48 kHz).
   /// Empty edits (`media_time` -1, a delay before the audio) are passed over. `nil` when the
-  /// media states no sample durations, or the edit list has several edits of media or one at
-  /// another rate, or a version not known. `media`, when given, is the media's length in
+  /// media states no sample durations, or the edit list has several edits of media (other than
+  /// edits that each go on where the one before ended, read as one) or one at another rate, or
+  /// a version not known. `media`, when given, is the media's length in
   /// its timescale in place of the `stts` durations' (a fragmented file's fragments).
   static func presentedLength(
     _ moov: [UInt8], trak: Range<Int>, movieTimescale: Int, media stated: Int64? = nil,
@@ -605,8 +606,21 @@ enum MP4Declarations {
         version == 1 ? moov.be64(at + 8) : Int64(Int32(truncatingIfNeeded: moov.be32(at + 4)))
       let rate = moov.be32(at + (version == 1 ? 16 : 8))
       if mediaTime == -1 { continue }
-      guard edit == nil, mediaTime >= 0, rate == 0x1_0000 else { return nil }
-      edit = (duration, mediaTime)
+      guard mediaTime >= 0, rate == 0x1_0000 else { return nil }
+      // An edit that goes on where the one before it ended (a muxer that splits one span into
+      // several) extends it; any other second edit is not read.
+      if let previous = edit {
+        guard movieTimescale > 0, previous.duration > 0 else { return nil }
+        let previousEnd =
+          Double(previous.mediaTime)
+          + Double(previous.duration) * Double(timescale) / Double(movieTimescale)
+        guard
+          abs(Double(mediaTime) - previousEnd) <= max(1, Double(timescale) / Double(movieTimescale))
+        else { return nil }
+        edit = (previous.duration + duration, previous.mediaTime)
+      } else {
+        edit = (duration, mediaTime)
+      }
     }
     guard let edit else { return MediaLength(units: media, timescale: timescale) }
     let available = media - edit.mediaTime
