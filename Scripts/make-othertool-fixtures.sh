@@ -192,6 +192,11 @@
 #                                  2,500 samples)
 #   aac-two-edits.m4a              0.5 s of AAC from FFmpeg whose one edit is split into two that
 #                                  follow each other (Scripts/split-edit-list.py): 0.25 s each
+#   opus-gstreamer.ts,             0.5 s of Opus (48 kHz mono) in MPEG-TS from GStreamer's
+#   opus-ffmpeg.ts                 mpegtsmux and from FFmpeg: the first access unit's control
+#                                  header states the pre-skip as its start trim, the last its end
+#                                  trim; FFmpeg 5.1 strips both (0.52 s decoded). GStreamer times
+#                                  the first unit by what it presents, FFmpeg by its whole length
 #   wma-asfmux-gstreamer.wma       WMA 2 from GStreamer's asfmux: 1 s mono at 22,050 Hz; its last
 #                                  packet states its length without the padding after it, which
 #                                  FFmpeg 5.1 refuses, dropping the packet (GStreamer's own
@@ -493,6 +498,11 @@ sox -R -q -n -r 48000 -c 1 -b 16 "$work/edits.wav" synth 0.5 sine 440 vol 0.3
 ffmpeg -v error -y -i "$work/edits.wav" -c:a aac -b:a 24k -map_metadata -1 -fflags +bitexact \
   "$work/edits.m4a"
 python3 Scripts/split-edit-list.py "$work/edits.m4a" "$out/aac-two-edits.m4a" 250
+sox -R -q -n -r 48000 -c 1 -b 16 "$work/opus-ts.wav" synth 0.5 sine 440 vol 0.3
+gst filesrc location="$work/opus-ts.wav" ! wavparse ! audioconvert ! opusenc bitrate=16000 \
+  ! mpegtsmux ! filesink location="$out/opus-gstreamer.ts"
+ffmpeg -v error -y -i "$work/opus-ts.wav" -c:a libopus -b:a 16k -map_metadata -1 -fflags +bitexact \
+  "$out/opus-ffmpeg.ts"
 # WMA (version 2) in ASF from GStreamer's asfmux: 1 s mono at 22,050 Hz (50 buffers of 441
 # samples). Its last, part-filled packet states the length of what it holds and the padding up
 # to the packet size, which FFmpeg 5.1 refuses ("invalid padsize").

@@ -708,6 +708,44 @@ func asfDurationCountsFromThePreroll(name: String, expected: Double) throws {
   #expect(abs(try #require(track.duration) - 0.5) < 1e-9)
 }
 
+/// Opus in MPEG-TS states its pre-skip and last frame's padding as the first and last access
+/// units' trims, which FFmpeg 5.1's parser strips: 0.52 s of 0.5 s was decoded, from
+/// GStreamer's muxer and FFmpeg's, and GStreamer's listed 0.5135 s. Both now list and decode
+/// 0.5 s, the tone where the input had it.
+@Test(arguments: ["opus-gstreamer.ts", "opus-ffmpeg.ts"])
+func opusInTransportStreamTakesItsTrims(name: String) throws {
+  let path = otherTool(name)
+  let source = try #require(try FileBytes(path: path))
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "opus")
+  let pid = try #require(opusPID(source))
+  let trims = try #require(TSOpusTrims.read(source, pid: pid))
+  #expect(trims.start == 312)
+  #expect(trims.end > 0)
+  #expect(trims.presented == 24_000)
+  #expect(abs(try #require(track.duration) - 0.5) < 1e-9)
+  let decoded = try decodedAudio(path)
+  #expect(decoded.frames == 24_000)
+}
+
+/// The PID of the first stream whose PES packets start with an Opus control header.
+private func opusPID(_ source: FileBytes) -> Int? {
+  let bytes = source.bytes(at: 0, count: 1 << 16)
+  guard let (size, first) = TSDeclarations.packetLayout(bytes) else { return nil }
+  var at = first
+  while at + 188 <= bytes.count {
+    defer { at += size }
+    let pid = (Int(bytes[at + 1]) & 0x1F) << 8 | Int(bytes[at + 2])
+    if let pes = TSOpusTrims.pesPackets(bytes, packetSize: size, from: first, pid: pid).first,
+      TSOpusTrims.accessUnits(pes.payload).first != nil
+    {
+      return pid
+    }
+  }
+  return nil
+}
+
 /// GStreamer's asfmux states a part-filled packet's length without the padding that fills it
 /// up, which FFmpeg 5.1 refuses ("invalid padsize") and so drops the last packet: 0.929 s of
 /// 1.021 s were decoded. The padding is read as 0 and the packet is kept.

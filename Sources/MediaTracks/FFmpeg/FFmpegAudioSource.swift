@@ -192,6 +192,16 @@ final class FFmpegAudioSource {
     {
       SpeexHeaderRepair.repair(stream.pointee.codecpar, framesPerPacket: speex.framesPerPacket)
     }
+    // Opus in MPEG-TS: FFmpeg 5.1 builds its header with a pre-skip of 0 and strips the first
+    // access unit's start trim, which is the pre-skip (see ``TSOpusTrims``); the decoder drops
+    // what the header states.
+    if let trims = format.opusTrims(ofStream: index), trims.start > 0,
+      let extradata = parameters.pointee.extradata, parameters.pointee.extradata_size >= 19,
+      extradata[10] == 0, extradata[11] == 0
+    {
+      extradata[10] = UInt8(trims.start & 0xFF)
+      extradata[11] = UInt8(trims.start >> 8)
+    }
     // Opus decodes at 48 kHz whatever rate its header states (RFC 7845 5.1: the input's rate,
     // for information); FFmpeg 5.1's Matroska demuxer converts a block's DiscardPadding to
     // samples at the stated rate (at 24 kHz half of it was trimmed: 0.3 s of input decoded to

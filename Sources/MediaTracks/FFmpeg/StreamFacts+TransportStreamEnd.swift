@@ -99,7 +99,24 @@ extension FormatContext {
       }
       latest = max(latest ?? 0, fromStart)
     }
+    // Opus lasts what it presents, its trims taken off (see ``TSOpusTrims``).
+    if formatName == "mpegts" {
+      for position in audio.indices where audio[position].codec == "opus" {
+        if let trims = opusTrims(ofStream: audio[position].index) {
+          audio[position].duration = Double(trims.presented) / 48000
+        }
+      }
+    }
     return latest
+  }
+
+  /// The trims and presented length of an Opus stream in a local MPEG-TS file (see
+  /// ``TSOpusTrims``), or `nil`.
+  func opusTrims(ofStream index: Int) -> TSOpusTrims? {
+    guard formatName == "mpegts", let source = byteSource, !(source is HTTPBytes),
+      stream(at: index).pointee.codecpar.pointee.codec_id == AV_CODEC_ID_OPUS
+    else { return nil }
+    return TSOpusTrims.read(source, pid: Int(stream(at: index).pointee.id))
   }
 
   /// Fills the unknown entries of `starts` (stream index to first timestamp) with the first

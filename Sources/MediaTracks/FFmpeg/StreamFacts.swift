@@ -844,6 +844,9 @@ extension FormatContext {
     if formatName.hasPrefix("mov"), let presented = declared?.presentedLength {
       return (presented, false)
     }
+    if let trims = opusTrims(ofStream: index) {
+      return (MediaLength(units: trims.presented, timescale: 48000), false)
+    }
     if formatName == "ogg", streamCount == 1, let source = byteSource,
       let parameters = stream(at: index).pointee.codecpar,
       parameters.pointee.codec_id == AV_CODEC_ID_VORBIS, parameters.pointee.sample_rate > 0,
