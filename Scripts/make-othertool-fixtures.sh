@@ -34,6 +34,8 @@
 #                                  12 frames of 2,048 samples at 44100 Hz after SBR
 #   vorbis-chained.ogg             two oggenc files one after the other (a chained Ogg stream):
 #                                  0.5 s at 44100 Hz, then 0.3 s at 22050 Hz, both stereo
+#   vorbis-chained-mono.ogg        the same with a stereo link then a mono one (0.3 s each at
+#                                  44100 Hz, one 440 Hz tone at one level in every channel)
 #   flac-32bit.flac                32-bit FLAC from the reference encoder (flac 1.4): 0.1 s mono at
 #                                  8000 Hz, which FFmpeg 5.1's decoder opens and gives nothing for
 #   mp3-lame-freeformat.mp3        free-format MP3 (bit-rate index 0) from lame --freeformat at
@@ -284,6 +286,11 @@ sox -R -q -n -r 22050 -c 2 -b 16 "$work/link2.wav" synth 0.3 sine 660
 oggenc --quiet -q 0 -o "$work/link1.ogg" "$work/link1.wav"
 oggenc --quiet -q 0 -o "$work/link2.ogg" "$work/link2.wav"
 cat "$work/link1.ogg" "$work/link2.ogg" >"$out/vorbis-chained.ogg"
+sox -R -q -n -r 44100 -c 2 -b 16 "$work/stereo-link.wav" synth 0.3 sine 440 vol 0.5
+sox -R -q -n -r 44100 -c 1 -b 16 "$work/mono-link.wav" synth 0.3 sine 440 vol 0.5
+oggenc --quiet -q 2 -o "$work/stereo-link.ogg" "$work/stereo-link.wav"
+oggenc --quiet -q 2 -o "$work/mono-link.ogg" "$work/mono-link.wav"
+cat "$work/stereo-link.ogg" "$work/mono-link.ogg" >"$out/vorbis-chained-mono.ogg"
 sox -R -q -n -r 8000 -c 1 -b 32 "$work/s32.wav" synth 0.1 sine 440
 flac -s -f --no-padding "$work/s32.wav" -o "$out/flac-32bit.flac" 2>/dev/null
 ffmpeg -v error -y -i "$work/ac3-src.wav" -c:a ac3 -b:a 96k -f vob "$out/ac3-ffmpeg.vob"

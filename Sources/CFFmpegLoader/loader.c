@@ -50,6 +50,8 @@ enum { LIB_AVUTIL, LIB_SWRESAMPLE, LIB_AVCODEC, LIB_AVFORMAT, LIB_COUNT };
     (const AVChannelLayout *chl, const AVChannelLayout *chl1), (chl, chl1))                       \
   X(LIB_AVUTIL, int, AVERROR(ENOSYS), av_channel_layout_copy,                                     \
     (AVChannelLayout * dst, const AVChannelLayout *src), (dst, src))                              \
+  X(LIB_AVUTIL, int, -1, av_channel_layout_index_from_channel,                                    \
+    (const AVChannelLayout *channel_layout, enum AVChannel channel), (channel_layout, channel))    \
   V(LIB_AVUTIL, av_channel_layout_default, (AVChannelLayout * ch_layout, int nb_channels),       \
     (ch_layout, nb_channels))                                                                     \
   X(LIB_AVUTIL, int, AVERROR(ENOSYS), av_channel_layout_describe,                                 \
@@ -99,6 +101,8 @@ enum { LIB_AVUTIL, LIB_SWRESAMPLE, LIB_AVCODEC, LIB_AVFORMAT, LIB_COUNT };
   X(LIB_SWRESAMPLE, int, AVERROR(ENOSYS), swr_get_out_samples,                                    \
     (struct SwrContext * s, int in_samples), (s, in_samples))                                     \
   X(LIB_SWRESAMPLE, int, AVERROR(ENOSYS), swr_init, (struct SwrContext * s), (s))                 \
+  X(LIB_SWRESAMPLE, int, AVERROR(ENOSYS), swr_set_matrix,                                         \
+    (struct SwrContext * s, const double *matrix, int stride), (s, matrix, stride))               \
   X(LIB_AVCODEC, AVPacket *, NULL, av_packet_alloc, (void), ())                                   \
   V(LIB_AVCODEC, av_packet_free, (AVPacket * *pkt), (pkt))                                        \
   X(LIB_AVCODEC, uint8_t *, NULL, av_packet_get_side_data,                                        \

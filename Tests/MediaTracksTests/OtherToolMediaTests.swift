@@ -298,6 +298,32 @@ func transportStreamAudioEndsWithItsLastFrame(name: String) throws {
   #expect(OggChain.duration(MemoryBytes(Array("OggS".utf8), name: "cut.ogg")) == nil)
 }
 
+/// A chained Ogg file whose second link is mono (oggenc: a 440 Hz tone at one level in both
+/// links): the mono link plays at its own level on both channels of the stereo output. FFmpeg
+/// 5.1's default mix put it 3 dB lower.
+@Test func monoLinkOfAChainKeepsItsLevel() throws {
+  var decoder = try AudioDecoder(path: otherTool("vorbis-chained-mono.ogg"))
+  #expect(decoder.channels == 2)
+  var samples: [Float] = []
+  var all: [Float] = []
+  while case let count = try decoder.read(into: &samples, maxFrames: 4096), count > 0 {
+    all += samples.prefix(count * 2)
+  }
+  #expect(all.count / 2 > 26_000)
+  /// The level (RMS) of channel `channel` over the frames `range`.
+  func level(_ range: Range<Int>, channel: Int) -> Double {
+    let sum = range.reduce(0.0) { $0 + Double(all[2 * $1 + channel] * all[2 * $1 + channel]) }
+    return (sum / Double(range.count)).squareRoot()
+  }
+  let stereo = level(2_000..<11_000, channel: 0)
+  #expect(stereo > 0.3)
+  for channel in 0..<2 {
+    let mono = level(15_500..<24_500, channel: channel)
+    // Within 0.3 dB.
+    #expect(abs(20 * log10(mono / stereo)) < 0.3)
+  }
+}
+
 /// Big-endian WAVE_FORMAT_EXTENSIBLE with 24-bit samples (sox): FFmpeg 5.1 refuses to open it.
 /// It is listed from its header and decoded sample for sample from the big-endian bytes.
 @Test func bigEndianTwentyFourBitWaveIsListedAndDecoded() throws {

@@ -28,12 +28,47 @@ struct Resampler: ~Copyable {
     var code = swr_alloc_set_opts2(
       &raw, UnsafeMutablePointer(mutating: outLayout), outFormat, outRate,
       UnsafeMutablePointer(mutating: layout), inFormat, inRate, 0, nil)
+    if code >= 0, let matrix = Self.mixMatrix(input: layout, output: outLayout) {
+      code = matrix.withUnsafeBufferPointer { values in
+        guard let base = values.baseAddress else { return 0 }
+        return swr_set_matrix(raw, base, layout.pointee.nb_channels)
+      }
+    }
     if code >= 0 { code = swr_init(raw) }
     if code < 0 { swr_free(&raw) }
     try FFmpegCall.check("swr_init", .other, "cannot configure sample conversion") { code }
     inputFormat = inFormat.rawValue
     inputRate = inRate
     inputChannels = layout.pointee.nb_channels
+  }
+
+  /// The mix of a mono input into an output with a front pair, and of a stereo input into mono,
+  /// that keeps a sound's level (output rows by input columns), or `nil` to leave the mix to
+  /// FFmpeg. A mono input plays at full level on both front channels, as players play it, and
+  /// a stereo pair becomes the average of its two channels: FFmpeg 5.1's default matrices put
+  /// the mono link of a chained Ogg file (stereo, then mono) 6 dB lower in each channel, and
+  /// would raise a stereo pair whose channels agree by 3 dB in mono.
+  static func mixMatrix(
+    input: UnsafePointer<AVChannelLayout>, output: UnsafePointer<AVChannelLayout>
+  ) -> [Double]? {
+    let inputs = Int(input.pointee.nb_channels)
+    let outputs = Int(output.pointee.nb_channels)
+    if inputs == 1, outputs > 1 {
+      let left = av_channel_layout_index_from_channel(output, AV_CHAN_FRONT_LEFT)
+      let right = av_channel_layout_index_from_channel(output, AV_CHAN_FRONT_RIGHT)
+      guard left >= 0, right >= 0 else { return nil }
+      var matrix = [Double](repeating: 0, count: outputs)
+      matrix[Int(left)] = 1
+      matrix[Int(right)] = 1
+      return matrix
+    }
+    if inputs == 2, outputs == 1,
+      av_channel_layout_index_from_channel(input, AV_CHAN_FRONT_LEFT) >= 0,
+      av_channel_layout_index_from_channel(input, AV_CHAN_FRONT_RIGHT) >= 0
+    {
+      return [0.5, 0.5]
+    }
+    return nil
   }
 
   deinit {
