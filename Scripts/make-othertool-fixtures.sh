@@ -199,6 +199,8 @@
 #                                  header states the pre-skip as its start trim, the last its end
 #                                  trim; FFmpeg 5.1 strips both (0.52 s decoded). GStreamer times
 #                                  the first unit by what it presents, FFmpeg by its whole length
+#   pcm-gstreamer.flv              16-bit PCM in FLV from GStreamer's flvmux: three tags of 0.2 s
+#                                  (11025 Hz mono), each a whole buffer
 #   wma-asfmux-gstreamer.wma       WMA 2 from GStreamer's asfmux: 1 s mono at 22,050 Hz; its last
 #                                  packet states its length without the padding after it, which
 #                                  FFmpeg 5.1 refuses, dropping the packet (GStreamer's own
@@ -510,6 +512,9 @@ gst filesrc location="$work/opus-ts.wav" ! wavparse ! audioconvert ! opusenc bit
   ! mpegtsmux ! filesink location="$out/opus-gstreamer.ts"
 ffmpeg -v error -y -i "$work/opus-ts.wav" -c:a libopus -b:a 16k -map_metadata -1 -fflags +bitexact \
   "$out/opus-ffmpeg.ts"
+gst audiotestsrc num-buffers=3 samplesperbuffer=2205 volume=0.3 \
+  ! audio/x-raw,rate=11025,channels=1,format=S16LE ! flvmux \
+  ! filesink location="$out/pcm-gstreamer.flv"
 # WMA (version 2) in ASF from GStreamer's asfmux: 1 s mono at 22,050 Hz (50 buffers of 441
 # samples). Its last, part-filled packet states the length of what it holds and the padding up
 # to the packet size, which FFmpeg 5.1 refuses ("invalid padsize").

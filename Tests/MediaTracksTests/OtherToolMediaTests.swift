@@ -772,6 +772,17 @@ private func opusPID(_ source: FileBytes) -> Int? {
   return nil
 }
 
+/// PCM in FLV has no frame size: its last tag lasts the samples it holds. GStreamer's flvmux
+/// puts a whole buffer in a tag, and three tags of 0.2 s were listed as 0.4 s.
+@Test func pcmInFLVLastsItsLastTag() throws {
+  let path = otherTool("pcm-gstreamer.flv")
+  let info = try MediaProbe.probe(path: path)
+  let track = try #require(info.audio.first)
+  #expect(track.codec == "pcm_s16le")
+  #expect(abs(try #require(track.duration) - 0.6) < 1e-9)
+  #expect(try decodedFrames(path) == 6615)
+}
+
 /// GStreamer's asfmux states a part-filled packet's length without the padding that fills it
 /// up, which FFmpeg 5.1 refuses ("invalid padsize") and so drops the last packet: 0.929 s of
 /// 1.021 s were decoded. The padding is read as 0 and the packet is kept.

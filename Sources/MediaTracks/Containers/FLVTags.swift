@@ -9,6 +9,14 @@ enum FLVTags {
   /// The timestamp in milliseconds of the last audio tag in `source`, or `nil` when the file
   /// does not start like FLV, a tag size is inconsistent, or no audio tag is near the end.
   static func lastAudioTimestamp(_ source: any ByteSource) -> Int64? {
+    lastAudioTag(source)?.timestamp
+  }
+
+  /// The last audio tag of an FLV file: its timestamp in milliseconds, and for uncompressed
+  /// audio (SoundFormat 0 and 3, PCM of 8 or 16 bits; 7 and 8, G.711 A-law and µ-law) the
+  /// samples it holds, its data after the one-byte audio header over the bytes of a frame
+  /// (`nil` for other formats, whose frames the decoder knows).
+  static func lastAudioTag(_ source: any ByteSource) -> (timestamp: Int64, pcmSamples: Int64?)? {
     let head = source.bytes(at: 0, count: 9)
     guard head.count == 9, head.starts(with: Array("FLV".utf8)) else { return nil }
     // The header's size, then the first PreviousTagSize (0).
@@ -28,7 +36,16 @@ enum FLVTags {
       // A tag's size is its 11-byte header and its data.
       guard dataSize + 11 == tagSize else { return nil }
       if tag[0] & 0x1F == 8 {
-        return Int64(tag[7]) << 24 | Int64(tag[4]) << 16 | Int64(tag[5]) << 8 | Int64(tag[6])
+        let timestamp =
+          Int64(tag[7]) << 24 | Int64(tag[4]) << 16 | Int64(tag[5]) << 8 | Int64(tag[6])
+        var samples: Int64? = nil
+        if dataSize > 1, let flags = source.bytes(at: start + 11, count: 1).first {
+          let format = flags >> 4
+          let width: Int64 = [0, 3].contains(format) && flags & 0x02 != 0 ? 2 : 1
+          let channels: Int64 = flags & 0x01 != 0 ? 2 : 1
+          if [0, 3, 7, 8].contains(format) { samples = (dataSize - 1) / (width * channels) }
+        }
+        return (timestamp, samples)
       }
       end = start
     }

@@ -160,11 +160,17 @@ extension FormatContext {
       audio[0].duration = speex.seconds
       return Double(speex.firstTimestamp) / 1000 + speex.seconds
     }
-    guard let last = FLVTags.lastAudioTimestamp(source) else { return nil }
+    guard let last = FLVTags.lastAudioTag(source) else { return nil }
     let base = av_q2d(stream.pointee.time_base)
     guard base > 0 else { return nil }
     let start = stream.pointee.start_time == cff_nopts_value() ? 0 : stream.pointee.start_time
-    let end = Double(last) / 1000 + Double(frameTicks(ofStream: index)) * base
+    // Uncompressed audio has no frame size: its last tag lasts the samples it holds (GStreamer's
+    // flvmux puts a whole buffer in a tag: three tags of a second each were listed as 2 s).
+    let rate = Double(stream.pointee.codecpar.pointee.sample_rate)
+    let lastLength =
+      last.pcmSamples.map { rate > 0 ? Double($0) / rate : 0 }
+      ?? Double(frameTicks(ofStream: index)) * base
+    let end = Double(last.timestamp) / 1000 + lastLength
     let seconds = end - Double(start) * base
     guard seconds > 0, !isImplausible(seconds) else { return nil }
     audio[0].duration = seconds
