@@ -88,10 +88,10 @@ let cuesCommand = Command(
     a number or "auto"). Diagnostics (repairs and skipped input) appear there; otherwise only
     their count is printed on stderr. Repeats of one repair on one line are one diagnostic
     with a count; a list keeps its first 1000 and one last entry counts the rest.
-    --encoding takes UTF-8, UTF-16LE, UTF-16BE, windows-1250, windows-1251 (cp1251),
-    windows-1252, windows-1253, windows-1254, ISO-8859-1 (latin1), ISO-8859-2 (latin2),
-    ISO-8859-5, ISO-8859-7, ISO-8859-15 (latin9) or KOI8-R; without it a byte order mark
-    or UTF-16 text decides, else UTF-8 (SRT and SSA/ASS bytes that are not UTF-8 are read
+    --encoding takes UTF-8, UTF-16LE, UTF-16BE, UTF-32LE, UTF-32BE, windows-1250,
+    windows-1251 (cp1251), windows-1252, windows-1253, windows-1254, ISO-8859-1 (latin1),
+    ISO-8859-2 (latin2), ISO-8859-5, ISO-8859-7, ISO-8859-15 (latin9) or KOI8-R; without it
+    a byte order mark or UTF-16 or UTF-32 text decides, else UTF-8 (SRT and SSA/ASS bytes that are not UTF-8 are read
     as windows-1252, the rest as UTF-8; text whose non-UTF-8 bytes come in runs, as in
     Shift-JIS, GB18030, Big5 or Cyrillic, is exit 65 unless --encoding names it; TTML in the encoding its XML declaration names, one of these, another
     being exit 65). Inputs of more than 1 GiB are refused (exit 65). The listing shows

@@ -249,3 +249,40 @@ func utf16RoundTripsToUTF8(bigEndian: Bool) {
     #expect(forced.cues.count == 1)
   }
 }
+
+/// `text` as UTF-32 of the given byte order, with or without a byte order mark.
+func utf32(_ text: String, bigEndian: Bool, bom: Bool) -> [UInt8] {
+  var out: [UInt8] = []
+  let scalars = (bom ? [0xFEFF] : []) + text.unicodeScalars.map(\.value)
+  for u in scalars {
+    let bytes = [UInt8(u >> 24), UInt8(u >> 16 & 0xFF), UInt8(u >> 8 & 0xFF), UInt8(u & 0xFF)]
+    out += bigEndian ? bytes : bytes.reversed()
+  }
+  return out
+}
+
+/// UTF-32 (what `iconv -t UTF-32` writes: a byte order mark, then little-endian units) was
+/// taken for UTF-16 by its first two bytes, and an SRT file in it read as no cues (exit 65).
+@Test(arguments: [false, true])
+func utf32IsDetectedAndRead(bigEndian: Bool) throws {
+  let text = "1\r\n00:00:01,000 --> 00:00:02,000\r\nGrüße 🎬\r\n"
+  let encoding: TextEncoding = bigEndian ? .utf32BE : .utf32LE
+  let marked = utf32(text, bigEndian: bigEndian, bom: true)
+  #expect(TextEncoding.detect(marked) == (encoding, 4))
+  #expect(TextEncoding.detect(utf32(text, bigEndian: bigEndian, bom: false)) == (encoding, 0))
+  let result = encoding.transcode(marked)
+  #expect(result.utf8 == Array(text.utf8))
+  #expect(result.diagnostics.isEmpty)
+  let document = try SubtitleFile.parse(marked, pathExtension: "srt")
+  #expect(document.cues.map { document.text(of: $0) } == ["Grüße 🎬"])
+  #expect(try TextEncoding(name: "UTF-32") == .utf32LE)
+  #expect(try TextEncoding(name: "utf-32be") == .utf32BE)
+}
+
+@Test func utf32UnitsThatAreNoCharactersBecomeReplacementCharacters() {
+  // "a", a surrogate, a unit past U+10FFFF, "b", then two bytes short of a unit.
+  let bytes: [UInt8] = [0x61, 0, 0, 0, 0x00, 0xD8, 0, 0, 0, 0, 0x11, 0, 0x62, 0, 0, 0, 0x63, 0]
+  let result = TextEncoding.utf32LE.transcode(bytes)
+  #expect(String(decoding: result.utf8, as: UTF8.self) == "a\u{FFFD}\u{FFFD}b\u{FFFD}")
+  #expect(!result.diagnostics.isEmpty)
+}

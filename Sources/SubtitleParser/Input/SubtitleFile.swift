@@ -103,11 +103,13 @@ public enum SubtitleFile {
         utf8.removeLast(nulPadding(utf8))
       }
       if padding > 0 {
-        let wide = decoded.2 == .utf16LE || decoded.2 == .utf16BE
+        let width =
+          decoded.2 == .utf16LE || decoded.2 == .utf16BE
+          ? 2 : decoded.2 == .utf32LE || decoded.2 == .utf32BE ? 4 : 1
         let at = utf8.count
         let line = utf8.withUnsafeBufferPointer { TextEncoding.lineNumber(of: at, in: $0) }
         diagnostics.add(
-          line: line, offset: bytes.count - padding * (wide ? 2 : 1),
+          line: line, offset: bytes.count - padding * width,
           "NUL bytes that end the file ignored (padding)")
       }
       if !validated, let bad = TextEncoding.firstInvalidUTF8(in: utf8) {

@@ -12,6 +12,10 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
   case utf16LE = "UTF-16LE"
   /// UTF-16, big endian.
   case utf16BE = "UTF-16BE"
+  /// UTF-32, little endian.
+  case utf32LE = "UTF-32LE"
+  /// UTF-32, big endian.
+  case utf32BE = "UTF-32BE"
   /// Windows code page 1252 (Western European), as WHATWG defines it.
   case windows1252 = "windows-1252"
   /// ISO/IEC 8859-1 (Latin-1): bytes are the code points U+0000 to U+00FF.
@@ -47,6 +51,8 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
     case "utf8": self = .utf8
     case "utf16le", "utf16": self = .utf16LE
     case "utf16be": self = .utf16BE
+    case "utf32le", "utf32": self = .utf32LE
+    case "utf32be": self = .utf32BE
     case "windows1252", "cp1252", "win1252": self = .windows1252
     case "iso88591", "latin1", "l1": self = .isoLatin1
     case "iso885915", "latin9", "l9", "latin0", "csisolatin9": self = .isoLatin9
@@ -65,9 +71,11 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
 
   /// The encoding a file's leading bytes announce, and the length of its byte order mark.
   ///
-  /// A UTF-8, UTF-16LE or UTF-16BE byte order mark decides. Without one, a file whose first
-  /// two 16-bit units are ASCII characters with a zero high byte is taken as UTF-16 of that
-  /// byte order (with `bomLength` 0); anything else is UTF-8.
+  /// A UTF-8, UTF-16 or UTF-32 byte order mark decides (UTF-32LE's, `FF FE 00 00`, before
+  /// UTF-16LE's). Without one, a file whose first 32-bit unit is an ASCII character with three
+  /// zero bytes is taken as UTF-32 of that byte order, and one whose first two 16-bit units are
+  /// ASCII characters with a zero high byte as UTF-16 (with `bomLength` 0); anything else is
+  /// UTF-8.
   ///
   /// - Parameter bytes: The start of the file (the whole file is fine; at most 4 bytes are read).
   /// - Returns: The encoding and how many leading bytes are its byte order mark.
@@ -75,10 +83,22 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
   public static func detect(_ bytes: [UInt8]) -> (encoding: TextEncoding, bomLength: Int) {
     let n = bytes.count
     if n >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { return (.utf8, 3) }
+    if n >= 4, bytes[0] == 0xFF, bytes[1] == 0xFE, bytes[2] == 0, bytes[3] == 0 {
+      return (.utf32LE, 4)
+    }
+    if n >= 4, bytes[0] == 0, bytes[1] == 0, bytes[2] == 0xFE, bytes[3] == 0xFF {
+      return (.utf32BE, 4)
+    }
     if n >= 2, bytes[0] == 0xFF, bytes[1] == 0xFE { return (.utf16LE, 2) }
     if n >= 2, bytes[0] == 0xFE, bytes[1] == 0xFF { return (.utf16BE, 2) }
     if n >= 4 {
       let printable = { (b: UInt8) in b >= 0x09 && b < 0x80 }
+      if printable(bytes[0]), bytes[1] == 0, bytes[2] == 0, bytes[3] == 0 {
+        return (.utf32LE, 0)
+      }
+      if bytes[0] == 0, bytes[1] == 0, bytes[2] == 0, printable(bytes[3]) {
+        return (.utf32BE, 0)
+      }
       if printable(bytes[0]), bytes[1] == 0, printable(bytes[2]), bytes[3] == 0 {
         return (.utf16LE, 0)
       }
@@ -120,6 +140,10 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
       return TextEncoding.decodeUTF16(bytes, bigEndian: false, reportingNUL: reportingNUL)
     case .utf16BE:
       return TextEncoding.decodeUTF16(bytes, bigEndian: true, reportingNUL: reportingNUL)
+    case .utf32LE:
+      return TextEncoding.decodeUTF32(bytes, bigEndian: false, reportingNUL: reportingNUL)
+    case .utf32BE:
+      return TextEncoding.decodeUTF32(bytes, bigEndian: true, reportingNUL: reportingNUL)
     case .windows1252, .isoLatin1, .isoLatin9, .windows1250, .windows1251, .windows1253,
       .windows1254, .isoLatin2, .isoCyrillic, .isoGreek, .koi8R:
       // A leading UTF-8 byte order mark is an editor's, not the text `ï»¿`: some save
@@ -504,6 +528,51 @@ public enum TextEncoding: String, Hashable, Sendable, Codable, CaseIterable {
     if i < n {
       appendUTF8(0xFFFD, to: &out)
       log.add(line: line, offset: i, "odd trailing byte in UTF-16 replaced with U+FFFD")
+    }
+    return Transcoded(utf8: out, diagnostics: log.list)
+  }
+
+  /// UTF-32 in `bytes` (a leading byte order mark dropped) as UTF-8. A unit that is no Unicode
+  /// scalar (a surrogate, or past U+10FFFF) and trailing bytes short of a unit become U+FFFD
+  /// with a diagnostic; NUL characters are kept, with a diagnostic when `reportingNUL`.
+  static func decodeUTF32(
+    _ bytes: [UInt8], bigEndian: Bool, reportingNUL: Bool = false
+  ) -> Transcoded {
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count / 4 + 16)
+    var log = DiagnosticLog()
+    let n = bytes.count
+    func unit(_ k: Int) -> UInt32 {
+      bigEndian
+        ? UInt32(bytes[k]) << 24 | UInt32(bytes[k + 1]) << 16 | UInt32(bytes[k + 2]) << 8
+          | UInt32(bytes[k + 3])
+        : UInt32(bytes[k + 3]) << 24 | UInt32(bytes[k + 2]) << 16 | UInt32(bytes[k + 1]) << 8
+          | UInt32(bytes[k])
+    }
+    var i = n >= 4 && unit(0) == 0xFEFF ? 4 : 0
+    var line = 1
+    var previous: UInt32 = 0
+    while i + 3 < n {
+      let u = unit(i)
+      // Lines end at LF, CR or CRLF, as both parsers count them.
+      if u == 0x0D || (u == 0x0A && previous != 0x0D) { line += 1 }
+      previous = u
+      if u > 0x10FFFF || (0xD800...0xDFFF).contains(u) {
+        appendUTF8(0xFFFD, to: &out)
+        log.add(
+          line: line, offset: i,
+          "UTF-32 unit 0x\(String(u, radix: 16)) is no Unicode character; replaced with U+FFFD")
+      } else {
+        if u == 0 && reportingNUL {
+          log.add(line: line, offset: i, fold: .nul, "NUL character replaced with U+FFFD")
+        }
+        appendUTF8(u, to: &out)
+      }
+      i += 4
+    }
+    if i < n {
+      appendUTF8(0xFFFD, to: &out)
+      log.add(line: line, offset: i, "trailing bytes short of a UTF-32 unit replaced with U+FFFD")
     }
     return Transcoded(utf8: out, diagnostics: log.list)
   }

@@ -33,8 +33,8 @@ extension TTML {
       default:
         // Any other single-byte encoding this module decodes (windows-1251, ISO-8859-2, KOI8-R,
         // ISO-8859-15, …), by the names `TextEncoding(name:)` takes.
-        guard let encoding = try? TextEncoding(name: name), encoding != .utf16LE,
-          encoding != .utf16BE
+        guard let encoding = try? TextEncoding(name: name),
+          ![.utf16LE, .utf16BE, .utf32LE, .utf32BE].contains(encoding)
         else { return nil }
         self = encoding == .utf8 ? .utf8 : .singleByte(encoding)
       }
