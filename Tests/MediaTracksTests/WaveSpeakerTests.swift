@@ -73,3 +73,25 @@ func aWaveLayoutIsTheHeadersSpeakers(channels: Int, mask: Int?, layout: String) 
   #expect(track.channels == 2)
   #expect(track.channelLayout == "")
 }
+
+/// A file whose header assigns no speakers is written out saying so too: mask 0 in the WAVE
+/// output, not FFmpeg's default layout for the count (0x3F, 5.1), which it never stated. Other
+/// outputs, which need a layout, take the default.
+@Test func aWaveOutputKeepsSpeakersUnassigned() throws {
+  let decoder = try AudioDecoder(path: fixtures + "/othertools/wave-mask0-sox.wav")
+  #expect(decoder.channels == 6)
+  #expect(decoder.channelMask == 0)
+  /// The channel mask of an EXTENSIBLE header written for six channels with `mask`.
+  func written(_ mask: UInt64?) -> Int {
+    let header = WaveWriter.header(sampleRate: 8000, channels: 6, mask: mask)
+    #expect(header[20] == 0xFE && header[21] == 0xFF)
+    return header[40..<44].reversed().reduce(0) { $0 << 8 | Int($1) }
+  }
+  #expect(written(0) == 0)
+  #expect(written(nil) == 0x3F)
+  #expect(written(0x60F) == 0x60F)
+  // A mono file's one channel is never "unassigned".
+  let mono = try AudioDecoder(path: fixtures + "/othertools/wave-streamed-sox.wav")
+  #expect(mono.channels == 1)
+  #expect(mono.channelMask != 0)
+}

@@ -56,8 +56,10 @@ public struct AudioDecoder: ~Copyable {
   /// The speaker of each channel as a channel mask (the WAVE `dwChannelMask` bits, which FFmpeg
   /// shares: 0x1 front left, 0x2 front right, 0x4 front centre, 0x8 LFE, 0x10/0x20 back left
   /// and right, 0x200/0x400 side left and right, …; channels in bit order), or `nil` when the
-  /// track states none (the default layout for ``channels`` then applies). Pass it to
-  /// ``AudioEncoder`` to keep the layout.
+  /// track states none (the default layout for ``channels`` then applies). 0 for a WAVE file
+  /// of more than two channels whose header assigns them no speakers: a WAVE output then says
+  /// so too, and other formats take the default layout. Pass it to ``AudioEncoder`` to keep the
+  /// layout.
   public let channelMask: UInt64?
 
   private let source: Source

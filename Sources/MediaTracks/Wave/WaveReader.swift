@@ -20,7 +20,9 @@ final class WaveReader {
   /// The duration the header states; `nil` for a file cut short, as FFmpeg reports it.
   let duration: Double?
   let channelLayoutName: String
-  /// The speakers as a WAVE channel mask, or nil for the default layout of the count.
+  /// The speakers as a WAVE channel mask: 0 when a header of more than two channels assigns
+  /// them none (an EXTENSIBLE mask of 0, or a plain header), nil for the default layout of one
+  /// or two channels.
   let channelMask: UInt64?
 
   private let path: String
@@ -341,7 +343,8 @@ extension WaveReader {
     else { return nil }
     return Format(
       encoding: encoding, sampleRate: sampleRate, channels: channels, blockAlign: blockAlign,
-      layoutName: layoutName, channelMask: mask == 0 ? nil : UInt64(mask), dataOffset: 0,
+      layoutName: layoutName, channelMask: mask == 0 && channels <= 2 ? nil : UInt64(mask),
+      dataOffset: 0,
       dataSize: 0, validBits: validBits == 0 ? bits : validBits, containerBits: bits)
   }
 

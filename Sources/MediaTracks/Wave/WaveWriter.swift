@@ -200,8 +200,9 @@ final class WaveWriter {
   }
 
   /// The header up to and including the `data` chunk's size field (filled in at the end).
-  /// The header (sizes 0 until finished); `mask` names the speakers (nil or one that does not
-  /// name `channels` speakers: FFmpeg's default layout for the count).
+  /// The header (sizes 0 until finished); `mask` names the speakers (0: none assigned, kept as
+  /// the input stated it; nil or one that does not name `channels` speakers: FFmpeg's default
+  /// layout for the count).
   static func header(sampleRate: Int, channels: Int, mask: UInt64? = nil) -> [UInt8] {
     var bytes: [UInt8] = []
     func tag(_ text: String) { bytes.append(contentsOf: text.utf8) }
@@ -213,7 +214,10 @@ final class WaveWriter {
       u16(value >> 16 & 0xFFFF)
     }
     let defaultMask = defaultChannelMask(channels: channels)
-    let speakers = mask.flatMap { $0.nonzeroBitCount == channels ? Int($0) : nil } ?? defaultMask
+    // A mask of 0 (speakers not assigned, as the input said) is kept; one that does not name
+    // `channels` speakers gives way to the default.
+    let speakers =
+      mask.flatMap { $0 == 0 || $0.nonzeroBitCount == channels ? Int($0) : nil } ?? defaultMask
     // FFmpeg's rule: extensible above two channels (which have a layout) and above 48 kHz; and
     // for a layout other than the default (mono or stereo on other speakers).
     let extensible = channels > 2 || sampleRate > 48_000 || speakers != defaultMask
