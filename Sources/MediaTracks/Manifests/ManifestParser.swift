@@ -436,6 +436,27 @@ public enum ManifestParser {
         break
       }
     }
+    // Subtitles whose format no variant's CODECS states (`wvtt` or `stpp`): WebVTT was a guess,
+    // and a packager's TTML in fragmented MP4 was listed as WebVTT. The rendition's first
+    // segment (its initialization section, when it has one) says.
+    var subtitleCodecs: [String: Bool] = [:]
+    for variant in playlist.variants {
+      guard let group = variant.subtitleGroup else { continue }
+      let stated = variant.codecs.contains {
+        let codec = $0.lowercased()
+        return codec.hasPrefix("wvtt") || codec.hasPrefix("stpp")
+      }
+      subtitleCodecs[group] = (subtitleCodecs[group] ?? false) || stated
+    }
+    for position in info.subtitles.indices where info.subtitles[position].codec == "webvtt" {
+      guard let renditions = members[info.subtitles[position].index],
+        let rendition = renditions.first.map({ playlist.renditions[$0] }),
+        subtitleCodecs[rendition.groupID] != true, let uri = rendition.uri,
+        let found = reader.firstSegmentTracks(ofPlaylist: uri)?.subtitles.first,
+        ["webvtt", "ttml"].contains(found.codec)
+      else { continue }
+      info.subtitles[position].codec = found.codec
+    }
     // Audio muxed into variants whose CODECS say nothing (or not everything): the first local
     // variant's first segment lists it.
     guard !hasAudioRenditions else { return true }
