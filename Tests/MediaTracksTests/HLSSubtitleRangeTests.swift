@@ -125,3 +125,19 @@ func aBadByteRangeIsRefusedNamingItsSegment(segments: String, reason: String) th
   #expect(segments.map(\.discontinuitySequence) == [0, 0, 1])
   #expect(segments.map(\.bytes) == [Array(first.utf8), Array(second.utf8), Array(first.utf8)])
 }
+
+/// A segment the playlist may name (beside it, with a subtitle extension) that is not there is
+/// missing input (66), as any missing file is, not a file it may not open (65).
+@Test func aMissingSegmentIsMissingInput() throws {
+  let dir = folder("missing-segment")
+  defer { remove(dir) }
+  write(first, to: dir + "/a.vtt")
+  let playlist =
+    "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.0,\na.vtt\n#EXTINF:6.0,\nb.vtt\n#EXT-X-ENDLIST\n"
+  #expect {
+    _ = try HLSSubtitleSegments.read(playlist: Array(playlist.utf8), at: dir + "/index.m3u8")
+  } throws: { error in
+    guard let error = error as? MediaError else { return false }
+    return error.kind == .notFound && error.detail.contains("'b.vtt' that is missing")
+  }
+}

@@ -233,6 +233,12 @@ public enum HLSSubtitleSegments {
     var targets: [String] = []
     for uri in uris {
       guard let target = reader.resolve(uri, relativeTo: path) else {
+        // A segment the playlist may name that is not there: missing input, as for any file.
+        if !isRemote, reader.isMissing(uri, relativeTo: path) {
+          throw MediaError(
+            kind: .notFound, operation: "HLSPlaylist",
+            detail: "'\(path)' names a segment '\(uri)' that is missing")
+        }
         throw failure(
           path,
           isRemote
