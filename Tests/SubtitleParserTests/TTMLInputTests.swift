@@ -253,3 +253,21 @@ func aDocumentThatIsNotWellFormedIsRefused(text: String) {
     #expect(texts(parsed) == ["x"])
   }
 }
+
+/// A paragraph that begins after the largest timestamp is dropped, with a diagnostic. Its end,
+/// clamped to the largest timestamp, came before its start: a cue ending before it began.
+@Test func aParagraphBeginningPastTheLargestTimestampIsDropped() throws {
+  let bytes = Array(
+    """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <tt xmlns="http://www.w3.org/ns/ttml"><body><div>
+    <p begin="1s" end="2s">one</p>
+    <p begin="3000000000000h">late</p>
+    </div></body></tt>
+    """.utf8)
+  let parsed = try SubtitleFile.parse(bytes, format: .ttml)
+  #expect(parsed.cues.count == 1)
+  #expect(parsed.cues.allSatisfy { $0.startTime <= $0.endTime })
+  #expect(parsed.cues.map { parsed.text(of: $0) } == ["one"])
+  #expect(parsed.diagnostics.contains { $0.reason.contains("after the largest timestamp") })
+}

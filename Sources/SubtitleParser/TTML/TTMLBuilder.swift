@@ -634,6 +634,15 @@ struct TTMLBuilder {
   mutating func appendCue(
     textStart: Int, start: Double, end: Double, paragraph: Timed, region: Region?, style: Style
   ) {
+    // A paragraph that begins past the largest timestamp is never shown: it is dropped, its
+    // text with it (its end, clamped, would come before its start).
+    guard start <= Self.unbounded else {
+      document.text.removeSubrange(textStart...)
+      note(
+        "beyond", line: paragraph.element.line,
+        "a paragraph begins after the largest timestamp; it is dropped")
+      return
+    }
     var cueEnd = end
     if !cueEnd.isFinite || cueEnd > Self.unbounded {
       cueEnd = Self.unbounded
